@@ -1,0 +1,154 @@
+// Command gofx captures, inspects, rewrites and runs neural-network
+// programs as graphs.
+//
+// Usage:
+//
+//	gofx <command> [arguments]
+//
+// The commands are:
+//
+//	demo        print a small example graph in every form gofx has
+//	bench       time gofx on a benchmark workload (bench graph -n N)
+//	version     print the version
+//	help        print help for a command
+//
+// Run "gofx help <command>" for a command's flags.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/gofx/gofx/internal/chain"
+	"github.com/gofx/gofx/internal/demo"
+)
+
+const version = "0.1.0-dev"
+
+type command struct {
+	name, usage, short string
+	run                func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"demo", "gofx demo", "print a small example graph in every form gofx has", runDemo},
+		{"bench", "gofx bench graph [-n N]", "time gofx on a benchmark workload", runBench},
+		{"version", "gofx version", "print the version", func(_ []string, out, _ io.Writer) error {
+			fmt.Fprintln(out, "gofx", version)
+			return nil
+		}},
+		{"help", "gofx help [command]", "print help for a command", runHelp},
+	}
+}
+
+// errUsage marks errors after which the usage should be shown.
+var errUsage = errors.New("usage")
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(args[1:], stdout, stderr)
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				fmt.Fprintf(stderr, "gofx %s: %v\nusage: %s\n", c.name, err, c.usage)
+				return 2
+			default:
+				fmt.Fprintf(stderr, "gofx %s: %v\n", c.name, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "gofx: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "gofx captures, inspects, rewrites and runs neural-network programs as graphs.")
+	fmt.Fprintln(w, "\nUsage:\n\n\tgofx <command> [arguments]\n\nThe commands are:")
+	fmt.Fprintln(w)
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%-10s  %s\n", c.name, c.short)
+	}
+	fmt.Fprintln(w, "\nRun \"gofx help <command>\" for a command's usage.")
+}
+
+func runHelp(args []string, stdout, _ io.Writer) error {
+	if len(args) == 0 {
+		usage(stdout)
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			fmt.Fprintf(stdout, "usage: %s\n\n%s\n", c.usage, c.short)
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+}
+
+func runDemo(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	g, err := demo.Graph()
+	if err != nil {
+		return err
+	}
+	if err := g.Lint(); err != nil {
+		return err
+	}
+	section := func(title, body string) {
+		fmt.Fprintf(stdout, "== %s\n%s\n", title, strings.TrimRight(body, "\n"))
+		fmt.Fprintln(stdout)
+	}
+	section("String (torch.fx's str(graph))", g.String())
+	section("Tabular (torch.fx's print_tabular)", g.Tabular())
+	section("Code (Python-like forward)", g.Code())
+	section("Text (canonical; Parse reads it back)", g.Text())
+	return nil
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "graph" {
+		return fmt.Errorf("%w: want a workload: graph", errUsage)
+	}
+	fs := flag.NewFlagSet("bench graph", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 10000, "number of call_function nodes in the chain")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *n < 2 {
+		return fmt.Errorf("%w: -n must be at least 2, got %d", errUsage, *n)
+	}
+	t, err := chain.Time(*n)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(t)
+}

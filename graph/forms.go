@@ -1,0 +1,222 @@
+package graph
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofx/gofx/node"
+)
+
+// String returns the graph in torch.fx's format, one node a line:
+//
+//	graph():
+//	    %x : [num_users=1] = placeholder[target=x]
+//	    %add : [num_users=1] = call_function[target=aten.add.Tensor](args = (%x, 1.0), kwargs = {})
+//	    return add
+func (g *Graph) String() string {
+	var b strings.Builder
+	b.Grow(g.Len() * 96)
+	b.WriteString("graph():")
+	for n := range g.Nodes() {
+		b.WriteString("\n    ")
+		writeNodeFX(&b, n)
+	}
+	return b.String()
+}
+
+// FormatNode returns n in torch.fx's format (one line of Graph.String).
+func FormatNode(n *node.Node) string {
+	var b strings.Builder
+	writeNodeFX(&b, n)
+	return b.String()
+}
+
+func writeNodeFX(b *strings.Builder, n *node.Node) {
+	if n.Op() == node.Output {
+		b.WriteString("return ")
+		if s, ok := n.Arg(0).(node.Str); ok {
+			b.WriteString(string(s))
+		} else {
+			writeArg(b, n.Arg(0), reprStyle)
+		}
+		return
+	}
+	b.WriteByte('%')
+	b.WriteString(n.Name())
+	b.WriteString(" : [num_users=")
+	b.WriteString(strconv.Itoa(n.NumUsers()))
+	b.WriteString("] = ")
+	b.WriteString(n.Op().String())
+	b.WriteString("[target=")
+	b.WriteString(n.Target().String())
+	b.WriteByte(']')
+	switch n.Op() {
+	case node.Placeholder:
+		if n.NumArgs() > 0 {
+			b.WriteString("(default=")
+			writeArg(b, n.Arg(0), fxStyle)
+			b.WriteByte(')')
+		}
+		return
+	case node.GetAttr:
+		return
+	}
+	b.WriteString("(args = ")
+	writeArg(b, node.Tuple(n.Args()), fxStyle)
+	b.WriteString(", kwargs = ")
+	writeArg(b, node.Dict(n.Kwargs()), fxStyle)
+	b.WriteByte(')')
+}
+
+// Tabular returns the graph as a table with the columns opcode, name,
+// target, args and kwargs, as torch.fx's print_tabular prints it (arguments
+// in Python repr).
+func (g *Graph) Tabular() string {
+	rows := [][]string{{"opcode", "name", "target", "args", "kwargs"}}
+	for n := range g.Nodes() {
+		rows = append(rows, []string{
+			n.Op().String(), n.Name(), n.Target().String(),
+			pyRepr(node.Tuple(n.Args())), pyRepr(node.Dict(n.Kwargs())),
+		})
+	}
+	widths := make([]int, 5)
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	writeRow := func(r []string) {
+		var line strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			line.WriteString(c)
+			line.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)))
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	writeRow(rows[0])
+	dashes := make([]string, 5)
+	for i, w := range widths {
+		dashes[i] = strings.Repeat("-", w)
+	}
+	writeRow(dashes)
+	for _, r := range rows[1:] {
+		writeRow(r)
+	}
+	return b.String()
+}
+
+// formatTarget writes a dotted attribute path on base as Python code,
+// using getattr for atoms that are not identifiers ("layer1.0.conv" on
+// self is getattr(self.layer1, "0").conv), as torch.fx's codegen does.
+func formatTarget(base, path string) string {
+	r := base
+	for _, atom := range strings.Split(path, ".") {
+		if node.IsIdentifier(atom) {
+			r += "." + atom
+		} else {
+			r = "getattr(" + r + ", \"" + atom + "\")"
+		}
+	}
+	return r
+}
+
+// pythonName returns the name a Function is called by in Code.
+func pythonName(f node.Function) string {
+	if p, ok := f.(node.PythonNamer); ok {
+		return p.PythonName()
+	}
+	return f.String()
+}
+
+// Code returns the graph as a readable Python-like forward function, as
+// torch.fx's codegen writes it: one statement per node, with each value
+// set to None right after its last use (and unused values right after they
+// are computed) so that memory can be freed early.
+func (g *Graph) Code() string {
+	nodes := g.NodeList()
+	freeAfter := make(map[*node.Node][]*node.Node)
+	seen := make(map[*node.Node]bool, len(nodes))
+	for i := len(nodes) - 1; i >= 0; i-- {
+		u := nodes[i]
+		for _, in := range u.AllInputNodes() {
+			if !seen[in] {
+				seen[in] = true
+				freeAfter[u] = append(freeAfter[u], in)
+			}
+		}
+	}
+	params := []string{"self"}
+	var body strings.Builder
+	body.Grow(len(nodes) * 64)
+	for _, n := range nodes {
+		stmt := ""
+		switch n.Op() {
+		case node.Placeholder:
+			p := n.Target().String()
+			if n.NumArgs() > 0 {
+				p += " = " + pyRepr(n.Arg(0))
+			}
+			params = append(params, p)
+			if raw := strings.TrimLeft(n.Target().String(), "*"); raw != n.Name() {
+				body.WriteString("    " + n.Name() + " = " + raw + "\n")
+			}
+			continue
+		case node.GetAttr:
+			stmt = n.Name() + " = " + formatTarget("self", n.Target().String())
+		case node.CallFunction:
+			stmt = n.Name() + " = " + pythonName(n.Function()) + "(" + codeArgs(n.Args(), n.Kwargs()) + ")"
+		case node.CallMethod:
+			stmt = n.Name() + " = " + formatTarget(pyRepr(n.Arg(0)), n.Target().String()) + "(" + codeArgs(n.Args()[1:], n.Kwargs()) + ")"
+		case node.CallModule:
+			stmt = n.Name() + " = " + formatTarget("self", n.Target().String()) + "(" + codeArgs(n.Args(), n.Kwargs()) + ")"
+		case node.Output:
+			body.WriteString("    return " + pyRepr(n.Arg(0)) + "\n")
+			continue
+		}
+		body.WriteString("    ")
+		body.WriteString(stmt)
+		free := freeAfter[n]
+		if n.NumUsers() == 0 {
+			free = append(free, n)
+		}
+		if len(free) > 0 {
+			body.WriteString(";  ")
+			for _, f := range free {
+				body.WriteString(f.Name())
+				body.WriteString(" = ")
+			}
+			body.WriteString("None")
+		}
+		body.WriteByte('\n')
+	}
+	if body.Len() == 0 {
+		body.WriteString("    pass\n")
+	}
+	return "def forward(" + strings.Join(params, ", ") + "):\n" + body.String()
+}
+
+// codeArgs formats call arguments as torch.fx's _format_args does.
+func codeArgs(args []node.Arg, kwargs node.Kwargs) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeArg(&b, a, reprStyle)
+	}
+	for i, f := range kwargs {
+		if i > 0 || len(args) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Name)
+		b.WriteString(" = ")
+		writeArg(&b, f.Value, reprStyle)
+	}
+	return b.String()
+}

@@ -1,0 +1,113 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gofx/gofx/node"
+)
+
+// LintError lists the problems Lint found, each naming its node.
+type LintError struct {
+	Problems []string
+}
+
+func (e *LintError) Error() string {
+	if len(e.Problems) == 1 {
+		return "lint: " + e.Problems[0]
+	}
+	return fmt.Sprintf("lint: %d problems:\n  %s", len(e.Problems), strings.Join(e.Problems, "\n  "))
+}
+
+// maxLintProblems bounds the report of a badly broken graph.
+const maxLintProblems = 20
+
+// Lint checks every invariant of g and returns a *LintError naming the
+// offending nodes, or nil:
+//
+//   - the list of nodes is well linked and owned by g, and the
+//     (opcode, target) index holds exactly its nodes;
+//   - names are unique identifiers and the name table maps each to its node;
+//   - every argument is a node of g that comes before its user
+//     (topological order);
+//   - use-def edges agree in both directions;
+//   - there is at most one output node, and it is last.
+func (g *Graph) Lint() error {
+	var probs []string
+	add := func(format string, args ...any) {
+		if len(probs) < maxLintProblems {
+			probs = append(probs, fmt.Sprintf(format, args...))
+		}
+	}
+	if err := g.chain.Check(); err != nil {
+		add("%v", err)
+		return &LintError{probs}
+	}
+	live := 0
+	outputs := 0
+	for n := range g.Nodes() {
+		live++
+		if !node.IsIdentifier(n.Name()) {
+			add("node %q: name is not an identifier", n.Name())
+		}
+		if m := g.names.nodes[n.Name()]; m != n {
+			add("node %%%s: name table maps the name to another node", n.Name())
+		}
+		for _, in := range n.AllInputNodes() {
+			if !g.Before(in, n) {
+				add("node %%%s: uses %%%s, which does not come before it", n.Name(), in.Name())
+			}
+		}
+		if n.Op() == node.Output {
+			outputs++
+			if n != g.Last() {
+				add("node %%%s: output node is not the last node", n.Name())
+			}
+			if outputs > 1 {
+				add("node %%%s: a second output node", n.Name())
+			}
+			if n.NumUsers() > 0 {
+				add("node %%%s: output node has users", n.Name())
+			}
+		}
+	}
+	named := 0
+	for _, n := range g.names.nodes {
+		if n != nil {
+			named++
+		}
+	}
+	if named != live {
+		add("name table holds %d live nodes, the graph %d", named, live)
+	}
+	if len(probs) > 0 {
+		return &LintError{probs}
+	}
+	return nil
+}
+
+// EliminateDeadCode erases every node whose value is unused and that has no
+// side effects (see node.IsImpure), in reverse order so that chains of dead
+// nodes go in one pass. It reports whether it erased anything.
+func (g *Graph) EliminateDeadCode() bool {
+	return g.EliminateDeadCodeFunc(nil)
+}
+
+// EliminateDeadCodeFunc is EliminateDeadCode with a custom impurity test:
+// nodes for which isImpure returns true are kept. A nil isImpure means
+// node.IsImpure.
+func (g *Graph) EliminateDeadCodeFunc(isImpure func(*node.Node) bool) bool {
+	if isImpure == nil {
+		isImpure = (*node.Node).IsImpure
+	}
+	changed := false
+	for n := range g.Backward() {
+		if n.NumUsers() == 0 && !isImpure(n) {
+			// Cannot fail: n is live, in g, and unused.
+			if g.EraseNode(n) == nil {
+				changed = true
+			}
+		}
+	}
+	return changed
+}

@@ -1,0 +1,19 @@
+// Package node defines one operation of a gofx program: the Node, its opcode,
+// target, arguments and metadata, and the use-def edges between nodes.
+//
+// A Node is created and owned by a Chain (the ordered container that package
+// graph wraps). The Chain keeps the nodes in program order with O(1) order
+// comparisons, maintains the index behind graph.FindNodes, and together with
+// the Node methods keeps the use-def bookkeeping right after every mutation:
+// changing a node's arguments updates the users of both the old and the new
+// inputs.
+//
+// Arguments are a closed set of Go types that implement [Arg]: *Node, Int,
+// Float, Bool, Str, None, DType, Device, Layout, MemoryFormat, List, Tuple and
+// Dict. Targets implement [Target]: call_function nodes call a [Function]
+// (a registry operator, later supplied by package ops, or a [Func]), and all
+// other opcodes name a [Path] (an argument name, an attribute or module path,
+// or a method name).
+//
+// Package node does not import package graph.
+package node

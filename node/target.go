@@ -1,0 +1,173 @@
+package node
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Target is what a node calls or names. Its String form is the target as
+// torch.fx prints it: "aten.add.Tensor" for an operator, "layer1.0.conv1" for a
+// module, "relu" for a method, "x" for a placeholder.
+//
+// call_function nodes take a [Function]; every other opcode takes a [Path].
+// Two targets are the same target when their String forms are equal: that is
+// the identity Text and Parse preserve, and the key of graph.FindNodes.
+type Target interface {
+	String() string
+}
+
+// Path is the target of placeholder (the argument name), get_attr (a dotted
+// attribute path such as "layer1.0.conv1.weight"), call_module (a dotted
+// module path), call_method (a method name) and output ("output") nodes.
+type Path string
+
+// String returns the path itself.
+func (p Path) String() string { return string(p) }
+
+// Function is the target of a call_function node: an operator with a stable
+// qualified name. Package ops's operator overloads implement it; [Func] is a
+// minimal implementation for operators known only by name.
+//
+// Implementations must be comparable (pointer types are) and their String
+// and ShortName methods must not change over time.
+type Function interface {
+	Target
+	// ShortName is the base of the names given to nodes that call the
+	// function: "add" for aten.add.Tensor, "getitem" for operator.getitem.
+	ShortName() string
+}
+
+// Impurer is implemented by Functions that may have side effects (in-place
+// or out= operators, random number generation, printing). Dead-code
+// elimination keeps call_function nodes whose target reports true.
+type Impurer interface {
+	Impure() bool
+}
+
+// PythonNamer is implemented by Functions that are spelled differently in
+// Python-like code than in the graph's text: aten.add.Tensor is written
+// torch.ops.aten.add.Tensor.
+type PythonNamer interface {
+	PythonName() string
+}
+
+// Func is a Function known by its qualified name alone. It serves graphs
+// built before an operator registry exists, tests, and user operators that
+// need no schema. Create one with [NewFunc]; a Func is compared by pointer,
+// so use one value per operator.
+type Func struct {
+	name, short, python string
+	impure              bool
+}
+
+// NewFunc returns a Function named qualname ("aten.add.Tensor",
+// "operator.getitem", "mylib.fused_add_relu.default").
+//
+// The short name is the operator name: the middle part of a three-part
+// name whose first part is an operator namespace (aten, prims, quantized or
+// any name registered with ops later), otherwise the last part. Names that
+// start with an operator namespace print as torch.ops.NAME in Python-like
+// code. NewFunc returns an error for an empty name or one that is not a
+// dotted sequence of identifiers.
+func NewFunc(qualname string, impure bool) (*Func, error) {
+	parts := strings.Split(qualname, ".")
+	for _, p := range parts {
+		if !IsIdentifier(p) {
+			return nil, fmt.Errorf("node.NewFunc: name %q is not a dotted sequence of identifiers", qualname)
+		}
+	}
+	f := &Func{name: qualname, impure: impure, python: qualname, short: parts[len(parts)-1]}
+	if len(parts) == 3 && isOpNamespace(parts[0]) {
+		f.short = parts[1]
+		f.python = "torch.ops." + qualname
+	} else if len(parts) == 2 && isOpNamespace(parts[0]) {
+		f.short = parts[1]
+		f.python = "torch.ops." + qualname
+	}
+	return f, nil
+}
+
+// MustFunc is NewFunc for names known to be valid at compile time; it panics
+// on an invalid name.
+func MustFunc(qualname string, impure bool) *Func {
+	f, err := NewFunc(qualname, impure)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+func isOpNamespace(ns string) bool {
+	switch ns {
+	case "aten", "prims", "quantized", "_quantized", "quantized_decomposed", "torchvision":
+		return true
+	}
+	return false
+}
+
+// String returns the qualified name.
+func (f *Func) String() string { return f.name }
+
+// ShortName returns the operator name used to name nodes.
+func (f *Func) ShortName() string { return f.short }
+
+// PythonName returns the name used in Python-like code.
+func (f *Func) PythonName() string { return f.python }
+
+// Impure reports whether the function was declared with side effects.
+func (f *Func) Impure() bool { return f.impure }
+
+var registry struct {
+	sync.RWMutex
+	m map[string]Function
+}
+
+// Register makes f resolvable by its qualified name with [LookupFunction],
+// which graph.Parse uses to turn names in text back into targets. Package ops
+// registers every operator it knows; users register their own operators.
+// Registering a different Function under a name already taken is an error;
+// registering the same one again is not.
+func Register(f Function) error {
+	if f == nil {
+		return fmt.Errorf("node.Register: nil function")
+	}
+	name := f.String()
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.m == nil {
+		registry.m = map[string]Function{}
+	}
+	if old, ok := registry.m[name]; ok && old != f {
+		return fmt.Errorf("node.Register: a different function is already registered as %q", name)
+	}
+	registry.m[name] = f
+	return nil
+}
+
+// LookupFunction returns the registered Function with the given qualified
+// name.
+func LookupFunction(name string) (Function, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	f, ok := registry.m[name]
+	return f, ok
+}
+
+// IsIdentifier reports whether s is a non-empty identifier: an ASCII letter
+// or underscore followed by letters, digits and underscores.
+func IsIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
