@@ -64,11 +64,11 @@ type Func struct {
 // NewFunc returns a Function named qualname ("aten.add.Tensor",
 // "operator.getitem", "mylib.fused_add_relu.default").
 //
-// The short name is the operator name: the middle part of a three-part
-// name whose first part is an operator namespace (aten, prims, quantized or
-// any name registered with ops later), otherwise the last part. Names that
-// start with an operator namespace print as torch.ops.NAME in Python-like
-// code. NewFunc returns an error for an empty name or one that is not a
+// A three-part name whose first part is an operator namespace (aten, prims,
+// quantized, ...) or whose last part is "default" names an operator
+// overload (namespace.op.overload): its short name is the middle part and
+// it prints as torch.ops.NAME in Python-like code. Otherwise the short name
+// is the last part ("getitem" for operator.getitem). NewFunc returns an error for an empty name or one that is not a
 // dotted sequence of identifiers.
 func NewFunc(qualname string, impure bool) (*Func, error) {
 	parts := strings.Split(qualname, ".")
@@ -78,7 +78,7 @@ func NewFunc(qualname string, impure bool) (*Func, error) {
 		}
 	}
 	f := &Func{name: qualname, impure: impure, python: qualname, short: parts[len(parts)-1]}
-	if len(parts) == 3 && isOpNamespace(parts[0]) {
+	if len(parts) == 3 && (isOpNamespace(parts[0]) || parts[2] == "default") {
 		f.short = parts[1]
 		f.python = "torch.ops." + qualname
 	} else if len(parts) == 2 && isOpNamespace(parts[0]) {
