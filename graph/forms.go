@@ -140,22 +140,26 @@ func pythonName(f node.Function) string {
 // are computed) so that memory can be freed early.
 func (g *Graph) Code() string {
 	nodes := g.NodeList()
-	freeAfter := make(map[*node.Node][]*node.Node)
-	seen := make(map[*node.Node]bool, len(nodes))
+	pos := make(map[*node.Node]int32, len(nodes))
+	for i, n := range nodes {
+		pos[n] = int32(i)
+	}
+	// freeAfter[i] lists, in order of first appearance in node i's
+	// arguments, the nodes whose last use is node i.
+	freeAfter := make([][]*node.Node, len(nodes))
+	seen := make([]bool, len(nodes))
 	for i := len(nodes) - 1; i >= 0; i-- {
-		u := nodes[i]
-		for _, in := range u.AllInputNodes() {
-			if !seen[in] {
-				seen[in] = true
-				freeAfter[u] = append(freeAfter[u], in)
+		nodes[i].EachInput(func(in *node.Node) {
+			if p := pos[in]; !seen[p] {
+				seen[p] = true
+				freeAfter[i] = append(freeAfter[i], in)
 			}
-		}
+		})
 	}
 	params := []string{"self"}
-	var body strings.Builder
-	body.Grow(len(nodes) * 64)
-	for _, n := range nodes {
-		stmt := ""
+	var b strings.Builder
+	b.Grow(len(nodes) * 64)
+	for i, n := range nodes {
 		switch n.Op() {
 		case node.Placeholder:
 			p := n.Target().String()
@@ -164,51 +168,62 @@ func (g *Graph) Code() string {
 			}
 			params = append(params, p)
 			if raw := strings.TrimLeft(n.Target().String(), "*"); raw != n.Name() {
-				body.WriteString("    " + n.Name() + " = " + raw + "\n")
+				b.WriteString("    " + n.Name() + " = " + raw + "\n")
 			}
 			continue
-		case node.GetAttr:
-			stmt = n.Name() + " = " + formatTarget("self", n.Target().String())
-		case node.CallFunction:
-			stmt = n.Name() + " = " + pythonName(n.Function()) + "(" + codeArgs(n.Args(), n.Kwargs()) + ")"
-		case node.CallMethod:
-			stmt = n.Name() + " = " + formatTarget(pyRepr(n.Arg(0)), n.Target().String()) + "(" + codeArgs(n.Args()[1:], n.Kwargs()) + ")"
-		case node.CallModule:
-			stmt = n.Name() + " = " + formatTarget("self", n.Target().String()) + "(" + codeArgs(n.Args(), n.Kwargs()) + ")"
 		case node.Output:
-			body.WriteString("    return " + pyRepr(n.Arg(0)) + "\n")
+			b.WriteString("    return ")
+			writeArg(&b, n.Arg(0), reprStyle)
+			b.WriteByte('\n')
 			continue
 		}
-		body.WriteString("    ")
-		body.WriteString(stmt)
-		free := freeAfter[n]
+		b.WriteString("    ")
+		b.WriteString(n.Name())
+		b.WriteString(" = ")
+		args := n.Args()
+		switch n.Op() {
+		case node.GetAttr:
+			b.WriteString(formatTarget("self", n.Target().String()))
+		case node.CallFunction:
+			b.WriteString(pythonName(n.Function()))
+		case node.CallMethod:
+			b.WriteString(formatTarget(pyRepr(args[0]), n.Target().String()))
+			args = args[1:]
+		case node.CallModule:
+			b.WriteString(formatTarget("self", n.Target().String()))
+		}
+		if n.Op() != node.GetAttr {
+			b.WriteByte('(')
+			writeCodeArgs(&b, args, n.Kwargs())
+			b.WriteByte(')')
+		}
+		free := freeAfter[i]
 		if n.NumUsers() == 0 {
 			free = append(free, n)
 		}
 		if len(free) > 0 {
-			body.WriteString(";  ")
+			b.WriteString(";  ")
 			for _, f := range free {
-				body.WriteString(f.Name())
-				body.WriteString(" = ")
+				b.WriteString(f.Name())
+				b.WriteString(" = ")
 			}
-			body.WriteString("None")
+			b.WriteString("None")
 		}
-		body.WriteByte('\n')
+		b.WriteByte('\n')
 	}
-	if body.Len() == 0 {
-		body.WriteString("    pass\n")
+	if b.Len() == 0 {
+		b.WriteString("    pass\n")
 	}
-	return "def forward(" + strings.Join(params, ", ") + "):\n" + body.String()
+	return "def forward(" + strings.Join(params, ", ") + "):\n" + b.String()
 }
 
-// codeArgs formats call arguments as torch.fx's _format_args does.
-func codeArgs(args []node.Arg, kwargs node.Kwargs) string {
-	var b strings.Builder
+// writeCodeArgs writes call arguments as torch.fx's _format_args does.
+func writeCodeArgs(b *strings.Builder, args []node.Arg, kwargs node.Kwargs) {
 	for i, a := range args {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		writeArg(&b, a, reprStyle)
+		writeArg(b, a, reprStyle)
 	}
 	for i, f := range kwargs {
 		if i > 0 || len(args) > 0 {
@@ -216,7 +231,6 @@ func codeArgs(args []node.Arg, kwargs node.Kwargs) string {
 		}
 		b.WriteString(f.Name)
 		b.WriteString(" = ")
-		writeArg(&b, f.Value, reprStyle)
+		writeArg(b, f.Value, reprStyle)
 	}
-	return b.String()
 }

@@ -85,7 +85,10 @@ func (g *Graph) Before(a, b *node.Node) bool { return g.chain.Before(a, b) }
 // Node returns the live node called name.
 func (g *Graph) Node(name string) (*node.Node, bool) {
 	n := g.names.nodes[name]
-	return n, n != nil
+	if n == nil || n.Erased() {
+		return nil, false
+	}
+	return n, true
 }
 
 // OutputNode returns the output node, or nil if the graph has none yet.
@@ -134,11 +137,8 @@ func (g *Graph) create(op node.Opcode, target node.Target, args []node.Arg, kwar
 	if err != nil {
 		return nil, err
 	}
-	if err := g.checkInputs(n); err != nil {
-		return nil, err
-	}
 	if exact {
-		if !g.names.reserveExact(name) {
+		if !g.names.reserveExact(name, n) {
 			if !node.IsIdentifier(name) {
 				return nil, fmt.Errorf("node name %q is not an identifier", name)
 			}
@@ -148,29 +148,14 @@ func (g *Graph) create(op node.Opcode, target node.Target, args []node.Arg, kwar
 			return nil, fmt.Errorf("node name %%%s is already taken", name)
 		}
 	} else {
-		display = g.names.create(display)
+		display = g.names.create(display, n)
 	}
 	g.chain.SetName(n, display)
 	if err := g.place(n); err != nil {
-		// Free the name only if nothing else could have taken it.
 		delete(g.names.nodes, display)
 		return nil, err
 	}
-	g.names.nodes[display] = n
 	return n, nil
-}
-
-// checkInputs reports arguments that refer to nodes outside g.
-func (g *Graph) checkInputs(n *node.Node) error {
-	for _, in := range n.AllInputNodes() {
-		if !g.Contains(in) {
-			if Of(in) == nil {
-				return fmt.Errorf("node %%%s: argument %%%s is erased or detached", n.Name(), in.Name())
-			}
-			return fmt.Errorf("node %%%s: argument %%%s belongs to another graph", n.Name(), in.Name())
-		}
-	}
-	return nil
 }
 
 // place links n at the insertion point.
@@ -285,11 +270,8 @@ func (g *Graph) EraseNode(n *node.Node) error {
 	if Of(n) != g {
 		return fmt.Errorf("erase %%%s: node belongs to another graph", n.Name())
 	}
-	if err := g.chain.Remove(n); err != nil {
-		return err
-	}
-	g.names.nodes[n.Name()] = nil
-	return nil
+	// The name stays in the table, taken: Node skips erased nodes.
+	return g.chain.Remove(n)
 }
 
 // MoveBefore moves n just before mark. It fails, changing nothing, if n
@@ -322,9 +304,9 @@ func (g *Graph) Rename(n *node.Node, candidate string) (string, error) {
 	if candidate == n.Name() {
 		return candidate, nil
 	}
-	name := g.names.create(candidate)
-	g.names.nodes[n.Name()] = nil
+	old := n.Name()
+	name := g.names.create(candidate, n)
+	g.names.nodes[old] = nil
 	g.chain.SetName(n, name)
-	g.names.nodes[name] = n
 	return name, nil
 }

@@ -160,7 +160,7 @@ func TestCreateNodeErrors(t *testing.T) {
 		do   func() (*node.Node, error)
 		want string
 	}{
-		{"foreign arg", func() (*node.Node, error) { return g.CallFunction(relu, []node.Arg{ox}, nil) }, "belongs to another graph"},
+		{"foreign arg", func() (*node.Node, error) { return g.CallFunction(relu, []node.Arg{ox}, nil) }, "arg 0 refers to node %x of another graph"},
 		{"nil function", func() (*node.Node, error) { return g.CallFunction(nil, nil, nil) }, "nil function"},
 		{"bad path", func() (*node.Node, error) { return g.GetAttr("a.") }, "not a dotted path"},
 		{"bad arg", func() (*node.Node, error) { return g.CallFunction(relu, []node.Arg{x, nil}, nil) }, "arg 1 is nil"},

@@ -50,12 +50,12 @@ func TestNaming(t *testing.T) {
 	ns := newNamespace()
 	var got []string
 	for _, c := range []string{"add", "add", "add_1", "add", "sum", "sum", "x_7", "x", "x", "x_7", "add_01", "getattr"} {
-		got = append(got, ns.create(c))
+		got = append(got, ns.create(c, nil))
 	}
 	// torch.fx names the same candidates the same way.
 	assert.Equal(t, []string{"add", "add_1", "add_2", "add_3", "sum_1", "sum_2", "x_7", "x", "x_8", "x_9", "add_4", "getattr_1"}, got)
-	assert.False(t, ns.reserveExact("add"), "taken")
-	assert.False(t, ns.reserveExact("if"), "keyword")
-	assert.True(t, ns.reserveExact("add_100"))
-	assert.Equal(t, "add_101", ns.create("add"))
+	assert.False(t, ns.reserveExact("add", nil), "taken")
+	assert.False(t, ns.reserveExact("if", nil), "keyword")
+	assert.True(t, ns.reserveExact("add_100", nil))
+	assert.Equal(t, "add_101", ns.create("add", nil))
 }

@@ -53,11 +53,11 @@ func (g *Graph) Lint() error {
 		if m := g.names.nodes[n.Name()]; m != n {
 			add("node %%%s: name table maps the name to another node", n.Name())
 		}
-		for _, in := range n.AllInputNodes() {
+		n.EachInput(func(in *node.Node) {
 			if !g.Before(in, n) {
 				add("node %%%s: uses %%%s, which does not come before it", n.Name(), in.Name())
 			}
-		}
+		})
 		if n.Op() == node.Output {
 			outputs++
 			if n != g.Last() {
@@ -73,7 +73,7 @@ func (g *Graph) Lint() error {
 	}
 	named := 0
 	for _, n := range g.names.nodes {
-		if n != nil {
+		if n != nil && !n.Erased() {
 			named++
 		}
 	}

@@ -42,18 +42,25 @@ var pythonReserved = func() map[string]bool {
 // "add_1", "add_2", ...), but in amortized O(1): a counter per base name
 // replaces torch.fx 1.13's walk from _1 upwards.
 type namespace struct {
-	nodes map[string]*node.Node // live nodes by name; erased names map to nil and stay taken
+	nodes map[string]*node.Node // nodes by name; erased nodes and reserved words stay, taken
 	count map[string]int        // highest suffix handed out per base name
 }
 
 func newNamespace() namespace {
-	return namespace{nodes: map[string]*node.Node{}, count: map[string]int{}}
+	ns := namespace{nodes: make(map[string]*node.Node, len(pythonReserved)), count: map[string]int{}}
+	for name := range pythonReserved {
+		ns.nodes[name] = nil // taken, never a node
+	}
+	return ns
 }
 
 // snakeCase converts CamelCase to snake_case as torch.fx's _snake_case:
 // an underscore goes before each upper-case letter that follows a
 // lower-case one.
 func snakeCase(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) < 0 {
+		return s
+	}
 	var b strings.Builder
 	prevLower := false
 	for i := 0; i < len(s); i++ {
@@ -74,6 +81,9 @@ func snakeCase(s string) string {
 // sanitize replaces every run of characters that cannot appear in an
 // identifier with one underscore, and prefixes a leading digit with one.
 func sanitize(s string) string {
+	if node.IsIdentifier(s) {
+		return s
+	}
 	var b strings.Builder
 	inBad := false
 	for i := 0; i < len(s); i++ {
@@ -118,11 +128,11 @@ func splitSuffix(s string) (string, int, bool) {
 
 func (ns *namespace) taken(name string) bool {
 	_, used := ns.nodes[name]
-	return used || pythonReserved[name]
+	return used
 }
 
-// create returns a fresh name derived from candidate.
-func (ns *namespace) create(candidate string) string {
+// create returns a fresh name derived from candidate and records it as n's.
+func (ns *namespace) create(candidate string, n *node.Node) string {
 	candidate = sanitize(candidate)
 	base, num, hasNum := splitSuffix(candidate)
 	if hasNum {
@@ -138,17 +148,17 @@ func (ns *namespace) create(candidate string) string {
 	if num > ns.count[base] {
 		ns.count[base] = num
 	}
-	ns.nodes[candidate] = nil
+	ns.nodes[candidate] = n
 	return candidate
 }
 
-// reserveExact takes name as it is; it reports false if the name is taken,
-// reserved in Python, or not an identifier.
-func (ns *namespace) reserveExact(name string) bool {
+// reserveExact takes name as it is for n; it reports false if the name is
+// taken, reserved in Python, or not an identifier.
+func (ns *namespace) reserveExact(name string, n *node.Node) bool {
 	if !node.IsIdentifier(name) || ns.taken(name) {
 		return false
 	}
-	ns.nodes[name] = nil
+	ns.nodes[name] = n
 	if base, num, ok := splitSuffix(name); ok && num > ns.count[base] {
 		ns.count[base] = num
 	}

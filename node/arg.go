@@ -393,9 +393,38 @@ func checkArg(a Arg, l *Chain, where string) error {
 	return nil
 }
 
+// argOK reports, without allocating, whether a is valid; checkArg then
+// explains what is wrong with an invalid one.
+func argOK(a Arg, l *Chain) bool {
+	switch v := a.(type) {
+	case *Node:
+		return v != nil && !v.erased && (l == nil || v.list == l)
+	case Float, Int, Bool, Str, NoneType:
+		return true
+	case List:
+		for _, x := range v {
+			if !argOK(x, l) {
+				return false
+			}
+		}
+		return true
+	case Tuple:
+		for _, x := range v {
+			if !argOK(x, l) {
+				return false
+			}
+		}
+		return true
+	}
+	return false // nil, the enumerations and Dict: checkArg decides
+}
+
 // checkArgs validates positional and keyword arguments.
 func checkArgs(args []Arg, kwargs Kwargs, l *Chain) error {
 	for i, a := range args {
+		if argOK(a, l) {
+			continue
+		}
 		if err := checkArg(a, l, fmt.Sprintf("arg %d", i)); err != nil {
 			return err
 		}

@@ -23,6 +23,14 @@ type Chain struct {
 	n          int
 	owner      any
 	buckets    map[indexKey]*bucket
+	recent     [4]recentBucket // most recently used buckets, newest first
+}
+
+// recentBucket caches a bucket by key so that runs of nodes with a few
+// targets skip hashing the target name.
+type recentBucket struct {
+	key indexKey
+	b   *bucket
 }
 
 type indexKey struct {
@@ -270,8 +278,16 @@ func (l *Chain) Remove(n *Node) error {
 	}
 	n.eachInput(func(x *Node) { x.users.remove(n) })
 	toNone := func(*Node) Arg { return None }
-	n.args = mapArgs(n.args, toNone)
-	n.kwargs = mapKwargs(n.kwargs, toNone)
+	for i, a := range n.args {
+		if _, ok := a.(*Node); ok {
+			n.args[i] = None
+		} else {
+			n.args[i] = MapArg(a, toNone)
+		}
+	}
+	for i := range n.kwargs {
+		n.kwargs[i].Value = MapArg(n.kwargs[i].Value, toNone)
+	}
 	l.unindex(n)
 	l.unlink(n)
 	l.n--
@@ -346,24 +362,49 @@ func (l *Chain) checkMove(n, mark *Node) error {
 // graph keeps a namespace).
 func (l *Chain) SetName(n *Node, name string) { n.name = name }
 
-func (l *Chain) index(n *Node) {
-	k := indexKey{n.op, n.target.String()}
+// bucketFor returns the bucket of key k, creating it if asked.
+func (l *Chain) bucketFor(k indexKey, create bool) *bucket {
+	for i := range l.recent {
+		if r := &l.recent[i]; r.b != nil && r.key == k {
+			if i > 0 {
+				hit := *r
+				copy(l.recent[1:i+1], l.recent[:i])
+				l.recent[0] = hit
+			}
+			return l.recent[0].b
+		}
+	}
 	b := l.buckets[k]
 	if b == nil {
+		if !create {
+			return nil
+		}
 		b = &bucket{}
 		l.buckets[k] = b
 	}
+	copy(l.recent[1:], l.recent[:len(l.recent)-1])
+	l.recent[0] = recentBucket{k, b}
+	return b
+}
+
+func (l *Chain) index(n *Node) {
+	b := l.bucketFor(indexKey{n.op, n.target.String()}, true)
 	n.slot = len(b.nodes)
 	b.nodes = append(b.nodes, n)
 }
 
 func (l *Chain) unindex(n *Node) {
 	k := indexKey{n.op, n.target.String()}
-	b := l.buckets[k]
+	b := l.bucketFor(k, false)
 	b.nodes[n.slot] = nil
 	b.dead++
 	if b.dead == len(b.nodes) {
 		delete(l.buckets, k)
+		for i := range l.recent {
+			if l.recent[i].b == b {
+				l.recent[i] = recentBucket{}
+			}
+		}
 		return
 	}
 	if b.dead > 16 && b.dead*2 > len(b.nodes) {
@@ -436,7 +477,7 @@ func (l *Chain) Check() error {
 		case prev != nil && prev.label >= x.label:
 			return fmt.Errorf("node %%%s: order label not above that of %%%s", x.name, prev.name)
 		}
-		b := l.buckets[indexKey{x.op, x.target.String()}]
+		b := l.bucketFor(indexKey{x.op, x.target.String()}, false)
 		if b == nil || x.slot >= len(b.nodes) || b.nodes[x.slot] != x {
 			return fmt.Errorf("node %%%s: missing from the (opcode, target) index", x.name)
 		}
@@ -459,7 +500,7 @@ func (l *Chain) Check() error {
 			if u.erased || u.list != l {
 				return fmt.Errorf("node %%%s: user %%%s is not in this graph", x.name, u.name)
 			}
-			if !containsNode(u.AllInputNodes(), x) {
+			if !u.Uses(x) {
 				return fmt.Errorf("node %%%s: lists %%%s as a user, but %%%s does not use it", x.name, u.name, u.name)
 			}
 		}

@@ -273,6 +273,17 @@ func (n *Node) AllInputNodes() []*Node {
 	return out
 }
 
+// Uses reports whether n's arguments refer to in, without allocating.
+func (n *Node) Uses(in *Node) bool {
+	found := false
+	n.eachInput(func(x *Node) { found = found || x == in })
+	return found
+}
+
+// EachInput calls fn for every node reference in n's arguments, in order,
+// repetitions included, without allocating.
+func (n *Node) EachInput(fn func(*Node)) { n.eachInput(fn) }
+
 // eachInput calls fn for every node reference in n's arguments, in order,
 // repetitions included.
 func (n *Node) eachInput(fn func(*Node)) {

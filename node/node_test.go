@@ -94,6 +94,17 @@ func TestNewFunc(t *testing.T) {
 	}
 }
 
+func TestNewOp(t *testing.T) {
+	f, err := node.NewOp("mylib", "add", "Tensor", true)
+	require.NoError(t, err)
+	assert.Equal(t, "mylib.add.Tensor", f.String())
+	assert.Equal(t, "add", f.ShortName())
+	assert.Equal(t, "torch.ops.mylib.add.Tensor", f.PythonName())
+	assert.True(t, f.Impure())
+	_, err = node.NewOp("my lib", "add", "Tensor", false)
+	assert.ErrorContains(t, err, `"my lib" is not an identifier`)
+}
+
 func TestRegister(t *testing.T) {
 	f := node.MustFunc("regtest.f.default", false)
 	require.NoError(t, node.Register(f))

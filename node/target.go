@@ -88,6 +88,31 @@ func NewFunc(qualname string, impure bool) (*Func, error) {
 	return f, nil
 }
 
+// NewOp returns the Function for the operator overload
+// namespace::name.overload, such as NewOp("mylib", "fused_add_relu",
+// "default", false): its qualified name is "mylib.fused_add_relu.default",
+// nodes that call it are named after name, and Python-like code calls it
+// as torch.ops.mylib.fused_add_relu.default.
+func NewOp(namespace, name, overload string, impure bool) (*Func, error) {
+	for _, p := range []string{namespace, name, overload} {
+		if !IsIdentifier(p) {
+			return nil, fmt.Errorf("node.NewOp: %q is not an identifier (in %s.%s.%s)", p, namespace, name, overload)
+		}
+	}
+	q := namespace + "." + name + "." + overload
+	return &Func{name: q, short: name, python: "torch.ops." + q, impure: impure}, nil
+}
+
+// MustOp is NewOp for names known to be valid at compile time; it panics
+// on an invalid name.
+func MustOp(namespace, name, overload string, impure bool) *Func {
+	f, err := NewOp(namespace, name, overload, impure)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
 // MustFunc is NewFunc for names known to be valid at compile time; it panics
 // on an invalid name.
 func MustFunc(qualname string, impure bool) *Func {

@@ -1,0 +1,94 @@
+package graph_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/chain"
+)
+
+// The graph-chain workload of ../shared/bench/fx_graph.py: a placeholder,
+// then N call_function nodes alternating add(prev, 1.0) and relu(prev),
+// then the output. Run with
+//
+//	go test ./graph -run '^$' -bench Chain -benchmem
+var chainSizes = []int{10_000, 100_000}
+
+func buildChain(b *testing.B, n int) *graph.Graph {
+	b.Helper()
+	g, err := chain.Build(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g
+}
+
+func BenchmarkChain(b *testing.B) {
+	for _, n := range chainSizes {
+		b.Run(fmt.Sprintf("Build/N=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				buildChain(b, n)
+			}
+		})
+		b.Run(fmt.Sprintf("Lint/N=%d", n), func(b *testing.B) {
+			g := buildChain(b, n)
+			for b.Loop() {
+				if err := g.Lint(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("GraphCopy/N=%d", n), func(b *testing.B) {
+			g := buildChain(b, n)
+			for b.Loop() {
+				if _, err := chain.Copy(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("Code/N=%d", n), func(b *testing.B) {
+			g := buildChain(b, n)
+			for b.Loop() {
+				_ = g.Code()
+			}
+		})
+		b.Run(fmt.Sprintf("String/N=%d", n), func(b *testing.B) {
+			g := buildChain(b, n)
+			for b.Loop() {
+				_ = g.String()
+			}
+		})
+		b.Run(fmt.Sprintf("TextParse/N=%d", n), func(b *testing.B) {
+			g := buildChain(b, n)
+			for b.Loop() {
+				if _, err := graph.Parse(g.Text()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("RAUW/N=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				g := buildChain(b, n)
+				b.StartTimer()
+				if _, err := chain.ReplaceRelus(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("DCE/N=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				g := buildChain(b, n)
+				if _, err := chain.ReplaceRelus(g); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if !g.EliminateDeadCode() {
+					b.Fatal("nothing removed")
+				}
+			}
+		})
+	}
+}
