@@ -106,10 +106,21 @@ func runHelp(args []string, stdout, _ io.Writer) error {
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 }
 
+// parseFlags parses args, marking errors as usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}
+
 func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -140,7 +151,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench graph", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 10000, "number of call_function nodes in the chain")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
 	if *n < 2 {

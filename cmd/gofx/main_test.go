@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gofx/gofx/graph"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestDemoPrintsEveryForm(t *testing.T) {
+	code, out, _ := runCLI("demo")
+	require.Equal(t, 0, code)
+	for _, s := range []string{"== String", "== Tabular", "== Code", "== Text", "%topk", "def forward(self, x):"} {
+		assert.Contains(t, out, s)
+	}
+	// The printed text form parses back.
+	_, text, ok := strings.Cut(out, "== Text (canonical; Parse reads it back)\n")
+	require.True(t, ok)
+	g, err := graph.Parse(text)
+	require.NoError(t, err)
+	assert.Equal(t, 8, g.Len())
+}
+
+func TestBenchGraph(t *testing.T) {
+	code, out, errs := runCLI("bench", "graph", "-n", "1000")
+	require.Equal(t, 0, code, errs)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "graph-chain", got["workload"])
+	assert.Equal(t, 1000.0, got["n"])
+	assert.Equal(t, 502.0, got["nodes"], "placeholder + 500 adds + output, as torch.fx reports")
+	for _, k := range []string{"build_s", "lint_s", "copy_s", "codegen_s", "str_s", "text_s", "parse_s", "rauw_s", "dce_s"} {
+		assert.Contains(t, got, k)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "Usage:"},
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"bench"}, 2, "want a workload: graph"},
+		{[]string{"bench", "graph", "-n", "1"}, 2, "-n must be at least 2"},
+		{[]string{"bench", "graph", "-x"}, 2, "flag provided but not defined"},
+		{[]string{"demo", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"help", "nope"}, 2, `unknown command "nope"`},
+	}
+	for _, tt := range tests {
+		code, _, errs := runCLI(tt.args...)
+		assert.Equal(t, tt.code, code, "%v", tt.args)
+		assert.Contains(t, errs, tt.want, "%v", tt.args)
+	}
+	code, out, _ := runCLI("help", "bench")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "gofx bench graph [-n N]")
+	code, out, _ = runCLI("version")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "gofx ")
+}
