@@ -110,14 +110,6 @@ func pyRepr(a node.Arg) string {
 	return b.String()
 }
 
-// fxFormat formats a as torch.fx's _format_arg does for str(graph): nodes
-// as %name, strings and devices unquoted, containers recursively.
-func fxFormat(a node.Arg) string {
-	var b strings.Builder
-	writeArg(&b, a, fxStyle)
-	return b.String()
-}
-
 type argStyle uint8
 
 const (
