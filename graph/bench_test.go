@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gofx/gofx/graph"
@@ -87,6 +88,41 @@ func BenchmarkChain(b *testing.B) {
 				b.StartTimer()
 				if !g.EliminateDeadCode() {
 					b.Fatal("nothing removed")
+				}
+			}
+		})
+	}
+}
+
+// One node with many keyword arguments, dict keys and metadata entries:
+// parsing must stay linear in the line's length (duplicate checks use sets).
+func BenchmarkParseWideLine(b *testing.B) {
+	for _, k := range []int{2_000, 20_000} {
+		var sb strings.Builder
+		sb.WriteString("%x = placeholder \"x\"()\n%y = call_method \"f\"(%x, {")
+		for i := range k {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, "\"d%d\": %d", i, i)
+		}
+		sb.WriteString("}")
+		for i := range k {
+			fmt.Fprintf(&sb, ", k%d=%d", i, i)
+		}
+		sb.WriteString(") {")
+		for i := range k {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, "m%d: %d", i, i)
+		}
+		sb.WriteString("}\n")
+		text := sb.String()
+		b.Run(fmt.Sprintf("entries=%d", k), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := graph.Parse(text); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})

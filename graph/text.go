@@ -536,6 +536,7 @@ func (p *parser) parseTarget(op node.Opcode) (node.Target, error) {
 func (p *parser) parseCallArgs() ([]node.Arg, node.Kwargs, error) {
 	var args []node.Arg
 	var kwargs node.Kwargs
+	seen := map[string]bool{}
 	for !p.isPunct(")") {
 		if len(args)+len(kwargs) > 0 {
 			if err := p.expectPunct(",", "between arguments"); err != nil {
@@ -555,9 +556,10 @@ func (p *parser) parseCallArgs() ([]node.Arg, node.Kwargs, error) {
 				if !node.IsIdentifier(name) {
 					return nil, nil, p.errf("keyword %q is not an identifier", name)
 				}
-				if _, dup := kwargs.Get(name); dup {
+				if seen[name] {
 					return nil, nil, p.errf("keyword argument %q given twice", name)
 				}
+				seen[name] = true
 				if err := p.advance(); err != nil {
 					return nil, nil, err
 				}
@@ -700,6 +702,7 @@ func (p *parser) parseDict() (node.Arg, error) {
 		return nil, err
 	}
 	d := node.Dict{}
+	seen := map[string]bool{}
 	for !p.isPunct("}") {
 		if len(d) > 0 {
 			if err := p.expectPunct(",", "between entries"); err != nil {
@@ -713,9 +716,10 @@ func (p *parser) parseDict() (node.Arg, error) {
 			return nil, p.errf("expected a string key, found %s", describe(p.tok))
 		}
 		key := p.tok.str
-		if _, dup := d.Get(key); dup {
+		if seen[key] {
 			return nil, p.errf("duplicate key %q", key)
 		}
+		seen[key] = true
 		if err := p.advance(); err != nil {
 			return nil, err
 		}

@@ -429,14 +429,24 @@ func checkArgs(args []Arg, kwargs Kwargs, l *Chain) error {
 			return err
 		}
 	}
+	var seen map[string]bool
+	if len(kwargs) > 8 {
+		seen = make(map[string]bool, len(kwargs))
+	}
 	for i, f := range kwargs {
 		if !IsIdentifier(f.Name) {
 			return fmt.Errorf("kwarg %d: name %q is not an identifier", i, f.Name)
 		}
-		for _, g := range kwargs[:i] {
-			if g.Name == f.Name {
-				return fmt.Errorf("kwarg %q given twice", f.Name)
+		dup := false
+		if seen != nil {
+			dup, seen[f.Name] = seen[f.Name], true
+		} else {
+			for _, g := range kwargs[:i] {
+				dup = dup || g.Name == f.Name
 			}
+		}
+		if dup {
+			return fmt.Errorf("kwarg %q given twice", f.Name)
 		}
 		if err := checkArg(f.Value, l, fmt.Sprintf("kwarg %q", f.Name)); err != nil {
 			return err

@@ -13,6 +13,31 @@ import (
 // The zero Meta is empty and ready to use.
 type Meta struct {
 	entries []metaEntry
+	idx     map[string]int // position by key, once there are many entries
+}
+
+// metaIndexed is the entry count past which Meta keeps a key index.
+const metaIndexed = 8
+
+func (m *Meta) find(key string) int {
+	if m.idx == nil && len(m.entries) > metaIndexed {
+		m.idx = make(map[string]int, len(m.entries))
+		for i, e := range m.entries {
+			m.idx[e.key] = i
+		}
+	}
+	if m.idx != nil {
+		if i, ok := m.idx[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range m.entries {
+		if m.entries[i].key == key {
+			return i
+		}
+	}
+	return -1
 }
 
 type metaEntry struct {
@@ -54,32 +79,29 @@ var (
 
 // Get returns the entry called key.
 func (m *Meta) Get(key string) (any, bool) {
-	for _, e := range m.entries {
-		if e.key == key {
-			return e.value, true
-		}
+	if i := m.find(key); i >= 0 {
+		return m.entries[i].value, true
 	}
 	return nil, false
 }
 
 // Set stores value under key, keeping the entry's position if it exists.
 func (m *Meta) Set(key string, value any) {
-	for i := range m.entries {
-		if m.entries[i].key == key {
-			m.entries[i].value = value
-			return
-		}
+	if i := m.find(key); i >= 0 {
+		m.entries[i].value = value
+		return
 	}
 	m.entries = append(m.entries, metaEntry{key, value})
+	if m.idx != nil {
+		m.idx[key] = len(m.entries) - 1
+	}
 }
 
 // Delete removes the entry called key.
 func (m *Meta) Delete(key string) {
-	for i := range m.entries {
-		if m.entries[i].key == key {
-			m.entries = append(m.entries[:i], m.entries[i+1:]...)
-			return
-		}
+	if i := m.find(key); i >= 0 {
+		m.entries = append(m.entries[:i], m.entries[i+1:]...)
+		m.idx = nil
 	}
 }
 
@@ -100,7 +122,7 @@ func (m *Meta) Clone() Meta {
 	if len(m.entries) == 0 {
 		return Meta{}
 	}
-	return Meta{entries: append([]metaEntry(nil), m.entries...)}
+	return Meta{entries: append([]metaEntry(nil), m.entries...)} // index rebuilt on demand
 }
 
 // Value is what a node computes, as recorded under [Val]: a [TensorMeta],

@@ -172,8 +172,14 @@ func checkArity(op Opcode, args []Arg, kwargs Kwargs) error {
 // Name returns the node's name, unique in its graph.
 func (n *Node) Name() string { return n.name }
 
-// String returns the node's name, as torch.fx's repr(node) does.
-func (n *Node) String() string { return n.name }
+// String returns the node's name, as torch.fx's repr(node) does, or
+// "<nil>" for a nil node.
+func (n *Node) String() string {
+	if n == nil {
+		return "<nil>"
+	}
+	return n.name
+}
 
 // Op returns the node's opcode.
 func (n *Node) Op() Opcode { return n.op }
