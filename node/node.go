@@ -240,9 +240,6 @@ func (n *Node) Owner() any {
 	return n.list.owner
 }
 
-// Chain returns the chain holding the node, or nil.
-func (n *Node) Chain() *Chain { return n.list }
-
 // Next returns the node after n in its graph, or nil at the end.
 func (n *Node) Next() *Node {
 	x := n.next
