@@ -27,10 +27,9 @@ type insertPoint struct {
 type insertMode uint8
 
 const (
-	insertDefault insertMode = iota // at the end, before the output node if there is one
+	insertDefault insertMode = iota // at the end, before the output node if there is one (the default)
 	insertBefore                    // before mark
 	insertAfter                     // after mark (nil: at the start), advancing mark
-	insertEnd                       // at the very end
 )
 
 // New returns an empty graph.
@@ -174,13 +173,14 @@ func (g *Graph) place(n *node.Node) error {
 		if ip.mark != nil && !g.Contains(ip.mark) {
 			return fmt.Errorf("node %%%s: insertion point %%%s was erased", n.Name(), ip.mark.Name())
 		}
+		if ip.mark != nil && ip.mark.Op() == node.Output {
+			return fmt.Errorf("node %%%s: cannot insert after the output node %%%s", n.Name(), ip.mark.Name())
+		}
 		if err := g.chain.InsertAfter(n, ip.mark); err != nil {
 			return err
 		}
 		ip.mark = n
 		return nil
-	case insertEnd:
-		return g.chain.InsertBefore(n, nil)
 	}
 	if last := g.chain.Back(); last != nil && last.Op() == node.Output {
 		return g.chain.InsertBefore(n, last)
@@ -205,12 +205,13 @@ func (g *Graph) InsertingBefore(n *node.Node) (restore func()) {
 
 // InsertingAfter makes new nodes go just after n, in the order they are
 // created (unlike torch.fx, where consecutive nodes come out reversed);
-// n == nil means the end of the graph. It returns a function that restores
+// n == nil means the end of the graph, before its output node. Nothing can
+// be inserted after the output node. It returns a function that restores
 // the previous insertion point.
 func (g *Graph) InsertingAfter(n *node.Node) (restore func()) {
 	old := g.ins
 	if n == nil {
-		g.ins = insertPoint{mode: insertEnd}
+		g.ins = insertPoint{mode: insertDefault}
 	} else {
 		g.ins = insertPoint{mode: insertAfter, mark: n}
 	}

@@ -219,11 +219,15 @@ func TestInsertionPoint(t *testing.T) {
 	_, err = g.CallFunction(relu, []node.Arg{a}, nil)
 	assert.ErrorContains(t, err, "insertion point %relu_1 was erased")
 	restore()
-	// At the very end, after the output: Lint says what is wrong.
+	// The end means before the output node; nothing goes after it.
 	restore = g.InsertingAfter(nil)
 	late := m(g.CallFunction(relu, []node.Arg{a}, nil))
 	restore()
-	assert.ErrorContains(t, g.Lint(), "output node is not the last node")
+	assert.Equal(t, late, g.OutputNode().Prev())
+	restore = g.InsertingAfter(g.OutputNode())
+	_, err = g.CallFunction(relu, []node.Arg{a}, nil)
+	assert.ErrorContains(t, err, "cannot insert after the output node %output")
+	restore()
 	require.NoError(t, g.EraseNode(late))
 	require.NoError(t, g.Lint())
 	_, ok := g.Node("relu_1")
