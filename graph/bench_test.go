@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/internal/chain"
+	"github.com/gofx/gofx/node"
 )
 
 // The graph-chain workload of ../shared/bench/fx_graph.py: a placeholder,
@@ -125,6 +126,43 @@ func BenchmarkParseWideLine(b *testing.B) {
 		b.Run(fmt.Sprintf("entries=%d", k), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := graph.Parse(text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// One node whose arguments refer to k distinct nodes: building, parsing
+// and linting it must stay linear in k.
+func BenchmarkFanIn(b *testing.B) {
+	for _, k := range []int{2_000, 20_000} {
+		g := graph.New()
+		args := make([]node.Arg, k)
+		for i := range args {
+			x, err := g.Placeholder(fmt.Sprintf("x%d", i))
+			if err != nil {
+				b.Fatal(err)
+			}
+			args[i] = x
+		}
+		sum, err := g.CallFunction(node.MustOp("bench", "sum", "default", false), []node.Arg{node.List(args)}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := g.Output(sum); err != nil {
+			b.Fatal(err)
+		}
+		text := g.Text()
+		f := sum.Function()
+		resolve := graph.WithResolver(func(string) (node.Function, error) { return f, nil })
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			for b.Loop() {
+				p, err := graph.Parse(text, resolve)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := p.Lint(); err != nil {
 					b.Fatal(err)
 				}
 			}

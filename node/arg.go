@@ -262,18 +262,9 @@ func walkNodes(a Arg, fn func(*Node)) {
 // Nodes returns the distinct nodes referenced anywhere in a, in order of
 // first appearance.
 func Nodes(a Arg) []*Node {
-	var out []*Node
-	walkNodes(a, func(n *Node) { out = appendUnique(out, n) })
-	return out
-}
-
-func appendUnique(s []*Node, n *Node) []*Node {
-	for _, x := range s {
-		if x == n {
-			return s
-		}
-	}
-	return append(s, n)
+	var d dedup
+	walkNodes(a, d.add)
+	return d.out
 }
 
 // EqualArgs reports whether a and b are the same argument: the same type

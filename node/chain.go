@@ -456,11 +456,55 @@ func (l *Chain) Find(op Opcode, target Target) []*Node {
 	return out
 }
 
+// checkInputs checks that each distinct input of x is a live node of l that
+// lists x among its users, and returns how many distinct inputs x has.
+func checkInputs(x *Node, l *Chain) (int, error) {
+	var buf [8]*Node
+	seen := buf[:0]
+	var many map[*Node]bool
+	distinct := 0
+	var err error
+	x.eachInput(func(in *Node) {
+		if err != nil {
+			return
+		}
+		if many != nil {
+			if many[in] {
+				return
+			}
+			many[in] = true
+		} else {
+			for _, y := range seen {
+				if y == in {
+					return
+				}
+			}
+			if len(seen) < len(buf) {
+				seen = append(seen, in)
+			} else {
+				many = make(map[*Node]bool, 2*len(buf))
+				for _, y := range seen {
+					many[y] = true
+				}
+				many[in] = true
+			}
+		}
+		distinct++
+		switch {
+		case in.erased || in.list != l:
+			err = fmt.Errorf("node %%%s: uses %%%s, which is not in this graph", x.name, in.name)
+		case !in.users.has(x):
+			err = fmt.Errorf("node %%%s: uses %%%s but is missing from its users", x.name, in.name)
+		}
+	})
+	return distinct, err
+}
+
 // Check verifies the list's internal invariants: links, labels, ownership,
 // the index, and use-def edges in both directions. It returns an error that
 // names the first offending node.
 func (l *Chain) Check() error {
-	count := 0
+	count, edges, users := 0, 0, 0
 	var prev *Node
 	for x := l.head; x != nil; x = x.next {
 		count++
@@ -481,33 +525,37 @@ func (l *Chain) Check() error {
 		if b == nil || x.slot >= len(b.nodes) || b.nodes[x.slot] != x {
 			return fmt.Errorf("node %%%s: missing from the (opcode, target) index", x.name)
 		}
-		var err error
-		x.eachInput(func(in *Node) {
-			if err != nil {
-				return
-			}
-			switch {
-			case in.erased || in.list != l:
-				err = fmt.Errorf("node %%%s: uses %%%s, which is not in this graph", x.name, in.name)
-			case !in.users.has(x):
-				err = fmt.Errorf("node %%%s: uses %%%s but is missing from its users", x.name, in.name)
-			}
-		})
+		distinct, err := checkInputs(x, l)
 		if err != nil {
 			return err
 		}
-		for _, u := range x.users.list() {
-			if u.erased || u.list != l {
+		edges += distinct
+		if err := x.users.check(); err != nil {
+			return fmt.Errorf("node %%%s: %v", x.name, err)
+		}
+		users += x.users.len()
+		for _, u := range x.users.s {
+			if u != nil && (u.erased || u.list != l) {
 				return fmt.Errorf("node %%%s: user %%%s is not in this graph", x.name, u.name)
-			}
-			if !u.Uses(x) {
-				return fmt.Errorf("node %%%s: lists %%%s as a user, but %%%s does not use it", x.name, u.name, u.name)
 			}
 		}
 		prev = x
 	}
 	if prev != l.tail {
 		return errors.New("list tail does not match its last node")
+	}
+	// Every input edge is in its input's user set, user sets hold no
+	// duplicates, so equal totals mean user sets hold nothing else. Only
+	// when they differ, search for the user that does not use its input.
+	if edges != users {
+		for x := l.head; x != nil; x = x.next {
+			for _, u := range x.users.list() {
+				if !u.Uses(x) {
+					return fmt.Errorf("node %%%s: lists %%%s as a user, but %%%s does not use it", x.name, u.name, u.name)
+				}
+			}
+		}
+		return fmt.Errorf("use-def edges: %d input edges but %d users", edges, users)
 	}
 	if count != l.n {
 		return fmt.Errorf("list count %d, but %d nodes are linked", l.n, count)

@@ -271,9 +271,39 @@ func (n *Node) HasUser(u *Node) bool { return n.users.has(u) }
 // AllInputNodes returns the distinct nodes referenced by n's positional and
 // keyword arguments, in order of first appearance.
 func (n *Node) AllInputNodes() []*Node {
-	var out []*Node
-	n.eachInput(func(x *Node) { out = appendUnique(out, x) })
-	return out
+	var d dedup
+	n.eachInput(d.add)
+	return d.out
+}
+
+// dedup collects distinct nodes in order of first appearance: by linear
+// scan while few, then with a set, so that a node with many inputs costs
+// linear time.
+type dedup struct {
+	out  []*Node
+	seen map[*Node]bool
+}
+
+func (d *dedup) add(x *Node) {
+	if d.seen != nil {
+		if !d.seen[x] {
+			d.seen[x] = true
+			d.out = append(d.out, x)
+		}
+		return
+	}
+	for _, y := range d.out {
+		if y == x {
+			return
+		}
+	}
+	d.out = append(d.out, x)
+	if len(d.out) > 16 {
+		d.seen = make(map[*Node]bool, 2*len(d.out))
+		for _, y := range d.out {
+			d.seen[y] = true
+		}
+	}
 }
 
 // Uses reports whether n's arguments refer to in, without allocating.
@@ -342,8 +372,15 @@ func selfRef(a Arg, n *Node) bool {
 // inputs were old.
 func (n *Node) moveEdges(old []*Node) {
 	cur := n.AllInputNodes()
+	var keep map[*Node]bool
+	if len(cur) > 16 {
+		keep = make(map[*Node]bool, len(cur))
+		for _, c := range cur {
+			keep[c] = true
+		}
+	}
 	for _, o := range old {
-		if !containsNode(cur, o) {
+		if keep != nil && !keep[o] || keep == nil && !containsNode(cur, o) {
 			o.users.remove(n)
 		}
 	}

@@ -1,5 +1,7 @@
 package node
 
+import "fmt"
+
 // smallUsers is the size past which a userSet keeps a position index, so
 // that removing one of many users costs O(1) instead of a scan.
 const smallUsers = 8
@@ -97,4 +99,36 @@ func (u *userSet) list() []*Node {
 		}
 	}
 	return out
+}
+
+// check verifies the set's own invariants: no duplicates, and a position
+// index that matches the slice.
+func (u *userSet) check() error {
+	if u.idx == nil {
+		for i, x := range u.s {
+			if x == nil {
+				return fmt.Errorf("user list has a hole without an index")
+			}
+			for _, y := range u.s[:i] {
+				if y == x {
+					return fmt.Errorf("user %%%s listed twice", x.name)
+				}
+			}
+		}
+		return nil
+	}
+	live := 0
+	for i, x := range u.s {
+		if x == nil {
+			continue
+		}
+		live++
+		if j, ok := u.idx[x]; !ok || j != i {
+			return fmt.Errorf("user %%%s: position index out of date", x.name)
+		}
+	}
+	if live != len(u.idx) || live != u.len() {
+		return fmt.Errorf("user set counts disagree (%d listed, %d indexed, %d counted)", live, len(u.idx), u.len())
+	}
+	return nil
 }
