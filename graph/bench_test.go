@@ -169,3 +169,19 @@ func BenchmarkFanIn(b *testing.B) {
 		})
 	}
 }
+
+// Lint's cost per node across sizes, to separate algorithmic growth from
+// the step where the graph stops fitting in the cache.
+func BenchmarkLintGrowth(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 30_000, 100_000, 300_000} {
+		g := buildChain(b, n)
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if err := g.Lint(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(g.Len()), "ns/node")
+		})
+	}
+}

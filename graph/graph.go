@@ -132,7 +132,7 @@ func (g *Graph) create(op node.Opcode, target node.Target, args []node.Arg, kwar
 	if display == "" && target != nil {
 		display = defaultName(op, target)
 	}
-	n, err := node.New(display, op, target, args, kwargs)
+	n, err := g.chain.New(display, op, target, args, kwargs)
 	if err != nil {
 		return nil, err
 	}

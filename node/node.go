@@ -34,6 +34,11 @@ type Node struct {
 // target suits the opcode and that the arguments are valid. A [Chain] inserts
 // it; package graph does both in one step. The argument slices are copied.
 func New(name string, op Opcode, target Target, args []Arg, kwargs Kwargs) (*Node, error) {
+	return newNode(&Node{}, name, op, target, args, kwargs)
+}
+
+// newNode initializes the zero node n as New describes.
+func newNode(n *Node, name string, op Opcode, target Target, args []Arg, kwargs Kwargs) (*Node, error) {
 	if err := checkTarget(op, target); err != nil {
 		return nil, fmt.Errorf("node %%%s: %w", name, err)
 	}
@@ -43,7 +48,7 @@ func New(name string, op Opcode, target Target, args []Arg, kwargs Kwargs) (*Nod
 	if err := checkArgs(args, kwargs, nil); err != nil {
 		return nil, fmt.Errorf("node %%%s: %w", name, err)
 	}
-	n := &Node{name: name, op: op, target: target}
+	n.name, n.op, n.target = name, op, target
 	n.args = copyArgs(args)
 	n.kwargs = copyKwargs(kwargs)
 	return n, nil

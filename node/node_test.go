@@ -509,3 +509,20 @@ func TestDevice(t *testing.T) {
 		assert.Equal(t, tt.valid, tt.d.Valid(), string(tt.d))
 	}
 }
+
+func TestNextPrevSkipErased(t *testing.T) {
+	c, ns := chainOf(t, 4) // x r0 r1 r2 r3
+	require.NoError(t, c.Remove(ns[4]))
+	require.NoError(t, ns[4-1].SetArgs([]node.Arg{ns[0]}))
+	require.NoError(t, c.Remove(ns[2]))
+	require.NoError(t, ns[3].SetArgs([]node.Arg{ns[1]}))
+	// x r0 r2 remain; a node erased while an iterator stood on it still
+	// leads on to the live ones.
+	assert.Equal(t, "r2", ns[1].Next().Name())
+	assert.Equal(t, "r0", ns[3].Prev().Name())
+	assert.Equal(t, "r2", ns[2].Next().Name(), "from an erased node")
+	assert.Nil(t, ns[3].Next())
+	assert.Nil(t, ns[0].Prev())
+	assert.Equal(t, []string{"x", "r0", "r2"}, names(all(c)))
+	require.NoError(t, c.Check())
+}
