@@ -16,6 +16,7 @@ import (
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/internal/demo"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -388,4 +389,24 @@ func TestView(t *testing.T) {
 	assert.Nil(t, v.Edge(v.ID(add), v.ID(x)))
 	assert.Equal(t, g.Len(), v.Nodes().Len())
 	assert.Nil(t, v.Node(99))
+}
+
+// Parse resolves every aten operator through package ops, and dead-code
+// elimination keeps an unused in-place operator because its schema says it
+// writes its argument.
+func TestParseResolvesATenOperators(t *testing.T) {
+	g, err := graph.Parse(`%x = placeholder "x"()
+%mul = call_function aten.mul.Tensor(%x, %x)
+%add_ = call_function aten.add_.Tensor(%x, 1.0)
+%neg = call_function aten.neg.default(%mul)
+%output = output "output"(%x)
+`)
+	require.NoError(t, err)
+	mul, _ := g.Node("mul")
+	o, ok := mul.Function().(*ops.Operator)
+	require.True(t, ok, "target is the registry operator, %T", mul.Function())
+	assert.Equal(t, "aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", o.Schema().String())
+	assert.True(t, g.EliminateDeadCode())
+	assert.Equal(t, []string{"x", "add_", "output"}, names(g.NodeList()))
+	assert.Contains(t, g.Code(), "add_ = torch.ops.aten.add_.Tensor(x, 1.0);  add_ = None")
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/gofx/gofx/ops"
 )
 
 // Target is what a node calls or names. Its String form is the target as
@@ -170,13 +172,21 @@ func Register(f Function) error {
 	return nil
 }
 
-// LookupFunction returns the registered Function with the given qualified
-// name.
+// LookupFunction returns the Function with the given qualified name: one
+// registered with Register, or else an operator of package ops's global
+// registry (every aten operator of PyTorch 1.13, "aten.add.Tensor", and the
+// operators users register there).
 func LookupFunction(name string) (Function, bool) {
 	registry.RLock()
-	defer registry.RUnlock()
 	f, ok := registry.m[name]
-	return f, ok
+	registry.RUnlock()
+	if ok {
+		return f, true
+	}
+	if o, ok := ops.Global().Lookup(name); ok {
+		return o, true
+	}
+	return nil, false
 }
 
 // IsIdentifier reports whether s is a non-empty identifier: an ASCII letter

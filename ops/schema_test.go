@@ -13,11 +13,11 @@ import (
 	"github.com/gofx/gofx/ops"
 )
 
-// schemaLines returns the schema lines of a file under testdata (comments
+// schemaLines returns the schema lines of a file under schemas/ (comments
 // skipped).
 func schemaLines(t *testing.T, name string) []string {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
+	f, err := os.Open("schemas/" + name)
 	require.NoError(t, err)
 	defer f.Close()
 	var out []string

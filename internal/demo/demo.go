@@ -12,8 +12,9 @@ import (
 	"github.com/gofx/gofx/node"
 )
 
-// Fn returns the registered Function called name, registering a named
-// node.Func if no package has registered one yet.
+// Fn returns the Function called name: an aten operator from package ops,
+// or one registered with node.Register; other names (operator.getitem,
+// mylib.custom.default) get a node.Func, registered on first use.
 func Fn(name string) (node.Function, error) {
 	if f, ok := node.LookupFunction(name); ok {
 		return f, nil

@@ -1,0 +1,77 @@
+package ops_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
+)
+
+// Operators are node.Functions.
+var (
+	_ node.Function    = (*ops.Operator)(nil)
+	_ node.Impurer     = (*ops.Operator)(nil)
+	_ node.PythonNamer = (*ops.Operator)(nil)
+)
+
+func TestGlobalRegistry(t *testing.T) {
+	r := ops.Global()
+	core := schemaLines(t, "core_schemas.txt")
+	all := schemaLines(t, "all_schemas_1.13.txt")
+	// Every schema of 1.13 plus the five core operators newer than 1.13.
+	assert.Equal(t, len(all)+5, r.Len())
+	for _, line := range core {
+		s := ops.MustParseSchema(line)
+		o, ok := r.Lookup(s.QualifiedName())
+		require.True(t, ok, s.QualifiedName())
+		assert.True(t, o.Has(ops.Core), "%s is core", o)
+		assert.Equal(t, line, o.Schema().String())
+	}
+	tests := []struct {
+		name, qualified, short string
+		has, hasNot            ops.Tag
+	}{
+		{"aten::add.Tensor", "aten.add.Tensor", "add", ops.Core, ops.Mutable | ops.View},
+		{"aten.relu.default", "aten.relu.default", "relu", ops.Core, ops.Composite},
+		{"aten::relu", "aten.relu.default", "relu", ops.Core, 0},
+		{"aten::add_.Tensor", "aten.add_.Tensor", "add_", ops.Inplace | ops.Mutable, ops.View},
+		{"aten::add.out", "aten.add.out", "add", ops.Mutable, ops.Inplace},
+		{"aten::transpose.int", "aten.transpose.int", "transpose", ops.View, ops.Mutable},
+		{"aten::linear", "aten.linear.default", "linear", ops.Composite, ops.Core},
+		{"aten::bernoulli.p", "aten.bernoulli.p", "bernoulli", ops.Random, ops.Mutable},
+		{"aten::copy_", "aten.copy_.default", "copy_", ops.Inplace | ops.Mutable, 0},
+	}
+	for _, tt := range tests {
+		o, ok := r.Lookup(tt.name)
+		require.True(t, ok, tt.name)
+		assert.Equal(t, tt.qualified, o.String())
+		assert.Equal(t, tt.short, o.ShortName())
+		assert.Equal(t, "torch.ops."+tt.qualified, o.PythonName())
+		assert.True(t, o.Has(tt.has), "%s has %s, got %s", tt.name, tt.has, o.Tags())
+		if tt.hasNot != 0 {
+			assert.Zero(t, o.Tags()&tt.hasNot, "%s lacks %s, got %s", tt.name, tt.hasNot, o.Tags())
+		}
+		assert.Equal(t, o.Has(ops.Mutable), o.Impure())
+	}
+	_, ok := r.Lookup("aten::no_such_op")
+	assert.False(t, ok)
+	assert.GreaterOrEqual(t, len(r.Overloads("aten", "add")), 4)
+}
+
+func TestRegisterCustom(t *testing.T) {
+	r := ops.NewRegistry()
+	o, err := r.Register("mylib::fused_add_relu(Tensor x, Tensor y, *, Scalar alpha=1) -> Tensor", 0)
+	require.NoError(t, err)
+	assert.Equal(t, "mylib.fused_add_relu.default", o.String())
+	got, ok := r.Lookup("mylib::fused_add_relu")
+	require.True(t, ok)
+	assert.Same(t, o, got)
+	_, err = r.Register("mylib::fused_add_relu(Tensor x) -> Tensor", 0)
+	assert.ErrorContains(t, err, "already registered")
+	_, err = r.Register("mylib::broken(", 0)
+	var se *ops.SchemaError
+	assert.ErrorAs(t, err, &se)
+}
