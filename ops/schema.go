@@ -485,21 +485,11 @@ func (p *schemaParser) typ() (*Type, error) {
 	}
 	var t *Type
 	if p.peek() == '(' {
-		p.pos++
-		t = &Type{Kind: TupleOf}
-		for p.peek() != ')' {
-			if len(t.Params) > 0 {
-				if err := p.expect(",", "between tuple elements"); err != nil {
-					return nil, err
-				}
-			}
-			e, err := p.typ()
-			if err != nil {
-				return nil, err
-			}
-			t.Params = append(t.Params, e)
+		params, err := p.typeList("tuple elements")
+		if err != nil {
+			return nil, err
 		}
-		p.pos++
+		t = &Type{Kind: TupleOf, Params: params}
 	} else {
 		name, ok := p.ident(true)
 		if !ok {
@@ -507,20 +497,11 @@ func (p *schemaParser) typ() (*Type, error) {
 		}
 		t = &Type{Kind: Named, Name: name}
 		if parametric[name] && p.pos < len(p.src) && p.src[p.pos] == '(' {
-			p.pos++
-			for p.peek() != ')' {
-				if len(t.Params) > 0 {
-					if err := p.expect(",", "between type parameters"); err != nil {
-						return nil, err
-					}
-				}
-				e, err := p.typ()
-				if err != nil {
-					return nil, err
-				}
-				t.Params = append(t.Params, e)
+			params, err := p.typeList("type parameters")
+			if err != nil {
+				return nil, err
 			}
-			p.pos++
+			t.Params = params
 		}
 	}
 	// Suffixes bind to the left, in any order: alias, list, optional.
@@ -562,6 +543,27 @@ func (p *schemaParser) typ() (*Type, error) {
 		}
 	}
 	return t, nil
+}
+
+// typeList parses "(T1, T2, ...)" starting at the opening parenthesis;
+// what names the list in errors.
+func (p *schemaParser) typeList(what string) ([]*Type, error) {
+	p.pos++ // '('
+	var out []*Type
+	for p.peek() != ')' {
+		if len(out) > 0 {
+			if err := p.expect(",", "between "+what); err != nil {
+				return nil, err
+			}
+		}
+		e, err := p.typ()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	p.pos++ // ')'
+	return out, nil
 }
 
 // alias parses "(a)", "(a!)", "(a|b)", "(*)", "(a -> *)".
