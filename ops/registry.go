@@ -55,6 +55,7 @@ type Operator struct {
 	schema *Schema
 	name   string
 	tags   Tag
+	opState
 }
 
 // Schema returns the operator's schema.

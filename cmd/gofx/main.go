@@ -9,6 +9,7 @@
 //
 //	demo        print a small example graph in every form gofx has
 //	bench       time gofx on a benchmark workload (bench graph -n N)
+//	conformance run ATen conformance vectors (*.jsonl) through the kernels
 //	version     print the version
 //	help        print help for a command
 //
@@ -41,6 +42,7 @@ func init() {
 	commands = []command{
 		{"demo", "gofx demo", "print a small example graph in every form gofx has", runDemo},
 		{"bench", "gofx bench graph [-n N]", "time gofx on a benchmark workload", runBench},
+		{"conformance", "gofx conformance DIR", "run the ATen conformance vectors of DIR (*.jsonl) through the kernels", runConformance},
 		{"version", "gofx version", "print the version", func(_ []string, out, _ io.Writer) error {
 			fmt.Fprintln(out, "gofx", version)
 			return nil
@@ -68,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return 0
 			case errors.Is(err, flag.ErrHelp):
 				return 0
+			case errors.Is(err, errFailed):
+				return 1
 			case errors.Is(err, errUsage):
 				fmt.Fprintf(stderr, "gofx %s: %v\nusage: %s\n", c.name, err, c.usage)
 				return 2
