@@ -242,3 +242,77 @@ func RunAll(cases []*Case, w io.Writer) Summary {
 	fmt.Fprintf(w, "%d passed, %d failed\n", s.Passed, s.Failed)
 	return s
 }
+
+// RunMeta runs c with every tensor argument replaced by a meta tensor of
+// the same dtype and shape, and checks that the results have the dtypes
+// and shapes of the expected outputs.
+func RunMeta(c *Case) error {
+	op, ok := ops.Global().Lookup(c.Op)
+	if !ok {
+		return fmt.Errorf("unknown operator %s", c.Op)
+	}
+	args := make([]any, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = metaVal(a)
+	}
+	kwargs := map[string]any{}
+	for k, v := range c.Kwargs {
+		kwargs[k] = metaVal(v)
+	}
+	got, err := op.Call(args, kwargs)
+	if err != nil {
+		return err
+	}
+	if len(got) != len(c.Outputs) {
+		return fmt.Errorf("%d outputs, want %d", len(got), len(c.Outputs))
+	}
+	for i, w := range c.Outputs {
+		if err := sameMeta(got[i], w); err != nil {
+			return fmt.Errorf("output %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func metaVal(v any) any {
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		return x.Meta()
+	case []*tensor.Tensor:
+		out := make([]*tensor.Tensor, len(x))
+		for i, t := range x {
+			if t != nil {
+				out[i] = t.Meta()
+			}
+		}
+		return out
+	}
+	return v
+}
+
+func sameMeta(got, want any) error {
+	switch w := want.(type) {
+	case *tensor.Tensor:
+		g, ok := got.(*tensor.Tensor)
+		if !ok || g == nil {
+			return fmt.Errorf("got %T, want a tensor", got)
+		}
+		if !g.IsMeta() {
+			return fmt.Errorf("got a tensor with data, want a meta tensor")
+		}
+		if g.DType() != w.DType() || !slices.Equal(g.Shape(), w.Shape()) {
+			return fmt.Errorf("got %s, want %s", g, w.Meta())
+		}
+	case []*tensor.Tensor:
+		g, ok := got.([]*tensor.Tensor)
+		if !ok || len(g) != len(w) {
+			return fmt.Errorf("got %T of %d, want %d tensors", got, len(g), len(w))
+		}
+		for i := range w {
+			if err := sameMeta(g[i], w[i]); err != nil {
+				return fmt.Errorf("[%d]: %w", i, err)
+			}
+		}
+	}
+	return nil
+}

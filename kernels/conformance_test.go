@@ -40,3 +40,25 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// metaUnsupported lists the overloads whose output shape depends on input
+// data, so that no meta function can compute it.
+var metaUnsupported = map[string]string{}
+
+// TestMetaConformance runs every conformance case again with its tensor
+// arguments replaced by meta tensors: the meta function must produce the
+// recorded output dtypes and shapes without data.
+func TestMetaConformance(t *testing.T) {
+	cases, err := conformance.ReadDir(*conformanceDir)
+	require.NoError(t, err)
+	for _, c := range cases {
+		f, _, _ := strings.Cut(c.ID, "/")
+		if why, skip := metaUnsupported[f]; skip {
+			t.Logf("skipped %s: %s", c.ID, why)
+			continue
+		}
+		if err := conformance.RunMeta(c); err != nil {
+			t.Errorf("%s: %v", c.ID, err)
+		}
+	}
+}

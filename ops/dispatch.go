@@ -162,7 +162,7 @@ func (c *Call) run() ([]any, error) {
 		if o.Has(Composite) {
 			hint = " (it is a composite operator: decompose it into core operators)"
 		}
-		return nil, &CallError{Op: o.schema.QualifiedName(), Err: fmt.Errorf("no %s registered%s; import github.com/gofx/gofx/kernels for the reference kernels", what, hint)}
+		return nil, &CallError{Op: o.schema.QualifiedName(), Err: fmt.Errorf("no %s registered%s (the reference kernels register when github.com/gofx/gofx/kernels is imported)", what, hint)}
 	}
 	out, err := k(c)
 	if err != nil {
