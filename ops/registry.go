@@ -30,12 +30,17 @@ const (
 	Mutable
 	// Random marks operators that draw random numbers.
 	Random
+	// Pointwise marks elementwise operators: each output element depends
+	// only on the input elements at the same (broadcast) position. PyTorch
+	// 1.13 has no such tag; the list comes from its elementwise Python
+	// references (schemas/pointwise.txt, made by gen_pointwise.py).
+	Pointwise
 )
 
 var tagNames = []struct {
 	t    Tag
 	name string
-}{{Core, "core"}, {Composite, "composite"}, {Inplace, "inplace"}, {View, "view"}, {Mutable, "mutable"}, {Random, "random"}}
+}{{Core, "core"}, {Composite, "composite"}, {Inplace, "inplace"}, {View, "view"}, {Mutable, "mutable"}, {Random, "random"}, {Pointwise, "pointwise"}}
 
 // String lists the tags: "core|view".
 func (t Tag) String() string {
@@ -184,6 +189,9 @@ var allSchemas string
 //go:embed schemas/core_schemas.txt
 var coreSchemas string
 
+//go:embed schemas/pointwise.txt
+var pointwiseNames string
+
 var (
 	defaultOnce sync.Once
 	defaultReg  *Registry
@@ -197,6 +205,16 @@ var (
 func Global() *Registry {
 	defaultOnce.Do(func() {
 		r := NewRegistry()
+		pointwise := map[string]bool{}
+		for _, n := range schemaFileLines(pointwiseNames) {
+			pointwise[n], pointwise[n+"_"] = true, true
+		}
+		tagOf := func(s *Schema, tag Tag) Tag {
+			if s.Namespace == "aten" && pointwise[s.Name] && takesTensor(s) {
+				tag |= Pointwise
+			}
+			return tag
+		}
 		core := map[string]*Schema{}
 		for _, line := range schemaFileLines(coreSchemas) {
 			s := MustParseSchema(line)
@@ -209,13 +227,13 @@ func Global() *Registry {
 				tag = Core
 				delete(core, s.QualifiedName())
 			}
-			if _, err := r.add(s, tag); err != nil {
+			if _, err := r.add(s, tagOf(s, tag)); err != nil {
 				panic(err)
 			}
 		}
 		for _, line := range schemaFileLines(coreSchemas) {
 			if s := MustParseSchema(line); core[s.QualifiedName()] != nil {
-				if _, err := r.add(s, Core); err != nil {
+				if _, err := r.add(s, tagOf(s, Core)); err != nil {
 					panic(err)
 				}
 			}
@@ -223,6 +241,16 @@ func Global() *Registry {
 		defaultReg = r
 	})
 	return defaultReg
+}
+
+// takesTensor reports whether any argument of s is a Tensor.
+func takesTensor(s *Schema) bool {
+	for _, a := range s.Args {
+		if a.Type.Kind == Named && a.Type.Name == "Tensor" {
+			return true
+		}
+	}
+	return false
 }
 
 // schemaFileLines returns the non-comment, non-empty lines of a schema file.

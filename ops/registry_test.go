@@ -34,7 +34,13 @@ func TestGlobalRegistry(t *testing.T) {
 		name, qualified, short string
 		has, hasNot            ops.Tag
 	}{
-		{"aten::add.Tensor", "aten.add.Tensor", "add", ops.Core, ops.Mutable | ops.View},
+		{"aten::add.Tensor", "aten.add.Tensor", "add", ops.Core | ops.Pointwise, ops.Mutable | ops.View},
+		{"aten::gelu", "aten.gelu.default", "gelu", ops.Core | ops.Pointwise, ops.Mutable},
+		{"aten::where.self", "aten.where.self", "where", ops.Core | ops.Pointwise, 0},
+		{"aten::mul_.Tensor", "aten.mul_.Tensor", "mul_", ops.Inplace | ops.Pointwise, 0},
+		{"aten::cat", "aten.cat.default", "cat", ops.Core, ops.Pointwise},
+		{"aten::mm", "aten.mm.default", "mm", ops.Core, ops.Pointwise},
+		{"aten::add.int", "aten.add.int", "add", 0, ops.Pointwise},
 		{"aten.relu.default", "aten.relu.default", "relu", ops.Core, ops.Composite},
 		{"aten::relu", "aten.relu.default", "relu", ops.Core, 0},
 		{"aten::add_.Tensor", "aten.add_.Tensor", "add_", ops.Inplace | ops.Mutable, ops.View},
