@@ -35,6 +35,10 @@ type ew2Unary struct {
 	boolErr string    // the error for a bool input; "" when bool is accepted
 	ff      floatFn1  // the float function
 	fi      intFn1    // the integer function, for ew2Same ops
+	// ffFor, when set, replaces ff: it returns the float function for
+	// output dtype dt, for ops whose PyTorch kernel rounds every step of
+	// the computation to the dtype.
+	ffFor func(dt tensor.DType) floatFn1
 }
 
 // ew2Unaries are the operators with no argument besides self.
@@ -73,7 +77,7 @@ var ew2Unaries = []*ew2Unary{
 	{name: "aten::log.default", cpuName: "log_vml_cpu", res: ew2Float, ff: math.Log},
 	{name: "aten::log1p.default", cpuName: "log1p_vml_cpu", res: ew2Float, ff: math.Log1p},
 	{name: "aten::sqrt.default", cpuName: "sqrt_vml_cpu", res: ew2Float, ff: math.Sqrt},
-	{name: "aten::rsqrt.default", cpuName: "rsqrt_cpu", res: ew2Float, ff: func(x float64) float64 { return 1 / math.Sqrt(x) }},
+	{name: "aten::rsqrt.default", cpuName: "rsqrt_cpu", res: ew2Float, ffFor: ew2Rsqrt},
 	{name: "aten::reciprocal.default", cpuName: "reciprocal_cpu", res: ew2Float, half: true, ff: func(x float64) float64 { return 1 / x }},
 	{name: "aten::erf.default", cpuName: "erf_vml_cpu", res: ew2Float, ff: math.Erf},
 	{name: "aten::sigmoid.default", cpuName: "sigmoid_cpu", res: ew2Float, ff: ew2Sigmoid},
@@ -84,9 +88,7 @@ var ew2Unaries = []*ew2Unary{
 	{name: "aten::hardswish.default", cpuName: "hardswish_cpu", res: ew2FloatOnly, ff: func(x float64) float64 {
 		return x * ew2Clamp(x+3, 0, 6) / 6
 	}},
-	{name: "aten::silu.default", cpuName: "silu_cpu", res: ew2FloatOnly, ff: func(x float64) float64 {
-		return x / (1 + math.Exp(-x))
-	}},
+	{name: "aten::silu.default", cpuName: "silu_cpu", res: ew2FloatOnly, ffFor: ew2Silu},
 }
 
 // Descriptions of the operators with Scalar or string arguments, which have
@@ -117,7 +119,11 @@ func (u *ew2Unary) kernel(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return one(mapUnary(x, dt, u.ff, u.fi)), nil
+	ff := u.ff
+	if u.ffFor != nil {
+		ff = u.ffFor(dt)
+	}
+	return one(mapUnary(x, dt, ff, u.fi)), nil
 }
 
 // check returns the output dtype of u for input x, or the error PyTorch
@@ -196,6 +202,29 @@ func ew2SignI(x int64) int64 {
 // ew2Sigmoid is the logistic function 1/(1+exp(-x)).
 func ew2Sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
+// ew2Silu returns silu for dtype dt: x/(1+exp(-x)) with every step rounded
+// to dt, as ATen's float32 and bfloat16 kernels compute it.
+func ew2Silu(dt tensor.DType) floatFn1 {
+	r := ew2Rounder(dt)
+	return func(x float64) float64 { return r(x / r(1+r(math.Exp(-x)))) }
+}
+
+// ew2Rsqrt returns rsqrt for dtype dt: 1/sqrt(x) with the square root
+// rounded to the compute dtype first, as ATen's kernels compute it.
+func ew2Rsqrt(dt tensor.DType) floatFn1 {
+	r := ew2Rounder(computeType(dt))
+	return func(x float64) float64 { return 1 / r(math.Sqrt(x)) }
+}
+
+// ew2Rounder returns the function that rounds a float64 to the floating
+// dtype dt (the identity for float64).
+func ew2Rounder(dt tensor.DType) func(float64) float64 {
+	if dt == tensor.Float64 {
+		return func(v float64) float64 { return v }
+	}
+	return func(v float64) float64 { return ew2Round(v, dt) }
+}
+
 // ew2Clamp is std::min(std::max(x, lo), hi) with NaN propagated from any
 // operand, as ATen's vectorized clamp does; hi wins when lo > hi.
 func ew2Clamp(x, lo, hi float64) float64 {
@@ -235,9 +264,9 @@ func ew2FloatScalar(c *ops.Call, name string, dt tensor.DType) (float64, error) 
 	case tensor.Float32:
 		limit, ctype = math.MaxFloat32, "float"
 	case tensor.Float16:
-		limit, ctype = 65504, "c10::Half"
+		limit, ctype = 65504, "at::Half"
 	case tensor.BFloat16:
-		limit, ctype = float64(tensor.BHalf(0x7f7f).Float32()), "c10::BFloat16"
+		limit, ctype = float64(tensor.BHalf(0x7f7f).Float32()), "at::BFloat16"
 	default:
 		return v, nil
 	}
@@ -335,14 +364,15 @@ func (u *ew2Unary) clamp(c *ops.Call, lo, hi string) ([]any, error) {
 }
 
 // ew2LeakyRelu is aten::leaky_relu.default: x if x > 0, else x times
-// negative_slope (rounded to x's dtype first, as ATen does).
+// negative_slope (rounded to the compute dtype first, as ATen does: float32
+// for float32, bfloat16 and float16).
 func ew2LeakyRelu(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	dt, err := ew2LeakyReluOp.check(c, x)
 	if err != nil {
 		return nil, err
 	}
-	slope, err := ew2FloatScalar(c, "negative_slope", dt)
+	slope, err := ew2FloatScalar(c, "negative_slope", computeType(dt))
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +386,7 @@ func ew2LeakyRelu(c *ops.Call) ([]any, error) {
 
 // ew2Elu is aten::elu.default: scale*x for x > 0, else
 // alpha*scale*(exp(input_scale*x) - 1), with the coefficients rounded to
-// x's dtype as ATen does.
+// the compute dtype as ATen does.
 func ew2Elu(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	dt, err := ew2EluOp.check(c, x)
@@ -365,11 +395,11 @@ func ew2Elu(c *ops.Call) ([]any, error) {
 	}
 	var coef [3]float64
 	for i, name := range []string{"alpha", "scale", "input_scale"} {
-		if coef[i], err = ew2FloatScalar(c, name, dt); err != nil {
+		if coef[i], err = ew2FloatScalar(c, name, computeType(dt)); err != nil {
 			return nil, err
 		}
 	}
-	negcoef := ew2Round(coef[0]*coef[1], dt)
+	negcoef := ew2Round(coef[0]*coef[1], computeType(dt))
 	poscoef, negiptcoef := coef[1], coef[2]
 	return one(mapUnary(x, dt, func(v float64) float64 {
 		if v <= 0 {
@@ -383,23 +413,37 @@ func ew2Elu(c *ops.Call) ([]any, error) {
 // PyTorch's tanh approximation with approximate="tanh".
 func ew2Gelu(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	var f floatFn1
-	switch a := c.Str("approximate"); a {
-	case "none":
-		f = func(v float64) float64 { return v * 0.5 * (1 + math.Erf(v*(1/math.Sqrt2))) }
-	case "tanh":
-		const kappa = 0.044715
-		beta := math.Sqrt2 * (2 / math.SqrtPi) * 0.5
-		f = func(v float64) float64 {
-			inner := beta * (v + kappa*v*v*v)
-			return 0.5 * v * (1 + math.Tanh(inner))
-		}
-	default:
+	a := c.Str("approximate")
+	if a != "none" && a != "tanh" {
 		return nil, c.Errorf("approximate", "approximate argument must be either none or tanh, got %q", a)
 	}
 	dt, err := ew2GeluOp.check(c, x)
 	if err != nil {
 		return nil, err
 	}
+	f := floatFn1(ew2GeluErf)
+	if a == "tanh" {
+		f = ew2GeluTanh(dt)
+	}
 	return one(mapUnary(x, dt, f, nil)), nil
 }
+
+// ew2GeluTanh returns gelu's tanh approximation for dtype dt,
+// 0.5*x*(1+tanh(β(x+κx³))) with β = sqrt(2/π) and κ = 0.044715, every
+// step rounded to dt as ATen's float32 and bfloat16 kernels compute it (in
+// bfloat16 this matters: 1+tanh cancels).
+func ew2GeluTanh(dt tensor.DType) floatFn1 {
+	r := ew2Rounder(dt)
+	beta := r(math.Sqrt2 * (2 / math.SqrtPi) * 0.5)
+	kappa := r(0.044715)
+	return func(x float64) float64 {
+		cube := r(r(x*x) * x)
+		inner := r(beta * r(x+r(kappa*cube)))
+		return r(r(0.5*x) * r(1+r(math.Tanh(inner))))
+	}
+}
+
+// ew2GeluErf is exact gelu, x*0.5*(1+erf(x/sqrt(2))), computed in float64
+// and rounded once by the caller (ATen's float32 erf is a polynomial within
+// a few ulp of this).
+func ew2GeluErf(x float64) float64 { return x * 0.5 * (1 + math.Erf(x*(1/math.Sqrt2))) }
