@@ -512,7 +512,11 @@ func normalizeList(t *Type, v any) (any, error) {
 		default:
 			return nil, bad()
 		}
-		return out, checkLen(len(out))
+		// Like PyTorch's argument parser, a fixed size only lets a single
+		// int stand for the whole list (int[2] stride=1 is [1, 1]); lists
+		// of another length reach the kernel, which checks them
+		// (sum's int[1] dim takes any number of dims).
+		return out, nil
 	case elem.Kind == Named && elem.Name == "float":
 		switch x := v.(type) {
 		case []float64:
