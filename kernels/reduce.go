@@ -596,7 +596,10 @@ func redArg(c *ops.Call, name string, greater bool) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if self.DType() == tensor.Bool {
+	// ATen fills zeros without dispatching on the dtype when the reduced
+	// dimension has size 1 (or the input is empty).
+	trivial := self.Numel() == 0 || (hasDim && redCount(self.Shape(), mask) == 1)
+	if self.DType() == tensor.Bool && !trivial {
 		return nil, redNotImplemented(c, "self", name+"_cpu", self.DType())
 	}
 	if self.IsMeta() {
@@ -646,7 +649,8 @@ func redCumsum(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	dt := redAccType(c, self)
-	if self.Numel() > 0 && (dt == tensor.Float16 || dt == tensor.Bool) {
+	// A 0-d input is copied without dispatching on the dtype.
+	if self.Dim() > 0 && self.Numel() > 0 && (dt == tensor.Float16 || dt == tensor.Bool) {
 		arg := "self"
 		if _, ok := c.DType("dtype"); ok {
 			arg = "dtype"
