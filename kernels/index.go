@@ -179,7 +179,12 @@ func shIndex(c *ops.Call) ([]any, error) {
 		}
 	}
 	if len(shapes) == 0 {
-		return nil, c.Errorf("indices", "at least one index must be a tensor (not None, nor a 0-d mask)")
+		// ATen's kernel asserts when it has no index tensor, unless there
+		// is nothing to copy.
+		if x.Numel() != 0 || x.Dim() == 0 {
+			return nil, c.Errorf("indices", "at least one index must be a tensor (not None, nor a 0-d mask)")
+		}
+		return one(tensor.Must(empty(x.IsMeta(), x.DType(), x.Shape()))), nil
 	}
 	repl, err := ops.BroadcastShapes(shapes...)
 	if err != nil {

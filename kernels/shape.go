@@ -613,8 +613,14 @@ func shRepeat(c *ops.Call) ([]any, error) {
 	inter := make([]int, 0, 2*len(reps))
 	tiled := make([]int, 0, 2*len(reps))
 	for i, r := range reps {
-		if r < 0 || r > tensor.MaxElements || (padded[i] > 0 && r > tensor.MaxElements/int64(padded[i])) {
+		switch {
+		case padded[i] == 0:
+			// 0 * r is 0 even for a negative r, which ATen accepts.
+			r = max(r, 0)
+		case r < 0:
 			return nil, c.Errorf("repeats", "Trying to create tensor with negative dimension %d: %v", int64(padded[i])*r, reps)
+		case r > tensor.MaxElements/int64(padded[i]):
+			return nil, c.Errorf("repeats", "repeats %v give a tensor that is too large", reps)
 		}
 		target[i] = padded[i] * int(r)
 		inter = append(inter, 1, padded[i])
