@@ -259,6 +259,15 @@ func RunMeta(c *Case) error {
 	for k, v := range c.Kwargs {
 		kwargs[k] = metaVal(v)
 	}
+	// Factories (full, arange, scalar_tensor) take no tensor: ask for the
+	// meta device instead.
+	if !hasTensor(c.Args, c.Kwargs) {
+		for _, a := range op.Schema().Args {
+			if a.Name == "device" {
+				kwargs["device"] = "meta"
+			}
+		}
+	}
 	got, err := op.Call(args, kwargs)
 	if err != nil {
 		return err
@@ -315,4 +324,26 @@ func sameMeta(got, want any) error {
 		}
 	}
 	return nil
+}
+
+func hasTensor(args []any, kwargs map[string]any) bool {
+	for _, v := range args {
+		if isTensorArg(v) {
+			return true
+		}
+	}
+	for _, v := range kwargs {
+		if isTensorArg(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func isTensorArg(v any) bool {
+	switch v.(type) {
+	case *tensor.Tensor, []*tensor.Tensor:
+		return true
+	}
+	return false
 }

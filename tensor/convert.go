@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Float64s returns t's elements in row-major order converted to float64
 // (exactly, for every dtype but int64 values beyond 2^53). Bool becomes 0 or 1.
@@ -66,7 +69,7 @@ func (t *Tensor) Int64s() []int64 {
 		}
 	default:
 		for i, v := range t.Float64s() {
-			out[i] = int64(v)
+			out[i] = truncInt64(v)
 		}
 	}
 	return out
@@ -128,12 +131,36 @@ func FromFloat64s(dt DType, vals []float64, shape ...int) (*Tensor, error) {
 		}
 	default:
 		iv := make([]int64, len(vals))
+		cvt := truncInt32
+		if dt == Int64 {
+			cvt = truncInt64
+		}
 		for i, v := range vals {
-			iv[i] = int64(v)
+			iv[i] = cvt(v)
 		}
 		fillInts(t, iv)
 	}
 	return t, nil
+}
+
+// truncInt64 converts v to int64 as PyTorch on x86-64 does (cvttsd2si):
+// toward zero, with NaN and out-of-range values giving the minimum int64.
+// Go leaves those cases to the platform, so they are spelled out.
+func truncInt64(v float64) int64 {
+	if v != v || v >= 0x1p63 || v < -0x1p63 {
+		return math.MinInt64
+	}
+	return int64(v)
+}
+
+// truncInt32 converts v as the 32-bit cvttsd2si does for int32 and the
+// narrower integer dtypes (which keep the low bits of the result): NaN and
+// values outside int32 give the minimum int32.
+func truncInt32(v float64) int64 {
+	if v != v || v >= 0x1p31 || v <= -0x1p31-1 {
+		return math.MinInt32
+	}
+	return int64(v)
 }
 
 // FromInt64s returns a contiguous tensor of dtype dt and the given shape

@@ -257,6 +257,10 @@ func Data[T Elem](t *Tensor) []T {
 func Values[T Elem](t *Tensor) []T {
 	d := Data[T](t)
 	n := t.Numel()
+	if n == 0 {
+		// An empty view may start past the end of its storage.
+		return d[:0:0]
+	}
 	if t.IsContiguous() {
 		return d[t.offset : t.offset+n : t.offset+n]
 	}
