@@ -266,10 +266,64 @@ func cvFinish(t *tensor.Tensor, dt tensor.DType) *tensor.Tensor { return to(t, d
 // cvMatrixProduct returns a@b for 2-D a [m,k] and b [k,n] of dtype dt
 // (whose support the caller has checked).
 func cvMatrixProduct(a, b *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
-	wt := cvWorkType(dt)
-	out := tensor.Empty(wt, a.Size(0), b.Size(1))
-	cvMMInto(to(a, wt), to(b, wt), out, 1, 0, 1, 0)
-	return cvFinish(out, dt)
+	return cvAddmmCompute(nil, a, b, dt, ops.IntScalar(0), ops.IntScalar(1), cvBF16Sequential(b, a.Size(0), a.Size(1), b.Size(1)))
+}
+
+// cvMKLDNNMinSize is PyTorch 1.13's mkldnn_gemm_min_size: bfloat16
+// products with more multiply-adds go to oneDNN, which accumulates in
+// float32.
+const cvMKLDNNMinSize = 16 * 16 * 16
+
+// cvBF16Sequential reports whether PyTorch 1.13 computes the bfloat16
+// product of a [m,k] and b [k,n] with its generic gemm_notrans_ loop, in
+// bfloat16 arithmetic throughout (every product and partial sum rounded,
+// k in order), rather than accumulating in float32 and rounding once: the
+// product is small enough to skip oneDNN, and b is not stored column-major
+// (which would select the dot-product loop that sums in float32).
+func cvBF16Sequential(b *tensor.Tensor, m, k, n int) bool {
+	return m*k*n <= cvMKLDNNMinSize && !cvColumnMajor(b)
+}
+
+// cvColumnMajor reports whether cvOperand uses the 2-D t as the transpose
+// of a row-major matrix.
+func cvColumnMajor(t *tensor.Tensor) bool {
+	r, c := t.Size(0), t.Size(1)
+	if r == 0 || c == 0 {
+		return false
+	}
+	st := t.Strides()
+	if (st[1] == 1 || c <= 1) && (r <= 1 || st[0] >= max(c, 1)) {
+		return false
+	}
+	return (st[0] == 1 || r <= 1) && (c <= 1 || st[1] >= max(r, 1))
+}
+
+// cvBF16Round rounds x to bfloat16, returned as a float32.
+func cvBF16Round(x float32) float32 { return tensor.BHalfFromFloat32(x).Float32() }
+
+// cvGemmBF16Seq computes c = beta*c + alpha*a@b for row-major float32
+// copies of bfloat16 matrices a [m,k], b [k,n] and c [m,n] as PyTorch's
+// gemm_notrans_ does in bfloat16: c scaled (unless beta is 1), then for
+// each l in order c += a[:,l] * (b[l,:]*alpha), with b*alpha in float32
+// and every product and sum rounded to bfloat16.
+func cvGemmBF16Seq(m, n, k int, alpha float32, a, b []float32, beta float32, c []float32) {
+	if beta == 0 {
+		clear(c[:m*n])
+	} else if beta != 1 {
+		for i := range c[:m*n] {
+			c[i] = cvBF16Round(c[i] * beta)
+		}
+	}
+	for l := range k {
+		for i := range m {
+			av := a[i*k+l]
+			row := c[i*n : (i+1)*n]
+			for j := range row {
+				val := b[l*n+j] * alpha // float32 (opmath), not rounded
+				row[j] = cvBF16Round(row[j] + cvBF16Round(av*val))
+			}
+		}
+	}
 }
 
 // cvBatchProduct returns a@b for 3-D a [B,m,k] and b [B,k,n] of dtype dt,
@@ -281,12 +335,21 @@ func cvBatchProduct(a, b *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	if out.Numel() == 0 {
 		return cvFinish(out, dt)
 	}
+	// PyTorch's bfloat16 bmm sums in float32 for tiny products (under 400
+	// multiply-adds per batch) and in oneDNN for large batches; in between
+	// it runs mm's gemm per batch.
+	bf16Mid := dt == tensor.BFloat16 && m*k*n >= 400 && nb*m*k*n <= cvMKLDNNMinSize
+	orig := b
 	a, b = to(a, wt), to(b, wt)
 	run := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			ai := tensor.Must(a.Select(0, i))
 			bi := tensor.Must(b.Select(0, i))
 			oi := tensor.Must(out.Select(0, i))
+			if bf16Mid && !cvColumnMajor(tensor.Must(orig.Select(0, i))) {
+				cvGemmBF16Seq(m, n, k, 1, cvVals[float32](ai.Contiguous()), cvVals[float32](bi.Contiguous()), 0, tensor.Data[float32](oi)[oi.Offset():])
+				continue
+			}
 			cvMMInto(ai, bi, oi, 1, 0, 1, 0)
 		}
 	}
@@ -409,24 +472,33 @@ func cvAddmm(c *ops.Call) ([]any, error) {
 	if !cvMatmulSupported(dt) {
 		return nil, cvNotImplemented(c, "self", "addmm_impl_cpu_", dt)
 	}
-	return one(cvAddmmCompute(bias, a, b, dt, beta, alpha)), nil
+	return one(cvAddmmCompute(bias, a, b, dt, beta, alpha, cvBF16Sequential(b, a.Size(0), a.Size(1), b.Size(1)))), nil
 }
 
 // cvAddmmCompute returns beta*bias + alpha*(a@b) for bias already expanded
 // to the result's shape: the result is initialized with bias and the gemm
 // accumulates onto it, as PyTorch's addmm does. Scalars are cast to the
 // work dtype (integers truncate a float alpha or beta).
-func cvAddmmCompute(bias, a, b *tensor.Tensor, dt tensor.DType, beta, alpha ops.Scalar) *tensor.Tensor {
+//
+// For bfloat16, seq selects PyTorch's all-bfloat16 loop (see
+// cvBF16Sequential); otherwise it computes in float32 and rounds once.
+func cvAddmmCompute(bias, a, b *tensor.Tensor, dt tensor.DType, beta, alpha ops.Scalar, seq bool) *tensor.Tensor {
 	wt := cvWorkType(dt)
-	out := tensor.Empty(wt, a.Size(0), b.Size(1))
+	m, k, n := a.Size(0), a.Size(1), b.Size(1)
+	out := tensor.Empty(wt, m, n)
 	bf, af := beta.Float(), alpha.Float()
 	bi, ai := beta.Int(), alpha.Int()
-	if bf != 0 {
+	if bf != 0 && bias != nil {
 		if err := out.CopyFrom(bias); err != nil {
 			panic(err) // bias has out's shape: cannot happen
 		}
 	} else {
-		bi = 0
+		bf, bi = 0, 0
+	}
+	if dt == tensor.BFloat16 && seq {
+		ac, bc := to(a, wt).Contiguous(), to(b, wt).Contiguous()
+		cvGemmBF16Seq(m, n, k, float32(af), cvVals[float32](ac), cvVals[float32](bc), float32(bf), tensor.Data[float32](out))
+		return cvFinish(out, dt)
 	}
 	cvMMInto(to(a, wt), to(b, wt), out, af, bf, ai, bi)
 	return cvFinish(out, dt)
@@ -471,7 +543,8 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 		if !cvMatmulSupported(dt) {
 			return nil, cvNotImplemented(c, argA, "dot", dt)
 		}
-		r := cvMatrixProduct(tensor.Must(a.Unsqueeze(0)), tensor.Must(b.Unsqueeze(1)), dt)
+		// dot sums in float32 (opmath) for bfloat16.
+		r := cvAddmmCompute(nil, tensor.Must(a.Unsqueeze(0)), tensor.Must(b.Unsqueeze(1)), dt, ops.IntScalar(0), ops.IntScalar(1), false)
 		return tensor.Must(r.Reshape()), nil
 	}
 	k := a.Size(-1)
@@ -618,7 +691,7 @@ func cvLinear(c *ops.Call) ([]any, error) {
 		if !cvMatmulSupported(dt) {
 			return nil, cvNotImplemented(c, "input", "addmm_impl_cpu_", dt)
 		}
-		r := cvAddmmCompute(bb, x2, wt, dt, ops.IntScalar(1), ops.IntScalar(1))
+		r := cvAddmmCompute(bb, x2, wt, dt, ops.IntScalar(1), ops.IntScalar(1), cvBF16Sequential(wt, x2.Size(0), x2.Size(1), wt.Size(1)))
 		return one(tensor.Must(r.Reshape(outShape...))), nil
 	}
 	out, err := cvMatmulTensors(c, "input", "weight", x, wt)
