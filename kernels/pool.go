@@ -514,8 +514,9 @@ func cvUpsample(c *ops.Call, arg string, x *tensor.Tensor, size []int, sh, sw fl
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 && dt != tensor.Uint8 {
 		return nil, cvNotImplemented(c, arg, "compute_indices_weights_nearest", dt)
 	}
-	hIdx := cvNearestIndices(ih, oh, sh)
-	wIdx := cvNearestIndices(iw, ow, sw)
+	cl := cvChannelsLast(x)
+	hIdx := cvNearestIndices(ih, oh, sh, cl)
+	wIdx := cvNearestIndices(iw, ow, sw, cl)
 	out := tensor.Empty(dt, shape...)
 	planes := xs[0] * xs[1]
 	switch dt {
@@ -531,29 +532,52 @@ func cvUpsample(c *ops.Call, arg string, x *tensor.Tensor, size []int, sh, sw fl
 	return one(out), nil
 }
 
-// cvNearestIndices returns the source index of every output index, as
-// PyTorch 1.13's nearest_idx: the identity for equal sizes, dst/2 for
-// doubling, and otherwise min(⌊dst*scale⌋, in-1) in float32 with scale =
-// 1/scaleFactor when one (> 0) was given and in/out otherwise.
-func cvNearestIndices(in, out int, scaleFactor float64) []int {
+// cvNearestIndices returns the source index of every output index:
+// min(⌊dst*scale⌋, in-1) in float32, with scale = 1/scaleFactor when one
+// (> 0) was given and in/out otherwise. PyTorch 1.13 has two CPU kernels:
+// the channels-last one (which a contiguous input with one channel also
+// takes) uses nearest_idx, whose shortcuts map equal sizes to the identity
+// and doubled sizes to dst/2 whatever the scale factor; the generic one
+// (compute_indices_weights_nearest) has no shortcuts. shortcuts selects
+// the former.
+func cvNearestIndices(in, out int, scaleFactor float64, shortcuts bool) []int {
+	var scale float32
+	if scaleFactor > 0 {
+		scale = float32(1.0 / scaleFactor)
+	} else {
+		scale = float32(in) / float32(out)
+	}
 	idx := make([]int, out)
 	for d := range idx {
 		switch {
-		case out == in:
+		case shortcuts && out == in:
 			idx[d] = d
-		case out == 2*in:
+		case shortcuts && out == 2*in:
 			idx[d] = d >> 1
 		default:
-			var scale float32
-			if scaleFactor > 0 {
-				scale = float32(1.0 / scaleFactor)
-			} else {
-				scale = float32(in) / float32(out)
-			}
 			idx[d] = min(int(float32(math.Floor(float64(float32(d)*scale)))), in-1)
 		}
 	}
 	return idx
+}
+
+// cvChannelsLast reports whether the 4-d t is contiguous in channels-last
+// order (N, H, W, C), dimensions of size 1 being ignored, as
+// is_contiguous(ChannelsLast) does; a contiguous tensor with one channel
+// is.
+func cvChannelsLast(t *tensor.Tensor) bool {
+	sh, st := t.Shape(), t.Strides()
+	acc := 1
+	for _, d := range []int{1, 3, 2, 0} {
+		if sh[d] == 1 {
+			continue
+		}
+		if st[d] != acc {
+			return false
+		}
+		acc *= sh[d]
+	}
+	return true
 }
 
 // cvUpsampleRun gathers each output element of every plane from its

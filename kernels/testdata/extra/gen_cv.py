@@ -222,6 +222,13 @@ f.case("unbatched grouped", lambda: ([rn(4, 5, 5), rn(4, 2, 3, 3), rn(4), [1, 1]
 f.case("int64", lambda: ([ri(-5, 5, 1, 2, 4, 4), ri(-5, 5, 3, 2, 2, 2), None, [1, 1], [0, 0], [1, 1], 1], {}))
 f.case("bfloat16 stride 2", lambda: ([rn(1, 2, 6, 6, dt=torch.bfloat16), rn(2, 2, 3, 3, dt=torch.bfloat16), None, [2, 2], [1, 1], [1, 1], 1], {}))
 
+f = F(A.conv1d.default, "acc")
+f.case("unbatched", lambda: ([rn(4, 9), rn(6, 2, 3), rn(6), [2], [1], [1], 2], {}))
+f.case("batched dilated", lambda: ([rn(2, 3, 8, dt=torch.float64), rn(2, 3, 2, dt=torch.float64), None, [1], [0], [3], 1], {}))
+
+f = F(A.conv3d.default, "acc")
+f.case("unbatched", lambda: ([rn(2, 3, 4, 4), rn(3, 2, 2, 2, 2), rn(3), [1, 2, 1], [1, 0, 1], [1, 1, 1], 1], {}))
+
 # ---- pooling -----------------------------------------------------------------
 def nanimg():
     x = torch.randn(1, 2, 5, 6)
@@ -278,7 +285,12 @@ f.case("identity size", lambda: ([rn(1, 2, 3, 4), [3, 4], None], {}))
 f.case("empty batch", lambda: ([rn(0, 2, 3, 4), [5, 6], None], {}))
 f.case("scale 2.2 on 5 and 0.3 on 10", lambda: ([rn(1, 1, 5, 10), None, [2.2, 0.3]], {}))
 f.case("uint8 scale 3", lambda: ([ri(0, 256, 1, 3, 2, 2, dt=torch.uint8), None, [3.0, 3.0]], {}))
+f.case("scale 2.2 on 2 gives twice the size (no shortcut)", lambda: ([rn(1, 1, 2, 3), None, [2.2, 1.0]], {}))
 f.case("output 3x of 7 by size", lambda: ([rn(1, 1, 7, 2), [21, 3], None], {}))
+
+f = F(A.upsample_nearest2d.default, "move")
+f.case("sizes only", lambda: ([rn(1, 2, 3, 4), [5, 7]], {}))
+f.case("explicit scales", lambda: ([rn(1, 1, 4, 3), [9, 4], 2.3, 1.4], {}))
 
 # ---- embedding, dropout -------------------------------------------------------
 f = F(A.embedding.default, "move")
