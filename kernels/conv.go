@@ -1,0 +1,519 @@
+package kernels
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
+)
+
+// Convolutions: aten::convolution (1-d, 2-d and 3-d, grouped, dilated,
+// transposed with output_padding) and the composites conv1d, conv2d and
+// conv3d, which also take unbatched input.
+//
+// Every case runs as a 3-d convolution (1-d and 2-d ones get leading
+// spatial dimensions of size 1). A forward convolution is im2col followed
+// by one GEMM per (batch, group): weight [Cout/g, Cin/g*K] × columns
+// [Cin/g*K, L]; a transposed one is one GEMM weightᵀ × input giving
+// columns, scattered into the output (col2im). GEMMs go through cvGemm
+// (gonum's BLAS for floats, which parallelizes large products itself);
+// im2col and col2im split over both cores, and many small (batch, group)
+// products run in parallel. float32 and bfloat16 compute in float32,
+// integers in int64 (wrapped to the dtype at the end).
+
+func init() {
+	registerBoth("aten::convolution", cvConvolution)
+	registerBoth("aten::conv1d", func(c *ops.Call) ([]any, error) { return cvConvNd(c, 1) })
+	registerBoth("aten::conv2d", func(c *ops.Call) ([]any, error) { return cvConvNd(c, 2) })
+	registerBoth("aten::conv3d", func(c *ops.Call) ([]any, error) { return cvConvNd(c, 3) })
+}
+
+// cvConvParams are a convolution's arguments, expanded to one value per
+// spatial dimension.
+type cvConvParams struct {
+	stride, padding, dilation, outPad []int
+	transposed                        bool
+	groups                            int
+}
+
+// cvConvolution is aten::convolution.
+func cvConvolution(c *ops.Call) ([]any, error) {
+	out, err := cvConv(c, c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias"),
+		c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), c.Bool("transposed"),
+		c.Ints("output_padding"), c.Int("groups"))
+	if err != nil {
+		return nil, err
+	}
+	return one(out), nil
+}
+
+// cvConvNd is aten::conv1d, conv2d or conv3d (nd spatial dimensions): a
+// forward convolution whose input may lack the batch dimension, and whose
+// bias must have the input's dtype.
+func cvConvNd(c *ops.Call, nd int) ([]any, error) {
+	x, w, bias := c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias")
+	if bias != nil && bias.DType() != x.DType() {
+		return nil, c.Errorf("bias", "Input type (%s) and bias type (%s) should be the same", cvCTypeName(x.DType()), cvCTypeName(bias.DType()))
+	}
+	batched := x.Dim() == nd+2
+	if !batched && x.Dim() != nd+1 {
+		return nil, c.Errorf("input", "Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: %s",
+			nd+1, nd+2, nd, cvShapeString(x.Shape()))
+	}
+	if !batched {
+		x = tensor.Must(x.Unsqueeze(0))
+	}
+	zeros := make([]int64, nd)
+	out, err := cvConv(c, x, w, bias, c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), false, zeros, c.Int("groups"))
+	if err != nil {
+		return nil, err
+	}
+	if !batched {
+		out = tensor.Must(out.SqueezeDim(0))
+	}
+	return one(out), nil
+}
+
+// cvCTypeName returns the C type name PyTorch prints for dt in some
+// messages ("float", "double", "long int").
+func cvCTypeName(dt tensor.DType) string {
+	switch dt {
+	case tensor.Float32:
+		return "float"
+	case tensor.Float64:
+		return "double"
+	case tensor.Float16:
+		return "c10::Half"
+	case tensor.BFloat16:
+		return "c10::BFloat16"
+	case tensor.Int64:
+		return "long int"
+	case tensor.Int32:
+		return "int"
+	case tensor.Int16:
+		return "short int"
+	case tensor.Int8:
+		return "signed char"
+	case tensor.Uint8:
+		return "unsigned char"
+	}
+	return "bool"
+}
+
+// cvExpandParam expands a convolution parameter list of one value (or of
+// nd values) to nd values, as ATen's expand_param_if_needed does.
+func cvExpandParam(c *ops.Call, arg string, v []int64, nd int) ([]int, error) {
+	if len(v) == 1 {
+		out := make([]int, nd)
+		for i := range out {
+			out[i] = int(v[0])
+		}
+		return out, nil
+	}
+	if len(v) != nd {
+		return nil, c.Errorf(arg, "expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%s",
+			arg, nd, arg, cvShapeString(ints(v)))
+	}
+	return ints(v), nil
+}
+
+// cvConv checks a convolution's arguments as ATen's _convolution does and
+// computes it (or its meta result).
+func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []int64, transposed bool, outPad []int64, groups int64) (*tensor.Tensor, error) {
+	k := w.Dim()
+	nd := k - 2
+	if nd <= 0 {
+		return nil, c.Errorf("weight", "weight should have at least three dimensions")
+	}
+	if groups <= 0 {
+		return nil, c.Errorf("groups", "non-positive groups is not supported")
+	}
+	var p cvConvParams
+	var err error
+	if p.stride, err = cvExpandParam(c, "stride", stride, nd); err != nil {
+		return nil, err
+	}
+	if p.padding, err = cvExpandParam(c, "padding", padding, nd); err != nil {
+		return nil, err
+	}
+	if p.dilation, err = cvExpandParam(c, "dilation", dilation, nd); err != nil {
+		return nil, err
+	}
+	if p.outPad, err = cvExpandParam(c, "output_padding", outPad, nd); err != nil {
+		return nil, err
+	}
+	p.transposed, p.groups = transposed, int(groups)
+	for i := range nd {
+		switch {
+		case p.padding[i] < 0:
+			return nil, c.Errorf("padding", "negative padding is not supported")
+		case p.outPad[i] < 0:
+			return nil, c.Errorf("output_padding", "negative output_padding is not supported")
+		case p.stride[i] <= 0:
+			return nil, c.Errorf("stride", "non-positive stride is not supported")
+		case p.dilation[i] <= 0:
+			return nil, c.Errorf("dilation", "dilation should be greater than zero, but got %s", cvShapeString(p.dilation))
+		}
+	}
+	ws := w.Shape()
+	if x.Dim() != k {
+		return nil, c.Errorf("input", "Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
+			k, k, cvShapeString(ws), x.Dim(), cvShapeString(x.Shape()))
+	}
+	g := p.groups
+	if ws[0] < g {
+		return nil, c.Errorf("weight", "Given groups=%d, expected weight to be at least %d at dimension 0, but got weight of size %s instead", g, g, cvShapeString(ws))
+	}
+	if ws[0]%g != 0 {
+		return nil, c.Errorf("weight", "Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", g, g, cvShapeString(ws))
+	}
+	xs := x.Shape()
+	var cout int
+	if !transposed {
+		if xs[1] != ws[1]*g {
+			return nil, c.Errorf("input", "Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead",
+				g, cvShapeString(ws), cvShapeString(xs), ws[1]*g, xs[1])
+		}
+		cout = ws[0]
+		if bias != nil && (bias.Dim() != 1 || bias.Size(0) != cout) {
+			return nil, c.Errorf("bias", "Given weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead",
+				cvShapeString(ws), cout, cvShapeString(bias.Shape()))
+		}
+		var in, ker []string
+		ok := true
+		for i := range nd {
+			pi := xs[i+2] + 2*p.padding[i]
+			ki := p.dilation[i]*(ws[i+2]-1) + 1
+			in, ker = append(in, fmt.Sprint(pi)), append(ker, fmt.Sprint(ki))
+			ok = ok && pi >= ki
+		}
+		if !ok {
+			return nil, c.Errorf("input", "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be greater than actual input size",
+				strings.Join(in, " x "), strings.Join(ker, " x "))
+		}
+	} else {
+		if xs[1] != ws[0] {
+			return nil, c.Errorf("input", "Given transposed=1, weight of size %s, expected input%s to have %d channels, but got %d channels instead",
+				cvShapeString(ws), cvShapeString(xs), ws[0], xs[1])
+		}
+		cout = ws[1] * g
+		if bias != nil && (bias.Dim() != 1 || bias.Size(0) != cout) {
+			return nil, c.Errorf("bias", "Given transposed=1, weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead",
+				cvShapeString(ws), cout, cvShapeString(bias.Shape()))
+		}
+	}
+	for i := range nd {
+		if ws[i+2] <= 0 {
+			return nil, c.Errorf("weight", "kernel size should be greater than zero, but got kernel size %s", cvShapeString(ws[2:]))
+		}
+	}
+	outShape := []int{xs[0], cout}
+	var inS, outS []string
+	tooSmall := false
+	for i := range nd {
+		var o int
+		if transposed {
+			o = (xs[i+2]-1)*p.stride[i] - 2*p.padding[i] + p.dilation[i]*(ws[i+2]-1) + p.outPad[i] + 1
+		} else {
+			o = (xs[i+2]+2*p.padding[i]-p.dilation[i]*(ws[i+2]-1)-1)/p.stride[i] + 1
+		}
+		outShape = append(outShape, o)
+		inS, outS = append(inS, fmt.Sprint(xs[i+2])), append(outS, fmt.Sprint(o))
+		tooSmall = tooSmall || o < 1
+	}
+	if x.Numel() == 0 && xs[0] != 0 && xs[1] != 0 {
+		return nil, c.Errorf("input", "Only zero batch or zero channel inputs are supported, but got input shape: %s", cvShapeString(xs))
+	}
+	if !transposed && xs[1] == 0 {
+		// PyTorch's empty-input path gives no output channels here.
+		outShape[1] = 0
+	}
+	if tooSmall {
+		return nil, c.Errorf("input", "Given input size per channel: (%s). Calculated output size per channel: (%s). Output size is too small",
+			strings.Join(inS, " x "), strings.Join(outS, " x "))
+	}
+	if transposed {
+		for i := range nd {
+			if p.outPad[i] >= p.stride[i] && p.outPad[i] >= p.dilation[i] {
+				return nil, c.Errorf("output_padding", "output padding must be smaller than either stride or dilation, but got output_padding %s, stride %s, dilation %s",
+					cvShapeString(p.outPad), cvShapeString(p.stride), cvShapeString(p.dilation))
+			}
+		}
+	}
+	if w.DType() != x.DType() {
+		return nil, c.Errorf("weight", "expected scalar type %s but found %s", cvTypeName(x.DType()), cvTypeName(w.DType()))
+	}
+	dt := x.DType()
+	if meta(x, w, bias) {
+		return empty(true, dt, outShape)
+	}
+	if name, ok := cvConvSupported(dt, nd, p); !ok {
+		return nil, cvNotImplemented(c, "input", name, dt)
+	}
+	return cvConvCompute(x, w, bias, p, outShape, dt), nil
+}
+
+// cvConvSupported reports whether PyTorch 1.13 has a CPU convolution for
+// dtype dt, and otherwise the name of the kernel that lacks it.
+func cvConvSupported(dt tensor.DType, nd int, p cvConvParams) (string, bool) {
+	dilated := false
+	for _, d := range p.dilation {
+		dilated = dilated || d != 1
+	}
+	name := "slow_conv2d_cpu"
+	switch {
+	case p.transposed && nd == 3:
+		name = "slow_conv_transpose3d_out_cpu"
+	case p.transposed:
+		name = "slow_conv_transpose2d_out_cpu"
+	case dilated:
+		name = "slow_conv_dilated<>"
+	case nd == 3:
+		name = "compute_columns3d"
+	}
+	switch dt {
+	case tensor.Float32, tensor.Float64, tensor.BFloat16, tensor.Int64:
+		return name, true
+	case tensor.Int32, tensor.Int16, tensor.Int8, tensor.Uint8:
+		return name, !p.transposed && !dilated
+	}
+	return name, false
+}
+
+// cvGeom is a convolution's geometry, lifted to three spatial dimensions.
+type cvGeom struct {
+	n, g, cig, cog int    // batch, groups, input and output channels per group
+	in, k, out     [3]int // input, kernel and output spatial sizes
+	s, p, d        [3]int // stride, padding, dilation
+	transposed     bool
+}
+
+// cvLift3 returns v's last len(v) values right-aligned in a [3]int padded
+// with fill.
+func cvLift3(v []int, fill int) [3]int {
+	r := [3]int{fill, fill, fill}
+	copy(r[3-len(v):], v)
+	return r
+}
+
+// cvConvCompute computes a checked, supported convolution.
+func cvConvCompute(x, w, bias *tensor.Tensor, p cvConvParams, outShape []int, dt tensor.DType) *tensor.Tensor {
+	xs, ws := x.Shape(), w.Shape()
+	geo := cvGeom{
+		n: xs[0], g: p.groups,
+		in: cvLift3(xs[2:], 1), k: cvLift3(ws[2:], 1), out: cvLift3(outShape[2:], 1),
+		s: cvLift3(p.stride, 1), p: cvLift3(p.padding, 0), d: cvLift3(p.dilation, 1),
+		transposed: p.transposed,
+	}
+	if p.transposed {
+		geo.cig, geo.cog = xs[1]/p.groups, ws[1]
+	} else {
+		geo.cig, geo.cog = xs[1]/p.groups, ws[0]/p.groups
+	}
+	wt := cvWorkType(dt)
+	out := tensor.Empty(wt, outShape...)
+	if out.Numel() > 0 {
+		xw := to(x, wt).Contiguous()
+		ww := to(w, wt).Contiguous()
+		var bw *tensor.Tensor
+		if bias != nil {
+			bw = to(to(bias, dt), wt).Contiguous()
+		}
+		switch wt {
+		case tensor.Float32:
+			cvConvRun(geo, cvVals[float32](xw), cvVals[float32](ww), cvVals[float32](bw), tensor.Data[float32](out))
+		case tensor.Float64:
+			cvConvRun(geo, cvVals[float64](xw), cvVals[float64](ww), cvVals[float64](bw), tensor.Data[float64](out))
+		default:
+			cvConvRun(geo, cvVals[int64](xw), cvVals[int64](ww), cvVals[int64](bw), tensor.Data[int64](out))
+		}
+	}
+	return to(out, dt)
+}
+
+// cvVals returns t's elements in row-major order, or nil for a nil t.
+func cvVals[T tensor.Elem](t *tensor.Tensor) []T {
+	if t == nil {
+		return nil
+	}
+	return tensor.Values[T](t)
+}
+
+// cvConvRun computes the convolution described by geo of contiguous x and
+// w into the contiguous out, adding bias (nil for none).
+func cvConvRun[T float32 | float64 | int64](geo cvGeom, x, w, bias, out []T) {
+	lin := geo.in[0] * geo.in[1] * geo.in[2]
+	lout := geo.out[0] * geo.out[1] * geo.out[2]
+	kk := geo.k[0] * geo.k[1] * geo.k[2]
+	items := geo.n * geo.g
+	var colsLen, flops int
+	if geo.transposed {
+		colsLen = geo.cog * kk * lin
+		flops = geo.cog * kk * lin * geo.cig
+	} else {
+		colsLen = geo.cig * kk * lout
+		flops = geo.cog * lout * geo.cig * kk
+	}
+	direct := !geo.transposed && kk == 1 && geo.s == [3]int{1, 1, 1} && geo.p == [3]int{}
+	item := func(i int, cols []T, inner bool) {
+		g := i % geo.g
+		xi := x[i*geo.cig*lin : (i+1)*geo.cig*lin]
+		oi := out[i*geo.cog*lout : (i+1)*geo.cog*lout]
+		if geo.transposed {
+			wg := w[g*geo.cig*geo.cog*kk : (g+1)*geo.cig*geo.cog*kk]
+			cvGemm(true, false, geo.cog*kk, lin, geo.cig, 1, wg, geo.cog*kk, xi, max(lin, 1), 0, cols, max(lin, 1))
+			cvCol2im(geo, cols, oi, inner)
+		} else {
+			wg := w[g*geo.cog*geo.cig*kk : (g+1)*geo.cog*geo.cig*kk]
+			src := xi
+			if !direct {
+				cvIm2col(geo, xi, cols, inner)
+				src = cols
+			}
+			cvGemm(false, false, geo.cog, lout, geo.cig*kk, 1, wg, max(geo.cig*kk, 1), src, max(lout, 1), 0, oi, max(lout, 1))
+		}
+		if bias != nil {
+			for co := range geo.cog {
+				b := bias[g*geo.cog+co]
+				row := oi[co*lout : (co+1)*lout]
+				for j := range row {
+					row[j] += b
+				}
+			}
+		}
+	}
+	if direct {
+		colsLen = 0
+	}
+	if items >= 2 && flops < 1<<22 {
+		// Many small products: one (batch, group) item per task.
+		cvParallel(items, items*flops, func(lo, hi int) {
+			cols := make([]T, colsLen)
+			for i := lo; i < hi; i++ {
+				item(i, cols, false)
+			}
+		})
+		return
+	}
+	cols := make([]T, colsLen)
+	for i := range items {
+		item(i, cols, true)
+	}
+}
+
+// cvOutRange returns the range [lo, hi) of output positions o in [0, n)
+// whose input position o*s - p + off lies in [0, in).
+func cvOutRange(n, s, p, off, in int) (int, int) {
+	// o*s >= p - off  and  o*s < in + p - off
+	lo := cvCeilDiv(p-off, s)
+	hi := cvCeilDiv(in+p-off, s)
+	return min(max(lo, 0), n), min(max(hi, 0), n)
+}
+
+// cvCeilDiv returns ⌈a/b⌉ for b > 0.
+func cvCeilDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a > 0 {
+		q++
+	}
+	return q
+}
+
+// cvIm2col fills cols [cig*K, L] with the input patches of one (batch,
+// group) item x [cig, in...]: row (c, kd, kh, kw), column (od, oh, ow)
+// holds x[c, od*s-p+kd*d, ...], zero in the padding. With inner set the
+// rows are split over the cores.
+func cvIm2col[T float32 | float64 | int64](geo cvGeom, x, cols []T, inner bool) {
+	kk := geo.k[0] * geo.k[1] * geo.k[2]
+	lin := geo.in[0] * geo.in[1] * geo.in[2]
+	lout := geo.out[0] * geo.out[1] * geo.out[2]
+	rows := geo.cig * kk
+	fill := func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			ch, kr := r/kk, r%kk
+			kd, kh, kw := kr/(geo.k[1]*geo.k[2]), (kr/geo.k[2])%geo.k[1], kr%geo.k[2]
+			dst := cols[r*lout : (r+1)*lout]
+			src := x[ch*lin : (ch+1)*lin]
+			wlo, whi := cvOutRange(geo.out[2], geo.s[2], geo.p[2], kw*geo.d[2], geo.in[2])
+			for od := range geo.out[0] {
+				id := od*geo.s[0] - geo.p[0] + kd*geo.d[0]
+				plane := dst[od*geo.out[1]*geo.out[2] : (od+1)*geo.out[1]*geo.out[2]]
+				if id < 0 || id >= geo.in[0] {
+					clear(plane)
+					continue
+				}
+				for oh := range geo.out[1] {
+					ih := oh*geo.s[1] - geo.p[1] + kh*geo.d[1]
+					drow := plane[oh*geo.out[2] : (oh+1)*geo.out[2]]
+					if ih < 0 || ih >= geo.in[1] {
+						clear(drow)
+						continue
+					}
+					srow := src[(id*geo.in[1]+ih)*geo.in[2] : (id*geo.in[1]+ih+1)*geo.in[2]]
+					clear(drow[:wlo])
+					clear(drow[whi:])
+					base := -geo.p[2] + kw*geo.d[2]
+					if geo.s[2] == 1 {
+						copy(drow[wlo:whi], srow[wlo+base:whi+base])
+						continue
+					}
+					for ow := wlo; ow < whi; ow++ {
+						drow[ow] = srow[ow*geo.s[2]+base]
+					}
+				}
+			}
+		}
+	}
+	if inner {
+		cvParallel(rows, rows*lout, fill)
+	} else {
+		fill(0, rows)
+	}
+}
+
+// cvCol2im zeroes out [cog, out...] and accumulates into it the columns
+// [cog*K, Lin] of a transposed convolution: column (id, ih, iw) of row
+// (c, kd, kh, kw) adds to out[c, id*s-p+kd*d, ...] where that lies inside.
+// With inner set the channels are split over the cores.
+func cvCol2im[T float32 | float64 | int64](geo cvGeom, cols, out []T, inner bool) {
+	kk := geo.k[0] * geo.k[1] * geo.k[2]
+	lin := geo.in[0] * geo.in[1] * geo.in[2]
+	lout := geo.out[0] * geo.out[1] * geo.out[2]
+	run := func(lo, hi int) {
+		for ch := lo; ch < hi; ch++ {
+			dst := out[ch*lout : (ch+1)*lout]
+			clear(dst)
+			for kr := range kk {
+				kd, kh, kw := kr/(geo.k[1]*geo.k[2]), (kr/geo.k[2])%geo.k[1], kr%geo.k[2]
+				src := cols[(ch*kk+kr)*lin : (ch*kk+kr+1)*lin]
+				// Input positions i map to output i*s - p + k*d; the valid
+				// i form a range, the inverse of cvOutRange's.
+				wlo, whi := cvOutRange(geo.in[2], geo.s[2], geo.p[2], kw*geo.d[2], geo.out[2])
+				for id := range geo.in[0] {
+					od := id*geo.s[0] - geo.p[0] + kd*geo.d[0]
+					if od < 0 || od >= geo.out[0] {
+						continue
+					}
+					for ih := range geo.in[1] {
+						oh := ih*geo.s[1] - geo.p[1] + kh*geo.d[1]
+						if oh < 0 || oh >= geo.out[1] {
+							continue
+						}
+						srow := src[(id*geo.in[1]+ih)*geo.in[2] : (id*geo.in[1]+ih+1)*geo.in[2]]
+						drow := dst[(od*geo.out[1]+oh)*geo.out[2] : (od*geo.out[1]+oh+1)*geo.out[2]]
+						base := -geo.p[2] + kw*geo.d[2]
+						for iw := wlo; iw < whi; iw++ {
+							drow[iw*geo.s[2]+base] += srow[iw]
+						}
+					}
+				}
+			}
+		}
+	}
+	if inner {
+		cvParallel(geo.cog, geo.cog*kk*lin, run)
+	} else {
+		run(0, geo.cog)
+	}
+}
