@@ -2,6 +2,7 @@ package tensor_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
@@ -237,4 +238,53 @@ func TestAccessors(t *testing.T) {
 	assert.Equal(t, 24, x.Numel())
 	assert.Equal(t, tensor.Float64, x.DType())
 	assert.Equal(t, []int{4, 5, 6, 7, 16, 17, 18, 19}, tensor.Must(x.Select(1, 1)).Offsets())
+}
+
+// arangeCase is one case of testdata/arange.json (see gen_arange.py).
+type arangeCase struct {
+	Start   any    `json:"start"`
+	End     any    `json:"end"`
+	Step    any    `json:"step"`
+	DType   string `json:"dtype"`
+	Error   bool   `json:"error"`
+	Message string `json:"message"`
+	Values  []any  `json:"values"`
+}
+
+// TestArangeMatchesTorch compares Arange with torch.arange element by
+// element, bit for bit.
+func TestArangeMatchesTorch(t *testing.T) {
+	var cases []arangeCase
+	loadJSON(t, "testdata/arange.json", &cases)
+	require.Greater(t, len(cases), 100)
+	for i, c := range cases {
+		start, end, step := jsonFloat(t, c.Start), jsonFloat(t, c.End), jsonFloat(t, c.Step)
+		name := fmt.Sprintf("%d_%s(%v,%v,%v)", i, c.DType, start, end, step)
+		t.Run(name, func(t *testing.T) {
+			dt, err := tensor.ParseDType(c.DType)
+			require.NoError(t, err)
+			x, err := tensor.Arange(dt, start, end, step)
+			if c.Error {
+				require.Error(t, err, "torch: %s", c.Message)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, dt, x.DType())
+			require.Equal(t, []int{len(c.Values)}, x.Shape())
+			if dt.IsFloat() {
+				got := x.Float64s()
+				for i, v := range c.Values {
+					want := jsonFloat(t, v)
+					assert.True(t, sameFloat(want, got[i]), "element %d: got %v, want %v", i, got[i], want)
+				}
+				return
+			}
+			got := x.Int64s()
+			for i, v := range c.Values {
+				want, err := v.(json.Number).Int64()
+				require.NoError(t, err)
+				assert.Equal(t, want, got[i], "element %d", i)
+			}
+		})
+	}
 }
