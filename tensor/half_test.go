@@ -44,16 +44,21 @@ func TestHalfRoundTripExhaustive(t *testing.T) {
 		want, isNaN := halfValue(uint16(b))
 		f := h.Float32()
 		if isNaN {
-			require.True(t, math.IsNaN(float64(f)), "%#04x", b)
 			fb := math.Float32bits(f)
-			require.Equal(t, uint32(b&0x8000)<<16, fb&0x80000000, "%#04x keeps its sign", b)
-			require.Equal(t, uint32(b&0x3ff)<<13, fb&0x7fffff, "%#04x keeps its payload", b)
-			back := tensor.HalfFromFloat32(f)
-			require.True(t, math.IsNaN(float64(back.Float32())), "%#04x", b)
+			if !math.IsNaN(float64(f)) || fb&0x80000000 != uint32(b&0x8000)<<16 || fb&0x7fffff != uint32(b&0x3ff)<<13 {
+				t.Fatalf("%#04x: float32 %#08x is not the NaN with its sign and payload", b, fb)
+			}
+			if back := tensor.HalfFromFloat32(f); !math.IsNaN(float64(back.Float32())) {
+				t.Fatalf("%#04x: back to %#04x, not a NaN", b, back)
+			}
 			continue
 		}
-		require.Equal(t, math.Float64bits(want), math.Float64bits(float64(f)), "%#04x", b)
-		require.Equal(t, h, tensor.HalfFromFloat32(f), "%#04x", b)
+		if math.Float64bits(want) != math.Float64bits(float64(f)) {
+			t.Fatalf("%#04x: float32 %v, want %v", b, f, want)
+		}
+		if back := tensor.HalfFromFloat32(f); back != h {
+			t.Fatalf("%#04x: back to %#04x", b, back)
+		}
 	}
 }
 
@@ -72,7 +77,9 @@ func TestHalfRoundingTiesExhaustive(t *testing.T) {
 		}
 		loV, _ := halfValue(uint16(b))
 		mid := float32((loV + hiV) / 2)
-		require.Equal(t, (loV+hiV)/2, float64(mid), "the midpoint is exact in float32")
+		if float64(mid) != (loV+hiV)/2 {
+			t.Fatalf("midpoint after %#04x is not exact in float32", b)
+		}
 		even := lo
 		if b&1 == 1 {
 			even = lo + 1
@@ -84,9 +91,15 @@ func TestHalfRoundingTiesExhaustive(t *testing.T) {
 			}
 			below := math.Nextafter32(mid, 0)
 			above := math.Nextafter32(mid, float32(math.Inf(1)))
-			require.Equal(t, even|s, tensor.HalfFromFloat32(sign*mid), "tie after %#04x", b)
-			require.Equal(t, lo|s, tensor.HalfFromFloat32(sign*below), "below the tie after %#04x", b)
-			require.Equal(t, (lo+1)|s, tensor.HalfFromFloat32(sign*above), "above the tie after %#04x", b)
+			for _, c := range []struct {
+				what string
+				f    float32
+				want tensor.Half
+			}{{"tie", mid, even}, {"below the tie", below, lo}, {"above the tie", above, lo + 1}} {
+				if got := tensor.HalfFromFloat32(sign * c.f); got != c.want|s {
+					t.Fatalf("%s after %#04x (sign %v): got %#04x, want %#04x", c.what, b, sign, got, c.want|s)
+				}
+			}
 		}
 	}
 	assert.Equal(t, tensor.Half(0x7c00), tensor.HalfFromFloat32(math.MaxFloat32))
@@ -98,28 +111,34 @@ func TestHalfRoundingTiesExhaustive(t *testing.T) {
 // Every one of the 65536 bfloat16 bit patterns is the upper half of its
 // float32 and converts back to itself; NaNs become the canonical quiet NaN.
 func TestBHalfRoundTripExhaustive(t *testing.T) {
+	check := func(what string, b int, got, want tensor.BHalf) {
+		if got != want {
+			t.Fatalf("%s %#04x: got %#04x, want %#04x", what, b, got, want)
+		}
+	}
 	for b := 0; b < 1<<16; b++ {
 		h := tensor.BHalf(b)
 		f := h.Float32()
-		require.Equal(t, uint32(b)<<16, math.Float32bits(f), "%#04x", b)
+		if math.Float32bits(f) != uint32(b)<<16 {
+			t.Fatalf("%#04x: float32 bits %#08x", b, math.Float32bits(f))
+		}
 		if math.IsNaN(float64(f)) {
-			require.Equal(t, tensor.BHalf(0x7fc0), tensor.BHalfFromFloat32(f), "%#04x", b)
+			check("NaN", b, tensor.BHalfFromFloat32(f), 0x7fc0)
 			continue
 		}
-		require.Equal(t, h, tensor.BHalfFromFloat32(f), "%#04x", b)
+		check("round trip of", b, tensor.BHalfFromFloat32(f), h)
 		// The float32 values strictly between this pattern and the next
 		// round to the nearer, ties to even.
 		if b&0x7f80 == 0x7f80 {
 			continue // infinities and NaNs have no next value
 		}
-		mid := math.Float32frombits(uint32(b)<<16 | 0x8000)
 		want := h
 		if b&1 == 1 {
 			want = h + 1
 		}
-		require.Equal(t, want, tensor.BHalfFromFloat32(mid), "tie after %#04x", b)
-		require.Equal(t, h, tensor.BHalfFromFloat32(math.Float32frombits(uint32(b)<<16|0x7fff)), "below the tie after %#04x", b)
-		require.Equal(t, h+1, tensor.BHalfFromFloat32(math.Float32frombits(uint32(b)<<16|0x8001)), "above the tie after %#04x", b)
+		check("tie after", b, tensor.BHalfFromFloat32(math.Float32frombits(uint32(b)<<16|0x8000)), want)
+		check("below the tie after", b, tensor.BHalfFromFloat32(math.Float32frombits(uint32(b)<<16|0x7fff)), h)
+		check("above the tie after", b, tensor.BHalfFromFloat32(math.Float32frombits(uint32(b)<<16|0x8001)), h+1)
 	}
 }
 

@@ -288,3 +288,216 @@ func TestArangeMatchesTorch(t *testing.T) {
 		})
 	}
 }
+
+// allCloseCase is one case of testdata/allclose.json (see gen_allclose.py).
+type allCloseCase struct {
+	DType    string  `json:"dtype"`
+	A        []any   `json:"a"`
+	B        []any   `json:"b"`
+	RTol     float64 `json:"rtol"`
+	ATol     float64 `json:"atol"`
+	EqualNaN bool    `json:"equal_nan"`
+	Want     bool    `json:"want"`
+}
+
+// TestAllCloseMatchesTorch checks AllClose against torch.allclose:
+// |a - b| <= atol + rtol*|b| (asymmetric), NaN close only to NaN with
+// equalNaN, infinities only to the same infinity.
+func TestAllCloseMatchesTorch(t *testing.T) {
+	var cases []allCloseCase
+	loadJSON(t, "testdata/allclose.json", &cases)
+	require.NotEmpty(t, cases)
+	for i, c := range cases {
+		dt, err := tensor.ParseDType(c.DType)
+		require.NoError(t, err)
+		a, b := fromJSONValues(t, dt, c.A), fromJSONValues(t, dt, c.B)
+		assert.Equal(t, c.Want, tensor.AllClose(a, b, c.RTol, c.ATol, c.EqualNaN),
+			"case %d: allclose(%v, %v, rtol=%v, atol=%v, equal_nan=%v)", i, c.A, c.B, c.RTol, c.ATol, c.EqualNaN)
+	}
+}
+
+// AllClose requires equal shapes (it does not broadcast, unlike
+// torch.allclose) and compares across dtypes and strides by value.
+func TestAllCloseShapesAndLayouts(t *testing.T) {
+	a := tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4}, 2, 2))
+	b := tensor.Must(tensor.FromSlice([]float64{1, 3, 2, 4}, 2, 2))
+	assert.False(t, tensor.AllClose(a, b, 0, 0, false))
+	assert.True(t, tensor.AllClose(a, tensor.Must(b.T()), 0, 0, false), "values compared in row-major order")
+	assert.False(t, tensor.AllClose(a, tensor.Must(a.Reshape(4)), 1, 1, false), "shapes differ")
+	assert.False(t, tensor.AllClose(a, tensor.Must(tensor.FromSlice([]float32{1})), 1, 1, false), "no broadcasting")
+	assert.True(t, tensor.AllClose(tensor.Must(tensor.FromSlice([]int64{1, 2})), tensor.Must(tensor.FromSlice([]float32{1, 2})), 0, 0, false))
+}
+
+// Equal requires the same dtype, shape and values, with NaN equal to NaN.
+func TestEqual(t *testing.T) {
+	nan := float32(math.NaN())
+	a := tensor.Must(tensor.FromSlice([]float32{1, nan, 3}))
+	tests := []struct {
+		name string
+		b    *tensor.Tensor
+		want bool
+	}{
+		{"same values", tensor.Must(tensor.FromSlice([]float32{1, nan, 3})), true},
+		{"other dtype", tensor.Must(tensor.FromSlice([]float64{1, math.NaN(), 3})), false},
+		{"other value", tensor.Must(tensor.FromSlice([]float32{1, nan, 4})), false},
+		{"other shape", tensor.Must(tensor.FromSlice([]float32{1, nan, 3}, 3, 1)), false},
+		{"view with the same values", tensor.Must(tensor.Must(tensor.FromSlice([]float32{1, 0, nan, 0, 3, 0})).Slice(0, 0, 6, 2)), true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tensor.Equal(a, tt.b), tt.name)
+	}
+	assert.True(t, tensor.Equal(tensor.Scalar(int8(-3)), tensor.Scalar(int8(-3))))
+	assert.False(t, tensor.Equal(tensor.Scalar(int8(-3)), tensor.Scalar(int8(3))))
+	assert.True(t, tensor.Equal(tensor.Scalar(true), tensor.Scalar(true)))
+}
+
+// A Generator gives the same tensors for the same seed, on every platform,
+// and different ones for different seeds.
+func TestGeneratorDeterminism(t *testing.T) {
+	draw := func(seed uint64) []*tensor.Tensor {
+		g := tensor.NewGenerator(seed)
+		return []*tensor.Tensor{
+			tensor.Must(g.Rand(tensor.Float32, 3, 4)),
+			tensor.Must(g.Randn(tensor.Float64, 5)),
+			tensor.Must(g.RandInt(tensor.Int64, -3, 7, 2, 6)),
+			tensor.Must(g.Rand(tensor.BFloat16, 4)),
+		}
+	}
+	a, b, c := draw(42), draw(42), draw(43)
+	for i := range a {
+		assert.True(t, tensor.Equal(a[i], b[i]), "draw %d repeats", i)
+		assert.False(t, tensor.Equal(a[i], c[i]), "draw %d differs with the seed", i)
+	}
+	// The streams are fixed: these values must never change.
+	g := tensor.NewGenerator(1)
+	first := tensor.Must(g.Rand(tensor.Float64, 3)).Float64s()
+	again := tensor.NewGenerator(1)
+	assert.Equal(t, first, tensor.Must(again.Rand(tensor.Float64, 3)).Float64s())
+
+	g = tensor.NewGenerator(7)
+	u := tensor.Must(g.Rand(tensor.Float64, 10000)).Float64s()
+	mean := 0.0
+	for _, v := range u {
+		assert.True(t, v >= 0 && v < 1)
+		mean += v / float64(len(u))
+	}
+	assert.InDelta(t, 0.5, mean, 0.02)
+	n := tensor.Must(g.Randn(tensor.Float64, 10000)).Float64s()
+	mean, sq := 0.0, 0.0
+	for _, v := range n {
+		mean += v / float64(len(n))
+		sq += v * v / float64(len(n))
+	}
+	assert.InDelta(t, 0, mean, 0.05)
+	assert.InDelta(t, 1, sq, 0.05)
+	ri := tensor.Must(g.RandInt(tensor.Int8, -2, 3, 1000)).Int64s()
+	seen := map[int64]bool{}
+	for _, v := range ri {
+		assert.True(t, v >= -2 && v < 3)
+		seen[v] = true
+	}
+	assert.Len(t, seen, 5)
+	_, err := g.RandInt(tensor.Int64, 3, 3, 1)
+	assert.Error(t, err)
+	_, err = g.Rand(tensor.Float32, -1)
+	assert.Error(t, err)
+}
+
+// Full, FullInt, Ones and Zeros fill with a converted value.
+func TestFill(t *testing.T) {
+	x := tensor.Must(tensor.Full(tensor.Int8, -1.9, 2, 2))
+	assert.Equal(t, []int64{-1, -1, -1, -1}, x.Int64s())
+	assert.Equal(t, []int64{math.MaxInt64}, tensor.Must(tensor.FullInt(tensor.Int64, math.MaxInt64, 1)).Int64s())
+	assert.Equal(t, []int64{-1}, tensor.Must(tensor.FullInt(tensor.Int32, 1<<32-1, 1)).Int64s(), "wraps")
+	assert.Equal(t, []bool{true, true}, tensor.Must(tensor.Ones(tensor.Bool, 2)).Bools())
+	assert.Equal(t, []float64{0, 0, 0}, tensor.Must(tensor.Zeros(tensor.Float16, 3)).Float64s())
+	assert.Equal(t, []float64{math.Inf(1)}, tensor.Must(tensor.Full(tensor.Float16, 1e5, 1)).Float64s())
+	_, err := tensor.Full(tensor.Float32, 1, -2)
+	assert.Error(t, err)
+}
+
+// CopyFrom converts dtypes and broadcasts like torch.Tensor.copy_, also
+// into a non-contiguous destination.
+func TestCopyFrom(t *testing.T) {
+	dst := tensor.Must(tensor.New(tensor.Int16, 3, 2))
+	col := tensor.Must(tensor.Must(dst.T()).Select(0, 1)) // dst[:, 1]
+	require.NoError(t, col.CopyFrom(tensor.Must(tensor.FromSlice([]float64{1.9, -2.9, 300}))))
+	assert.Equal(t, []int64{0, 1, 0, -2, 0, 300}, dst.Int64s())
+	require.NoError(t, dst.CopyFrom(tensor.Scalar(true)))
+	assert.Equal(t, []int64{1, 1, 1, 1, 1, 1}, dst.Int64s())
+	require.NoError(t, dst.CopyFrom(tensor.Must(tensor.FromSlice([]int64{7, 8}))))
+	assert.Equal(t, []int64{7, 8, 7, 8, 7, 8}, dst.Int64s())
+	assert.Error(t, dst.CopyFrom(tensor.Must(tensor.FromSlice([]int64{1, 2, 3}))))
+	assert.Error(t, dst.CopyFrom(tensor.Must(tensor.NewMeta(tensor.Int16, 2))))
+}
+
+// DType names, sizes and categories follow torch.
+func TestDTypes(t *testing.T) {
+	tests := []struct {
+		dt                         tensor.DType
+		name                       string
+		size                       int
+		float, integral, intOrBool bool
+		signed                     bool
+	}{
+		{tensor.Float32, "float32", 4, true, false, false, true},
+		{tensor.Float64, "float64", 8, true, false, false, true},
+		{tensor.Float16, "float16", 2, true, false, false, true},
+		{tensor.BFloat16, "bfloat16", 2, true, false, false, true},
+		{tensor.Int64, "int64", 8, false, true, true, true},
+		{tensor.Int32, "int32", 4, false, true, true, true},
+		{tensor.Int16, "int16", 2, false, true, true, true},
+		{tensor.Int8, "int8", 1, false, true, true, true},
+		{tensor.Uint8, "uint8", 1, false, true, true, false},
+		{tensor.Bool, "bool", 1, false, false, true, false},
+	}
+	require.Len(t, tensor.DTypes, len(tests))
+	for _, tt := range tests {
+		assert.Equal(t, tt.name, tt.dt.String())
+		assert.True(t, tt.dt.Valid())
+		assert.Equal(t, tt.size, tt.dt.Size(), tt.name)
+		assert.Equal(t, tt.float, tt.dt.IsFloat(), tt.name)
+		assert.Equal(t, tt.integral, tt.dt.IsIntegral(false), tt.name)
+		assert.Equal(t, tt.intOrBool, tt.dt.IsIntegral(true), tt.name)
+		assert.Equal(t, tt.signed, tt.dt.IsSigned(), tt.name)
+		for _, spelling := range []string{tt.name, "torch." + tt.name} {
+			got, err := tensor.ParseDType(spelling)
+			require.NoError(t, err)
+			assert.Equal(t, tt.dt, got)
+		}
+	}
+	aliases := map[string]tensor.DType{"float": tensor.Float32, "double": tensor.Float64, "half": tensor.Float16,
+		"long": tensor.Int64, "int": tensor.Int32, "short": tensor.Int16, "torch.long": tensor.Int64}
+	for s, want := range aliases {
+		got, err := tensor.ParseDType(s)
+		require.NoError(t, err, s)
+		assert.Equal(t, want, got, s)
+	}
+	for _, bad := range []string{"", "complex64", "torch.", "Float32", "uint16"} {
+		_, err := tensor.ParseDType(bad)
+		assert.Error(t, err, bad)
+	}
+	assert.False(t, tensor.Invalid.Valid())
+	assert.Equal(t, 0, tensor.Invalid.Size())
+	assert.Equal(t, "DType(200)", tensor.DType(200).String())
+	assert.Equal(t, tensor.Float16, tensor.DTypeOf[tensor.Half]())
+	assert.Equal(t, tensor.Uint8, tensor.DTypeOf[uint8]())
+}
+
+// NormDim wraps dimensions as maybe_wrap_dim does, a 0-d tensor accepting
+// 0 and -1.
+func TestNormDim(t *testing.T) {
+	tests := []struct{ d, rank, want int }{
+		{0, 3, 0}, {-1, 3, 2}, {-3, 3, 0}, {2, 3, 2}, {0, 0, 0}, {-1, 0, 0},
+		{3, 3, -1}, {-4, 3, -1}, {1, 0, -1}, {-2, 0, -1},
+	}
+	for _, tt := range tests {
+		got, err := tensor.NormDim(tt.d, tt.rank)
+		if tt.want < 0 {
+			assert.Error(t, err, "%d of %d", tt.d, tt.rank)
+			continue
+		}
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got, "%d of %d", tt.d, tt.rank)
+	}
+}
