@@ -3,7 +3,9 @@ package ops
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -264,7 +266,7 @@ func (o *Operator) Bind(args []any, kwargs map[string]any) (*Call, error) {
 			if a.Default == nil {
 				return nil, &CallError{Op: name, Arg: a.Name, Err: fmt.Errorf("missing required argument of type %s", a.Type)}
 			}
-			vals[i] = defaults[i]
+			vals[i] = cloneDefault(defaults[i])
 			continue
 		}
 		v, err := normalize(a.Type, vals[i])
@@ -274,6 +276,20 @@ func (o *Operator) Bind(args []any, kwargs map[string]any) (*Call, error) {
 		vals[i] = v
 	}
 	return &Call{Op: o, vals: vals}, nil
+}
+
+// cloneDefault copies a list default, so that a kernel that changes the
+// list it is given does not change the default of later calls.
+func cloneDefault(v any) any {
+	switch x := v.(type) {
+	case []int64:
+		return slices.Clone(x)
+	case []float64:
+		return slices.Clone(x)
+	case []bool:
+		return slices.Clone(x)
+	}
+	return v
 }
 
 func (s *Schema) argIndex(name string) int {
@@ -452,6 +468,22 @@ func normalize(t *Type, v any) (any, error) {
 				}
 			}
 			return nil, bad()
+		case "complex":
+			switch x := v.(type) {
+			case complex128:
+				return x, nil
+			case complex64:
+				return complex128(x), nil
+			case float64:
+				return complex(x, 0), nil
+			case float32:
+				return complex(float64(x), 0), nil
+			case int64:
+				return complex(float64(x), 0), nil
+			case int:
+				return complex(float64(x), 0), nil
+			}
+			return nil, bad()
 		case "Device", "Layout", "MemoryFormat":
 			switch x := v.(type) {
 			case string:
@@ -570,6 +602,27 @@ func normalizeList(t *Type, v any) (any, error) {
 			}
 			return out, checkLen(len(out))
 		}
+		return nil, bad()
+	case elem.Kind == Named && elem.Name == "str":
+		switch x := v.(type) {
+		case []string:
+			return x, checkLen(len(x))
+		case []any:
+			out := make([]string, len(x))
+			for i, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					return nil, fmt.Errorf("element %d: expected str, got %s", i, typeName(e))
+				}
+				out[i] = s
+			}
+			return out, checkLen(len(out))
+		}
+		return nil, bad()
+	}
+	// Other element types (Scalar, t, Any, ...) are passed through, but
+	// the value must be a list.
+	if v == nil || reflect.TypeOf(v).Kind() != reflect.Slice {
 		return nil, bad()
 	}
 	return v, nil

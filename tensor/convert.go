@@ -39,7 +39,8 @@ func (t *Tensor) Float64s() []float64 {
 }
 
 // Int64s returns t's elements in row-major order converted to int64. Floating
-// values are truncated toward zero, as a C++ static_cast does.
+// values are truncated toward zero, as a C++ static_cast does; NaN and
+// values out of range become math.MinInt64, as in PyTorch on x86-64.
 func (t *Tensor) Int64s() []int64 {
 	out := make([]int64, t.Numel())
 	switch t.dtype {
@@ -69,10 +70,30 @@ func (t *Tensor) Int64s() []int64 {
 		}
 	default:
 		for i, v := range t.Float64s() {
-			out[i] = truncInt64(v)
+			out[i] = floatToInt64(v)
 		}
 	}
 	return out
+}
+
+// floatToInt64 converts v as PyTorch's CPU casts to int64 and uint8 do on
+// x86-64 (cvttsd2si): truncation toward zero, and math.MinInt64 (the
+// "integer indefinite" value) for NaN and values out of range.
+func floatToInt64(v float64) int64 {
+	if v >= -0x1p63 && v < 0x1p63 {
+		return int64(v)
+	}
+	return math.MinInt64
+}
+
+// floatToInt32 converts v as PyTorch's CPU casts to int32, int16 and int8 do
+// on x86-64: truncation toward zero to 32 bits, and math.MinInt32 for NaN
+// and values out of range; the narrower types keep the low bits.
+func floatToInt32(v float64) int32 {
+	if v > -2147483649 && v < 2147483648 {
+		return int32(v)
+	}
+	return math.MinInt32
 }
 
 // Bools returns t's elements in row-major order as truth values (nonzero is
@@ -97,7 +118,9 @@ func (t *Tensor) Bools() []bool {
 // FromFloat64s returns a contiguous tensor of dtype dt and the given shape
 // holding vals converted as PyTorch casts a double: rounded to nearest for
 // floating dtypes, truncated toward zero (then wrapped) for integral ones,
-// nonzero for Bool.
+// nonzero for Bool. NaN and values out of range of the intermediate integer
+// (int64 for Int64 and Uint8, int32 for Int32, Int16 and Int8) give what
+// PyTorch gives on x86-64: that integer's minimum, then wrapped.
 func FromFloat64s(dt DType, vals []float64, shape ...int) (*Tensor, error) {
 	t, err := New(dt, shape...)
 	if err != nil {
@@ -131,36 +154,16 @@ func FromFloat64s(dt DType, vals []float64, shape ...int) (*Tensor, error) {
 		}
 	default:
 		iv := make([]int64, len(vals))
-		cvt := truncInt32
-		if dt == Int64 {
-			cvt = truncInt64
-		}
 		for i, v := range vals {
-			iv[i] = cvt(v)
+			if dt == Int64 || dt == Uint8 {
+				iv[i] = floatToInt64(v)
+			} else {
+				iv[i] = int64(floatToInt32(v))
+			}
 		}
 		fillInts(t, iv)
 	}
 	return t, nil
-}
-
-// truncInt64 converts v to int64 as PyTorch on x86-64 does (cvttsd2si):
-// toward zero, with NaN and out-of-range values giving the minimum int64.
-// Go leaves those cases to the platform, so they are spelled out.
-func truncInt64(v float64) int64 {
-	if v != v || v >= 0x1p63 || v < -0x1p63 {
-		return math.MinInt64
-	}
-	return int64(v)
-}
-
-// truncInt32 converts v as the 32-bit cvttsd2si does for int32 and the
-// narrower integer dtypes (which keep the low bits of the result): NaN and
-// values outside int32 give the minimum int32.
-func truncInt32(v float64) int64 {
-	if v != v || v >= 0x1p31 || v <= -0x1p31-1 {
-		return math.MinInt32
-	}
-	return int64(v)
 }
 
 // FromInt64s returns a contiguous tensor of dtype dt and the given shape

@@ -201,9 +201,15 @@ func (t *Tensor) Meta() *Tensor {
 func (t *Tensor) SharesStorage(u *Tensor) bool { return t.st != nil && t.st == u.st }
 
 // IsContiguous reports whether t's elements are laid out in row-major order
-// without gaps (dimensions of size 1 may have any stride), as
-// torch.Tensor.is_contiguous does.
+// without gaps (dimensions of size 1 may have any stride, and an empty
+// tensor is contiguous whatever its strides), as torch.Tensor.is_contiguous
+// does.
 func (t *Tensor) IsContiguous() bool {
+	for _, d := range t.shape {
+		if d == 0 {
+			return true
+		}
+	}
 	acc := 1
 	for i := len(t.shape) - 1; i >= 0; i-- {
 		if t.shape[i] == 1 {
@@ -258,8 +264,8 @@ func Values[T Elem](t *Tensor) []T {
 	d := Data[T](t)
 	n := t.Numel()
 	if n == 0 {
-		// An empty view may start past the end of its storage.
-		return d[:0:0]
+		// An empty view may have any offset, even past the storage.
+		return []T{}
 	}
 	if t.IsContiguous() {
 		return d[t.offset : t.offset+n : t.offset+n]

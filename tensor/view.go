@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
@@ -63,6 +64,10 @@ func viewStrides(oldShape, oldStrides, newShape []int) ([]int, bool) {
 	numel := 1
 	for _, d := range oldShape {
 		numel *= d
+	}
+	if numel == 0 && len(oldShape) == len(newShape) && slices.Equal(oldShape, newShape) {
+		// An empty tensor viewed as its own shape keeps its strides.
+		return clone(oldStrides), true
 	}
 	if numel == 0 || len(oldShape) == 0 {
 		return ContiguousStrides(newShape), true
@@ -251,12 +256,27 @@ func (t *Tensor) Slice(dim, start, end, step int) (*Tensor, error) {
 	return t.view(shape, strides, t.offset+start*t.strides[d]), nil
 }
 
-// Narrow returns the view of length elements of dim starting at start.
+// Narrow returns the view of length elements of dim starting at start, as
+// torch.narrow: start may be negative (counting from the end) or equal to
+// the size, and the elements must lie within the dimension.
 func (t *Tensor) Narrow(dim, start, length int) (*Tensor, error) {
-	if length < 0 {
-		return nil, fmt.Errorf("narrow(): length must be non-negative")
+	if len(t.shape) == 0 {
+		return nil, fmt.Errorf("narrow() cannot be applied to a 0-dim tensor.")
 	}
-	return t.Slice(dim, start, start+length, 1)
+	d, err := NormDim(dim, len(t.shape))
+	if err != nil {
+		return nil, fmt.Errorf("narrow: %w", err)
+	}
+	size := t.shape[d]
+	if start != size {
+		if start, err = NormDim(start, size); err != nil {
+			return nil, fmt.Errorf("narrow: start: %w", err)
+		}
+	}
+	if length < 0 || start > size-length {
+		return nil, fmt.Errorf("start (%d) + length (%d) exceeds dimension size (%d).", start, length, size)
+	}
+	return t.Slice(d, start, start+length, 1)
 }
 
 // Select returns the view of t at index along dim, with that dimension
