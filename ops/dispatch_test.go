@@ -64,7 +64,7 @@ func TestBindErrors(t *testing.T) {
 		{"wrong type int", lookup(t, "aten::select.int"), []any{x, 0.5, 0}, nil, "dim", "expected int, got float"},
 		{"wrong type int list", lookup(t, "aten::permute"), []any{x, []float64{1}}, nil, "dims", "expected int[], got list of float"},
 		{"bad list element", lookup(t, "aten::permute"), []any{x, []any{0, "a"}}, nil, "dims", "element 1: expected int, got str"},
-		{"fixed size list", lookup(t, "aten::avg_pool2d"), []any{x, []int{2, 2, 2}}, nil, "kernel_size", "expected int[2] (a list of 2), got a list of 3"},
+		{"fixed size list element", lookup(t, "aten::avg_pool2d"), []any{x, []any{2, 2.5}}, nil, "kernel_size", "element 1: expected int, got float"},
 		{"tensor list with None", lookup(t, "aten::cat"), []any{[]any{x, nil}}, nil, "tensors", "element 1: expected Tensor, got None"},
 		{"tensor list wrong element", lookup(t, "aten::cat"), []any{[]any{x, 3}}, nil, "tensors", "element 1: expected Tensor, got int"},
 		{"bad dtype", lookup(t, "aten::sum"), []any{x}, map[string]any{"dtype": "complex64"}, "dtype", "expected ScalarType, got str"},
