@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"strconv"
@@ -97,26 +98,26 @@ func write(w io.Writer, sd *StateDict) error {
 
 	cw := &countWriter{w: w}
 	zw := zip.NewWriter(cw)
-	if err := writeEntry(zw, cw, "data.pkl", func(w io.Writer) error {
+	if err := writeEntry(zw, cw, "data.pkl", int64(pkl.Len()), func(w io.Writer) error {
 		_, err := w.Write(pkl.Bytes())
 		return err
 	}); err != nil {
 		return err
 	}
-	if err := writeEntry(zw, cw, "byteorder", func(w io.Writer) error {
+	if err := writeEntry(zw, cw, "byteorder", 6, func(w io.Writer) error {
 		_, err := io.WriteString(w, "little")
 		return err
 	}); err != nil {
 		return err
 	}
 	for _, s := range storages {
-		if err := writeEntry(zw, cw, "data/"+s.key, func(w io.Writer) error {
+		if err := writeEntry(zw, cw, "data/"+s.key, int64(s.n)*int64(s.t.DType().Size()), func(w io.Writer) error {
 			return writeStorage(w, s.t)
 		}); err != nil {
 			return err
 		}
 	}
-	if err := writeEntry(zw, cw, "version", func(w io.Writer) error {
+	if err := writeEntry(zw, cw, "version", 2, func(w io.Writer) error {
 		_, err := io.WriteString(w, "3\n")
 		return err
 	}); err != nil {
@@ -175,12 +176,18 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// writeEntry writes one stored (uncompressed) entry whose data starts at a
-// multiple of alignment, padding the local header's extra field as
-// torch.save does.
-func writeEntry(zw *zip.Writer, cw *countWriter, name string, body func(io.Writer) error) error {
+// writeEntry writes one stored (uncompressed) entry of size bytes whose
+// data starts at a multiple of alignment, padding the local header's extra
+// field as torch.save does. body is called twice, first to compute the
+// checksum, so that the header carries the sizes and no data descriptor
+// follows the data: the next entry's offset is then known exactly.
+func writeEntry(zw *zip.Writer, cw *countWriter, name string, size int64, body func(io.Writer) error) error {
 	if err := zw.Flush(); err != nil {
 		return err
+	}
+	crc := crc32.NewIEEE()
+	if err := body(crc); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	name = archiveName + "/" + name
 	const localHeaderLen = 30
@@ -193,13 +200,19 @@ func writeEntry(zw *zip.Writer, cw *countWriter, name string, body func(io.Write
 	for i := padHeaderLen; i < len(extra); i++ {
 		extra[i] = 'Z'
 	}
-	fw, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store, Extra: extra})
+	fw, err := zw.CreateRaw(&zip.FileHeader{
+		Name: name, Method: zip.Store, Extra: extra, CRC32: crc.Sum32(),
+		CompressedSize64: uint64(size), UncompressedSize64: uint64(size),
+	})
 	if err != nil {
 		return err
 	}
-	if err := body(fw); err != nil {
+	cnt := &countWriter{w: fw}
+	if err := body(cnt); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	if cnt.n != size {
+		return fmt.Errorf("%s: wrote %d bytes, expected %d", name, cnt.n, size)
 	}
 	return nil
 }
-
