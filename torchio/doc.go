@@ -16,6 +16,12 @@
 // Writing does the reverse, so sharing survives a round trip; like
 // torch.save, a view is saved with its whole storage.
 //
+// Write stores every entry uncompressed with its data 64-byte aligned, as
+// torch.save does (PyTorch 1.13's reader needs neither: it also reads the
+// deflated and unaligned fixtures made with Python's zipfile), and writes a
+// "byteorder" record of "little", which newer PyTorch writes and older
+// versions ignore. Read honours a "byteorder" of "big".
+//
 // Reading is safe on hostile input. The pickle is decoded by the
 // restricted unpickler of the torchio/pickle package, which executes
 // nothing and resolves only an allowlist of globals, the same ones

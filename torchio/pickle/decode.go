@@ -81,6 +81,7 @@ type Error struct {
 	Err    error
 }
 
+// Error returns "pickle: OP at byte N: reason".
 func (e *Error) Error() string {
 	if e.Op == "" {
 		return fmt.Sprintf("pickle: at byte %d: %v", e.Offset, e.Err)
@@ -88,6 +89,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("pickle: %s at byte %d: %v", e.Op, e.Offset, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Unpickle decodes data with d's settings and returns the value STOP

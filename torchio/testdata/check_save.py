@@ -8,7 +8,8 @@ into "__"), torch.load of the Go file must give an OrderedDict whose items
 equal the flattened items of torch.load of the original: same names in the
 same order, dtypes, shapes, strides, storage offsets, values (NaN included)
 and the same pattern of shared storages. built.pt, a state dict made in Go,
-is compared with built.json, which Go wrote alongside it. Exits non-zero and
+is compared with built.json, which Go wrote alongside it. Go files are loaded
+with weights_only=True: they must need no global beyond PyTorch's allowlist. Exits non-zero and
 lists the differences on failure.
 """
 import collections
@@ -92,10 +93,10 @@ def main(argv):
             if os.path.exists(src):
                 errors.append("%s: Go did not write %s" % (name, go))
             continue
-        compare(torch.load(src), torch.load(go), errors, name)
+        compare(torch.load(src), torch.load(go, weights_only=True), errors, name)
         checked += 1
 
-    got = torch.load(os.path.join(outdir, "built.pt"))
+    got = torch.load(os.path.join(outdir, "built.pt"), weights_only=True)
     with open(os.path.join(outdir, "built.json")) as f:
         want = json.load(f)
     if list(got) != want["order"]:
