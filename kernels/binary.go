@@ -286,8 +286,8 @@ func ew1SubCheck(c *ops.Call, self, other *tensor.Tensor, selfName, otherName st
 // ew1Axpy returns x + alpha*y over o's shape in dtype o.dt, as ATen's add
 // kernel computes it: after alpha_check, alpha is converted to the dtype
 // (checked); float32 and float64 use a fused multiply-add (the compiler
-// contracts ATen's loop), float16 and bfloat16 round the product and the
-// sum.
+// contracts ATen's loop; see ew1AxpyHoisted for the exception), float16
+// and bfloat16 round the product and the sum.
 func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar) ([]any, error) {
 	dt := o.dt
 	if alpha.IsFloat() && !dt.IsFloat() {
@@ -309,12 +309,178 @@ func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar)
 	switch dt {
 	case tensor.Float32, tensor.Float64:
 		af := ew1Round(dt, alpha.Float())
-		ff = func(p, q float64) float64 { return math.FMA(af, q, p) }
-	case tensor.Float16, tensor.BFloat16:
+		n, bc := ew1InnerRun(o.shape, x.Shape(), y.Shape())
+		if !bc[1] || bc[0] {
+			ff = func(p, q float64) float64 { return ew1FMA(dt, af, q, p) }
+			break
+		}
+		// y is constant along the inner loop: ATen's explicitly vectorized
+		// part (two AVX2 vectors at a time) and the first element of the
+		// rest use a fused multiply-add; the compiler vectorizes the rest
+		// in SSE chunks (4 floats, 2 doubles) with alpha*y hoisted and
+		// rounded, and fuses again the last elements that fill no chunk.
+		sse := 4
+		if dt == tensor.Float64 {
+			sse = 2
+		}
+		nv := n / ew1VecWidth(dt) * ew1VecWidth(dt)
+		hoistEnd := nv + 1 + (n-nv-1)/sse*sse
+		return one(ew1MapIndexed(x, y, o.shape, dt, func(k int, p, q float64) float64 {
+			if i := k % n; i > nv && i < hoistEnd {
+				return p + ew1Round(dt, af*q)
+			}
+			return ew1FMA(dt, af, q, p)
+		})), nil
+	case tensor.Float16:
 		af := ew1Round(dt, alpha.Float())
 		ff = func(p, q float64) float64 { return p + ew1Round(dt, af*q) }
+	case tensor.BFloat16:
+		// The vectorized part fuses in float32, the rest rounds the
+		// product to bfloat16.
+		af := ew1Round(dt, alpha.Float())
+		inVec := ew1VecRegion(dt, o.shape, x.Shape(), y.Shape())
+		return one(ew1MapIndexed(x, y, o.shape, dt, func(k int, p, q float64) float64 {
+			if inVec(k) {
+				return ew1Round(dt, ew1FMA(tensor.Float32, af, q, p))
+			}
+			return ew1Round(dt, p+ew1Round(dt, af*q))
+		})), nil
 	}
 	return one(mapBinary(x, y, o.shape, dt, ff, fi)), nil
+}
+
+// ew1FMA returns a*b + c rounded once to dt (float32 or float64), for a, b
+// and c of that dtype. For float32 the double result is rounded to odd
+// first, so that rounding it again to float32 is exact.
+func ew1FMA(dt tensor.DType, a, b, c float64) float64 {
+	if dt != tensor.Float32 {
+		return math.FMA(a, b, c)
+	}
+	p := a * b // exact: float32 significands have 24 bits
+	s := p + c
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return s
+	}
+	v := s - p
+	e := (p - (s - v)) + (c - v) // s + e == p + c exactly (TwoSum)
+	if e != 0 && math.Float64bits(s)&1 == 0 {
+		s = math.Nextafter(s, math.Copysign(math.Inf(1), e))
+	}
+	return float64(float32(s))
+}
+
+// ew1InnerRun returns the length of TensorIterator's inner loop over the
+// broadcast shape of inputs of shapes ins, all contiguous: the trailing
+// dims, size-1 dims aside, along which every input stays either broadcast
+// (stride 0) or not, so that TensorIterator coalesces them; and whether
+// each input is broadcast along it.
+func ew1InnerRun(shape []int, ins ...[]int) (int, []bool) {
+	d := len(shape)
+	bc := make([]bool, len(ins))
+	bcast := func(s []int, i int) bool {
+		j := i - (d - len(s))
+		return j < 0 || s[j] == 1
+	}
+	n, started := 1, false
+	for i := d - 1; i >= 0; i-- {
+		if shape[i] == 1 {
+			continue
+		}
+		same := true
+		for t, s := range ins {
+			if !started {
+				bc[t] = bcast(s, i)
+			} else if bcast(s, i) != bc[t] {
+				same = false
+			}
+		}
+		if !same {
+			break
+		}
+		started = true
+		n *= shape[i]
+	}
+	if !started {
+		for t := range bc {
+			bc[t] = true
+		}
+	}
+	return max(n, 1), bc
+}
+
+// ew1VecWidth returns the number of dt elements ATen's vectorized loops
+// process at a time: two AVX2 vectors.
+func ew1VecWidth(dt tensor.DType) int { return 64 / dt.Size() }
+
+// ew1VecRegion returns whether the element at a flat output index falls in
+// the part of each inner loop that ATen's explicitly vectorized code
+// computes (whole chunks of ew1VecWidth elements); the rest of the loop
+// runs the scalar code.
+func ew1VecRegion(dt tensor.DType, shape []int, ins ...[]int) func(k int) bool {
+	n, _ := ew1InnerRun(shape, ins...)
+	w := ew1VecWidth(dt)
+	nv := n / w * w
+	return func(k int) bool { return k%n < nv }
+}
+
+// ew1MapIndexed returns f(k, x, y) over a and b (of dtype dt) broadcast to
+// shape, k being the flat output index; f's results are rounded to dt.
+func ew1MapIndexed(a, b *tensor.Tensor, shape []int, dt tensor.DType, f func(k int, x, y float64) float64) *tensor.Tensor {
+	av := expandedTensor(a, shape).Float64s()
+	bv := expandedTensor(b, shape).Float64s()
+	out := make([]float64, len(av))
+	parallelFor(len(out), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			out[k] = f(k, av[k], bv[k])
+		}
+	})
+	return tensor.Must(tensor.FromFloat64s(dt, out, shape...))
+}
+
+// ew1Toward0f returns the float32 next to v toward zero, as SLEEF's
+// toward0f does (v itself for zero).
+func ew1Toward0f(v float32) float32 {
+	if v == 0 {
+		return 0
+	}
+	return math.Float32frombits(math.Float32bits(v) - 1)
+}
+
+// ew1Toward0 is ew1Toward0f for float64.
+func ew1Toward0(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	return math.Float64frombits(math.Float64bits(v) - 1)
+}
+
+// ew1SleefFmod returns the fmod of SLEEF's AVX2 functions, which ATen's
+// vectorized float, double and bfloat16 loops use: exact like C's fmod,
+// except that it gives NaN when |x| times the reciprocal of |y| overflows
+// (huge quotients).
+func ew1SleefFmod(dt tensor.DType) func(x, y float64) float64 {
+	if dt == tensor.Float64 {
+		return func(x, y float64) float64 {
+			nu, de := math.Abs(x), math.Abs(y)
+			if de < 0x1p-1022 {
+				nu, de = nu*0x1p54, de*0x1p54
+			}
+			if math.IsInf(ew1Toward0(nu)*ew1Toward0(1/de), 0) {
+				return math.NaN()
+			}
+			return math.Mod(x, y)
+		}
+	}
+	return func(x, y float64) float64 {
+		nu, de := float32(math.Abs(x)), float32(math.Abs(y))
+		if de < 0x1p-126 {
+			nu, de = nu*0x1p25, de*0x1p25
+		}
+		if p := ew1Toward0f(nu) * ew1Toward0f(1/de); math.IsInf(float64(p), 0) {
+			return math.NaN()
+		}
+		return math.Mod(x, y)
+	}
 }
 
 // ew1AddScalar is aten::add.Scalar: self + alpha*other.
@@ -433,6 +599,9 @@ func ew1DivMode(c *ops.Call) ([]any, error) {
 	if dt == tensor.Bool {
 		return nil, ew1NotImplemented(c, "self", "div_"+mode+"_cpu", dt)
 	}
+	if o.isMeta() {
+		return one(tensor.Must(empty(true, dt, o.shape))), nil
+	}
 	a, b := o.cast(dt)
 	if !dt.IsFloat() {
 		if err := ew1CheckNoZero(c, "other", b, o.shape); err != nil {
@@ -444,17 +613,25 @@ func ew1DivMode(c *ops.Call) ([]any, error) {
 		}
 		return one(mapBinary(a, b, o.shape, dt, nil, fi)), nil
 	}
-	var ff floatFn2
-	switch {
-	case mode == "trunc":
-		ff = func(x, y float64) float64 { return math.Trunc(ew1Round(dt, x/y)) }
-	case dt == tensor.Float64:
-		ff = ew1FloorDiv64
-	default:
-		r := func(v float32) float32 { return float32(ew1Round(dt, float64(v))) }
-		ff = func(x, y float64) float64 { return float64(ew1FloorDiv32(float32(x), float32(y), r)) }
+	if mode == "trunc" {
+		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return math.Trunc(ew1Round(dt, x/y)) }, nil)), nil
 	}
-	return one(mapBinary(a, b, o.shape, dt, ff, nil)), nil
+	// float16 computes in float and rounds what it stores; bfloat16 rounds
+	// every operation; float and double compute in their own precision.
+	r := func(v float64) float64 { return ew1Round(dt, v) }
+	op := r
+	if dt == tensor.Float16 {
+		op = func(v float64) float64 { return ew1Round(tensor.Float32, v) }
+		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return ew1FloorDiv(x, y, op, r, math.Mod) }, nil)), nil
+	}
+	sleef := ew1SleefFmod(dt)
+	inVec := ew1VecRegion(dt, o.shape, a.Shape(), b.Shape())
+	return one(ew1MapIndexed(a, b, o.shape, dt, func(k int, x, y float64) float64 {
+		if inVec(k) {
+			return ew1FloorDiv(x, y, op, r, sleef)
+		}
+		return ew1FloorDiv(x, y, op, r, math.Mod)
+	})), nil
 }
 
 // ew1FloorDivInt is c10::div_floor_integer (b != 0).
@@ -467,44 +644,25 @@ func ew1FloorDivInt(a, b int64) int64 {
 	return a / b
 }
 
-// ew1FloorDiv64 is ATen's div_floor_floating for double: Python's
-// floor division computed through fmod (so ±inf/finite gives NaN).
-func ew1FloorDiv64(a, b float64) float64 {
+// ew1FloorDiv is ATen's div_floor_floating, Python's floor division
+// computed through fmod (so ±inf/finite gives NaN): op rounds each
+// arithmetic result to the loop's precision, r rounds a value stored into
+// the dtype, fmod is C's or SLEEF's.
+func ew1FloorDiv(a, b float64, op, r func(float64) float64, fmod func(x, y float64) float64) float64 {
 	if b == 0 {
-		return a / b
+		return r(op(a / b))
 	}
-	mod := math.Mod(a, b)
-	div := (a - mod) / b
+	mod := fmod(a, b)
+	div := op(op(a-mod) / b)
 	if mod != 0 && (b < 0) != (mod < 0) {
-		div--
+		div = op(div - 1)
 	}
 	if div == 0 {
-		return math.Copysign(0, a/b)
+		return math.Copysign(0, r(op(a/b)))
 	}
-	fl := math.Floor(div)
-	if div-fl > 0.5 {
-		fl++
-	}
-	return fl
-}
-
-// ew1FloorDiv32 is ATen's div_floor_floating for float, Half and BFloat16:
-// the arithmetic is in float32, r rounds a value stored into the dtype.
-func ew1FloorDiv32(a, b float32, r func(float32) float32) float32 {
-	if b == 0 {
-		return r(a / b)
-	}
-	mod := float32(math.Mod(float64(a), float64(b)))
-	div := (a - mod) / b
-	if mod != 0 && (b < 0) != (mod < 0) {
-		div--
-	}
-	if div == 0 {
-		return float32(math.Copysign(0, float64(r(a/b))))
-	}
-	fl := r(float32(math.Floor(float64(div))))
-	if div-fl > 0.5 {
-		fl = r(fl + 1)
+	fl := r(math.Floor(div))
+	if op(div-fl) > 0.5 {
+		fl = r(op(fl + 1))
 	}
 	return fl
 }
@@ -512,41 +670,15 @@ func ew1FloorDiv32(a, b float32, r func(float32) float32) float32 {
 // ew1Fmod is aten::fmod.Tensor and aten::fmod.Scalar: C's fmod (the sign
 // of the dividend); integer division by zero is an error.
 func ew1Fmod(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
-	if err != nil {
-		return nil, err
-	}
-	if o.dt == tensor.Bool {
-		return nil, ew1NotImplemented(c, "self", "fmod_cpu", o.dt)
-	}
-	a, b := o.cast(o.dt)
-	if !o.dt.IsFloat() {
-		if err := ew1CheckNoZero(c, "other", b, o.shape); err != nil {
-			return nil, err
-		}
-	}
-	return one(mapBinary(a, b, o.shape, o.dt, math.Mod, func(x, y int64) int64 { return x % y })), nil
+	return ew1Mod(c, "fmod_cpu", func(m, _ float64) float64 { return m },
+		func(x, y int64) int64 { return x % y })
 }
 
 // ew1Remainder is aten::remainder (Tensor, Scalar and Scalar_Tensor): the
 // remainder with the sign of the divisor, Python's %.
 func ew1Remainder(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
-	if err != nil {
-		return nil, err
-	}
-	if o.dt == tensor.Bool {
-		return nil, ew1NotImplemented(c, "self", "remainder_cpu", o.dt)
-	}
-	a, b := o.cast(o.dt)
-	if !o.dt.IsFloat() {
-		if err := ew1CheckNoZero(c, "other", b, o.shape); err != nil {
-			return nil, err
-		}
-	}
-	return one(mapBinary(a, b, o.shape, o.dt,
-		func(x, y float64) float64 {
-			m := math.Mod(x, y)
+	return ew1Mod(c, "remainder_cpu",
+		func(m, y float64) float64 {
 			if m != 0 && (y < 0) != (m < 0) {
 				m += y
 			}
@@ -558,7 +690,43 @@ func ew1Remainder(c *ops.Call) ([]any, error) {
 				r += y
 			}
 			return r
+		})
+}
+
+// ew1Mod computes fmod or remainder: fix turns fmod(x, y) into the result
+// for floating dtypes, fi computes integers (after the division-by-zero
+// check). ATen's vectorized float, double and bfloat16 loops use SLEEF's
+// fmod.
+func ew1Mod(c *ops.Call, kernel string, fix func(m, y float64) float64, fi intFn2) ([]any, error) {
+	o, err := ew1Binary(c, "self", "other")
+	if err != nil {
+		return nil, err
+	}
+	dt := o.dt
+	if dt == tensor.Bool {
+		return nil, ew1NotImplemented(c, "self", kernel, dt)
+	}
+	if o.isMeta() {
+		return one(tensor.Must(empty(true, dt, o.shape))), nil
+	}
+	a, b := o.cast(dt)
+	switch dt {
+	case tensor.Float16:
+		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return fix(math.Mod(x, y), y) }, nil)), nil
+	case tensor.Float32, tensor.Float64, tensor.BFloat16:
+		sleef := ew1SleefFmod(dt)
+		inVec := ew1VecRegion(dt, o.shape, a.Shape(), b.Shape())
+		return one(ew1MapIndexed(a, b, o.shape, dt, func(k int, x, y float64) float64 {
+			if inVec(k) {
+				return ew1Round(dt, fix(sleef(x, y), y))
+			}
+			return ew1Round(dt, fix(math.Mod(x, y), y))
 		})), nil
+	}
+	if err := ew1CheckNoZero(c, "other", b, o.shape); err != nil {
+		return nil, err
+	}
+	return one(mapBinary(a, b, o.shape, dt, nil, fi)), nil
 }
 
 // ew1Powi is ATen's powi: exact integer power by squaring, wrapping; a
@@ -684,6 +852,19 @@ func ew1PowTensorScalar(c *ops.Call) ([]any, error) {
 			ff = func(v float64) float64 { return 1 / r(v*v) }
 		default:
 			ff = func(v float64) float64 { return math.Pow(v, e) }
+			if e32 := float64(float32(e)); dt == tensor.Float32 && e32 != e {
+				// The vectorized loop converts the exponent to float.
+				nv := x.Numel() / ew1VecWidth(dt) * ew1VecWidth(dt)
+				vals := x.Float64s()
+				for k, v := range vals {
+					if k < nv {
+						vals[k] = math.Pow(v, e32)
+					} else {
+						vals[k] = math.Pow(v, e)
+					}
+				}
+				return one(tensor.Must(tensor.FromFloat64s(dt, vals, shape...))), nil
+			}
 		}
 	}
 	return one(mapUnary(x, dt, ff, nil)), nil
