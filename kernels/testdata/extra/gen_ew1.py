@@ -100,6 +100,8 @@ CASES = {
         (lambda: ([R([4], b8), 2.5], {}), "bool + float -> float32"),
         (lambda: ([R([4], b8), True], {}), "bool + True: torch.ops passes the bool as int 1 -> int64"),
         (lambda: ([R([9], f32, 1000.0), 0.1, 0.3], {}), "float32 alpha fused multiply-add"),
+        (lambda: ([R([40], f32, 10.0), 2.5, 0.3], {}), "float32[40] alpha: fused in the vectorized part, hoisted product in the tail"),
+        (lambda: ([R([20], f64), -2.5, 0.1], {}), "float64[20] alpha: fused and hoisted parts"),
     ],
     "sub.Tensor": [
         (lambda: ([R([6], u8), R([6], u8)], {}), "uint8 - uint8 wraps"),
@@ -108,6 +110,7 @@ CASES = {
         (lambda: ([R([5], bf16), R([5], bf16)], {}), "bfloat16"),
         (lambda: ([R([4], u8), R([4], i8)], {}), "uint8 - int8 -> int16"),
         (lambda: ([R([3], i64), torch.tensor(2.5, dtype=f64)], {}), "int64 - float64 0-d -> float64"),
+        (lambda: ([R([3, 4], f64), R([3, 1], f64)], {"alpha": 0.3}), "float64 alpha, other constant along rows"),
     ],
     "sub.Scalar": [
         (lambda: ([R([5], i64), 3, 2], {}), "int64 - 2*3"),
@@ -171,6 +174,10 @@ CASES = {
         (lambda: ([T([0.3, 0.7, -0.3, 1e-30, 3.0], f32), T([0.1, 0.1, 0.1, 3e-31, 0.1], f32)], {"rounding_mode": "floor"}),
          "floor float32 quotients near integers"),
         (lambda: ([R([5], b8), R([5], f32)], {"rounding_mode": None}), "None: bool / float32"),
+        (lambda: ([T([1e30, -1e30, 3e38, 7.0] * 10, f32), T([1e-30, 1e-30, 0.5, -1e-38] * 10, f32)], {"rounding_mode": "floor"}),
+         "floor float32[40]: NaN for huge quotients in the vectorized part, inf in the tail"),
+        (lambda: ([T([65536.0, -9.5, 300.0, 1000.0] * 10, bf16), T([255.0, 7.0, 3.0, -7.0] * 10, bf16)], {"rounding_mode": "floor"}),
+         "floor bfloat16 rounds every step"),
     ],
     "div.Scalar_mode": [
         (lambda: ([R([7], i64), -3], {"rounding_mode": "floor"}), "floor int64 by -3"),
@@ -184,6 +191,8 @@ CASES = {
         (lambda: ([T([INF, -5.0, 5.0, -0.0, NAN, 5.5], f64), T([2.0, INF, -INF, 3.0, 1.0, 0.0], f64)], {}),
          "float64 edges"),
         (lambda: ([R([5], u8), NZ([5], i8)], {}), "uint8 fmod int8 -> int16"),
+        (lambda: ([T([1e30, -1e30, 3e38, 7.0] * 10, f32), T([1e-30, 1e-30, 0.5, 1e-38] * 10, f32)], {}),
+         "float32[40]: SLEEF's vectorized fmod is NaN for huge quotients, the scalar tail is not"),
     ],
     "fmod.Scalar": [
         (lambda: ([R([7], i64), -3], {}), "int64 fmod -3"),
@@ -196,6 +205,8 @@ CASES = {
         (lambda: ([R([6], f16, 10.0), R([6], f16)], {}), "float16"),
         (lambda: ([R([6], bf16, 10.0), R([6], bf16)], {}), "bfloat16"),
         (lambda: ([R([5], i16), NZ([5], i16)], {}), "int16"),
+        (lambda: ([T([1e30, -1e30, 3e38, 7.0] * 10, f32), T([1e-30, 1e-30, -0.5, -1e-38] * 10, f32)], {}),
+         "float32[40]: huge quotients, vectorized part and scalar tail"),
     ],
     "remainder.Scalar": [
         (lambda: ([R([7], i64), -3], {}), "int64 % -3"),
@@ -223,6 +234,7 @@ CASES = {
         (lambda: ([R([5], f64), 3], {}), "float64 ** 3"),
         (lambda: ([T([NAN, 2.0, -INF], f32), 1], {}), "x ** 1 copies"),
         (lambda: ([T([7, -3, 2**40], i64), 5], {}), "int64 ** 5 wraps"),
+        (lambda: ([R([20], f32), 2147483647], {}), "float32[20] ** (2**31-1): the vectorized part rounds the exponent to float (even)"),
     ],
     "pow.Tensor_Tensor": [
         (lambda: ([T([1, -1, -1, 2, 0, 3, -2], i64), T([-1, -3, -2, -1, 3, 0, 3], i64)], {}),
