@@ -19,8 +19,13 @@ import (
 //     or 1 through torch.ops.aten, so bool Scalars count as ints here.
 //   - Scalars that ATen converts with Scalar::to<T>() (alpha, clamp's
 //     bounds, pow's exponent) are range-checked like c10::checked_convert.
-//   - float16 and bfloat16 math follows ATen's scalar loops: each C++
-//     operator rounds its float32 result to the dtype.
+//   - float16 and bfloat16 math follows ATen's loops: a C++ operator on
+//     Half/BFloat16 values rounds its float32 result to the dtype.
+//   - Where the reference build's AVX2 kernels round differently in the
+//     explicitly vectorized part of an inner loop and in its scalar tail
+//     (add's alpha, SLEEF's fmod in fmod/remainder/floor division, pow's
+//     exponent), ew1VecRegion tells the parts apart from the shapes, as
+//     TensorIterator lays the loops out for contiguous inputs.
 
 func init() {
 	registerBoth("aten::add.Scalar", ew1AddScalar)
@@ -286,8 +291,9 @@ func ew1SubCheck(c *ops.Call, self, other *tensor.Tensor, selfName, otherName st
 // ew1Axpy returns x + alpha*y over o's shape in dtype o.dt, as ATen's add
 // kernel computes it: after alpha_check, alpha is converted to the dtype
 // (checked); float32 and float64 use a fused multiply-add (the compiler
-// contracts ATen's loop; see ew1AxpyHoisted for the exception), float16
-// and bfloat16 round the product and the sum.
+// contracts ATen's loop) except where alpha*y is hoisted out of it, float16
+// rounds the product and the sum, bfloat16 too outside the vectorized
+// part.
 func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar) ([]any, error) {
 	dt := o.dt
 	if alpha.IsFloat() && !dt.IsFloat() {
