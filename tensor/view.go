@@ -207,7 +207,7 @@ func (t *Tensor) Expand(sizes ...int) (*Tensor, error) {
 		case have == 1 && want >= 0:
 			shape[i], strides[i] = want, 0
 		default:
-			return nil, fmt.Errorf("The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+			return nil, fmt.Errorf("expand: the expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
 				want, have, i, fmtShape(sizes), fmtShape(t.shape))
 		}
 	}
@@ -222,7 +222,7 @@ func (t *Tensor) Expand(sizes ...int) (*Tensor, error) {
 // from the end). step must be positive.
 func (t *Tensor) Slice(dim, start, end, step int) (*Tensor, error) {
 	if len(t.shape) == 0 {
-		return nil, fmt.Errorf("slice() cannot be applied to a 0-dim tensor.")
+		return nil, fmt.Errorf("slice() cannot be applied to a 0-dim tensor")
 	}
 	d, err := NormDim(dim, len(t.shape))
 	if err != nil {
@@ -261,7 +261,7 @@ func (t *Tensor) Slice(dim, start, end, step int) (*Tensor, error) {
 // the size, and the elements must lie within the dimension.
 func (t *Tensor) Narrow(dim, start, length int) (*Tensor, error) {
 	if len(t.shape) == 0 {
-		return nil, fmt.Errorf("narrow() cannot be applied to a 0-dim tensor.")
+		return nil, fmt.Errorf("narrow() cannot be applied to a 0-dim tensor")
 	}
 	d, err := NormDim(dim, len(t.shape))
 	if err != nil {
@@ -274,7 +274,7 @@ func (t *Tensor) Narrow(dim, start, length int) (*Tensor, error) {
 		}
 	}
 	if length < 0 || start > size-length {
-		return nil, fmt.Errorf("start (%d) + length (%d) exceeds dimension size (%d).", start, length, size)
+		return nil, fmt.Errorf("start (%d) + length (%d) exceeds dimension size (%d)", start, length, size)
 	}
 	return t.Slice(d, start, start+length, 1)
 }
@@ -283,7 +283,7 @@ func (t *Tensor) Narrow(dim, start, length int) (*Tensor, error) {
 // removed; index may be negative.
 func (t *Tensor) Select(dim, index int) (*Tensor, error) {
 	if len(t.shape) == 0 {
-		return nil, fmt.Errorf("select() cannot be applied to a 0-dim tensor.")
+		return nil, fmt.Errorf("select() cannot be applied to a 0-dim tensor")
 	}
 	d, err := NormDim(dim, len(t.shape))
 	if err != nil {

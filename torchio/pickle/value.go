@@ -141,7 +141,7 @@ func hashKey(k Value) (Value, error) {
 
 // TypeName returns the Python-like name of v's type, for error messages.
 func TypeName(v Value) string {
-	switch v.(type) {
+	switch v := v.(type) {
 	case nil:
 		return "nothing"
 	case None:
@@ -163,7 +163,7 @@ func TypeName(v Value) string {
 	case *Dict:
 		return "dict"
 	case Global:
-		return "global " + v.(Global).String()
+		return "global " + v.String()
 	}
 	return fmt.Sprintf("%T", v)
 }
