@@ -172,6 +172,7 @@ f.case("int8 zeros 3-d", lambda: ([torch.zeros(2, 1, 3, dtype=torch.int8)], {}))
 
 f = F(A.mean.default, "acc")
 f.case("float32", lambda: ([rn(3, 4)], {}))
+f.case("float32 1000 elements", lambda: ([rn(10, 100) + 3], {}))
 f.case("float64", lambda: ([rn(2, 3, 4, dt=torch.float64)], {}))
 f.case("float16", lambda: ([rn(5, 7, dt=torch.float16)], {}))
 f.case("bfloat16", lambda: ([rn(4, 6, dt=torch.bfloat16)], {}))
@@ -298,6 +299,7 @@ f.case("uint8", lambda: ([torch.tensor(250, dtype=torch.uint8)], {}))
 f.case("int32 1-element [1, 1]", lambda: ([torch.tensor([[7]], dtype=torch.int32)], {}))
 f.case("bool true", lambda: ([torch.tensor(True)], {}))
 f.case("bool false [1]", lambda: ([torch.tensor([False])], {}))
+f.case("2 elements: ATen reads the first, unchecked", lambda: ([torch.tensor([3.5, 2.0])], {}))
 
 # ---- native_dropout --------------------------------------------------------
 f = F(A.native_dropout.default, "move")
