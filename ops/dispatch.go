@@ -355,6 +355,11 @@ func decodeDefault(t *Type, d *Default) any {
 			if dt, err := tensor.ParseDType(d.Text); err == nil {
 				return dt
 			}
+			if code, err := d.Int(); err == nil {
+				if dt, ok := DTypeFromCode(code); ok {
+					return dt
+				}
+			}
 		}
 	case ListOf:
 		switch t.Elem.Name {
@@ -461,6 +466,14 @@ func normalize(t *Type, v any) (any, error) {
 			case tensor.DType:
 				if x.Valid() {
 					return x, nil
+				}
+			case int64:
+				if dt, ok := DTypeFromCode(x); ok {
+					return dt, nil
+				}
+			case int:
+				if dt, ok := DTypeFromCode(int64(x)); ok {
+					return dt, nil
 				}
 			case string:
 				if dt, err := tensor.ParseDType(x); err == nil {
@@ -715,4 +728,18 @@ type opState struct {
 	impl    atomic.Pointer[impls]
 	defOnce sync.Once
 	defVals []any
+}
+
+// scalarTypeCodes maps c10::ScalarType's enum values, which schemas use as
+// ScalarType defaults (randperm's dtype=4 is int64) and TorchScript passes
+// as ints, to dtypes.
+var scalarTypeCodes = map[int64]tensor.DType{
+	0: tensor.Uint8, 1: tensor.Int8, 2: tensor.Int16, 3: tensor.Int32, 4: tensor.Int64,
+	5: tensor.Float16, 6: tensor.Float32, 7: tensor.Float64, 11: tensor.Bool, 15: tensor.BFloat16,
+}
+
+// DTypeFromCode returns the dtype of c10::ScalarType enum value code.
+func DTypeFromCode(code int64) (tensor.DType, bool) {
+	dt, ok := scalarTypeCodes[code]
+	return dt, ok
 }
