@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Extra conformance cases for the px kernels (more pooling, resampling,
+distances, embedding_bag, backward ops), in the exact format of
+/work/shared/conformance (see its README.md).
+
+Run with PyTorch 1.13 from this directory:
+
+    /usr/bin/python3 gen_px.py
+
+Every case is computed on CPU, single-threaded, under torch.no_grad(), with
+its inputs drawn right after torch.manual_seed(<case seed>). The cases cover
+ops the shared vectors do not have at all: their dtypes (float16 and
+bfloat16 rounding at every step where ATen computes in them), unbatched and
+empty inputs, ceil_mode and padding rules, align_corners and scale factors,
+every grid_sampler mode, the auxiliary outputs of _embedding_bag, and the
+backward ops' output_mask.
+"""
+import base64
+import json
+import math
+import os
+
+import torch
+
+torch.set_num_threads(1)
+A = torch.ops.aten
+
+# rtol/atol per kind and output dtype (the shared README's table; bfloat16
+# and float16 accumulations, which it does not list, get torch.testing's
+# bfloat16 rtol and a matching atol).
+TOL = {
+    "acc": {torch.float32: (1e-4, 1e-4), torch.float64: (1e-7, 1e-7),
+            torch.bfloat16: (1.6e-2, 1e-2), torch.float16: (1e-3, 1e-3)},
+    "move": {},
+}
+
+
+def enc_float(v):
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def enc_tensor_body(t):
+    t = t.detach().contiguous()
+    if t.dtype == torch.bfloat16:
+        raw = t.view(torch.int16).numpy().tobytes()
+    else:
+        raw = t.numpy().tobytes()
+    return {"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
+            "data": base64.b64encode(raw).decode()}
+
+
+def enc(v):
+    if v is None:
+        return {"none": True}
+    if isinstance(v, torch.Tensor):
+        return {"tensor": enc_tensor_body(v)}
+    if isinstance(v, bool):
+        return {"bool": v}
+    if isinstance(v, int):
+        return {"int": v}
+    if isinstance(v, float):
+        return {"float": enc_float(v)}
+    if isinstance(v, (list, tuple)):
+        if all(isinstance(x, bool) for x in v) and v:
+            return {"bools": list(v)}
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            return {"ints": list(v)}
+        if all(isinstance(x, float) for x in v):
+            return {"floats": [enc_float(x) for x in v]}
+    raise TypeError(f"cannot encode {v!r}")
+
+
+def tolerance(kind, outs):
+    rt, at = 0.0, 0.0
+    if kind == "move":
+        return rt, at
+    for o in outs:
+        if isinstance(o, torch.Tensor) and o.dtype.is_floating_point:
+            r, a = TOL[kind][o.dtype]
+            rt, at = max(rt, r), max(at, a)
+    return rt, at
+
+
+class File:
+    """The cases of one op overload file."""
+
+    def __init__(self, overload, kind):
+        self.overload = overload
+        name = overload._schema.name.split("::")[1]
+        ov = overload._overloadname
+        self.stem = f"aten.{name}.{ov}"
+        self.op = f"aten::{name}.{ov}"
+        self.schema = str(overload._schema)
+        self.kind = kind
+        self.lines = []
+
+    def case(self, note, make, kwargs_names=()):
+        """make() draws inputs and returns (args, kwargs)."""
+        seed = sum(map(ord, self.stem)) * 100 + len(self.lines)
+        torch.manual_seed(seed)
+        args, kwargs = make()
+        with torch.no_grad():
+            out = self.overload(*[a.clone() if isinstance(a, torch.Tensor) else a for a in args], **kwargs)
+        outs = list(out) if isinstance(out, tuple) else [out]
+        rt, at = tolerance(self.kind, outs)
+        self.lines.append({
+            "id": f"{self.stem}/{len(self.lines)}", "op": self.op, "schema": self.schema,
+            "args": [enc(a) for a in args], "kwargs": {k: enc(v) for k, v in kwargs.items()},
+            "outputs": [enc(o) for o in outs], "rtol": rt, "atol": at, "note": note,
+        })
+
+    def write(self, d):
+        path = os.path.join(d, self.stem + ".jsonl")
+        with open(path, "w") as f:
+            for l in self.lines:
+                f.write(json.dumps(l) + "\n")
+        size = os.path.getsize(path)
+        assert size < 30000, f"{path} is {size} bytes"
+        print(f"{path}: {len(self.lines)} cases, {size} bytes")
+
+
+def rn(*s, dt=torch.float32):
+    return torch.randn(s).to(dt)
+
+
+def ri(lo, hi, *s, dt=torch.int64):
+    return torch.randint(lo, hi, s).to(dt)
+
+
+nan, inf = float("nan"), float("inf")
+files = []
+
+
+def F(overload, kind):
+    f = File(overload, kind)
+    files.append(f)
+    return f
+
+
+# ---- pooling ---------------------------------------------------------------
+f = F(A.avg_pool1d.default, "acc")
+f.case("batched, defaults", lambda: ([rn(2, 3, 9), [3]], {}))
+f.case("unbatched, stride, padding, ceil, no pad count", lambda: ([rn(3, 10), [4], [3], [2], True, False], {}))
+f.case("float64 ceil count pad", lambda: ([rn(1, 2, 7, dt=torch.float64), [2], [2], [1], True, True], {}))
+f.case("int64 truncating division", lambda: ([ri(-20, 20, 2, 8), [3], [2]], {}))
+f.case("bfloat16", lambda: ([rn(2, 2, 8, dt=torch.bfloat16), [3], [1], [1]], {}))
+f.case("empty batch", lambda: ([rn(0, 3, 6), [2]], {}))
+
+f = F(A.adaptive_avg_pool1d.default, "acc")
+f.case("batched, overlapping windows", lambda: ([rn(2, 3, 10), [4]], {}))
+f.case("unbatched upsampling size", lambda: ([rn(3, 5), [7]], {}))
+f.case("output 1 is a mean, float16 allowed", lambda: ([rn(2, 6, dt=torch.float16), [1]], {}))
+f.case("float64", lambda: ([rn(1, 2, 9, dt=torch.float64), [3]], {}))
+f.case("bfloat16", lambda: ([rn(2, 3, 11, dt=torch.bfloat16), [4]], {}))
+
+f = F(A.avg_pool3d.default, "acc")
+f.case("batched defaults", lambda: ([rn(2, 2, 4, 5, 6), [2, 2, 2]], {}))
+f.case("unbatched, stride, padding, ceil", lambda: ([rn(2, 5, 5, 7), [3, 2, 3], [2, 1, 2], [1, 1, 1], True], {}))
+f.case("no pad count, single ints", lambda: ([rn(1, 2, 5, 5, 5), [3], [2], [1], False, False], {}))
+f.case("divisor_override", lambda: ([rn(1, 1, 4, 4, 4, dt=torch.float64), [2, 2, 2], [1, 2, 2], [0, 1, 1], False, True, 3], {}))
+f.case("int64", lambda: ([ri(-30, 30, 1, 2, 4, 4, 4), [2, 3, 2], [2, 1, 2]], {}))
+
+f = F(A._adaptive_avg_pool3d.default, "acc")
+f.case("batched", lambda: ([rn(2, 2, 5, 6, 7), [2, 3, 4]], {}))
+f.case("unbatched, upsampling size", lambda: ([rn(3, 2, 3, 4), [3, 5, 4]], {}))
+f.case("float64", lambda: ([rn(1, 2, 4, 4, 4, dt=torch.float64), [3, 3, 1]], {}))
+f.case("float16 (sums in half)", lambda: ([rn(1, 2, 7, 9, 11, dt=torch.float16), [2, 3, 4]], {}))
+f.case("output 1x1x1", lambda: ([rn(1, 3, 3, 4, 5), [1, 1, 1]], {}))
+
+f = F(A.max_pool3d_with_indices.default, "move")
+f.case("batched defaults", lambda: ([rn(2, 2, 4, 5, 6), [2, 2, 2]], {}))
+f.case("unbatched, stride, padding, dilation, ceil", lambda: ([rn(2, 6, 7, 7), [3, 2, 3], [2, 1, 2], [1, 1, 1], [1, 2, 1], True], {}))
+f.case("float64 ties and nan", lambda: ([torch.tensor([[[[[1., 1., nan], [1., 2., 2.]], [[2., nan, 0.], [-inf, 2., 2.]]]]], dtype=torch.float64), [2, 2, 2], [1, 1, 1]], {}))
+f.case("single int kernel", lambda: ([rn(1, 1, 5, 5, 5), [3], [2], [1]], {}))
+
+# ---- resampling ------------------------------------------------------------
+f = F(A.upsample_bilinear2d.vec, "acc")
+f.case("output_size, half-pixel", lambda: ([rn(1, 2, 4, 5), [7, 9], False, None], {}))
+f.case("output_size, align_corners", lambda: ([rn(2, 2, 4, 5), [7, 3], True, None], {}))
+f.case("scale_factors, half-pixel (scale used for indices)", lambda: ([rn(1, 3, 5, 4), None, False, [1.7, 2.3]], {}))
+f.case("scale_factors, align_corners", lambda: ([rn(1, 2, 3, 6), None, True, [2.5, 0.5]], {}))
+f.case("downsample to 1, align_corners", lambda: ([rn(1, 2, 4, 4), [1, 1], True, None], {}))
+f.case("same size copies", lambda: ([rn(1, 2, 3, 4), None, False, [1.2, 1.1]], {}))
+f.case("float64", lambda: ([rn(1, 2, 3, 4, dt=torch.float64), [5, 7], False, None], {}))
+f.case("one channel (channels-last kernel)", lambda: ([rn(2, 1, 4, 4), [6, 5], False, None], {}))
+f.case("bfloat16", lambda: ([rn(1, 3, 4, 5, dt=torch.bfloat16), [6, 7], False, None], {}))
+
+f = F(A.grid_sampler_2d.default, "acc")
+def grid(n, h, w, dt=torch.float32, s=1.2):
+    return (torch.rand(n, h, w, 2) * 2 * s - s).to(dt)
+for mode in range(3):
+    for pad in range(3):
+        for ac in (False, True):
+            f.case(f"mode {mode} padding {pad} align_corners {ac}",
+                   lambda: ([rn(1, 2, 4, 5), grid(1, 3, 4), mode, pad, ac], {}))
+f.case("float64 bilinear reflection", lambda: ([rn(1, 2, 5, 3, dt=torch.float64), grid(1, 4, 4, torch.float64, 2.5), 0, 2, False], {}))
+f.case("float64 bicubic border", lambda: ([rn(1, 1, 4, 4, dt=torch.float64), grid(1, 3, 3, torch.float64), 2, 1, True], {}))
+f.case("size-1 input reflection", lambda: ([rn(1, 1, 1, 3), grid(1, 2, 2), 0, 2, True], {}))
+
+f = F(A.col2im.default, "acc")
+f.case("batched", lambda: ([rn(2, 8, 12), [4, 5], [2, 2], [1, 1], [0, 0], [1, 1]], {}))
+f.case("unbatched, stride, padding, dilation", lambda: ([rn(12, 9), [5, 6], [2, 3], [2, 1], [1, 1], [2, 2]], {}))
+f.case("float64", lambda: ([rn(1, 4, 9, dt=torch.float64), [4, 4], [2, 2], [1, 1], [0, 0], [1, 1]], {}))
+f.case("bfloat16 (adds in bfloat16)", lambda: ([rn(1, 9, 16, dt=torch.bfloat16), [6, 6], [3, 3], [1, 1], [0, 0], [1, 1]], {}))
+f.case("float16", lambda: ([rn(1, 4, 9, dt=torch.float16), [4, 4], [2, 2], [1, 1], [0, 0], [1, 1]], {}))
+
+if __name__ == "__main__":
+    here = os.path.dirname(os.path.abspath(__file__))
+    for f in files:
+        f.write(here)
