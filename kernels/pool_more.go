@@ -845,3 +845,356 @@ func pxCol2im(c *ops.Call) ([]any, error) {
 	})
 	return cvOne(tensor.FromFloat64s(dt, res, shape...))
 }
+
+func init() {
+	registerBoth("aten::_cdist_forward", pxCdistForward)
+	registerBoth("aten::_pdist_forward", pxPdistForward)
+	registerBoth("aten::_embedding_bag", pxEmbeddingBag)
+}
+
+// pxDist accumulates a p-norm distance as ATen's Dist functors do: p = 0
+// counts differing elements, 1 sums |d|, 2 is the square root of the sum
+// of squares, inf is the largest |d|, and other p the p-th root of the sum
+// of |d|^p; every step rounded by r.
+type pxDist struct {
+	p    float64
+	invP float64
+	r    func(float64) float64
+}
+
+// newPxDist returns the distance functor for p in the type r rounds to.
+func newPxDist(p float64, r func(float64) float64) *pxDist {
+	return &pxDist{p: p, invP: r(1 / p), r: r}
+}
+
+// dist is the distance between rows a and b.
+func (d *pxDist) dist(a, b []float64) float64 {
+	r := d.r
+	var agg float64
+	for i := range a {
+		diff := math.Abs(r(a[i] - b[i]))
+		switch {
+		case d.p == 0:
+			if diff != 0 {
+				agg = r(agg + 1)
+			} else if diff != diff {
+				agg = r(agg + diff)
+			}
+		case d.p == 1:
+			agg = r(agg + diff)
+		case d.p == 2:
+			agg = r(agg + r(diff*diff))
+		case math.IsInf(d.p, 1):
+			if diff > agg || diff != diff {
+				agg = diff
+			}
+		default:
+			agg = r(agg + r(math.Pow(diff, d.p)))
+		}
+	}
+	switch {
+	case d.p == 2:
+		return r(math.Sqrt(agg))
+	case d.p == 0 || d.p == 1 || math.IsInf(d.p, 1):
+		return agg
+	}
+	return r(math.Pow(agg, d.invP))
+}
+
+// pxCdistForward is aten::_cdist_forward: p-norm distances between the
+// rows of x1 [..., r1, c] and x2 [..., r2, c], batch dimensions
+// broadcast. For p = 2 with compute_mode 1, or 0 and more than 25 rows,
+// PyTorch computes through a matrix product (|a|² + |b|² - 2a·b, clamped
+// at 0), and so does this kernel.
+func pxCdistForward(c *ops.Call) ([]any, error) {
+	x1, x2 := c.Tensor("x1"), c.Tensor("x2")
+	p := c.Float("p")
+	if x1.Dim() < 2 {
+		return nil, c.Errorf("x1", "cdist only supports at least 2D tensors, X1 got: %dD", x1.Dim())
+	}
+	if x2.Dim() < 2 {
+		return nil, c.Errorf("x2", "cdist only supports at least 2D tensors, X2 got: %dD", x2.Dim())
+	}
+	s1, s2 := x1.Shape(), x2.Shape()
+	cols := s1[len(s1)-1]
+	if cols != s2[len(s2)-1] {
+		return nil, c.Errorf("x2", "X1 and X2 must have the same number of columns. X1: %d X2: %d", cols, s2[len(s2)-1])
+	}
+	dt := x1.DType()
+	if !dt.IsFloat() {
+		return nil, c.Errorf("x1", "cdist only supports floating-point dtypes, X1 got: %s", cvTypeName(dt))
+	}
+	if !x2.DType().IsFloat() {
+		return nil, c.Errorf("x2", "cdist only supports floating-point dtypes, X2 got: %s", cvTypeName(x2.DType()))
+	}
+	if p < 0 || p != p {
+		return nil, c.Errorf("p", "cdist only supports non-negative p values")
+	}
+	mode, _ := c.OptInt("compute_mode")
+	if mode < 0 || mode > 2 {
+		return nil, c.Errorf("compute_mode", "possible modes: 0, 1, 2, but was: %d", mode)
+	}
+	batch, err := ops.BroadcastShapes(s1[:len(s1)-2], s2[:len(s2)-2])
+	if err != nil {
+		return nil, c.Errorf("x2", "%v", err)
+	}
+	r1, r2 := s1[len(s1)-2], s2[len(s2)-2]
+	shape := append(append([]int{}, batch...), r1, r2)
+	if x2.DType() != dt {
+		return nil, c.Errorf("x2", "expected scalar type %s but found %s", cvTypeName(dt), cvTypeName(x2.DType()))
+	}
+	if meta(x1, x2) {
+		return cvOne(empty(true, dt, shape))
+	}
+	if dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, cvNotImplemented(c, "x1", "cdist", dt)
+	}
+	nb := cvProd(batch)
+	res := make([]float64, cvProd(shape))
+	if nb == 0 || r1 == 0 || r2 == 0 || cols == 0 {
+		return cvOne(tensor.FromFloat64s(dt, res, shape...))
+	}
+	a := tensor.Must(x1.Expand(append(append([]int{}, batch...), r1, cols)...)).Float64s()
+	b := tensor.Must(x2.Expand(append(append([]int{}, batch...), r2, cols)...)).Float64s()
+	r := pxRounder(dt)
+	euclid := p == 2 && (mode == 1 || mode == 0 && (r1 > 25 || r2 > 25))
+	d := newPxDist(p, r)
+	cvParallel(nb*r1, nb*r1*r2*cols, func(lo, hi int) {
+		for row := lo; row < hi; row++ {
+			bi, i := row/r1, row%r1
+			ai := a[(bi*r1+i)*cols : (bi*r1+i+1)*cols]
+			for j := range r2 {
+				bj := b[(bi*r2+j)*cols : (bi*r2+j+1)*cols]
+				if euclid {
+					res[row*r2+j] = pxEuclid(ai, bj, r)
+				} else {
+					res[row*r2+j] = d.dist(ai, bj)
+				}
+			}
+		}
+	})
+	return cvOne(tensor.FromFloat64s(dt, res, shape...))
+}
+
+// pxEuclid is _euclidean_dist for one pair of rows: the product of
+// [-2a, |a|², 1] and [b, 1, |b|²], clamped at 0, square-rooted.
+func pxEuclid(a, b []float64, r func(float64) float64) float64 {
+	var na, nb, dot float64
+	for i := range a {
+		na = r(na + r(a[i]*a[i]))
+		nb = r(nb + r(b[i]*b[i]))
+	}
+	for i := range a {
+		dot = r(dot + r(r(-2*a[i])*b[i]))
+	}
+	dot = r(r(dot+na) + nb)
+	return r(math.Sqrt(math.Max(dot, 0)))
+}
+
+// pxPdistForward is aten::_pdist_forward: the p-norm distances between
+// every pair of rows i < j of the 2-d self, in row-major pair order.
+func pxPdistForward(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	p := c.Float("p")
+	if x.Dim() != 2 {
+		return nil, c.Errorf("self", "pdist only supports 2D tensors, got: %dD", x.Dim())
+	}
+	dt := x.DType()
+	if !dt.IsFloat() {
+		return nil, c.Errorf("self", "pdist only supports floating-point dtypes")
+	}
+	n, m := x.Size(0), x.Size(1)
+	count := 0
+	if n > 1 {
+		count = n * (n - 1) / 2
+	}
+	if meta(x) {
+		return cvOne(empty(true, dt, []int{count}))
+	}
+	if dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, cvNotImplemented(c, "self", "pdist", dt)
+	}
+	res := make([]float64, count)
+	if count == 0 || m == 0 {
+		return cvOne(tensor.FromFloat64s(dt, res, count))
+	}
+	vals := x.Float64s()
+	d := newPxDist(p, pxRounder(dt))
+	k := 0
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			res[k] = d.dist(vals[i*m:(i+1)*m], vals[j*m:(j+1)*m])
+			k++
+		}
+	}
+	return cvOne(tensor.FromFloat64s(dt, res, count))
+}
+
+// pxEmbeddingBag is aten::_embedding_bag: sums (mode 0, optionally
+// weighted by per_sample_weights), means (1) or maxima (2) of the weight
+// rows of each bag of indices, bags starting at offsets. It returns
+// PyTorch 1.13's four outputs: the result; offset2bag (the bag of every
+// index, empty for a float32/float16 sum without padding_idx, which takes
+// the fast path); bag_size (indices per bag less padding ones, zeros for
+// sums); and max_indices (the arg-max rows of max mode [bags, D], else a
+// copy of bag_size).
+func pxEmbeddingBag(c *ops.Call) ([]any, error) {
+	w, idx, off := c.Tensor("weight"), c.Tensor("indices"), c.Tensor("offsets")
+	psw := c.Tensor("per_sample_weights")
+	mode := c.Int("mode")
+	ilo := c.Bool("include_last_offset")
+	pad := c.Int("padding_idx")
+	for _, a := range []struct {
+		n string
+		t *tensor.Tensor
+	}{{"indices", idx}, {"offsets", off}} {
+		if dt := a.t.DType(); dt != tensor.Int64 && dt != tensor.Int32 {
+			return nil, c.Errorf(a.n, "Expected tensor for argument #1 '%s' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding_bag)", a.n, cvTypeName(dt))
+		}
+		if a.t.Dim() != 1 {
+			return nil, c.Errorf(a.n, "embedding_bag: expected %s to be a 1-D tensor, but got %d-D", a.n, a.t.Dim())
+		}
+	}
+	idt := idx.DType()
+	if off.DType() != idt {
+		idt = tensor.Int64
+	}
+	wdt := w.DType()
+	if wdt != tensor.Float16 && wdt != tensor.Float32 && wdt != tensor.Float64 {
+		return nil, c.Errorf("weight", "Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, Float, Double; but got %s instead (while checking arguments for embedding_bag)", cvTypeName(wdt))
+	}
+	if w.Dim() != 2 {
+		return nil, c.Errorf("weight", "embedding_bag: expected weight to be a 2-D tensor, but got %d-D", w.Dim())
+	}
+	if mode < 0 || mode > 2 {
+		return nil, c.Errorf("mode", "embedding_bag: mode must be 0 (sum), 1 (mean) or 2 (max), got %d", mode)
+	}
+	nIdx, nOff := idx.Numel(), off.Numel()
+	if psw != nil {
+		switch {
+		case mode != 0:
+			return nil, c.Errorf("per_sample_weights", "embedding_bag: per_sample_weights only supported with mode='sum'")
+		case psw.DType() != wdt:
+			return nil, c.Errorf("per_sample_weights", "expected scalar type %s but found %s", cvTypeName(wdt), cvTypeName(psw.DType()))
+		case psw.Dim() != 1 || psw.Numel() != nIdx:
+			return nil, c.Errorf("per_sample_weights", "embedding_bag: expected per_sample_weights of shape [%d], got %s", nIdx, cvShapeString(psw.Shape()))
+		}
+	}
+	if ilo && nOff < 1 {
+		return nil, c.Errorf("offsets", "include_last_offset: number of offset should be at least 1")
+	}
+	bags := nOff
+	if ilo {
+		bags--
+	}
+	vocab, dim := w.Size(0), w.Size(1)
+	fast := mode == 0 && (wdt == tensor.Float32 || wdt == tensor.Float16) && pad < 0
+	o2bShape := []int{nIdx}
+	if fast {
+		o2bShape = []int{0}
+	}
+	maxShape := []int{bags}
+	if mode == 2 {
+		maxShape = []int{bags, dim}
+	}
+	if meta(w, idx, off, psw) {
+		return []any{tensor.Must(empty(true, wdt, []int{bags, dim})), tensor.Must(empty(true, idt, o2bShape)),
+			tensor.Must(empty(true, idt, []int{bags})), tensor.Must(empty(true, idt, maxShape))}, nil
+	}
+	iv, ov := idx.Int64s(), off.Int64s()
+	if nOff > 0 {
+		if ov[0] != 0 {
+			return nil, c.Errorf("offsets", "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. However, got %d", ov[0])
+		}
+		if ov[nOff-1] > int64(nIdx) {
+			return nil, c.Errorf("offsets", "offsets[-1] can not be greater than input's length %d, but got offsets[-1] of %d", nIdx, ov[nOff-1])
+		}
+		for i := 1; i < nOff; i++ {
+			if ov[i] < ov[i-1] {
+				return nil, c.Errorf("offsets", "embedding_bag: offsets must be non-decreasing, but offsets[%d]=%d < offsets[%d]=%d", i, ov[i], i-1, ov[i-1])
+			}
+		}
+	}
+	for _, i := range iv {
+		if i < 0 || i >= int64(vocab) {
+			return nil, c.Errorf("indices", "embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be %d", i)
+		}
+	}
+	// offset2bag[i] = (number of offsets <= i) - 1.
+	o2b := make([]int64, nIdx)
+	k := 0
+	for i := range nIdx {
+		for k < nOff && ov[k] <= int64(i) {
+			k++
+		}
+		o2b[i] = int64(k - 1)
+	}
+	size := make([]int64, bags)
+	for b := range bags {
+		end := int64(nIdx)
+		if b+1 < bags {
+			end = ov[b+1]
+		}
+		size[b] = end - ov[b]
+	}
+	wv := w.Float64s()
+	var pv []float64
+	if psw != nil {
+		pv = psw.Float64s()
+	}
+	r := pxRounder(wdt)
+	if wdt == tensor.Float16 && fast {
+		r = pxRounder(tensor.Float32)
+	}
+	out := make([]float64, bags*dim)
+	maxIdx := make([]int64, bags*dim)
+	filled := make([]bool, bags)
+	for i, word := range iv {
+		b := int(o2b[i])
+		if b < 0 || b >= bags { // past the last offset with include_last_offset
+			continue
+		}
+		if word == pad {
+			size[b]--
+			continue
+		}
+		row := wv[int(word)*dim : int(word+1)*dim]
+		dst := out[b*dim : (b+1)*dim]
+		for j, v := range row {
+			switch {
+			case mode == 2:
+				if !filled[b] || v > dst[j] {
+					dst[j] = v
+					maxIdx[b*dim+j] = word
+				}
+			case pv != nil:
+				dst[j] = r(dst[j] + r(v*pv[i]))
+			default:
+				dst[j] = r(dst[j] + v)
+			}
+		}
+		filled[b] = true
+	}
+	if mode == 1 {
+		for b := range bags {
+			n := float64(max(size[b], 1))
+			for j := range dim {
+				out[b*dim+j] = r(out[b*dim+j] / n)
+			}
+		}
+	}
+	if mode == 0 {
+		clear(size)
+	}
+	var mi []int64
+	if mode == 2 {
+		mi = maxIdx
+	} else {
+		mi = size
+	}
+	if fast {
+		o2b = nil
+	}
+	return []any{tensor.Must(tensor.FromFloat64s(wdt, out, bags, dim)), tensor.Must(tensor.FromInt64s(idt, o2b, o2bShape...)),
+		tensor.Must(tensor.FromInt64s(idt, size, bags)), tensor.Must(tensor.FromInt64s(idt, mi, maxShape...))}, nil
+}

@@ -208,6 +208,41 @@ f.case("float64", lambda: ([rn(1, 4, 9, dt=torch.float64), [4, 4], [2, 2], [1, 1
 f.case("bfloat16 (adds in bfloat16)", lambda: ([rn(1, 9, 16, dt=torch.bfloat16), [6, 6], [3, 3], [1, 1], [0, 0], [1, 1]], {}))
 f.case("float16", lambda: ([rn(1, 4, 9, dt=torch.float16), [4, 4], [2, 2], [1, 1], [0, 0], [1, 1]], {}))
 
+# ---- distances -------------------------------------------------------------
+f = F(A._cdist_forward.default, "acc")
+for p in (0.0, 1.0, 2.0, 3.0, 0.5, inf):
+    f.case(f"p={p}", lambda: ([rn(4, 3), rn(5, 3), p, None], {}))
+f.case("p=0 with equal elements", lambda: ([torch.tensor([[1., 2.], [3., 3.]]), torch.tensor([[1., 0.], [3., 3.]]), 0.0, None], {}))
+f.case("batch broadcast float64", lambda: ([rn(2, 1, 3, 4, dt=torch.float64), rn(3, 2, 4, dt=torch.float64), 2.0, None], {}))
+f.case("p=2 mm path (mode 1)", lambda: ([rn(3, 5), rn(4, 5), 2.0, 1], {}))
+f.case("p=2 mm path (more than 25 rows)", lambda: ([rn(27, 3), rn(2, 3), 2.0, None], {}))
+f.case("p=2 mode 2 direct", lambda: ([rn(27, 3), rn(2, 3), 2.0, 2], {}))
+f.case("no columns: zeros", lambda: ([rn(2, 0), rn(3, 0), 1.0, None], {}))
+f.case("no rows", lambda: ([rn(0, 3), rn(3, 3), 1.0, None], {}))
+
+f = F(A._pdist_forward.default, "acc")
+for p in (0.0, 1.0, 2.0, 1.5, inf):
+    f.case(f"p={p}", lambda: ([rn(5, 3), p], {}))
+f.case("float64", lambda: ([rn(4, 6, dt=torch.float64)], {}))
+f.case("one row", lambda: ([rn(1, 3)], {}))
+f.case("no columns", lambda: ([rn(3, 0)], {}))
+
+# ---- embedding_bag ---------------------------------------------------------
+f = F(A._embedding_bag.default, "acc")
+EI = lambda: torch.tensor([1, 2, 4, 5, 4, 3, 2, 0])
+EO = lambda: torch.tensor([0, 2, 2, 5])
+for mode in range(3):
+    for pad in (-1, 2):
+        f.case(f"mode {mode} padding_idx {pad}", lambda: ([rn(6, 3), EI(), EO(), False, mode, False, None, False, pad], {}))
+        f.case(f"mode {mode} padding_idx {pad} include_last_offset", lambda: ([rn(6, 3), EI(), torch.tensor([0, 2, 2, 5, 8]), False, mode, False, None, True, pad], {}))
+f.case("per_sample_weights", lambda: ([rn(6, 3), EI(), EO(), False, 0, False, rn(8), False, -1], {}))
+f.case("per_sample_weights float64 padding", lambda: ([rn(6, 3, dt=torch.float64), EI(), EO(), False, 0, False, rn(8, dt=torch.float64), False, 4], {}))
+f.case("float64 int32 indices and offsets, mean", lambda: ([rn(6, 3, dt=torch.float64), EI().int(), EO().int(), False, 1, False, None, False, -1], {}))
+f.case("int32 indices, int64 offsets promote", lambda: ([rn(6, 3, dt=torch.float64), EI().int(), EO(), False, 0, False, None, False, -1], {}))
+f.case("float16 max", lambda: ([rn(6, 3, dt=torch.float16), EI(), EO(), False, 2, False, None, False, -1], {}))
+f.case("max ties", lambda: ([torch.tensor([[1., 2.], [1., 3.], [0., 3.]]), torch.tensor([0, 1, 2]), torch.tensor([0]), False, 2, False, None, False, -1], {}))
+f.case("no indices", lambda: ([rn(4, 2), torch.tensor([], dtype=torch.long), torch.tensor([0, 0]), False, 1, False, None, False, -1], {}))
+
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
     for f in files:
