@@ -172,3 +172,33 @@ func TestPxDistanceBagBadInput(t *testing.T) {
 		{"bag include_last_offset without offsets", "aten::_embedding_bag", []any{w, idx, shInts([]int64{}), false, 0, false, nil, true}, nil, "offsets"},
 	})
 }
+
+func TestPxBackwardBadInput(t *testing.T) {
+	x := pxF32(1, 2, 4, 4)
+	g := pxF32(1, 2, 2, 2)
+	idx := pxTyped(tensor.Int64, 1, 2, 2, 2)
+	k, st, pd, dl := []int64{2, 2}, []int64{2, 2}, []int64{0, 0}, []int64{1, 1}
+	pxRunBad(t, []pxBad{
+		{"adaptive 2-d grad", "aten::_adaptive_avg_pool2d_backward", []any{pxF32(2, 2), x}, nil, "grad_output"},
+		{"adaptive empty grad", "aten::_adaptive_avg_pool2d_backward", []any{pxF32(1, 2, 0, 2), x}, nil, "grad_output"},
+		{"adaptive dtype", "aten::_adaptive_avg_pool2d_backward", []any{pxTyped(tensor.Float64, 1, 2, 2, 2), x}, nil, "grad_output"},
+		{"adaptive rank", "aten::_adaptive_avg_pool2d_backward", []any{g, pxF32(2, 4, 4)}, nil, "self"},
+		{"adaptive int64", "aten::_adaptive_avg_pool2d_backward", []any{pxTyped(tensor.Int64, 1, 2, 2, 2), pxTyped(tensor.Int64, 1, 2, 4, 4)}, nil, "self"},
+		{"avg grad shape", "aten::avg_pool2d_backward", []any{pxF32(1, 2, 3, 2), x, k, st, pd, false, true, nil}, nil, "grad_output"},
+		{"avg grad dtype", "aten::avg_pool2d_backward", []any{pxTyped(tensor.Float64, 1, 2, 2, 2), x, k, st, pd, false, true, nil}, nil, "grad_output"},
+		{"avg zero stride", "aten::avg_pool2d_backward", []any{g, x, k, []int64{0, 0}, pd, false, true, nil}, nil, "stride"},
+		{"avg zero divisor", "aten::avg_pool2d_backward", []any{g, x, k, st, pd, false, true, 0}, nil, "divisor_override"},
+		{"avg 2-d self", "aten::avg_pool2d_backward", []any{g, pxF32(4, 4), k, st, pd, false, true, nil}, nil, "self"},
+		{"max grad shape", "aten::max_pool2d_with_indices_backward", []any{pxF32(1, 2, 2, 3), x, k, st, pd, dl, false, idx}, nil, "grad_output"},
+		{"max zero dilation", "aten::max_pool2d_with_indices_backward", []any{g, x, k, st, pd, []int64{0, 0}, false, idx}, nil, "dilation"},
+		{"max int32 indices", "aten::max_pool2d_with_indices_backward", []any{g, x, k, st, pd, dl, false, pxTyped(tensor.Int32, 1, 2, 2, 2)}, nil, "indices"},
+		{"max indices shape", "aten::max_pool2d_with_indices_backward", []any{g, x, k, st, pd, dl, false, pxTyped(tensor.Int64, 1, 2, 2)}, nil, "indices"},
+		{"max index out of range", "aten::max_pool2d_with_indices_backward", []any{g, x, k, st, pd, dl, false, shInts([]int64{0, 1, 2, 16, 0, 0, 0, 0}, 1, 2, 2, 2)}, nil, "indices"},
+		{"embedding float indices", "aten::embedding_dense_backward", []any{pxF32(2, 3), pxF32(2), 4, -1, false}, nil, "indices"},
+		{"embedding index out of range", "aten::embedding_dense_backward", []any{pxF32(2, 3), shInts([]int64{0, 4}), 4, -1, false}, nil, "indices"},
+		{"embedding grad rows", "aten::embedding_dense_backward", []any{pxF32(3, 3), shInts([]int64{0, 1}), 4, -1, false}, nil, "grad_output"},
+		{"embedding 0-d grad", "aten::embedding_dense_backward", []any{tensor.Scalar(float32(1)), shInts([]int64{0}), 4, -1, false}, nil, "grad_output"},
+		{"embedding negative num_weights", "aten::embedding_dense_backward", []any{pxF32(1, 3), shInts([]int64{0}), -1, -1, false}, nil, "num_weights"},
+		{"embedding int64 grad", "aten::embedding_dense_backward", []any{pxTyped(tensor.Int64, 1, 3), shInts([]int64{0}), 2, -1, false}, nil, "grad_output"},
+	})
+}

@@ -243,6 +243,44 @@ f.case("float16 max", lambda: ([rn(6, 3, dt=torch.float16), EI(), EO(), False, 2
 f.case("max ties", lambda: ([torch.tensor([[1., 2.], [1., 3.], [0., 3.]]), torch.tensor([0, 1, 2]), torch.tensor([0]), False, 2, False, None, False, -1], {}))
 f.case("no indices", lambda: ([rn(4, 2), torch.tensor([], dtype=torch.long), torch.tensor([0, 0]), False, 1, False, None, False, -1], {}))
 
+# ---- backward ops ----------------------------------------------------------
+f = F(A._adaptive_avg_pool2d_backward.default, "acc")
+f.case("batched overlapping windows", lambda: ([rn(2, 2, 3, 4), rn(2, 2, 7, 9)], {}))
+f.case("unbatched upsampling size", lambda: ([rn(2, 5, 4), rn(2, 3, 3)], {}))
+f.case("float64", lambda: ([rn(1, 2, 2, 2, dt=torch.float64), rn(1, 2, 5, 5, dt=torch.float64)], {}))
+f.case("bfloat16", lambda: ([rn(1, 2, 3, 3, dt=torch.bfloat16), rn(1, 2, 8, 7, dt=torch.bfloat16)], {}))
+
+f = F(A.avg_pool2d_backward.default, "acc")
+def apb(shape, k, s, p, ceil, cip, div, dt=torch.float32):
+    x = rn(*shape, dt=dt) if dt.is_floating_point else ri(-20, 20, *shape, dt=dt)
+    o = A.avg_pool2d(x, k, s, p, ceil, cip, div)
+    g = rn(*o.shape, dt=dt) if dt.is_floating_point else ri(-50, 50, *o.shape, dt=dt)
+    return [g, x, k, s, p, ceil, cip, div], {}
+f.case("defaults", lambda: apb((2, 2, 6, 6), [2, 2], [], [0, 0], False, True, None))
+f.case("stride padding ceil no pad count", lambda: apb((1, 2, 7, 5), [3, 2], [2, 2], [1, 1], True, False, None))
+f.case("divisor_override unbatched", lambda: apb((2, 5, 5), [3, 3], [1, 2], [1, 0], False, True, 4))
+f.case("float64 ceil count pad", lambda: apb((1, 1, 5, 6), [2, 3], [2, 2], [1, 1], True, True, None, torch.float64))
+f.case("int64", lambda: apb((1, 2, 5, 5), [2, 2], [1, 1], [1, 1], False, True, None, torch.int64))
+f.case("bfloat16", lambda: apb((1, 2, 6, 6), [3, 3], [1, 1], [1, 1], False, True, None, torch.bfloat16))
+
+f = F(A.max_pool2d_with_indices_backward.default, "acc")
+def mpb(shape, k, s, p, d, ceil, dt=torch.float32, ties=False):
+    x = torch.randint(0, 3, shape).to(dt) if ties else rn(*shape, dt=dt)
+    o, i = A.max_pool2d_with_indices(x, k, s, p, d, ceil)
+    return [rn(*o.shape, dt=dt), x, k, s, p, d, ceil, i], {}
+f.case("overlapping windows", lambda: mpb((2, 2, 6, 7), [3, 3], [1, 2], [1, 1], [1, 1], False))
+f.case("dilation ceil unbatched", lambda: mpb((2, 7, 7), [2, 3], [2, 2], [1, 1], [2, 1], True))
+f.case("float64 ties", lambda: mpb((1, 2, 5, 5), [3, 3], [1, 1], [0, 0], [1, 1], False, torch.float64, True))
+f.case("bfloat16", lambda: mpb((1, 2, 6, 6), [3, 3], [1, 1], [1, 1], [1, 1], False, torch.bfloat16))
+
+f = F(A.embedding_dense_backward.default, "acc")
+f.case("2-d indices", lambda: ([rn(2, 3, 4), torch.tensor([[0, 2, 0], [5, 2, 2]]), 6, -1, False], {}))
+f.case("padding_idx", lambda: ([rn(5, 3), torch.tensor([1, 0, 1, 3, 1]), 4, 1, False], {}))
+f.case("scale_grad_by_freq", lambda: ([rn(6, 2), torch.tensor([1, 0, 1, 3, 1, 3]), 5, -1, True], {}))
+f.case("int32 indices float64", lambda: ([rn(4, 3, dt=torch.float64), torch.tensor([3, 3, 0, 1], dtype=torch.int32), 4, 0, True], {}))
+f.case("0-d index", lambda: ([rn(3), torch.tensor(2), 3, -1, False], {}))
+f.case("bfloat16", lambda: ([rn(6, 3, dt=torch.bfloat16), torch.tensor([1, 1, 1, 0, 1, 1]), 2, -1, False], {}))
+
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
     for f in files:
