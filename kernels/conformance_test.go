@@ -93,3 +93,24 @@ func TestConformanceExtra(t *testing.T) {
 		})
 	}
 }
+
+// TestMetaConformanceExtra runs the cases of testdata/extra on meta
+// tensors, for the operators that have no shared vectors.
+func TestMetaConformanceExtra(t *testing.T) {
+	if _, err := os.Stat("testdata/extra"); err != nil {
+		t.Skip("no testdata/extra")
+	}
+	files, byFile := casesByFile(t, "testdata/extra")
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			if why, skip := metaUnsupported[f]; skip {
+				t.Skipf("data-dependent output shape: %s", why)
+			}
+			for _, c := range byFile[f] {
+				if err := conformance.RunMeta(c); err != nil {
+					t.Errorf("%s: %v", c.ID, err)
+				}
+			}
+		})
+	}
+}
