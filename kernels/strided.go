@@ -161,14 +161,14 @@ func ixFormatStrides(c *ops.Call, arg string, shape []int) ([]int, error) {
 			return nil, c.Errorf(arg, "required rank %d tensor to use %s format", rank, f)
 		}
 		// The channel dimension (1) is the innermost, then the spatial
-		// dimensions in order, then the batch.
+		// dimensions in order, then the batch; as in ATen's
+		// get_channels_last_strides, empty dimensions are not counted as 1.
 		strides := make([]int, rank)
-		s := 1
-		strides[1] = s
-		s *= max(shape[1], 1)
+		strides[1] = 1
+		s := shape[1]
 		for d := rank - 1; d >= 2; d-- {
 			strides[d] = s
-			s *= max(shape[d], 1)
+			s *= shape[d]
 		}
 		strides[0] = s
 		return strides, nil
@@ -395,11 +395,8 @@ func ixResize(c *ops.Call) ([]any, error) {
 		return one(tensor.Must(tensor.NewMeta(x.DType(), shape...))), nil
 	}
 	need := ixStorageSize(shape, strides)
-	if need == 0 {
-		return one(tensor.Must(tensor.New(x.DType(), shape...))), nil
-	}
 	off, have := x.Offset(), ixStorageLen(x)
-	if off+need <= have {
+	if need == 0 || off+need <= have {
 		return one(tensor.Must(x.AsStrided(shape, strides, off))), nil
 	}
 	if need > tensor.MaxElements {
