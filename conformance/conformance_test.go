@@ -127,6 +127,15 @@ func TestCompareRules(t *testing.T) {
 	assert.ErrorContains(t, r.compare("out", f32(1, 2), f32(1)), "want float32[1]")
 }
 
+func TestCompareNone(t *testing.T) {
+	r := &Result{Case: &Case{ID: "x/0"}}
+	assert.NoError(t, r.compare("out", nil, nil))
+	assert.NoError(t, r.compare("out", (*tensor.Tensor)(nil), nil))
+	assert.ErrorContains(t, r.compare("out", tensor.Scalar(float32(1)), nil), "want None")
+	assert.NoError(t, sameMeta(nil, nil))
+	assert.Error(t, sameMeta(tensor.Scalar(float32(1)).Meta(), nil))
+}
+
 func TestRunUnknownOp(t *testing.T) {
 	r := Run(&Case{ID: "x/0", Op: "aten::no_such_op"})
 	assert.False(t, r.Passed())

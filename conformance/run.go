@@ -93,6 +93,13 @@ func cloneVal(v any) any {
 
 func (r *Result) compare(what string, got, want any) error {
 	switch w := want.(type) {
+	case nil:
+		// An undefined tensor (a backward op's output not asked for by
+		// output_mask) is recorded as {"none": true}.
+		if !isNone(got) {
+			return fmt.Errorf("%s: got %T, want None", what, got)
+		}
+		return nil
 	case *tensor.Tensor:
 		g, ok := got.(*tensor.Tensor)
 		if !ok || g == nil {
@@ -301,6 +308,10 @@ func metaVal(v any) any {
 
 func sameMeta(got, want any) error {
 	switch w := want.(type) {
+	case nil:
+		if !isNone(got) {
+			return fmt.Errorf("got %T, want None", got)
+		}
 	case *tensor.Tensor:
 		g, ok := got.(*tensor.Tensor)
 		if !ok || g == nil {
@@ -346,4 +357,10 @@ func isTensorArg(v any) bool {
 		return true
 	}
 	return false
+}
+
+// isNone reports whether v is None: nil or a nil tensor.
+func isNone(v any) bool {
+	t, ok := v.(*tensor.Tensor)
+	return v == nil || (ok && t == nil)
 }
