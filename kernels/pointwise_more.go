@@ -248,6 +248,15 @@ func pwSinh(x float64) float64 {
 	return math.Sinh(x)
 }
 
+// pwLog is the natural logarithm, exact for subnormal x too (Go's
+// math.Log on amd64 is not: it returns about -709.09 for them).
+func pwLog(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
+}
+
 // pwLog10 is log10, exact for subnormal x too (Go's math.Log is not on
 // amd64: it loses their scale).
 func pwLog10(x float64) float64 {
@@ -428,7 +437,7 @@ func pwLogit(c *ops.Call) ([]any, error) {
 		if v == 1 {
 			return math.Inf(1)
 		}
-		return math.Log(r(v / r(1-v)))
+		return pwLog(r(v / r(1-v)))
 	}
 	eps, ok := c.OptFloat("eps")
 	if !ok || eps < 0 || math.IsNaN(eps) {
@@ -657,7 +666,7 @@ func pwXlogy(c *ops.Call) ([]any, error) {
 		case x == 0:
 			return 0
 		}
-		return x * math.Log(y)
+		return x * pwLog(y)
 	})
 }
 

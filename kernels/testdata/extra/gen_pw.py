@@ -337,7 +337,7 @@ def build_more(gens):
 
         g = gens["logit"] = Gen("logit")
         g.add("float32 no eps", lambda: [rand(torch.float32, (3, 4), 0, 1)])
-        g.add("float64 edge no eps", lambda: [T(torch.float64, [0.0, 1.0, 0.5, -0.5, 1.5, NAN])])
+        g.add("float64 edge no eps", lambda: [T(torch.float64, [0.0, 1.0, 0.5, -0.5, 1.5, NAN, 1e-320])])
         g.add("float32 eps 0.1", lambda: [T(torch.float32, [0.0, 0.05, 0.5, 0.95, 1.0, NAN]), 0.1])
         g.add("float32 eps 0.7 scalar path", lambda: [T(torch.float32, [0.0, 0.3, 1.0, 1.5, -1.0]), 0.7])
         g.add("float32 eps 0.7 vectorized", lambda: [torch.linspace(-0.5, 1.5, 20), 0.7])
@@ -391,7 +391,7 @@ def build_more(gens):
             g = gens["xlogy." + ov] = Gen("xlogy", ov)
             if ov == "Tensor":
                 g.add("float32 broadcast", lambda: [rand(torch.float32, (3, 4)), rand(torch.float32, (4,), 0, 5)])
-                g.add("float64 edge", lambda: [T(torch.float64, [0.0, 0.0, 1.0, 2.0, 0.0, INF]), T(torch.float64, [0.0, NAN, 0.0, -1.0, INF, 2.0])])
+                g.add("float64 edge", lambda: [T(torch.float64, [0.0, 0.0, 1.0, 2.0, 0.0, INF, 1.0]), T(torch.float64, [0.0, NAN, 0.0, -1.0, INF, 2.0, 1e-320])])
                 g.add("int64 -> float32", lambda: [T(torch.int64, [0, 2, 3]), T(torch.int64, [0, 0, 5])])
                 g.add("float16", lambda: [rand(torch.float16, (4,)), rand(torch.float16, (4,), 0, 5)])
                 g.add("bfloat16 x float32 0-d", lambda: [rand(torch.bfloat16, (4,)), torch.tensor(2.0)])
