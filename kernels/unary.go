@@ -74,7 +74,7 @@ var ew2Unaries = []*ew2Unary{
 	{name: "aten::tanh.default", cpuName: "tanh_vml_cpu", res: ew2Float, ff: math.Tanh},
 	{name: "aten::exp.default", cpuName: "exp_vml_cpu", res: ew2Float, ff: math.Exp},
 	{name: "aten::expm1.default", cpuName: "expm1_vml_cpu", res: ew2Float, ff: math.Expm1},
-	{name: "aten::log.default", cpuName: "log_vml_cpu", res: ew2Float, ff: math.Log},
+	{name: "aten::log.default", cpuName: "log_vml_cpu", res: ew2Float, ff: pwLog},
 	{name: "aten::log1p.default", cpuName: "log1p_vml_cpu", res: ew2Float, ff: math.Log1p},
 	{name: "aten::sqrt.default", cpuName: "sqrt_vml_cpu", res: ew2Float, ff: math.Sqrt},
 	{name: "aten::rsqrt.default", cpuName: "rsqrt_cpu", res: ew2Float, ffFor: ew2Rsqrt},
