@@ -248,16 +248,14 @@ func ixScatterReduceOp(c *ops.Call, src *tensor.Tensor, reduce string, includeSe
 			count[t] = ixCountAdd(dt, count[t])
 		}
 	}
-	if count != nil {
-		for t, n := range count {
-			if n == 0 {
-				n = 1
-			}
-			if out.f != nil {
-				out.f[t] = ixRound(dt, out.f[t]/n)
-			} else {
-				out.i[t] = ixWrap(dt, ixFloorDiv(out.i[t], int64(n)))
-			}
+	for t, n := range count {
+		if n == 0 {
+			n = 1
+		}
+		if out.f != nil {
+			out.f[t] = ixRound(dt, out.f[t]/n)
+		} else {
+			out.i[t] = ixWrap(dt, ixFloorDiv(out.i[t], int64(n)))
 		}
 	}
 	return one(out.tensor(x.Shape())), nil
