@@ -238,7 +238,7 @@ func pxMaxPool2dWithIndicesBackward(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	if idx.DType() != tensor.Int64 {
-		return nil, c.Errorf("indices", "expected indices of dtype Long, got %s", cvTypeName(idx.DType()))
+		return nil, c.Errorf("indices", "expected indices of dtype Long, got %s", scalarTypeName(idx.DType()))
 	}
 	is := idx.Shape()
 	if len(is) != len(p.outShape) {
@@ -285,7 +285,7 @@ func pxEmbeddingDenseBackward(c *ops.Call) ([]any, error) {
 	pad := c.Int("padding_idx")
 	scale := c.Bool("scale_grad_by_freq")
 	if dt := idx.DType(); dt != tensor.Int64 && dt != tensor.Int32 {
-		return nil, c.Errorf("indices", "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding_backward)", cvTypeName(dt))
+		return nil, c.Errorf("indices", "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding_backward)", scalarTypeName(dt))
 	}
 	if g.Dim() == 0 {
 		return nil, c.Errorf("grad_output", "embedding_dense_backward: expected grad_output of at least one dimension, got a 0-d tensor")

@@ -312,7 +312,7 @@ func bwConvolutionBackward(c *ops.Call) ([]any, error) {
 	}
 	dt := x.DType()
 	if g.DType() != dt {
-		return nil, c.Errorf("grad_output", "expected scalar type %s but found %s", cvTypeName(dt), cvTypeName(g.DType()))
+		return nil, c.Errorf("grad_output", "expected scalar type %s but found %s", scalarTypeName(dt), scalarTypeName(g.DType()))
 	}
 	if !slices.Equal(g.Shape(), outShape) {
 		return nil, c.Errorf("grad_output", "Expected grad_output of the convolution's output shape %s, but got %s", cvShapeString(outShape), cvShapeString(g.Shape()))

@@ -156,33 +156,6 @@ func ew1Round(dt tensor.DType, v float64) float64 {
 	return v
 }
 
-// ew1ATenName returns ATen's ScalarType name of dt ("Float", "Long").
-func ew1ATenName(dt tensor.DType) string {
-	switch dt {
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float64:
-		return "Double"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Bool:
-		return "Bool"
-	}
-	return dt.String()
-}
-
 // ew1CType returns the C++ type name ATen's overflow errors use for dt.
 func ew1CType(dt tensor.DType) string {
 	switch dt {
@@ -210,7 +183,7 @@ func ew1CType(dt tensor.DType) string {
 
 // ew1NotImplemented is ATen's dispatch error for a dtype a kernel lacks.
 func ew1NotImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
-	return c.Errorf(arg, "%q not implemented for '%s'", kernel, ew1ATenName(dt))
+	return c.Errorf(arg, "%q not implemented for '%s'", kernel, scalarTypeName(dt))
 }
 
 // ew1Fits reports whether s converts to dt without overflow under
@@ -1027,7 +1000,7 @@ func ew1BitwiseNot(c *ops.Call) ([]any, error) {
 func ew1Where(c *ops.Call) ([]any, error) {
 	cond, a, b := c.Tensor("condition"), c.Tensor("self"), c.Tensor("other")
 	if cd := cond.DType(); cd != tensor.Bool && cd != tensor.Uint8 {
-		return nil, c.Errorf("condition", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", ew1ATenName(cd))
+		return nil, c.Errorf("condition", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", scalarTypeName(cd))
 	}
 	dt, err := ops.ResultType(a, b)
 	if err != nil {

@@ -242,7 +242,7 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 		}
 	}
 	if w.DType() != x.DType() {
-		return nil, c.Errorf("weight", "expected scalar type %s but found %s", cvTypeName(x.DType()), cvTypeName(w.DType()))
+		return nil, c.Errorf("weight", "expected scalar type %s but found %s", scalarTypeName(x.DType()), scalarTypeName(w.DType()))
 	}
 	dt := x.DType()
 	if meta(x, w, bias) {

@@ -35,25 +35,10 @@ func init() {
 	registerBoth("aten::dropout", cvDropout)
 }
 
-// cvTypeNames are ATen's ScalarType names, used in PyTorch's messages.
-var cvTypeNames = map[tensor.DType]string{
-	tensor.Float32: "Float", tensor.Float64: "Double", tensor.Float16: "Half",
-	tensor.BFloat16: "BFloat16", tensor.Int64: "Long", tensor.Int32: "Int",
-	tensor.Int16: "Short", tensor.Int8: "Char", tensor.Uint8: "Byte", tensor.Bool: "Bool",
-}
-
-// cvTypeName returns ATen's ScalarType name of dt ("Float", "Long").
-func cvTypeName(dt tensor.DType) string {
-	if s, ok := cvTypeNames[dt]; ok {
-		return s
-	}
-	return dt.String()
-}
-
 // cvNotImplemented is PyTorch's error for a kernel without an
 // implementation for dtype dt, blaming argument arg.
 func cvNotImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
-	return c.Errorf(arg, "%q not implemented for '%s'", kernel, cvTypeName(dt))
+	return c.Errorf(arg, "%q not implemented for '%s'", kernel, scalarTypeName(dt))
 }
 
 // cvWorkType returns the dtype a matrix product of dtype dt is computed in:
@@ -383,7 +368,7 @@ func cvCheckMultipliable(c *ops.Call, arg string, a, b *tensor.Tensor) error {
 // unless b has a's dtype.
 func cvSameDType(c *ops.Call, arg string, a, b *tensor.Tensor) error {
 	if a.DType() != b.DType() {
-		return c.Errorf(arg, "expected scalar type %s but found %s", cvTypeName(a.DType()), cvTypeName(b.DType()))
+		return c.Errorf(arg, "expected scalar type %s but found %s", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
 	}
 	return nil
 }
@@ -535,7 +520,7 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 				a.Size(0), b.Size(0), a.Size(0), b.Size(0))
 		}
 		if a.DType() != b.DType() {
-			return nil, c.Errorf(argB, "dot : expected both vectors to have same dtype, but found %s and %s", cvTypeName(a.DType()), cvTypeName(b.DType()))
+			return nil, c.Errorf(argB, "dot : expected both vectors to have same dtype, but found %s and %s", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
 		}
 		if isMeta {
 			return empty(true, dt, []int{})
@@ -563,7 +548,7 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 			return nil, c.Errorf(argB, "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", a.Size(0), k, kb, b.Size(1))
 		}
 		if a.DType() != b.DType() {
-			return nil, c.Errorf(argB, "expected scalar type %s but found %s", cvTypeName(a.DType()), cvTypeName(b.DType()))
+			return nil, c.Errorf(argB, "expected scalar type %s but found %s", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
 		}
 		a2, b2 := a, b
 		if da == 1 {
@@ -605,7 +590,7 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 			cvProd(batch), k, cvProd(batch), kb)
 	}
 	if a.DType() != b.DType() {
-		return nil, c.Errorf(argB, "expected scalar type %s but found %s", cvTypeName(a.DType()), cvTypeName(b.DType()))
+		return nil, c.Errorf(argB, "expected scalar type %s but found %s", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
 	}
 	shape := slices.Clone(batch)
 	if da > 1 {
@@ -721,7 +706,7 @@ func cvAddInPlace(c *ops.Call, arg string, out, b *tensor.Tensor) ([]any, error)
 	}
 	odt := out.DType()
 	if (dt.IsFloat() && !odt.IsFloat()) || (dt != tensor.Bool && odt == tensor.Bool) {
-		return nil, c.Errorf(arg, "result type %s can't be cast to the desired output type %s", cvTypeName(dt), cvTypeName(odt))
+		return nil, c.Errorf(arg, "result type %s can't be cast to the desired output type %s", scalarTypeName(dt), scalarTypeName(odt))
 	}
 	if meta(out, b) {
 		return cvOne(empty(true, odt, shape))

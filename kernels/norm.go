@@ -33,7 +33,7 @@ func redNormDType(dt tensor.DType) bool {
 // as the kernels' data_ptr<T> checks do.
 func redSameDType(c *ops.Call, arg string, t *tensor.Tensor, dt tensor.DType) error {
 	if t != nil && t.DType() != dt {
-		return c.Errorf(arg, "expected scalar type %s but found %s", redTypeName(dt), redTypeName(t.DType()))
+		return c.Errorf(arg, "expected scalar type %s but found %s", scalarTypeName(dt), scalarTypeName(t.DType()))
 	}
 	return nil
 }

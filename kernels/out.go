@@ -38,7 +38,7 @@ func registerOut(outName, funcName string) {
 			return nil, c.Errorf("out", "has shape %v, the result has shape %v (gofx does not resize out= tensors)", out.Shape(), r.Shape())
 		}
 		if r.DType().IsFloat() && !out.DType().IsFloat() {
-			return nil, c.Errorf("out", "result type %s can't be cast to the desired output type %s", ew1ATenName(r.DType()), ew1ATenName(out.DType()))
+			return nil, c.Errorf("out", "result type %s can't be cast to the desired output type %s", scalarTypeName(r.DType()), scalarTypeName(out.DType()))
 		}
 		if out.IsMeta() || r.IsMeta() {
 			return one(out), nil

@@ -109,7 +109,7 @@ func ixPad(c *ops.Call, sp ixPadSpec) ([]any, error) {
 	}
 	dt := x.DType()
 	if !(dt == tensor.Float32 || dt == tensor.Float64 || sp.half && (dt == tensor.Float16 || dt == tensor.BFloat16)) {
-		return nil, c.Errorf("self", "\"%s\" not implemented for '%s'", sp.name, ixTypeName(dt))
+		return nil, c.Errorf("self", "\"%s\" not implemented for '%s'", sp.name, scalarTypeName(dt))
 	}
 	rank := x.Dim()
 	shape := x.Shape()

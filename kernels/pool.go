@@ -327,7 +327,7 @@ func cvAdaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 	}
 	dt := x.DType()
 	if !dt.IsFloat() {
-		return nil, c.Errorf("self", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", cvTypeName(dt))
+		return nil, c.Errorf("self", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", scalarTypeName(dt))
 	}
 	xs := x.Shape()
 	shape := append(xs[:nd-2:nd-2], 1, 1)

@@ -570,7 +570,7 @@ func pxGridSampler2d(c *ops.Call) ([]any, error) {
 			cvShapeString(x.Shape()), cvShapeString(g.Shape()))
 	}
 	if x.DType() != g.DType() {
-		return nil, c.Errorf("grid", "grid_sampler(): expected input and grid to have same dtype, but input has %s and grid has %s", cvTypeName(x.DType()), cvTypeName(g.DType()))
+		return nil, c.Errorf("grid", "grid_sampler(): expected input and grid to have same dtype, but input has %s and grid has %s", scalarTypeName(x.DType()), scalarTypeName(g.DType()))
 	}
 	xs, gs := x.Shape(), g.Shape()
 	if xs[0] != gs[0] {
@@ -922,10 +922,10 @@ func pxCdistForward(c *ops.Call) ([]any, error) {
 	}
 	dt := x1.DType()
 	if !dt.IsFloat() {
-		return nil, c.Errorf("x1", "cdist only supports floating-point dtypes, X1 got: %s", cvTypeName(dt))
+		return nil, c.Errorf("x1", "cdist only supports floating-point dtypes, X1 got: %s", scalarTypeName(dt))
 	}
 	if !x2.DType().IsFloat() {
-		return nil, c.Errorf("x2", "cdist only supports floating-point dtypes, X2 got: %s", cvTypeName(x2.DType()))
+		return nil, c.Errorf("x2", "cdist only supports floating-point dtypes, X2 got: %s", scalarTypeName(x2.DType()))
 	}
 	if p < 0 || p != p {
 		return nil, c.Errorf("p", "cdist only supports non-negative p values")
@@ -941,7 +941,7 @@ func pxCdistForward(c *ops.Call) ([]any, error) {
 	r1, r2 := s1[len(s1)-2], s2[len(s2)-2]
 	shape := append(append([]int{}, batch...), r1, r2)
 	if x2.DType() != dt {
-		return nil, c.Errorf("x2", "expected scalar type %s but found %s", cvTypeName(dt), cvTypeName(x2.DType()))
+		return nil, c.Errorf("x2", "expected scalar type %s but found %s", scalarTypeName(dt), scalarTypeName(x2.DType()))
 	}
 	if meta(x1, x2) {
 		return cvOne(empty(true, dt, shape))
@@ -1049,7 +1049,7 @@ func pxEmbeddingBag(c *ops.Call) ([]any, error) {
 		t *tensor.Tensor
 	}{{"indices", idx}, {"offsets", off}} {
 		if dt := a.t.DType(); dt != tensor.Int64 && dt != tensor.Int32 {
-			return nil, c.Errorf(a.n, "Expected tensor for argument #1 '%s' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding_bag)", a.n, cvTypeName(dt))
+			return nil, c.Errorf(a.n, "Expected tensor for argument #1 '%s' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding_bag)", a.n, scalarTypeName(dt))
 		}
 		if a.t.Dim() != 1 {
 			return nil, c.Errorf(a.n, "embedding_bag: expected %s to be a 1-D tensor, but got %d-D", a.n, a.t.Dim())
@@ -1061,7 +1061,7 @@ func pxEmbeddingBag(c *ops.Call) ([]any, error) {
 	}
 	wdt := w.DType()
 	if wdt != tensor.Float16 && wdt != tensor.Float32 && wdt != tensor.Float64 {
-		return nil, c.Errorf("weight", "Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, Float, Double; but got %s instead (while checking arguments for embedding_bag)", cvTypeName(wdt))
+		return nil, c.Errorf("weight", "Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, Float, Double; but got %s instead (while checking arguments for embedding_bag)", scalarTypeName(wdt))
 	}
 	if w.Dim() != 2 {
 		return nil, c.Errorf("weight", "embedding_bag: expected weight to be a 2-D tensor, but got %d-D", w.Dim())
@@ -1075,7 +1075,7 @@ func pxEmbeddingBag(c *ops.Call) ([]any, error) {
 		case mode != 0:
 			return nil, c.Errorf("per_sample_weights", "embedding_bag: per_sample_weights only supported with mode='sum'")
 		case psw.DType() != wdt:
-			return nil, c.Errorf("per_sample_weights", "expected scalar type %s but found %s", cvTypeName(wdt), cvTypeName(psw.DType()))
+			return nil, c.Errorf("per_sample_weights", "expected scalar type %s but found %s", scalarTypeName(wdt), scalarTypeName(psw.DType()))
 		case psw.Dim() != 1 || psw.Numel() != nIdx:
 			return nil, c.Errorf("per_sample_weights", "embedding_bag: expected per_sample_weights of shape [%d], got %s", nIdx, cvShapeString(psw.Shape()))
 		}

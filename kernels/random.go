@@ -49,7 +49,7 @@ func rndFactory(c *ops.Call, normal bool) ([]any, error) {
 		if normal {
 			name = "normal_kernel_cpu"
 		}
-		return nil, c.Errorf("dtype", "\"%s\" not implemented for '%s'", name, ew1ATenName(dt))
+		return nil, c.Errorf("dtype", "\"%s\" not implemented for '%s'", name, scalarTypeName(dt))
 	}
 	if isMeta {
 		return one(tensor.Must(tensor.NewMeta(dt, size...))), nil

@@ -36,26 +36,10 @@ func init() {
 	registerBoth("aten::log_softmax.int", redLogSoftmaxInt)
 }
 
-// redTypeNames are ATen's ScalarType names, used in PyTorch's error
-// messages ("not implemented for 'Half'").
-var redTypeNames = map[tensor.DType]string{
-	tensor.Float32: "Float", tensor.Float64: "Double", tensor.Float16: "Half",
-	tensor.BFloat16: "BFloat16", tensor.Int64: "Long", tensor.Int32: "Int",
-	tensor.Int16: "Short", tensor.Int8: "Char", tensor.Uint8: "Byte", tensor.Bool: "Bool",
-}
-
-// redTypeName returns ATen's ScalarType name of dt.
-func redTypeName(dt tensor.DType) string {
-	if n, ok := redTypeNames[dt]; ok {
-		return n
-	}
-	return dt.String()
-}
-
 // redNotImplemented is the error of an ATen dispatch macro that has no case
 // for dt.
 func redNotImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
-	return c.Errorf(arg, "\"%s\" not implemented for '%s'", kernel, redTypeName(dt))
+	return c.Errorf(arg, "\"%s\" not implemented for '%s'", kernel, scalarTypeName(dt))
 }
 
 // redWrapDim normalizes one dimension argument against rank (a 0-d tensor
@@ -307,9 +291,9 @@ func redMeanDim(c *ops.Call) ([]any, error) {
 	dt, given := c.DType("dtype")
 	switch {
 	case given && !dt.IsFloat():
-		return nil, c.Errorf("dtype", "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s", redTypeName(dt))
+		return nil, c.Errorf("dtype", "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s", scalarTypeName(dt))
 	case !given && !self.DType().IsFloat():
-		return nil, c.Errorf("self", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", redTypeName(self.DType()))
+		return nil, c.Errorf("self", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", scalarTypeName(self.DType()))
 	case !given:
 		dt = self.DType()
 	}

@@ -639,7 +639,7 @@ func rxNativeDropout(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("p", "bernoulli_ expects p to be in [0, 1], but got p=%v", keep)
 	}
 	if !dt.IsFloat() {
-		return nil, c.Errorf("input", "result type Float can't be cast to the desired output type %s", redTypeName(dt))
+		return nil, c.Errorf("input", "result type Float can't be cast to the desired output type %s", scalarTypeName(dt))
 	}
 	if x.IsMeta() {
 		return []any{x.Meta(), tensor.Must(tensor.NewMeta(tensor.Bool, x.Shape()...))}, nil

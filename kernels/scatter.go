@@ -456,31 +456,6 @@ func ixSliceScatter(c *ops.Call) ([]any, error) {
 	return ixPutSlice(c, out, tensor.Must(out.AsStrided(shape, strides, off)), src)
 }
 
-// ixTypeName is ATen's name of dt in its messages ("Float", "Long").
-func ixTypeName(dt tensor.DType) string {
-	switch dt {
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float64:
-		return "Double"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Uint8:
-		return "Byte"
-	}
-	return "Bool"
-}
-
 // ixIsMask reports whether an index tensor is a mask (bool or uint8).
 func ixIsMask(t *tensor.Tensor) bool {
 	return t != nil && (t.DType() == tensor.Bool || t.DType() == tensor.Uint8)
@@ -520,7 +495,7 @@ func ixIndexPut(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("indices", "at least one index must be a tensor (not None)")
 	}
 	if values.DType() != x.DType() {
-		return nil, c.Errorf("values", "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.", ixTypeName(x.DType()), ixTypeName(values.DType()))
+		return nil, c.Errorf("values", "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.", scalarTypeName(x.DType()), scalarTypeName(values.DType()))
 	}
 	// Masks of meta tensors have a data-dependent count: only the shape
 	// of the result, self's, is known.

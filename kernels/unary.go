@@ -136,42 +136,14 @@ func (u *ew2Unary) check(c *ops.Call, x *tensor.Tensor) (tensor.DType, error) {
 	case dt == tensor.Bool && u.res == ew2Same && u.boolErr != "":
 		return 0, c.Errorf("self", "%s", u.boolErr)
 	case u.res == ew2FloatOnly && !dt.IsFloat():
-		return 0, c.Errorf("self", "%q not implemented for '%s'", u.cpuName, ew2CName(dt))
+		return 0, c.Errorf("self", "%q not implemented for '%s'", u.cpuName, scalarTypeName(dt))
 	case dt == tensor.Float16 && !u.half && !x.IsMeta():
-		return 0, c.Errorf("self", "%q not implemented for '%s'", u.cpuName, ew2CName(dt))
+		return 0, c.Errorf("self", "%q not implemented for '%s'", u.cpuName, scalarTypeName(dt))
 	}
 	if u.res == ew2Float {
 		return floatType(dt), nil
 	}
 	return dt, nil
-}
-
-// ew2CName returns the c10 ScalarType name of dt, as PyTorch's dtype
-// errors print it.
-func ew2CName(dt tensor.DType) string {
-	switch dt {
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float64:
-		return "Double"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Bool:
-		return "Bool"
-	}
-	return dt.String()
 }
 
 // ew2Identity returns x: ceil, floor and round of an integer.
