@@ -156,31 +156,6 @@ func ew1Round(dt tensor.DType, v float64) float64 {
 	return v
 }
 
-// ew1CType returns the C++ type name ATen's overflow errors use for dt.
-func ew1CType(dt tensor.DType) string {
-	switch dt {
-	case tensor.Float32:
-		return "float"
-	case tensor.Float64:
-		return "double"
-	case tensor.Float16:
-		return "at::Half"
-	case tensor.BFloat16:
-		return "at::BFloat16"
-	case tensor.Int64:
-		return "int64_t"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int16:
-		return "int16_t"
-	case tensor.Int8:
-		return "int8_t"
-	case tensor.Uint8:
-		return "uint8_t"
-	}
-	return "bool"
-}
-
 // ew1NotImplemented is ATen's dispatch error for a dtype a kernel lacks.
 func ew1NotImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
 	return c.Errorf(arg, "%q not implemented for '%s'", kernel, scalarTypeName(dt))
@@ -233,7 +208,7 @@ func ew1Fits(s ops.Scalar, dt tensor.DType) bool {
 // converts to dt.
 func ew1CheckFits(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) error {
 	if !ew1Fits(s, dt) {
-		return c.Errorf(arg, "value cannot be converted to type %s without overflow", ew1CType(dt))
+		return c.Errorf(arg, "value cannot be converted to type %s without overflow", cppTypeName(dt))
 	}
 	return nil
 }

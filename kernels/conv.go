@@ -54,7 +54,7 @@ func cvConvolution(c *ops.Call) ([]any, error) {
 func cvConvNd(c *ops.Call, nd int) ([]any, error) {
 	x, w, bias := c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias")
 	if bias != nil && bias.DType() != x.DType() {
-		return nil, c.Errorf("bias", "Input type (%s) and bias type (%s) should be the same", cvCTypeName(x.DType()), cvCTypeName(bias.DType()))
+		return nil, c.Errorf("bias", "Input type (%s) and bias type (%s) should be the same", demangledTypeName(x.DType()), demangledTypeName(bias.DType()))
 	}
 	batched := x.Dim() == nd+2
 	if !batched && x.Dim() != nd+1 {
@@ -73,32 +73,6 @@ func cvConvNd(c *ops.Call, nd int) ([]any, error) {
 		out = tensor.Must(out.SqueezeDim(0))
 	}
 	return one(out), nil
-}
-
-// cvCTypeName returns the C type name PyTorch prints for dt in some
-// messages ("float", "double", "long int").
-func cvCTypeName(dt tensor.DType) string {
-	switch dt {
-	case tensor.Float32:
-		return "float"
-	case tensor.Float64:
-		return "double"
-	case tensor.Float16:
-		return "c10::Half"
-	case tensor.BFloat16:
-		return "c10::BFloat16"
-	case tensor.Int64:
-		return "long int"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int16:
-		return "short int"
-	case tensor.Int8:
-		return "signed char"
-	case tensor.Uint8:
-		return "unsigned char"
-	}
-	return "bool"
 }
 
 // cvExpandParam expands a convolution parameter list of one value (or of

@@ -22,31 +22,6 @@ func init() {
 	registerBoth("aten::_to_copy", shToCopy)
 }
 
-// shCTypeName is the C++ name ATen's overflow errors give dt.
-func shCTypeName(dt tensor.DType) string {
-	switch dt {
-	case tensor.Float32:
-		return "float"
-	case tensor.Float64:
-		return "double"
-	case tensor.Float16:
-		return "at::Half"
-	case tensor.BFloat16:
-		return "at::BFloat16"
-	case tensor.Int64:
-		return "int64_t"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int16:
-		return "int16_t"
-	case tensor.Int8:
-		return "int8_t"
-	case tensor.Uint8:
-		return "uint8_t"
-	}
-	return "bool"
-}
-
 // shFloatMax is the largest finite value of floating dtype dt.
 func shFloatMax(dt tensor.DType) float64 {
 	switch dt {
@@ -83,7 +58,7 @@ func shIntRange(dt tensor.DType) (lo, hi int64) {
 // bool.
 func shScalarValue(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) (ops.Scalar, error) {
 	bad := func() (ops.Scalar, error) {
-		return ops.Scalar{}, c.Errorf(arg, "value cannot be converted to type %s without overflow", shCTypeName(dt))
+		return ops.Scalar{}, c.Errorf(arg, "value cannot be converted to type %s without overflow", cppTypeName(dt))
 	}
 	switch {
 	case dt == tensor.Bool:

@@ -511,7 +511,7 @@ func pwLerp(c *ops.Call) ([]any, error) {
 	self, end := c.Tensor("self"), c.Tensor("end")
 	dt := self.DType()
 	if end.DType() != dt {
-		return nil, c.Errorf("end", "expected dtype %s for `end` but got dtype %s", pwPyName(dt), pwPyName(end.DType()))
+		return nil, c.Errorf("end", "expected dtype %s for `end` but got dtype %s", demangledTypeName(dt), demangledTypeName(end.DType()))
 	}
 	wt, isT := c.Arg("weight").(*tensor.Tensor)
 	kernel := "lerp_kernel_scalar"
@@ -519,7 +519,7 @@ func pwLerp(c *ops.Call) ([]any, error) {
 	if isT {
 		kernel = "lerp_kernel_tensor"
 		if wt.DType() != dt {
-			return nil, c.Errorf("weight", "expected dtype %s for `weight` but got dtype %s", pwPyName(dt), pwPyName(wt.DType()))
+			return nil, c.Errorf("weight", "expected dtype %s for `weight` but got dtype %s", demangledTypeName(dt), demangledTypeName(wt.DType()))
 		}
 		shapes = append(shapes, wt.Shape())
 	}
@@ -547,32 +547,6 @@ func pwLerp(c *ops.Call) ([]any, error) {
 		return one(mapBinary(self, end, shape, dt, func(s, e float64) float64 { return pwLerpOf(r, s, e, w) }, nil)), nil
 	}
 	return one(pwMap3(self, end, wt, shape, dt, func(s, e, w float64) float64 { return pwLerpOf(r, s, e, w) }, nil)), nil
-}
-
-// pwPyName returns the Python name of dt as ATen's dtype messages print it
-// ("float", "double", "long").
-func pwPyName(dt tensor.DType) string {
-	switch dt {
-	case tensor.Float32:
-		return "float"
-	case tensor.Float64:
-		return "double"
-	case tensor.Float16:
-		return "c10::Half"
-	case tensor.BFloat16:
-		return "c10::BFloat16"
-	case tensor.Int64:
-		return "long int"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int16:
-		return "short int"
-	case tensor.Int8:
-		return "signed char"
-	case tensor.Uint8:
-		return "unsigned char"
-	}
-	return "bool"
 }
 
 // pwAddc reads addcmul's and addcdiv's operands: their result dtype, the
