@@ -15,12 +15,12 @@ the forward op on the same input. All cases ask for every output
 Go conformance runner cannot compare yet (partial masks are tested in
 backward_more_test.go instead).
 """
-import base64
 import json
-import math
 import os
 
 import torch
+
+from confgen import enc, enc_float, enc_tensor  # noqa: F401
 
 torch.set_num_threads(1)
 A = torch.ops.aten
@@ -30,43 +30,6 @@ A = torch.ops.aten
 # matching atol, as the other generators here do).
 TOL = {torch.float32: (1e-4, 1e-4), torch.float64: (1e-7, 1e-7), torch.bfloat16: (1.6e-2, 1e-2)}
 ALL = [True, True, True]
-
-
-def enc_float(v):
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def enc_tensor_body(t):
-    t = t.detach().contiguous()
-    if t.dtype == torch.bfloat16:
-        raw = t.view(torch.int16).numpy().tobytes()
-    else:
-        raw = t.numpy().tobytes()
-    return {"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
-            "data": base64.b64encode(raw).decode()}
-
-
-def enc(v):
-    if v is None:
-        return {"none": True}
-    if isinstance(v, torch.Tensor):
-        return {"tensor": enc_tensor_body(v)}
-    if isinstance(v, bool):
-        return {"bool": v}
-    if isinstance(v, int):
-        return {"int": v}
-    if isinstance(v, float):
-        return {"float": enc_float(v)}
-    if isinstance(v, (list, tuple)):
-        if v and all(isinstance(x, bool) for x in v):
-            return {"bools": list(v)}
-        if all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-            return {"ints": list(v)}
-    raise TypeError(f"cannot encode {v!r}")
 
 
 def tolerance(outs):

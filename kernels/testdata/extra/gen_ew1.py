@@ -9,12 +9,12 @@ out-of-range scalars, integer floor division, NaN/inf/signed-zero edges and
 PyTorch's pow fast paths.
 """
 
-import base64
 import json
-import math
 import os
 
 import torch
+
+from confgen import enc, enc_float, enc_tensor  # noqa: F401
 
 torch.set_num_threads(1)
 A = torch.ops.aten
@@ -32,40 +32,6 @@ EXACT = {"maximum", "minimum", "where", "clamp", "eq", "ne", "lt", "le", "gt", "
          "logical_and", "logical_or", "logical_not", "bitwise_and", "bitwise_not", "isnan"}
 # Elementwise math tolerance per floating output dtype.
 MATH_TOL = {f32: (1.3e-6, 1e-5), f64: (1e-7, 1e-7), f16: (1e-3, 1e-5), bf16: (1.6e-2, 1e-5)}
-
-
-def enc_float(x):
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
-
-
-def enc_tensor(t):
-    t = t.detach().contiguous()
-    if t.dtype == bf16:
-        raw = t.view(torch.int16).numpy().tobytes()
-    else:
-        raw = t.numpy().tobytes()
-    return {"dtype": DTYPE_NAMES[t.dtype], "shape": list(t.shape),
-            "data": base64.b64encode(raw).decode()}
-
-
-def enc(v):
-    if isinstance(v, torch.Tensor):
-        return {"tensor": enc_tensor(v)}
-    if v is None:
-        return {"none": True}
-    if isinstance(v, bool):
-        return {"bool": v}
-    if isinstance(v, int):
-        return {"int": v}
-    if isinstance(v, float):
-        return {"float": enc_float(v)}
-    if isinstance(v, str):
-        return {"string": v}
-    raise TypeError(type(v))
 
 
 def T(vals, dt):

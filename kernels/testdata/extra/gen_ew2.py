@@ -13,12 +13,12 @@ bound truncation, NaN bounds, min > max, and Scalar arguments given as
 bools, NaN and ints.
 """
 
-import base64
 import json
-import math
 import os
 
 import torch
+
+from confgen import enc, enc_float, enc_tensor  # noqa: F401
 
 torch.set_num_threads(1)
 A = torch.ops.aten
@@ -32,34 +32,6 @@ DT = {
 
 # Ops whose results only move or compare values: compared exactly.
 EXACT = {"abs", "neg", "sign", "ceil", "floor", "round", "relu", "relu6", "hardtanh"}
-
-
-def enc_tensor(t):
-    t = t.detach().contiguous()
-    raw = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
-    return {"dtype": DT[t.dtype], "shape": list(t.shape), "data": base64.b64encode(raw).decode()}
-
-
-def enc_float(v):
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def enc(v):
-    if isinstance(v, torch.Tensor):
-        return {"tensor": enc_tensor(v)}
-    if isinstance(v, bool):
-        return {"bool": v}
-    if isinstance(v, int):
-        return {"int": v}
-    if isinstance(v, float):
-        return {"float": enc_float(v)}
-    if isinstance(v, str):
-        return {"string": v}
-    raise TypeError(v)
 
 
 def tolerance(name, out):

@@ -22,12 +22,12 @@ sym_stride.int with negative dims (PyTorch 1.13 neither wraps nor checks
 the dim there and returns garbage); kernels/scatter_test.go covers them.
 """
 
-import base64
 import json
-import math
 import os
 
 import torch
+
+from confgen import enc, enc_float, enc_tensor  # noqa: F401
 
 torch.set_num_threads(1)
 A = torch.ops.aten
@@ -40,45 +40,6 @@ DT = {
 }
 MF = {torch.contiguous_format: "contiguous_format", torch.preserve_format: "preserve_format",
       torch.channels_last: "channels_last", torch.channels_last_3d: "channels_last_3d"}
-
-
-def enc_tensor(t):
-    t = t.detach().contiguous()
-    raw = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
-    return {"dtype": DT[t.dtype], "shape": list(t.shape), "data": base64.b64encode(raw).decode()}
-
-
-def enc_float(v):
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def enc(v, kind=None):
-    """Encodes one argument; kind disambiguates lists."""
-    if kind == "optional_tensors":
-        return {"optional_tensors": [{"none": True} if t is None else {"tensor": enc_tensor(t)} for t in v]}
-    if v is None:
-        return {"none": True}
-    if isinstance(v, torch.Tensor):
-        return {"tensor": enc_tensor(v)}
-    if isinstance(v, torch.dtype):
-        return {"scalar_type": DT[v]}
-    if isinstance(v, torch.memory_format):
-        return {"memory_format": MF[v]}
-    if isinstance(v, bool):
-        return {"bool": v}
-    if isinstance(v, int):
-        return {"int": v}
-    if isinstance(v, float):
-        return {"float": enc_float(v)}
-    if isinstance(v, str):
-        return {"string": v}
-    if isinstance(v, (list, tuple)):
-        return {"ints": list(v)}
-    raise TypeError(v)
 
 
 def rand(dtype, shape, lo=-4.0, hi=4.0):

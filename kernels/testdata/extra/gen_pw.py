@@ -12,12 +12,12 @@ empty tensors, broadcasting, type promotion and edge values (NaN, ±inf,
 domain boundaries).
 """
 
-import base64
 import json
-import math
 import os
 
 import torch
+
+from confgen import enc, enc_float, enc_tensor  # noqa: F401
 
 torch.set_num_threads(1)
 A = torch.ops.aten
@@ -36,36 +36,6 @@ EXACT = {"trunc", "isinf", "logical_xor", "bitwise_or", "bitwise_xor", "clamp", 
 
 NAN, INF = float("nan"), float("inf")
 INTS = [torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8]
-
-
-def enc_tensor(t):
-    t = t.detach().contiguous()
-    raw = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
-    return {"dtype": DT[t.dtype], "shape": list(t.shape), "data": base64.b64encode(raw).decode()}
-
-
-def enc_float(v):
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def enc(v):
-    if v is None:
-        return {"none": True}
-    if isinstance(v, torch.Tensor):
-        return {"tensor": enc_tensor(v)}
-    if isinstance(v, bool):
-        return {"bool": v}
-    if isinstance(v, int):
-        return {"int": v}
-    if isinstance(v, float):
-        return {"float": enc_float(v)}
-    if isinstance(v, str):
-        return {"string": v}
-    raise TypeError(v)
 
 
 def tolerance(name, out):

@@ -10,12 +10,12 @@ dtype arguments, NaN and infinities. The format is exactly that of
     /usr/bin/python3 gen_red.py
 """
 
-import base64
 import json
-import math
 import os
 
 import torch
+
+from confgen import enc, enc_float, enc_tensor  # noqa: F401
 
 torch.set_num_threads(1)
 A = torch.ops.aten
@@ -34,44 +34,6 @@ TOL = {
               torch.float16: (2e-3, 1e-3), torch.bfloat16: (1.6e-2, 1e-2)},
     "select": {},
 }
-
-
-def enc_float(v):
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def enc_tensor_body(t):
-    t = t.detach().contiguous().cpu()
-    if t.dtype == torch.bfloat16:
-        raw = t.view(torch.int16).numpy().tobytes()
-    elif t.dtype == torch.bool:
-        raw = t.to(torch.uint8).numpy().tobytes()
-    else:
-        raw = t.numpy().astype(t.numpy().dtype.newbyteorder("<")).tobytes()
-    return {"dtype": DTYPE_NAMES[t.dtype], "shape": list(t.shape),
-            "data": base64.b64encode(raw).decode("ascii")}
-
-
-def enc(v):
-    if isinstance(v, torch.Tensor):
-        return {"tensor": enc_tensor_body(v)}
-    if v is None:
-        return {"none": True}
-    if isinstance(v, bool):
-        return {"bool": v}
-    if isinstance(v, int):
-        return {"int": v}
-    if isinstance(v, float):
-        return {"float": enc_float(v)}
-    if isinstance(v, torch.dtype):
-        return {"scalar_type": DTYPE_NAMES[v]}
-    if isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-        return {"ints": list(v)}
-    raise TypeError(f"cannot encode {v!r}")
 
 
 def tolerance(kind, outs):

@@ -17,133 +17,14 @@ to libstdc++'s std::sort / std::nth_element / std::partial_sort.
 any.dims and the _native_batch_norm_legit overloads are newer than PyTorch
 1.13; their checks are Go tests (reduce_more_test.go).
 """
-import base64
-import json
-import math
 import os
 
 import torch
 
+from confgen import F, enc, enc_float, enc_tensor, files, inf, nan, ri, rn, tolerance  # noqa: F401
+
 torch.set_num_threads(1)
 A = torch.ops.aten
-
-# rtol/atol per kind and output dtype (the shared README's table; bfloat16
-# and float16 accumulations, which it does not list, get torch.testing's
-# bfloat16 rtol and a matching atol).
-TOL = {
-    "acc": {torch.float32: (1e-4, 1e-4), torch.float64: (1e-7, 1e-7),
-            torch.bfloat16: (1.6e-2, 1e-2), torch.float16: (1e-3, 1e-3)},
-    "move": {},
-}
-
-
-def enc_float(v):
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def enc_tensor_body(t):
-    t = t.detach().contiguous()
-    if t.dtype == torch.bfloat16:
-        raw = t.view(torch.int16).numpy().tobytes()
-    else:
-        raw = t.numpy().tobytes()
-    return {"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
-            "data": base64.b64encode(raw).decode()}
-
-
-def enc(v):
-    if v is None:
-        return {"none": True}
-    if isinstance(v, torch.Tensor):
-        return {"tensor": enc_tensor_body(v)}
-    if isinstance(v, torch.dtype):
-        return {"scalar_type": str(v).replace("torch.", "")}
-    if isinstance(v, bool):
-        return {"bool": v}
-    if isinstance(v, int):
-        return {"int": v}
-    if isinstance(v, float):
-        return {"float": enc_float(v)}
-    if isinstance(v, (list, tuple)):
-        if all(isinstance(x, bool) for x in v) and v:
-            return {"bools": list(v)}
-        if all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-            return {"ints": list(v)}
-        if all(isinstance(x, float) for x in v):
-            return {"floats": [enc_float(x) for x in v]}
-    raise TypeError(f"cannot encode {v!r}")
-
-
-def tolerance(kind, outs):
-    rt, at = 0.0, 0.0
-    if kind == "move":
-        return rt, at
-    for o in outs:
-        if isinstance(o, torch.Tensor) and o.dtype.is_floating_point:
-            r, a = TOL[kind][o.dtype]
-            rt, at = max(rt, r), max(at, a)
-    return rt, at
-
-
-class File:
-    """The cases of one op overload file."""
-
-    def __init__(self, overload, kind):
-        self.overload = overload
-        name = overload._schema.name.split("::")[1]
-        ov = overload._overloadname
-        self.stem = f"aten.{name}.{ov}"
-        self.op = f"aten::{name}.{ov}"
-        self.schema = str(overload._schema)
-        self.kind = kind
-        self.lines = []
-
-    def case(self, note, make, kwargs_names=()):
-        """make() draws inputs and returns (args, kwargs)."""
-        seed = sum(map(ord, self.stem)) * 100 + len(self.lines)
-        torch.manual_seed(seed)
-        args, kwargs = make()
-        with torch.no_grad():
-            out = self.overload(*[a.clone() if isinstance(a, torch.Tensor) else a for a in args], **kwargs)
-        outs = list(out) if isinstance(out, tuple) else [out]
-        rt, at = tolerance(self.kind, outs)
-        self.lines.append({
-            "id": f"{self.stem}/{len(self.lines)}", "op": self.op, "schema": self.schema,
-            "args": [enc(a) for a in args], "kwargs": {k: enc(v) for k, v in kwargs.items()},
-            "outputs": [enc(o) for o in outs], "rtol": rt, "atol": at, "note": note,
-        })
-
-    def write(self, d):
-        path = os.path.join(d, self.stem + ".jsonl")
-        with open(path, "w") as f:
-            for l in self.lines:
-                f.write(json.dumps(l) + "\n")
-        size = os.path.getsize(path)
-        assert size < 30000, f"{path} is {size} bytes"
-        print(f"{path}: {len(self.lines)} cases, {size} bytes")
-
-
-def rn(*s, dt=torch.float32):
-    return torch.randn(s).to(dt)
-
-
-def ri(lo, hi, *s, dt=torch.int64):
-    return torch.randint(lo, hi, s).to(dt)
-
-
-nan, inf = float("nan"), float("inf")
-files = []
-
-
-def F(overload, kind):
-    f = File(overload, kind)
-    files.append(f)
-    return f
-
 
 
 def ties(n, m, *s, dt=torch.float32):
