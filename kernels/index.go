@@ -145,9 +145,38 @@ func shIndex(c *ops.Call) ([]any, error) {
 			return nil, c.Errorf("indices", "tensors used as indices must be long, byte or bool tensors")
 		}
 	}
-	// Expand masks into one int64 index per mask dimension (their
-	// nonzero positions).
-	shape := x.Shape()
+	isMeta := x.IsMeta() || slices.ContainsFunc(indices, func(t *tensor.Tensor) bool { return t != nil && t.IsMeta() })
+	idx, err := shExpandMasks(c, x.Shape(), indices, isMeta)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(idx, func(t *tensor.Tensor) bool { return t != nil }) {
+		// ATen's kernel asserts when it has no index tensor, unless there
+		// is nothing to copy.
+		if x.Numel() != 0 || x.Dim() == 0 {
+			return nil, c.Errorf("indices", "at least one index must be a tensor (not None, nor a 0-d mask)")
+		}
+		return one(tensor.Must(empty(x.IsMeta(), x.DType(), x.Shape()))), nil
+	}
+	outShape, offs, err := shAdvancedIndex(c, x.Shape(), x.Strides(), x.Offset(), idx, isMeta)
+	if err != nil {
+		return nil, err
+	}
+	if isMeta {
+		return one(tensor.Must(tensor.NewMeta(x.DType(), outShape...))), nil
+	}
+	if len(offs) == 0 {
+		return one(tensor.Must(tensor.New(x.DType(), outShape...))), nil
+	}
+	return one(shTake(x, outShape, offs)), nil
+}
+
+// shExpandMasks replaces every bool or uint8 mask among indices by the
+// int64 indices of its nonzero positions, one per mask dimension, after
+// checking the mask's shape against the indexed dimensions (0-d masks
+// vanish). Meta masks with dimensions are refused: the number of nonzero
+// positions is data.
+func shExpandMasks(c *ops.Call, shape []int, indices []*tensor.Tensor, isMeta bool) ([]*tensor.Tensor, error) {
 	var idx []*tensor.Tensor
 	for _, t := range indices {
 		if t == nil || t.DType() == tensor.Int64 {
@@ -158,13 +187,13 @@ func shIndex(c *ops.Call) ([]any, error) {
 		for j, m := range ms {
 			src := len(idx) + j
 			if src >= len(shape) {
-				return nil, c.Errorf("indices", "too many indices for tensor of dimension %d", x.Dim())
+				return nil, c.Errorf("indices", "too many indices for tensor of dimension %d", len(shape))
 			}
 			if m != shape[src] {
 				return nil, c.Errorf("indices", "The shape of the mask %v at index %d does not match the shape of the indexed tensor %v at index %d", ms, j, shape, src)
 			}
 		}
-		if t.IsMeta() || x.IsMeta() {
+		if isMeta {
 			if len(ms) > 0 {
 				return nil, c.Errorf("indices", "boolean mask index: data-dependent output shape, which meta tensors cannot compute")
 			}
@@ -172,28 +201,29 @@ func shIndex(c *ops.Call) ([]any, error) {
 		}
 		idx = append(idx, shNonzero(t)...)
 	}
+	return idx, nil
+}
+
+// shAdvancedIndex is the core of aten::index.Tensor on a tensor of the
+// given shape, strides and storage offset, with int64 indices (nil for a
+// whole dimension; at least one is set): the indices broadcast together,
+// and indexed dimensions that are not adjacent move to the front. It
+// returns the shape of the result and, unless isMeta or the result is
+// empty, the storage offset of every element of the result.
+func shAdvancedIndex(c *ops.Call, shape, strides []int, offset int, idx []*tensor.Tensor, isMeta bool) ([]int, []int, error) {
 	var shapes [][]int
 	for _, t := range idx {
 		if t != nil {
 			shapes = append(shapes, t.Shape())
 		}
 	}
-	if len(shapes) == 0 {
-		// ATen's kernel asserts when it has no index tensor, unless there
-		// is nothing to copy.
-		if x.Numel() != 0 || x.Dim() == 0 {
-			return nil, c.Errorf("indices", "at least one index must be a tensor (not None, nor a 0-d mask)")
-		}
-		return one(tensor.Must(empty(x.IsMeta(), x.DType(), x.Shape()))), nil
-	}
 	repl, err := ops.BroadcastShapes(shapes...)
 	if err != nil {
-		return nil, c.Errorf("indices", "shape mismatch: indexing tensors could not be broadcast together with shapes %v", shapes)
+		return nil, nil, c.Errorf("indices", "shape mismatch: indexing tensors could not be broadcast together with shapes %v", shapes)
 	}
 	for len(idx) < len(shape) {
 		idx = append(idx, nil)
 	}
-	// Indexed dimensions that are not adjacent move to the front.
 	first := slices.IndexFunc(idx, func(t *tensor.Tensor) bool { return t != nil })
 	last := first
 	for d, t := range idx {
@@ -201,15 +231,8 @@ func shIndex(c *ops.Call) ([]any, error) {
 			last = d
 		}
 	}
-	strides := x.Strides()
-	var order []int
-	for d := first; d <= last; d++ {
-		if idx[d] == nil {
-			order = make([]int, 0, len(idx))
-			break
-		}
-	}
-	if order != nil {
+	if slices.Contains(idx[first:last+1], nil) {
+		order := make([]int, 0, len(idx))
 		for d, t := range idx {
 			if t != nil {
 				order = append(order, d)
@@ -230,25 +253,22 @@ func shIndex(c *ops.Call) ([]any, error) {
 	outShape := slices.Concat(before, repl, after)
 	for d := first; d < first+nIdx; d++ {
 		if shape[d] == 0 && !slices.Contains(repl, 0) {
-			return nil, c.Errorf("indices", "index is out of bounds for dimension with size 0")
+			return nil, nil, c.Errorf("indices", "index is out of bounds for dimension with size 0")
 		}
 	}
-	if x.IsMeta() || slices.ContainsFunc(idx, func(t *tensor.Tensor) bool { return t != nil && t.IsMeta() }) {
-		return one(tensor.Must(tensor.NewMeta(x.DType(), outShape...))), nil
+	if isMeta {
+		return outShape, nil, nil
 	}
-	out, err := tensor.New(x.DType(), outShape...)
+	n, err := tensor.Numel(outShape)
 	if err != nil {
-		return nil, c.Errorf("indices", "%v", err)
+		return nil, nil, c.Errorf("indices", "%v", err)
 	}
-	if out.Numel() == 0 {
-		return one(out), nil
+	if n == 0 {
+		return outShape, nil, nil
 	}
 	// The offset contributed by the indexed dimensions at every position of
 	// the broadcast index shape.
-	nr := 1
-	for _, d := range repl {
-		nr *= d
-	}
+	nr, _ := tensor.Numel(repl)
 	add := make([]int, nr)
 	for k := 0; k < nIdx; k++ {
 		d := first + k
@@ -256,7 +276,7 @@ func shIndex(c *ops.Call) ([]any, error) {
 		size := int64(shape[d])
 		for i, v := range vals {
 			if v < -size || v >= size {
-				return nil, c.Errorf("indices", "index %d is out of bounds for dimension %d with size %d", v, k, size)
+				return nil, nil, c.Errorf("indices", "index %d is out of bounds for dimension %d with size %d", v, k, size)
 			}
 			if v < 0 {
 				v += size
@@ -265,12 +285,12 @@ func shIndex(c *ops.Call) ([]any, error) {
 		}
 	}
 	ostr := slices.Concat(strides[:first], make([]int, len(repl)), strides[first+nIdx:])
-	offs := shOffsets(outShape, ostr, x.Offset())
+	offs := shOffsets(outShape, ostr, offset)
 	rstr := slices.Concat(make([]int, len(before)), tensor.ContiguousStrides(repl), make([]int, len(after)))
 	for i, r := range shOffsets(outShape, rstr, 0) {
 		offs[i] += add[r]
 	}
-	return one(shTake(x, outShape, offs)), nil
+	return outShape, offs, nil
 }
 
 // shPermuteSlice returns s reordered: element i of the result is

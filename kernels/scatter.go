@@ -606,107 +606,16 @@ func ixMaskedFill(c *ops.Call, x, mask, values *tensor.Tensor) ([]any, error) {
 }
 
 // ixIndexOffsets computes advanced indexing of a contiguous tensor of the
-// given shape as aten::index.Tensor does (masks expand to their nonzero
-// coordinates, 0-d masks to nothing; indices broadcast; indexed
-// dimensions that are not adjacent move to the front) and returns the
-// shape of the result and the row-major position in the tensor of every
-// element of the result.
+// given shape as aten::index.Tensor does (see shExpandMasks and
+// shAdvancedIndex) and returns the shape of the result and the row-major
+// position in the tensor of every element of the result.
 func ixIndexOffsets(c *ops.Call, shape []int, indices []*tensor.Tensor) ([]int, []int, error) {
-	var idx []*tensor.Tensor
-	for _, t := range indices {
-		if !ixIsMask(t) {
-			idx = append(idx, t)
-			continue
-		}
-		ms := t.Shape()
-		for j, m := range ms {
-			src := len(idx) + j
-			if src >= len(shape) {
-				return nil, nil, c.Errorf("indices", "too many indices for tensor of dimension %d", len(shape))
-			}
-			if m != shape[src] {
-				return nil, nil, c.Errorf("indices", "The shape of the mask %v at index %d does not match the shape of the indexed tensor %v at index %d", ms, j, shape, src)
-			}
-		}
-		idx = append(idx, shNonzero(t)...)
+	idx, err := shExpandMasks(c, shape, indices, false)
+	if err != nil {
+		return nil, nil, err
 	}
-	var shapes [][]int
-	for _, t := range idx {
-		if t != nil {
-			shapes = append(shapes, t.Shape())
-		}
-	}
-	if len(shapes) == 0 {
+	if !slices.ContainsFunc(idx, func(t *tensor.Tensor) bool { return t != nil }) {
 		return nil, nil, c.Errorf("indices", "at least one index must be a tensor (not None, nor a 0-d mask)")
 	}
-	repl, err := ops.BroadcastShapes(shapes...)
-	if err != nil {
-		return nil, nil, c.Errorf("indices", "shape mismatch: indexing tensors could not be broadcast together with shapes %v", shapes)
-	}
-	for len(idx) < len(shape) {
-		idx = append(idx, nil)
-	}
-	strides := tensor.ContiguousStrides(shape)
-	first := slices.IndexFunc(idx, func(t *tensor.Tensor) bool { return t != nil })
-	last := first
-	for d, t := range idx {
-		if t != nil {
-			last = d
-		}
-	}
-	if slices.Contains(idx[first:last+1], nil) {
-		order := make([]int, 0, len(idx))
-		for d, t := range idx {
-			if t != nil {
-				order = append(order, d)
-			}
-		}
-		for d, t := range idx {
-			if t == nil {
-				order = append(order, d)
-			}
-		}
-		idx = shPermuteSlice(idx, order)
-		shape = shPermuteSlice(shape, order)
-		strides = shPermuteSlice(strides, order)
-		first = 0
-	}
-	nIdx := len(shapes)
-	before, after := shape[:first], shape[first+nIdx:]
-	outShape := slices.Concat(before, repl, after)
-	for d := first; d < first+nIdx; d++ {
-		if shape[d] == 0 && !slices.Contains(repl, 0) {
-			return nil, nil, c.Errorf("indices", "index is out of bounds for dimension with size 0")
-		}
-	}
-	n, err := tensor.Numel(outShape)
-	if err != nil {
-		return nil, nil, c.Errorf("indices", "%v", err)
-	}
-	if n == 0 {
-		return outShape, nil, nil
-	}
-	nr, _ := tensor.Numel(repl)
-	add := make([]int, nr)
-	for k := 0; k < nIdx; k++ {
-		d := first + k
-		vals := expandedValues[int64](idx[d], repl)
-		size := int64(shape[d])
-		for i, v := range vals {
-			if v < -size || v >= size {
-				return nil, nil, c.Errorf("indices", "index %d is out of bounds for dimension %d with size %d", v, k, size)
-			}
-			if v < 0 {
-				v += size
-			}
-			add[i] += int(v) * strides[d]
-		}
-	}
-	ostr := slices.Concat(strides[:first], make([]int, len(repl)), strides[first+nIdx:])
-	offs := shOffsets(outShape, ostr, 0)
-	rstr := slices.Concat(make([]int, len(before)), tensor.ContiguousStrides(repl), make([]int, len(after)))
-	for i, r := range shOffsets(outShape, rstr, 0) {
-		offs[i] += add[r]
-	}
-	return outShape, offs, nil
+	return shAdvancedIndex(c, shape, tensor.ContiguousStrides(shape), 0, idx, false)
 }
