@@ -82,7 +82,7 @@ func pxAdaptiveAvgPool2dBackward(c *ops.Call) ([]any, error) {
 	planes := cvProd(xs[:nd-2])
 	gv := g.Float64s()
 	res := make([]float64, cvProd(xs))
-	r := pxRounder(dt)
+	r := rounder(dt)
 	cvParallel(planes, planes*ih*iw, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			dst := res[pl*ih*iw : (pl+1)*ih*iw]
@@ -199,7 +199,7 @@ func pxAvgPool2dBackward(c *ops.Call) ([]any, error) {
 	}
 	gv := g.Float64s()
 	res := make([]float64, cvProd(xs))
-	r := pxRounder(dt)
+	r := rounder(dt)
 	cvParallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			dst := res[pl*lin : (pl+1)*lin]
@@ -266,7 +266,7 @@ func pxMaxPool2dWithIndicesBackward(c *ops.Call) ([]any, error) {
 	}
 	gv := g.Float64s()
 	res := make([]float64, cvProd(xs))
-	r := pxRounder(dt)
+	r := rounder(dt)
 	for pl := range p.planes {
 		dst := res[pl*lin : (pl+1)*lin]
 		for o := pl * lout; o < (pl+1)*lout; o++ {
@@ -316,7 +316,7 @@ func pxEmbeddingDenseBackward(c *ops.Call) ([]any, error) {
 	}
 	gv := g.Float64s()
 	res := make([]float64, int(nw)*dim)
-	r := pxRounder(dt)
+	r := rounder(dt)
 	for i, k := range iv {
 		if k == pad {
 			continue

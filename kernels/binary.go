@@ -142,20 +142,6 @@ func (o *ew1Operands) cast(dt tensor.DType) (a, b *tensor.Tensor) {
 	return to(o.a, dt), to(o.b, dt)
 }
 
-// ew1Round rounds v to the precision of the floating dtype dt, as storing a
-// float result into a dt value does.
-func ew1Round(dt tensor.DType, v float64) float64 {
-	switch dt {
-	case tensor.Float32:
-		return float64(float32(v))
-	case tensor.Float16:
-		return float64(tensor.HalfFromFloat32(float32(v)).Float32())
-	case tensor.BFloat16:
-		return float64(tensor.BHalfFromFloat32(float32(v)).Float32())
-	}
-	return v
-}
-
 // ew1NotImplemented is ATen's dispatch error for a dtype a kernel lacks.
 func ew1NotImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
 	return c.Errorf(arg, "%q not implemented for '%s'", kernel, scalarTypeName(dt))
@@ -262,7 +248,7 @@ func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar)
 	var ff floatFn2
 	switch dt {
 	case tensor.Float32, tensor.Float64:
-		af := ew1Round(dt, alpha.Float())
+		af := roundTo(dt, alpha.Float())
 		n, bc := ew1InnerRun(o.shape, x.Shape(), y.Shape())
 		if !bc[1] || bc[0] {
 			ff = func(p, q float64) float64 { return ew1FMA(dt, af, q, p) }
@@ -281,23 +267,23 @@ func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar)
 		hoistEnd := nv + 1 + (n-nv-1)/sse*sse
 		return one(ew1MapIndexed(x, y, o.shape, dt, func(k int, p, q float64) float64 {
 			if i := k % n; i > nv && i < hoistEnd {
-				return p + ew1Round(dt, af*q)
+				return p + roundTo(dt, af*q)
 			}
 			return ew1FMA(dt, af, q, p)
 		})), nil
 	case tensor.Float16:
-		af := ew1Round(dt, alpha.Float())
-		ff = func(p, q float64) float64 { return p + ew1Round(dt, af*q) }
+		af := roundTo(dt, alpha.Float())
+		ff = func(p, q float64) float64 { return p + roundTo(dt, af*q) }
 	case tensor.BFloat16:
 		// The vectorized part fuses in float32, the rest rounds the
 		// product to bfloat16.
-		af := ew1Round(dt, alpha.Float())
+		af := roundTo(dt, alpha.Float())
 		inVec := ew1VecRegion(dt, o.shape, x.Shape(), y.Shape())
 		return one(ew1MapIndexed(x, y, o.shape, dt, func(k int, p, q float64) float64 {
 			if inVec(k) {
-				return ew1Round(dt, ew1FMA(tensor.Float32, af, q, p))
+				return roundTo(dt, ew1FMA(tensor.Float32, af, q, p))
 			}
-			return ew1Round(dt, p+ew1Round(dt, af*q))
+			return roundTo(dt, p+roundTo(dt, af*q))
 		})), nil
 	}
 	return one(mapBinary(x, y, o.shape, dt, ff, fi)), nil
@@ -568,14 +554,14 @@ func ew1DivMode(c *ops.Call) ([]any, error) {
 		return one(mapBinary(a, b, o.shape, dt, nil, fi)), nil
 	}
 	if mode == "trunc" {
-		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return math.Trunc(ew1Round(dt, x/y)) }, nil)), nil
+		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return math.Trunc(roundTo(dt, x/y)) }, nil)), nil
 	}
 	// float16 computes in float and rounds what it stores; bfloat16 rounds
 	// every operation; float and double compute in their own precision.
-	r := func(v float64) float64 { return ew1Round(dt, v) }
+	r := func(v float64) float64 { return roundTo(dt, v) }
 	op := r
 	if dt == tensor.Float16 {
-		op = func(v float64) float64 { return ew1Round(tensor.Float32, v) }
+		op = func(v float64) float64 { return roundTo(tensor.Float32, v) }
 		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return ew1FloorDiv(x, y, op, r, math.Mod) }, nil)), nil
 	}
 	sleef := ew1SleefFmod(dt)
@@ -672,9 +658,9 @@ func ew1Mod(c *ops.Call, kernel string, fix func(m, y float64) float64, fi intFn
 		inVec := ew1VecRegion(dt, o.shape, a.Shape(), b.Shape())
 		return one(ew1MapIndexed(a, b, o.shape, dt, func(k int, x, y float64) float64 {
 			if inVec(k) {
-				return ew1Round(dt, fix(sleef(x, y), y))
+				return roundTo(dt, fix(sleef(x, y), y))
 			}
-			return ew1Round(dt, fix(math.Mod(x, y), y))
+			return roundTo(dt, fix(math.Mod(x, y), y))
 		})), nil
 	}
 	if err := ew1CheckNoZero(c, "other", b, o.shape); err != nil {
@@ -779,10 +765,10 @@ func ew1PowTensorScalar(c *ops.Call) ([]any, error) {
 		e := exp.Int()
 		return one(mapUnary(x, dt, nil, func(v int64) int64 { return ew1Powi(v, e) })), nil
 	case dt == tensor.Float16:
-		e := ew1Round(dt, ef)
+		e := roundTo(dt, ef)
 		return one(mapUnary(x, dt, func(v float64) float64 { return math.Pow(v, e) }, nil)), nil
 	}
-	r := func(v float64) float64 { return ew1Round(dt, v) }
+	r := func(v float64) float64 { return roundTo(dt, v) }
 	var ff floatFn1
 	switch ef {
 	case 0.5:

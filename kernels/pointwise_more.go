@@ -223,7 +223,7 @@ func (u *pwVecUnary) kernel(c *ops.Call) ([]any, error) {
 				vals[k] = u.ff(math.Copysign(math.Inf(1), v))
 				continue
 			}
-			vals[k] = ew1Round(ct, u.ff(v))
+			vals[k] = roundTo(ct, u.ff(v))
 		}
 	})
 	return one(tensor.Must(tensor.FromFloat64s(dt, vals, x.Shape()...))), nil
@@ -376,7 +376,7 @@ func pwSoftplus(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := ew2Rounder(dt)
+	r := rounder(dt)
 	return one(mapUnary(x, dt, func(v float64) float64 {
 		xb := r(v * beta)
 		if xb > th {
@@ -432,7 +432,7 @@ func pwLogit(c *ops.Call) ([]any, error) {
 		return one(tensor.Must(empty(true, dt, x.Shape()))), nil
 	}
 	ct := computeType(dt)
-	r := ew2Rounder(ct)
+	r := rounder(ct)
 	f := func(v float64) float64 {
 		if v == 1 {
 			return math.Inf(1)
@@ -446,8 +446,8 @@ func pwLogit(c *ops.Call) ([]any, error) {
 	if err := ew1CheckFits(c, "eps", ops.FloatScalar(eps), dt); err != nil {
 		return nil, err
 	}
-	lo := ew1Round(dt, eps)
-	hi := ew1Round(dt, 1-lo)
+	lo := roundTo(dt, eps)
+	hi := roundTo(dt, 1-lo)
 	inVec := ew1VecRegion(dt, x.Shape(), x.Shape())
 	vals := to(x, ct).Float64s()
 	for k, v := range vals {
@@ -460,7 +460,7 @@ func pwLogit(c *ops.Call) ([]any, error) {
 		} else if v > hi {
 			v = hi
 		}
-		vals[k] = ew1Round(ct, f(v))
+		vals[k] = roundTo(ct, f(v))
 	}
 	return one(tensor.Must(tensor.FromFloat64s(dt, vals, x.Shape()...))), nil
 }
@@ -542,7 +542,7 @@ func pwLerp(c *ops.Call) ([]any, error) {
 	if isMeta {
 		return one(tensor.Must(empty(true, dt, shape))), nil
 	}
-	r := ew2Rounder(ct)
+	r := rounder(ct)
 	if !isT {
 		return one(mapBinary(self, end, shape, dt, func(s, e float64) float64 { return pwLerpOf(r, s, e, w) }, nil)), nil
 	}
@@ -579,7 +579,7 @@ func pwAddcmul(c *ops.Call) ([]any, error) {
 	if meta(self, t1, t2) {
 		return one(tensor.Must(empty(true, dt, shape))), nil
 	}
-	r := ew2Rounder(computeType(dt))
+	r := rounder(computeType(dt))
 	return one(pwMap3(to(self, dt), to(t1, dt), to(t2, dt), shape, dt,
 		func(s, a, b float64) float64 { return s + r(r(vf*a)*b) },
 		func(s, a, b int64) int64 { return s + vi*a*b })), nil
@@ -604,7 +604,7 @@ func pwAddcdiv(c *ops.Call) ([]any, error) {
 	if meta(self, t1, t2) {
 		return one(tensor.Must(empty(true, dt, shape))), nil
 	}
-	r := ew2Rounder(computeType(dt))
+	r := rounder(computeType(dt))
 	return one(pwMap3(to(self, dt), to(t1, dt), to(t2, dt), shape, dt,
 		func(s, a, b float64) float64 { return s + r(r(vf*a)/b) }, nil)), nil
 }

@@ -14,7 +14,7 @@ import (
 // _adaptive_avg_pool3d, max_pool3d_with_indices, upsample_bilinear2d.vec,
 // grid_sampler_2d and col2im. Float math mimics ATen's scalar type: every
 // operation of a float32 (or bfloat16, float16) kernel is rounded to that
-// type through pxRounder.
+// type through rounder.
 
 func init() {
 	registerBoth("aten::avg_pool1d", pxAvgPool1d)
@@ -25,21 +25,6 @@ func init() {
 	registerBoth("aten::upsample_bilinear2d.vec", pxUpsampleBilinear2dVec)
 	registerBoth("aten::grid_sampler_2d", pxGridSampler2d)
 	registerBoth("aten::col2im", pxCol2im)
-}
-
-// pxRounder returns the function that rounds a float64 to the precision of
-// dtype dt (the identity for float64): a float32 operation is the float64
-// operation rounded once, so chaining it mimics C++ float arithmetic.
-func pxRounder(dt tensor.DType) func(float64) float64 {
-	switch dt {
-	case tensor.Float32:
-		return func(v float64) float64 { return float64(float32(v)) }
-	case tensor.BFloat16:
-		return func(v float64) float64 { return float64(tensor.BHalfFromFloat32(float32(v)).Float32()) }
-	case tensor.Float16:
-		return func(v float64) float64 { return float64(tensor.HalfFromFloat32(float32(v)).Float32()) }
-	}
-	return func(v float64) float64 { return v }
 }
 
 // pxCallOp calls the operator name with args and turns its error into one
@@ -392,7 +377,7 @@ func pxAdaptiveAvgPool3d(c *ops.Call) ([]any, error) {
 	}
 	vals := x.Float64s()
 	res := make([]float64, cvProd(shape))
-	r := pxRounder(dt)
+	r := rounder(dt)
 	lin := p.in[0] * p.in[1] * p.in[2]
 	lout := p.out[0] * p.out[1] * p.out[2]
 	cvParallel(p.planes, p.planes*lin, func(lo, hi int) {
@@ -477,7 +462,7 @@ func pxUpsampleBilinear2dVec(c *ops.Call) ([]any, error) {
 		return nil, cvNotImplemented(c, "input", "upsample_bilinear2d_channels_last", dt)
 	}
 	ac := c.Bool("align_corners")
-	r := pxRounder(dt)
+	r := rounder(dt)
 	h0, h1, hl0, hl1 := pxLinearIndices(ih, oh, ac, scales[0], r)
 	w0, w1, wl0, wl1 := pxLinearIndices(iw, ow, ac, scales[1], r)
 	vals := x.Float64s()
@@ -538,7 +523,7 @@ func pxLinearIndices(in, out int, alignCorners bool, scale float64, r func(float
 	s := pxAreaScale(in, out, alignCorners, scale, r)
 	rop := r
 	if r(1+1.0/512) == 1 { // bfloat16 or float16: opmath is float32
-		rop = pxRounder(tensor.Float32)
+		rop = rounder(tensor.Float32)
 	}
 	for d := range out {
 		if in == out {
@@ -599,7 +584,7 @@ func pxGridSampler2d(c *ops.Call) ([]any, error) {
 	if dt != tensor.Float32 && dt != tensor.Float64 {
 		return nil, cvNotImplemented(c, "input", "grid_sampler_2d_cpu", dt)
 	}
-	r := pxRounder(dt)
+	r := rounder(dt)
 	vals, gv := x.Float64s(), g.Float64s()
 	res := make([]float64, cvProd(shape))
 	gsm := &pxGridSampler{ih: ih, iw: iw, pad: int(pad), ac: ac, r: r}
@@ -817,7 +802,7 @@ func pxCol2im(c *ops.Call) ([]any, error) {
 	if !dt.IsFloat() {
 		return nil, cvNotImplemented(c, "self", "col2im_out_cpu", dt)
 	}
-	r := pxRounder(dt)
+	r := rounder(dt)
 	vals := x.Float64s()
 	res := make([]float64, cvProd(shape))
 	cvParallel(batch, batch*planes*length, func(lo, hi int) {
@@ -956,7 +941,7 @@ func pxCdistForward(c *ops.Call) ([]any, error) {
 	}
 	a := tensor.Must(x1.Expand(append(append([]int{}, batch...), r1, cols)...)).Float64s()
 	b := tensor.Must(x2.Expand(append(append([]int{}, batch...), r2, cols)...)).Float64s()
-	r := pxRounder(dt)
+	r := rounder(dt)
 	euclid := p == 2 && (mode == 1 || mode == 0 && (r1 > 25 || r2 > 25))
 	d := newPxDist(p, r)
 	cvParallel(nb*r1, nb*r1*r2*cols, func(lo, hi int) {
@@ -1019,7 +1004,7 @@ func pxPdistForward(c *ops.Call) ([]any, error) {
 		return cvOne(tensor.FromFloat64s(dt, res, count))
 	}
 	vals := x.Float64s()
-	d := newPxDist(p, pxRounder(dt))
+	d := newPxDist(p, rounder(dt))
 	k := 0
 	for i := range n {
 		for j := i + 1; j < n; j++ {
@@ -1142,9 +1127,9 @@ func pxEmbeddingBag(c *ops.Call) ([]any, error) {
 	if psw != nil {
 		pv = psw.Float64s()
 	}
-	r := pxRounder(wdt)
+	r := rounder(wdt)
 	if wdt == tensor.Float16 && fast {
-		r = pxRounder(tensor.Float32)
+		r = rounder(tensor.Float32)
 	}
 	out := make([]float64, bags*dim)
 	maxIdx := make([]int64, bags*dim)

@@ -173,20 +173,6 @@ func redRows(outer, inner int, f func(r int)) {
 	})
 }
 
-// redRound rounds v to the precision of dt (float32 arithmetic for the
-// 16-bit floating dtypes' accumulators, then the dtype).
-func redRound(dt tensor.DType, v float64) float64 {
-	switch dt {
-	case tensor.Float32:
-		return float64(float32(v))
-	case tensor.Float16:
-		return float64(tensor.HalfFromFloat32(float32(v)).Float32())
-	case tensor.BFloat16:
-		return float64(tensor.BHalfFromFloat32(float32(v)).Float32())
-	}
-	return v
-}
-
 // redSumF64 returns the sum of vals with Neumaier's compensated summation:
 // at least as accurate as PyTorch's pairwise sums. Infinities and NaN
 // propagate as in plain summation.
@@ -309,7 +295,7 @@ func redMeanDim(c *ops.Call) ([]any, error) {
 	n := float64(redCount(self.Shape(), mask))
 	vals := s.Float64s()
 	for i, v := range vals {
-		vals[i] = redRound(dt, v/n)
+		vals[i] = roundTo(dt, v/n)
 	}
 	return one(redFloatResult(false, dt, vals, s.Shape())), nil
 }

@@ -26,21 +26,6 @@ func init() {
 	registerBoth("aten::index_put", ixIndexPut)
 }
 
-// ixRound rounds v, the exact or double-rounded result of an operation on
-// values of floating dtype dt, to dt as ATen's CPU kernels do: float16 and
-// bfloat16 compute in float32 and round that to the dtype.
-func ixRound(dt tensor.DType, v float64) float64 {
-	switch dt {
-	case tensor.Float32:
-		return float64(float32(v))
-	case tensor.Float16:
-		return float64(tensor.HalfFromFloat32(float32(v)).Float32())
-	case tensor.BFloat16:
-		return float64(tensor.BHalfFromFloat32(float32(v)).Float32())
-	}
-	return v
-}
-
 // ixWrap wraps v to integral dtype dt (bool: nonzero is 1), as C++'s
 // integer conversions do.
 func ixWrap(dt tensor.DType, v int64) int64 {
@@ -253,7 +238,7 @@ func ixScatterReduceOp(c *ops.Call, src *tensor.Tensor, reduce string, includeSe
 			n = 1
 		}
 		if out.f != nil {
-			out.f[t] = ixRound(dt, out.f[t]/n)
+			out.f[t] = roundTo(dt, out.f[t]/n)
 		} else {
 			out.i[t] = ixWrap(dt, ixFloorDiv(out.i[t], int64(n)))
 		}
@@ -303,9 +288,9 @@ func ixReduce(out *ixVals, t int, src *ixVals, s int, reduce string) {
 		case "":
 			a = b
 		case "sum", "mean":
-			a = ixRound(dt, a+b)
+			a = roundTo(dt, a+b)
 		case "prod":
-			a = ixRound(dt, a*b)
+			a = roundTo(dt, a*b)
 		case "amax":
 			// ATen: isnan(src) ? src : std::max(self, src).
 			if math.IsNaN(b) || a < b {
@@ -339,7 +324,7 @@ func ixReduce(out *ixVals, t int, src *ixVals, s int, reduce string) {
 // self (so it wraps or rounds like the values).
 func ixCountAdd(dt tensor.DType, n float64) float64 {
 	if dt.IsFloat() {
-		return ixRound(dt, n+1)
+		return roundTo(dt, n+1)
 	}
 	return float64(ixWrap(dt, int64(n)+1))
 }

@@ -177,24 +177,15 @@ func ew2Sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // ew2Silu returns silu for dtype dt: x/(1+exp(-x)) with every step rounded
 // to dt, as ATen's float32 and bfloat16 kernels compute it.
 func ew2Silu(dt tensor.DType) floatFn1 {
-	r := ew2Rounder(dt)
+	r := rounder(dt)
 	return func(x float64) float64 { return r(x / r(1+r(math.Exp(-x)))) }
 }
 
 // ew2Rsqrt returns rsqrt for dtype dt: 1/sqrt(x) with the square root
 // rounded to the compute dtype first, as ATen's kernels compute it.
 func ew2Rsqrt(dt tensor.DType) floatFn1 {
-	r := ew2Rounder(computeType(dt))
+	r := rounder(computeType(dt))
 	return func(x float64) float64 { return 1 / r(math.Sqrt(x)) }
-}
-
-// ew2Rounder returns the function that rounds a float64 to the floating
-// dtype dt (the identity for float64).
-func ew2Rounder(dt tensor.DType) func(float64) float64 {
-	if dt == tensor.Float64 {
-		return func(v float64) float64 { return v }
-	}
-	return func(v float64) float64 { return ew2Round(v, dt) }
 }
 
 // ew2Clamp is std::min(std::max(x, lo), hi) with NaN propagated from any
@@ -210,19 +201,6 @@ func ew2Clamp(x, lo, hi float64) float64 {
 		x = hi
 	}
 	return x
-}
-
-// ew2Round returns v rounded to the floating dtype dt.
-func ew2Round(v float64, dt tensor.DType) float64 {
-	switch dt {
-	case tensor.Float32:
-		return float64(float32(v))
-	case tensor.Float16:
-		return float64(tensor.HalfFromFloat32(float32(v)).Float32())
-	case tensor.BFloat16:
-		return float64(tensor.BHalfFromFloat32(float32(v)).Float32())
-	}
-	return v
 }
 
 // ew2FloatScalar converts the Scalar argument name to the floating dtype dt
@@ -245,7 +223,7 @@ func ew2FloatScalar(c *ops.Call, name string, dt tensor.DType) (float64, error) 
 	if !math.IsInf(v, 0) && (v < -limit || v > limit) {
 		return 0, c.Errorf(name, "value cannot be converted to type %s without overflow", ctype)
 	}
-	return ew2Round(v, dt), nil
+	return roundTo(dt, v), nil
 }
 
 // ew2IntScalar converts the Scalar argument name to the integral dtype dt
@@ -371,7 +349,7 @@ func ew2Elu(c *ops.Call) ([]any, error) {
 			return nil, err
 		}
 	}
-	negcoef := ew2Round(coef[0]*coef[1], computeType(dt))
+	negcoef := roundTo(computeType(dt), coef[0]*coef[1])
 	poscoef, negiptcoef := coef[1], coef[2]
 	return one(mapUnary(x, dt, func(v float64) float64 {
 		if v <= 0 {
@@ -405,7 +383,7 @@ func ew2Gelu(c *ops.Call) ([]any, error) {
 // step rounded to dt as ATen's float32 and bfloat16 kernels compute it (in
 // bfloat16 this matters: 1+tanh cancels).
 func ew2GeluTanh(dt tensor.DType) floatFn1 {
-	r := ew2Rounder(dt)
+	r := rounder(dt)
 	beta := r(math.Sqrt2 * (2 / math.SqrtPi) * 0.5)
 	kappa := r(0.044715)
 	return func(x float64) float64 {
