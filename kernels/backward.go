@@ -76,7 +76,7 @@ func pxAdaptiveAvgPool2dBackward(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, xs))
 	}
 	if !pxFloatKernel(dt) {
-		return nil, cvNotImplemented(c, "self", "adaptive_avg_pool2d_backward_cpu", dt)
+		return nil, notImplemented(c, "self", "adaptive_avg_pool2d_backward_cpu", dt)
 	}
 	ih, iw, oh, ow := xs[nd-2], xs[nd-1], gs[nd-2], gs[nd-1]
 	planes := cvProd(xs[:nd-2])
@@ -144,7 +144,7 @@ func pxAvgPool2dBackward(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, xs))
 	}
 	if !pxFloatKernel(dt) && dt != tensor.Int64 {
-		return nil, cvNotImplemented(c, "self", "avg_pool2d_backward_out_frame", dt)
+		return nil, notImplemented(c, "self", "avg_pool2d_backward_out_frame", dt)
 	}
 	p.kH, p.kW = int(ks[0]), int(ks[len(ks)-1])
 	p.sH, p.sW = p.kH, p.kW
@@ -255,7 +255,7 @@ func pxMaxPool2dWithIndicesBackward(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, xs))
 	}
 	if !pxFloatKernel(dt) {
-		return nil, cvNotImplemented(c, "self", "max_pool2d_backward", dt)
+		return nil, notImplemented(c, "self", "max_pool2d_backward", dt)
 	}
 	lin, lout := p.inH*p.inW, p.outH*p.outW
 	iv := idx.Int64s()
@@ -304,7 +304,7 @@ func pxEmbeddingDenseBackward(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, shape))
 	}
 	if !dt.IsFloat() {
-		return nil, cvNotImplemented(c, "grad_output", "embedding_dense_backward_cpu", dt)
+		return nil, notImplemented(c, "grad_output", "embedding_dense_backward_cpu", dt)
 	}
 	iv := idx.Int64s()
 	counts := make(map[int64]int)

@@ -61,7 +61,7 @@ func bwNativeLayerNormBackward(c *ops.Call) ([]any, error) {
 	mask := bwMask(c)
 	dt := x.DType()
 	if !redNormDType(dt) {
-		return nil, redNotImplemented(c, "input", "LayerNormBackwardKernelImpl", dt)
+		return nil, notImplemented(c, "input", "LayerNormBackwardKernelImpl", dt)
 	}
 	m, n, _, err := redLayerNormCheck(c, x, weight, bias, c.Ints("normalized_shape"))
 	if err != nil {
@@ -201,7 +201,7 @@ func bwNativeGroupNormBackward(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("weight", "output_mask asks for the weight or bias gradient, but weight is None (tensor does not have a device)")
 	}
 	if !redNormDType(dt) {
-		return nil, redNotImplemented(c, "input", "GroupNormBackwardKernelImpl", dt)
+		return nil, notImplemented(c, "input", "GroupNormBackwardKernelImpl", dt)
 	}
 	var dX, dW, dB *tensor.Tensor
 	if meta(g, x, mean, rstd, weight) {
@@ -415,7 +415,7 @@ func bwConvSupported(c *ops.Call, dt tensor.DType, nd int, p cvConvParams, mask 
 	case nd == 3:
 		name = "slow_conv3d_cpu_grad_" + part
 	}
-	return cvNotImplemented(c, "input", name, dt)
+	return notImplemented(c, "input", name, dt)
 }
 
 // bwConvGeom returns the geometry shared by the backward products: kernel,

@@ -142,11 +142,6 @@ func (o *ew1Operands) cast(dt tensor.DType) (a, b *tensor.Tensor) {
 	return to(o.a, dt), to(o.b, dt)
 }
 
-// ew1NotImplemented is ATen's dispatch error for a dtype a kernel lacks.
-func ew1NotImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
-	return c.Errorf(arg, "%q not implemented for '%s'", kernel, scalarTypeName(dt))
-}
-
 // ew1Fits reports whether s converts to dt without overflow under
 // c10::checked_convert's rules: anything converts to bool, infinities and
 // NaN to floating dtypes, and a negative int to uint8 down to -255 (it
@@ -537,7 +532,7 @@ func ew1DivMode(c *ops.Call) ([]any, error) {
 	}
 	dt := o.dt
 	if dt == tensor.Bool {
-		return nil, ew1NotImplemented(c, "self", "div_"+mode+"_cpu", dt)
+		return nil, notImplemented(c, "self", "div_"+mode+"_cpu", dt)
 	}
 	if o.isMeta() {
 		return one(tensor.Must(empty(true, dt, o.shape))), nil
@@ -644,7 +639,7 @@ func ew1Mod(c *ops.Call, kernel string, fix func(m, y float64) float64, fi intFn
 	}
 	dt := o.dt
 	if dt == tensor.Bool {
-		return nil, ew1NotImplemented(c, "self", kernel, dt)
+		return nil, notImplemented(c, "self", kernel, dt)
 	}
 	if o.isMeta() {
 		return one(tensor.Must(empty(true, dt, o.shape))), nil
@@ -698,7 +693,7 @@ func ew1Powi(a, b int64) int64 {
 // ew1Pow returns base**exp over o in o.dt (pow.Tensor_Tensor's kernel).
 func ew1Pow(c *ops.Call, o *ew1Operands, baseArg string) ([]any, error) {
 	if o.dt == tensor.Bool {
-		return nil, ew1NotImplemented(c, baseArg, "pow", o.dt)
+		return nil, notImplemented(c, baseArg, "pow", o.dt)
 	}
 	a, b := o.cast(o.dt)
 	return one(mapBinary(a, b, o.shape, o.dt, math.Pow, ew1Powi)), nil
@@ -853,7 +848,7 @@ func ew1Atan2(c *ops.Call) ([]any, error) {
 	}
 	dt := floatType(o.dt)
 	if dt == tensor.Float16 {
-		return nil, ew1NotImplemented(c, "self", "atan2_cpu", dt)
+		return nil, notImplemented(c, "self", "atan2_cpu", dt)
 	}
 	a, b := o.cast(dt)
 	return one(mapBinary(a, b, o.shape, dt, math.Atan2, nil)), nil
@@ -934,7 +929,7 @@ func ew1BitwiseAnd(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	if o.dt.IsFloat() {
-		return nil, ew1NotImplemented(c, "self", "bitwise_and_cpu", o.dt)
+		return nil, notImplemented(c, "self", "bitwise_and_cpu", o.dt)
 	}
 	a, b := o.cast(o.dt)
 	return one(mapBinary(a, b, o.shape, o.dt, nil, func(x, y int64) int64 { return x & y })), nil
@@ -946,7 +941,7 @@ func ew1BitwiseNot(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	dt := self.DType()
 	if dt.IsFloat() {
-		return nil, ew1NotImplemented(c, "self", "bitwise_not_cpu", dt)
+		return nil, notImplemented(c, "self", "bitwise_not_cpu", dt)
 	}
 	fi := func(x int64) int64 { return ^x }
 	if dt == tensor.Bool {
@@ -1062,7 +1057,7 @@ func ew1Clamp(c *ops.Call) ([]any, error) {
 		} else if !hasLo {
 			kernel = "clamp_max_scalar_cpu"
 		}
-		return nil, ew1NotImplemented(c, "self", kernel, dt)
+		return nil, notImplemented(c, "self", kernel, dt)
 	}
 	if hasLo {
 		if err := ew1CheckFits(c, "min", lo, dt); err != nil {

@@ -223,7 +223,7 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 		return empty(true, dt, outShape)
 	}
 	if name, ok := cvConvSupported(dt, nd, p); !ok {
-		return nil, cvNotImplemented(c, "input", name, dt)
+		return nil, notImplemented(c, "input", name, dt)
 	}
 	return cvConvCompute(x, w, bias, p, outShape, dt), nil
 }

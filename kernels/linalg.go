@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -33,12 +32,6 @@ func init() {
 	registerBoth("aten::linear", cvLinear)
 	registerBoth("aten::embedding", cvEmbedding)
 	registerBoth("aten::dropout", cvDropout)
-}
-
-// cvNotImplemented is PyTorch's error for a kernel without an
-// implementation for dtype dt, blaming argument arg.
-func cvNotImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
-	return c.Errorf(arg, "%q not implemented for '%s'", kernel, scalarTypeName(dt))
 }
 
 // cvWorkType returns the dtype a matrix product of dtype dt is computed in:
@@ -81,29 +74,7 @@ func cvParallel(n, work int, f func(lo, hi int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var panicked any
-	chunk := (n + p - 1) / p
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					panicked = r
-					mu.Unlock()
-				}
-			}()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
+	runChunks(n, p, f)
 }
 
 // cvOperand returns a 2-D tensor t (of a BLAS element type) as a BLAS
@@ -393,7 +364,7 @@ func cvMm(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, []int{a.Size(0), b.Size(1)}))
 	}
 	if !cvMatmulSupported(dt) {
-		return nil, cvNotImplemented(c, "self", "addmm_impl_cpu_", dt)
+		return nil, notImplemented(c, "self", "addmm_impl_cpu_", dt)
 	}
 	return one(cvMatrixProduct(a, b, dt)), nil
 }
@@ -419,7 +390,7 @@ func cvBmm(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, []int{a.Size(0), a.Size(1), b.Size(2)}))
 	}
 	if !cvMatmulSupported(dt) {
-		return nil, cvNotImplemented(c, "self", "bmm", dt)
+		return nil, notImplemented(c, "self", "bmm", dt)
 	}
 	return one(cvBatchProduct(a, b, dt)), nil
 }
@@ -455,7 +426,7 @@ func cvAddmm(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, shape))
 	}
 	if !cvMatmulSupported(dt) {
-		return nil, cvNotImplemented(c, "self", "addmm_impl_cpu_", dt)
+		return nil, notImplemented(c, "self", "addmm_impl_cpu_", dt)
 	}
 	return one(cvAddmmCompute(bias, a, b, dt, beta, alpha, cvBF16Sequential(b, a.Size(0), a.Size(1), b.Size(1)))), nil
 }
@@ -526,7 +497,7 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 			return empty(true, dt, []int{})
 		}
 		if !cvMatmulSupported(dt) {
-			return nil, cvNotImplemented(c, argA, "dot", dt)
+			return nil, notImplemented(c, argA, "dot", dt)
 		}
 		// dot sums in float32 (opmath) for bfloat16.
 		r := cvAddmmCompute(nil, tensor.Must(a.Unsqueeze(0)), tensor.Must(b.Unsqueeze(1)), dt, ops.IntScalar(0), ops.IntScalar(1), false)
@@ -568,7 +539,7 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 			return empty(true, dt, shape)
 		}
 		if !cvMatmulSupported(dt) {
-			return nil, cvNotImplemented(c, argA, "addmm_impl_cpu_", dt)
+			return nil, notImplemented(c, argA, "addmm_impl_cpu_", dt)
 		}
 		return tensor.Must(cvMatrixProduct(a2, b2, dt).Reshape(shape...)), nil
 	}
@@ -603,7 +574,7 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 		return empty(true, dt, shape)
 	}
 	if !cvMatmulSupported(dt) {
-		return nil, cvNotImplemented(c, argA, "bmm", dt)
+		return nil, notImplemented(c, argA, "bmm", dt)
 	}
 	nb := cvProd(batch)
 	if db <= 2 && da >= 3 {
@@ -674,7 +645,7 @@ func cvLinear(c *ops.Call) ([]any, error) {
 			return cvOne(empty(true, dt, outShape))
 		}
 		if !cvMatmulSupported(dt) {
-			return nil, cvNotImplemented(c, "input", "addmm_impl_cpu_", dt)
+			return nil, notImplemented(c, "input", "addmm_impl_cpu_", dt)
 		}
 		r := cvAddmmCompute(bb, x2, wt, dt, ops.IntScalar(1), ops.IntScalar(1), cvBF16Sequential(wt, x2.Size(0), x2.Size(1), wt.Size(1)))
 		return one(tensor.Must(r.Reshape(outShape...))), nil

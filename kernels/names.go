@@ -1,6 +1,9 @@
 package kernels
 
-import "github.com/gofx/gofx/tensor"
+import (
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
+)
 
 // scalarTypeNames are c10's ScalarType names, which PyTorch's dtype
 // errors print ("\"mm\" not implemented for 'Half'").
@@ -16,6 +19,12 @@ func scalarTypeName(dt tensor.DType) string {
 		return n
 	}
 	return dt.String()
+}
+
+// notImplemented is ATen's dispatch error for a dtype kernel has no case
+// for ("\"mm\" not implemented for 'Half'"), blaming argument arg.
+func notImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
+	return c.Errorf(arg, "%q not implemented for '%s'", kernel, scalarTypeName(dt))
 }
 
 // cppTypeNames are the C++ element types ATen's "value cannot be

@@ -89,7 +89,7 @@ func redLayerNormCheck(c *ops.Call, input, weight, bias *tensor.Tensor, ns []int
 	}
 	dt := input.DType()
 	if !redNormDType(dt) {
-		return 0, 0, nil, redNotImplemented(c, "input", "LayerNormKernelImpl", dt)
+		return 0, 0, nil, notImplemented(c, "input", "LayerNormKernelImpl", dt)
 	}
 	if err := redSameDType(c, "weight", weight, dt); err != nil {
 		return 0, 0, nil, err
@@ -212,7 +212,7 @@ func redNativeGroupNorm(c *ops.Call) ([]any, error) {
 	}
 	dt := input.DType()
 	if !redNormDType(dt) {
-		return nil, redNotImplemented(c, "input", "GroupNormKernelImpl", dt)
+		return nil, notImplemented(c, "input", "GroupNormKernelImpl", dt)
 	}
 	if err := redSameDType(c, "weight", weight, dt); err != nil {
 		return nil, err
@@ -312,7 +312,7 @@ func redBatchNormCheck(c *ops.Call) (channels int, statDT tensor.DType, err erro
 		return channels, tensor.Float32, nil
 	}
 	if !redNormDType(dt) {
-		return 0, 0, redNotImplemented(c, "input", "batch_norm", dt)
+		return 0, 0, notImplemented(c, "input", "batch_norm", dt)
 	}
 	return channels, dt, nil
 }

@@ -21,6 +21,13 @@ func parallelFor(n int, f func(lo, hi int)) {
 	if p > n/(parallelThreshold/4) {
 		p = max(1, n/(parallelThreshold/4))
 	}
+	runChunks(n, p, f)
+}
+
+// runChunks calls f over [0, n) split into p contiguous chunks, each on its
+// own goroutine, and waits. A panic in a worker is re-raised on the
+// caller's goroutine, where the dispatch point recovers it.
+func runChunks(n, p int, f func(lo, hi int)) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var panicked any
@@ -28,10 +35,8 @@ func parallelFor(n int, f func(lo, hi int)) {
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		wg.Add(1)
-		go func(lo, hi int) {
+		go func() {
 			defer wg.Done()
-			// A panic in a worker must reach the dispatch point's recover,
-			// which runs on the calling goroutine.
 			defer func() {
 				if r := recover(); r != nil {
 					mu.Lock()
@@ -40,7 +45,7 @@ func parallelFor(n int, f func(lo, hi int)) {
 				}
 			}()
 			f(lo, hi)
-		}(lo, hi)
+		}()
 	}
 	wg.Wait()
 	if panicked != nil {

@@ -86,7 +86,7 @@ func pwBitwise(kernel string, fi intFn2) ops.Kernel {
 			return nil, err
 		}
 		if o.dt.IsFloat() {
-			return nil, ew1NotImplemented(c, "self", kernel, o.dt)
+			return nil, notImplemented(c, "self", kernel, o.dt)
 		}
 		a, b := o.cast(o.dt)
 		return one(mapBinary(a, b, o.shape, o.dt, nil, fi)), nil
@@ -118,7 +118,7 @@ func pwClampTensor(c *ops.Call) ([]any, error) {
 	}
 	isMeta := meta(self, lo, hi)
 	if (dt == tensor.Bool || dt == tensor.Float16) && !isMeta {
-		return nil, ew1NotImplemented(c, "self", "clamp_cpu", dt)
+		return nil, notImplemented(c, "self", "clamp_cpu", dt)
 	}
 	if isMeta {
 		return one(tensor.Must(empty(true, dt, shape))), nil
@@ -413,7 +413,7 @@ func pwMish(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	if dt == tensor.BFloat16 && !x.IsMeta() {
-		return nil, ew1NotImplemented(c, "self", "mish_cpu", dt)
+		return nil, notImplemented(c, "self", "mish_cpu", dt)
 	}
 	return one(mapUnary(x, dt, func(v float64) float64 { return v * math.Tanh(math.Log1p(math.Exp(v))) }, nil)), nil
 }
@@ -471,7 +471,7 @@ func pwThreshold(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	dt := x.DType()
 	if (dt == tensor.Bool || dt == tensor.Float16) && !x.IsMeta() {
-		return nil, ew1NotImplemented(c, "self", "threshold_cpu", dt)
+		return nil, notImplemented(c, "self", "threshold_cpu", dt)
 	}
 	thf, thi, err := pwScalarTo(c, "threshold", dt)
 	if err != nil {
@@ -529,7 +529,7 @@ func pwLerp(c *ops.Call) ([]any, error) {
 	}
 	isMeta := meta(self, end, wt)
 	if (!dt.IsFloat() || dt == tensor.Float16) && !isMeta {
-		return nil, ew1NotImplemented(c, "self", kernel, dt)
+		return nil, notImplemented(c, "self", kernel, dt)
 	}
 	ct := computeType(dt)
 	var w float64
@@ -561,7 +561,7 @@ func pwAddc(c *ops.Call, kernel string) (dt tensor.DType, shape []int, vf float6
 		return
 	}
 	if (dt == tensor.Bool || dt == tensor.Float16) && !meta(self, t1, t2) {
-		err = ew1NotImplemented(c, "self", kernel, dt)
+		err = notImplemented(c, "self", kernel, dt)
 		return
 	}
 	vf, vi, err = pwScalarTo(c, "value", dt)
@@ -620,11 +620,11 @@ func pwFloatBinary(c *ops.Call, kernel string, floatOnly, noHalf bool, f floatFn
 	}
 	dt := o.dt
 	if floatOnly && !dt.IsFloat() {
-		return nil, ew1NotImplemented(c, "self", kernel, dt)
+		return nil, notImplemented(c, "self", kernel, dt)
 	}
 	dt = floatType(dt)
 	if noHalf && dt == tensor.Float16 && !o.isMeta() {
-		return nil, ew1NotImplemented(c, "self", kernel, dt)
+		return nil, notImplemented(c, "self", kernel, dt)
 	}
 	a, b := o.cast(dt)
 	return one(mapBinary(a, b, o.shape, dt, f, nil)), nil

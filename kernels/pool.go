@@ -174,7 +174,7 @@ func cvMaxPool(c *ops.Call, withIdx bool) (*tensor.Tensor, *tensor.Tensor, error
 		return tensor.Must(empty(true, dt, p.outShape)), tensor.Must(empty(true, tensor.Int64, p.outShape)), nil
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 {
-		return nil, nil, cvNotImplemented(c, "self", "max_pool2d", dt)
+		return nil, nil, notImplemented(c, "self", "max_pool2d", dt)
 	}
 	idx := tensor.Empty(tensor.Int64, p.outShape...)
 	iv := tensor.Data[int64](idx)
@@ -260,7 +260,7 @@ func cvAvgPool2d(c *ops.Call) ([]any, error) {
 		cvAvgPoolRun(p, tensor.Values[int64](x), tensor.Data[int64](out))
 		return one(out), nil
 	}
-	return nil, cvNotImplemented(c, "self", "avg_pool2d", dt)
+	return nil, notImplemented(c, "self", "avg_pool2d", dt)
 }
 
 // cvAvgPoolRun is average pooling over every plane of x.
@@ -380,7 +380,7 @@ func cvAdaptiveAvgPool2dCore(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 {
-		return nil, cvNotImplemented(c, "self", "adaptive_avg_pool2d", dt)
+		return nil, notImplemented(c, "self", "adaptive_avg_pool2d", dt)
 	}
 	p := &cvPool{planes: cvProd(xs[:nd-2]), inH: xs[nd-2], inW: xs[nd-1], outH: oh, outW: ow}
 	if dt == tensor.Float64 {
@@ -512,7 +512,7 @@ func cvUpsample(c *ops.Call, arg string, x *tensor.Tensor, size []int, sh, sw fl
 		return cvOne(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 && dt != tensor.Uint8 {
-		return nil, cvNotImplemented(c, arg, "compute_indices_weights_nearest", dt)
+		return nil, notImplemented(c, arg, "compute_indices_weights_nearest", dt)
 	}
 	cl := cvChannelsLast(x)
 	hIdx := cvNearestIndices(ih, oh, sh, cl)

@@ -218,7 +218,7 @@ func pxAvgPool3d(c *ops.Call) ([]any, error) {
 		pxAvgPool3Run(p, tensor.Values[int64](x), tensor.Data[int64](out), countPad, div, hasDiv)
 		return one(out), nil
 	}
-	return nil, cvNotImplemented(c, "self", "avg_pool3d_out_frame", dt)
+	return nil, notImplemented(c, "self", "avg_pool3d_out_frame", dt)
 }
 
 // pxAvgPool3Run is 3-d average pooling over every volume of x.
@@ -292,7 +292,7 @@ func pxMaxPool3dWithIndices(c *ops.Call) ([]any, error) {
 	case tensor.Float32:
 		pxMaxPool3Run(p, tensor.Values[float32](x), tensor.Data[float32](out), tensor.Data[int64](idx))
 	default:
-		return nil, cvNotImplemented(c, "self", "max_pool3d_with_indices_cpu", dt)
+		return nil, notImplemented(c, "self", "max_pool3d_with_indices_cpu", dt)
 	}
 	return []any{out, idx}, nil
 }
@@ -369,7 +369,7 @@ func pxAdaptiveAvgPool3d(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.Float16 {
-		return nil, cvNotImplemented(c, "self", "adaptive_avg_pool3d_cpu", dt)
+		return nil, notImplemented(c, "self", "adaptive_avg_pool3d_cpu", dt)
 	}
 	p := &pxPool3{planes: cvProd(xs[:nd-3])}
 	for i := range 3 {
@@ -459,7 +459,7 @@ func pxUpsampleBilinear2dVec(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 {
-		return nil, cvNotImplemented(c, "input", "upsample_bilinear2d_channels_last", dt)
+		return nil, notImplemented(c, "input", "upsample_bilinear2d_channels_last", dt)
 	}
 	ac := c.Bool("align_corners")
 	r := rounder(dt)
@@ -582,7 +582,7 @@ func pxGridSampler2d(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 {
-		return nil, cvNotImplemented(c, "input", "grid_sampler_2d_cpu", dt)
+		return nil, notImplemented(c, "input", "grid_sampler_2d_cpu", dt)
 	}
 	r := rounder(dt)
 	vals, gv := x.Float64s(), g.Float64s()
@@ -800,7 +800,7 @@ func pxCol2im(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, shape))
 	}
 	if !dt.IsFloat() {
-		return nil, cvNotImplemented(c, "self", "col2im_out_cpu", dt)
+		return nil, notImplemented(c, "self", "col2im_out_cpu", dt)
 	}
 	r := rounder(dt)
 	vals := x.Float64s()
@@ -932,7 +932,7 @@ func pxCdistForward(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 {
-		return nil, cvNotImplemented(c, "x1", "cdist", dt)
+		return nil, notImplemented(c, "x1", "cdist", dt)
 	}
 	nb := cvProd(batch)
 	res := make([]float64, cvProd(shape))
@@ -997,7 +997,7 @@ func pxPdistForward(c *ops.Call) ([]any, error) {
 		return cvOne(empty(true, dt, []int{count}))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 {
-		return nil, cvNotImplemented(c, "self", "pdist", dt)
+		return nil, notImplemented(c, "self", "pdist", dt)
 	}
 	res := make([]float64, count)
 	if count == 0 || m == 0 {

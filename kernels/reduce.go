@@ -36,12 +36,6 @@ func init() {
 	registerBoth("aten::log_softmax.int", redLogSoftmaxInt)
 }
 
-// redNotImplemented is the error of an ATen dispatch macro that has no case
-// for dt.
-func redNotImplemented(c *ops.Call, arg, kernel string, dt tensor.DType) error {
-	return c.Errorf(arg, "\"%s\" not implemented for '%s'", kernel, scalarTypeName(dt))
-}
-
 // redWrapDim normalizes one dimension argument against rank (a 0-d tensor
 // accepts 0 and -1), blaming arg.
 func redWrapDim(c *ops.Call, arg string, d int64, rank int) (int, error) {
@@ -317,7 +311,7 @@ func redProdDimInt(c *ops.Call) ([]any, error) {
 		if _, ok := c.DType("dtype"); ok {
 			arg = "dtype"
 		}
-		return nil, redNotImplemented(c, arg, "prod_cpu", dt)
+		return nil, notImplemented(c, arg, "prod_cpu", dt)
 	}
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
@@ -570,7 +564,7 @@ func redArg(c *ops.Call, name string, greater bool) ([]any, error) {
 	// dimension has size 1 (or the input is empty).
 	trivial := self.Numel() == 0 || (hasDim && redCount(self.Shape(), mask) == 1)
 	if self.DType() == tensor.Bool && !trivial {
-		return nil, redNotImplemented(c, "self", name+"_cpu", self.DType())
+		return nil, notImplemented(c, "self", name+"_cpu", self.DType())
 	}
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(tensor.Int64, shape...))), nil
@@ -625,7 +619,7 @@ func redCumsum(c *ops.Call) ([]any, error) {
 		if _, ok := c.DType("dtype"); ok {
 			arg = "dtype"
 		}
-		return nil, redNotImplemented(c, arg, "cumsum_out_cpu", dt)
+		return nil, notImplemented(c, arg, "cumsum_out_cpu", dt)
 	}
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(dt, self.Shape()...))), nil
@@ -687,7 +681,7 @@ func redSoftmax(c *ops.Call, x *tensor.Tensor, dim int64, log bool, arg string) 
 				kernel = "log_softmax_lastdim_kernel_impl"
 			}
 		}
-		return nil, redNotImplemented(c, arg, kernel, dt)
+		return nil, notImplemented(c, arg, kernel, dt)
 	}
 	if x.IsMeta() {
 		return one(x.Meta()), nil

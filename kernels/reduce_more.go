@@ -530,7 +530,7 @@ func rxTopk(c *ops.Call) ([]any, error) {
 	}
 	dt := self.DType()
 	if dt == tensor.Float16 || dt == tensor.Bool {
-		return nil, redNotImplemented(c, "self", "topk_cpu", dt)
+		return nil, notImplemented(c, "self", "topk_cpu", dt)
 	}
 	kk := int(k)
 	if self.IsMeta() {
