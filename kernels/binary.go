@@ -807,16 +807,17 @@ func ew1PowTensorScalar(c *ops.Call) ([]any, error) {
 
 // ew1Maximum is aten::maximum: the larger element, NaN propagating (bool:
 // logical or).
-func ew1Maximum(c *ops.Call) ([]any, error) { return ew1MinMax(c, true) }
+func ew1Maximum(c *ops.Call) ([]any, error) { return ew1MinMax(c, "other", true) }
 
 // ew1Minimum is aten::minimum: the smaller element, NaN propagating (bool:
 // logical and).
-func ew1Minimum(c *ops.Call) ([]any, error) { return ew1MinMax(c, false) }
+func ew1Minimum(c *ops.Call) ([]any, error) { return ew1MinMax(c, "other", false) }
 
 // ew1MinMax returns the elementwise maximum (isMax) or minimum of self and
-// other in their result dtype, NaN if either is NaN.
-func ew1MinMax(c *ops.Call, isMax bool) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+// the tensor argument other (clamp_min.Tensor calls it min) in their result
+// dtype, NaN if either is NaN.
+func ew1MinMax(c *ops.Call, other string, isMax bool) ([]any, error) {
+	o, err := ew1Binary(c, "self", other)
 	if err != nil {
 		return nil, err
 	}

@@ -104,9 +104,9 @@ func pwClampTensor(c *ops.Call) ([]any, error) {
 	case lo == nil && hi == nil:
 		return nil, c.Errorf("min", "torch.clamp: At least one of 'min' or 'max' must not be None")
 	case hi == nil:
-		return pwMinMax(c, "min", true)
+		return ew1MinMax(c, "min", true)
 	case lo == nil:
-		return pwMinMax(c, "max", false)
+		return ew1MinMax(c, "max", false)
 	}
 	dt, err := ops.ResultType(self, lo, hi)
 	if err != nil {
@@ -131,36 +131,6 @@ func pwClampTensor(c *ops.Call) ([]any, error) {
 			return ew2Clamp(x, l, h)
 		},
 		func(x, l, h int64) int64 { return min(max(x, l), h) })), nil
-}
-
-// pwMinMax returns the elementwise maximum (isMax) or minimum of self and
-// the tensor argument other in their result dtype, NaN if either is NaN
-// (bool: logical or / and), as ATen's maximum and minimum compute it.
-func pwMinMax(c *ops.Call, other string, isMax bool) ([]any, error) {
-	o, err := ew1Binary(c, "self", other)
-	if err != nil {
-		return nil, err
-	}
-	if o.isMeta() {
-		return one(tensor.Must(empty(true, o.dt, o.shape))), nil
-	}
-	a, b := o.cast(o.dt)
-	return one(mapBinary(a, b, o.shape, o.dt,
-		func(x, y float64) float64 {
-			switch {
-			case x != x || y != y:
-				return math.NaN()
-			case (x > y) == isMax:
-				return x
-			}
-			return y
-		},
-		func(x, y int64) int64 {
-			if (x > y) == isMax {
-				return x
-			}
-			return y
-		})), nil
 }
 
 // pwMap3 returns ff (floating dt) or fi (integral and bool dt) over a, b
@@ -279,8 +249,8 @@ func init() {
 	registerBoth("aten::square", pwSquare)
 	registerBoth("aten::clamp_min", pwClampBound("min"))
 	registerBoth("aten::clamp_max", pwClampBound("max"))
-	registerBoth("aten::clamp_min.Tensor", func(c *ops.Call) ([]any, error) { return pwMinMax(c, "min", true) })
-	registerBoth("aten::clamp_max.Tensor", func(c *ops.Call) ([]any, error) { return pwMinMax(c, "max", false) })
+	registerBoth("aten::clamp_min.Tensor", func(c *ops.Call) ([]any, error) { return ew1MinMax(c, "min", true) })
+	registerBoth("aten::clamp_max.Tensor", func(c *ops.Call) ([]any, error) { return ew1MinMax(c, "max", false) })
 	registerBoth("aten::floor_divide", pwFloorDivide("aten::div.Tensor_mode"))
 	registerBoth("aten::floor_divide.Scalar", pwFloorDivide("aten::div.Scalar_mode"))
 	registerBoth("aten::softplus", pwSoftplus)
