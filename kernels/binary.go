@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -244,6 +245,11 @@ func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar)
 	switch dt {
 	case tensor.Float32, tensor.Float64:
 		af := roundTo(dt, alpha.Float())
+		if af == 1 && x.IsContiguous() && y.IsContiguous() &&
+			slices.Equal(x.Shape(), o.shape) && slices.Equal(y.Shape(), o.shape) {
+			// A multiply-add by 1 is the plain sum: a direct loop.
+			return one(addSame(x, y)), nil
+		}
 		n, bc := ew1InnerRun(o.shape, x.Shape(), y.Shape())
 		if !bc[1] || bc[0] {
 			ff = func(p, q float64) float64 { return ew1FMA(dt, af, q, p) }
