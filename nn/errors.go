@@ -1,0 +1,134 @@
+package nn
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+)
+
+// Error is an error raised inside model code: an operator that refused its
+// arguments, a tensor method called with the wrong types, a module with a
+// construction error. Location is the Go "file:line" of the model code
+// that made the failing call (the first frame outside gofx's own nn, fx,
+// interp, ops and kernels packages).
+//
+// Model code runs as straight-line Go: operations on Values panic with an
+// *Error, and every entry point (Run, Call's callers in fx and interp,
+// LoadStateDict) recovers it and returns it as an error.
+type Error struct {
+	Location string
+	Err      error
+}
+
+func (e *Error) Error() string {
+	if e.Location == "" {
+		return e.Err.Error()
+	}
+	return e.Location + ": " + e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// errorf makes an *Error located at the model code calling into nn.
+func errorf(_ int, format string, args ...any) *Error {
+	return &Error{Location: callerOutside(), Err: fmt.Errorf(format, args...)}
+}
+
+// wrapErr makes an *Error of err located at the model code, unless err
+// already is one.
+func wrapErr(_ int, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Location: callerOutside(), Err: err}
+}
+
+// Fail panics with err located at the calling model code: the way layers
+// and functional wrappers outside this package report a failed operation
+// from code that returns only a Value. Entry points turn it back into an
+// error.
+func Fail(err error) {
+	if err != nil {
+		panic(wrapErr(1, err))
+	}
+}
+
+// Recover turns a panic raised in model code into an error stored in *err:
+// an *Error (or any error) as is, anything else as an internal error with
+// its Go stack. Use it as `defer nn.Recover(&err)` in every function that
+// runs model code and returns an error.
+func Recover(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	switch x := r.(type) {
+	case error:
+		*err = x
+	default:
+		*err = fmt.Errorf("nn: internal error: %v\n%s", r, debug.Stack())
+	}
+}
+
+// frameworkPrefixes are the function-name prefixes of gofx's own packages
+// that model code calls into; locations skip their frames.
+var frameworkPrefixes = []string{
+	"github.com/gofx/gofx/nn.",
+	"github.com/gofx/gofx/nn/functional.",
+	"github.com/gofx/gofx/fx.",
+	"github.com/gofx/gofx/interp.",
+	"github.com/gofx/gofx/ops.",
+	"github.com/gofx/gofx/kernels.",
+	"github.com/gofx/gofx/tensor.",
+	"runtime.",
+	"reflect.",
+}
+
+// IsFramework reports whether the Go function named fn (as
+// runtime.Frame.Function spells it) belongs to gofx's nn, fx, interp, ops,
+// kernels or tensor packages, or to the Go runtime: the frames a location
+// in model code skips.
+func IsFramework(fn string) bool {
+	for _, p := range frameworkPrefixes {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// callerOutside returns "file:line" of the innermost frame outside the
+// framework packages.
+func callerOutside() string {
+	for _, f := range UserFrames(3, 1) {
+		return fmt.Sprintf("%s:%d", f.File, f.Line)
+	}
+	return ""
+}
+
+// UserFrames returns up to max frames of the calling goroutine's stack that
+// are outside the framework packages (see IsFramework), innermost first,
+// skipping skip frames first. Tracers record them as a node's stack_trace.
+func UserFrames(skip, max int) []runtime.Frame {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(skip+1, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	var out []runtime.Frame
+	for {
+		f, more := frames.Next()
+		if f.Function != "" && !IsFramework(f.Function) && !strings.HasPrefix(f.Function, "testing.") {
+			out = append(out, f)
+			if len(out) == max {
+				break
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	return out
+}

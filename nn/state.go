@@ -1,0 +1,193 @@
+package nn
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gofx/gofx/torchio"
+)
+
+// StateDict returns m's state as PyTorch's module.state_dict(): every
+// parameter and persistent buffer under its dotted name, in PyTorch's
+// order (each module's parameters, then its buffers, then its submodules).
+// The tensors are the module's own (not copies).
+func StateDict(m Module) *torchio.StateDict {
+	sd := torchio.NewStateDict()
+	seen := map[any]bool{}
+	for path, sub := range NamedModules(m) {
+		b := sub.ModuleBase()
+		for _, p := range b.params {
+			if p.p.t != nil && !seen[p.p] {
+				seen[p.p] = true
+				sd.Set(join(path, p.name), p.p.t)
+			}
+		}
+		for _, x := range b.buffers {
+			if x.b.persistent && x.b.t != nil && !seen[x.b] {
+				seen[x.b] = true
+				sd.Set(join(path, x.name), x.b.t)
+			}
+		}
+	}
+	return sd
+}
+
+// StateError lists everything wrong between a state dict and a module:
+// keys the module expects but the state lacks, keys the state has but the
+// module does not, and tensors of the wrong shape or dtype.
+type StateError struct {
+	Missing    []string
+	Unexpected []string
+	Mismatched []string // "name: expected float32[64], got float32[32]"
+}
+
+func (e *StateError) Error() string {
+	var parts []string
+	if len(e.Missing) > 0 {
+		parts = append(parts, "missing keys: "+quoteAll(e.Missing))
+	}
+	if len(e.Unexpected) > 0 {
+		parts = append(parts, "unexpected keys: "+quoteAll(e.Unexpected))
+	}
+	if len(e.Mismatched) > 0 {
+		parts = append(parts, "mismatched tensors: "+strings.Join(e.Mismatched, "; "))
+	}
+	return "nn: error loading state dict: " + strings.Join(parts, "; ")
+}
+
+func quoteAll(s []string) string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}
+
+// LoadOptions controls LoadState.
+type LoadOptions struct {
+	// NonStrict accepts missing and unexpected keys (PyTorch's
+	// strict=False); shape and dtype mismatches are errors either way.
+	NonStrict bool
+}
+
+// LoadState copies the tensors of sd into m's parameters and persistent
+// buffers, as module.load_state_dict(sd) does. It checks every name, shape
+// and dtype first and changes nothing if anything is wrong, returning one
+// *StateError listing all problems. (In strict mode missing and unexpected
+// keys are problems; see LoadOptions.) A tensor of another dtype is not
+// converted: PyTorch's state dicts carry exactly the module's dtypes.
+func LoadState(m Module, sd *torchio.StateDict, opts LoadOptions) error {
+	if m == nil || sd == nil {
+		return errors.New("nn.LoadState: nil module or state dict")
+	}
+	if err := Err(m); err != nil {
+		return err
+	}
+	type target struct {
+		name string
+		s    *slot
+	}
+	var targets []target
+	seen := map[*slot]bool{}
+	for path, sub := range NamedModules(m) {
+		b := sub.ModuleBase()
+		for _, p := range b.params {
+			if !seen[&p.p.slot] {
+				seen[&p.p.slot] = true
+				targets = append(targets, target{join(path, p.name), &p.p.slot})
+			}
+		}
+		for _, x := range b.buffers {
+			if x.b.persistent && !seen[&x.b.slot] {
+				seen[&x.b.slot] = true
+				targets = append(targets, target{join(path, x.name), &x.b.slot})
+			}
+		}
+	}
+	e := &StateError{}
+	want := map[string]bool{}
+	for _, tg := range targets {
+		want[tg.name] = true
+		t, ok := sd.Get(tg.name)
+		if !ok {
+			e.Missing = append(e.Missing, tg.name)
+			continue
+		}
+		if tg.s.t == nil {
+			continue
+		}
+		if t.DType() != tg.s.t.DType() || !sameShape(t.Shape(), tg.s.t.Shape()) {
+			e.Mismatched = append(e.Mismatched, fmt.Sprintf("%s: expected %s, got %s", tg.name, tg.s.t.String(), t.String()))
+		}
+	}
+	for _, name := range sd.Names() {
+		if !want[name] {
+			e.Unexpected = append(e.Unexpected, name)
+		}
+	}
+	if opts.NonStrict {
+		e.Missing, e.Unexpected = nil, nil
+	}
+	if len(e.Missing)+len(e.Unexpected)+len(e.Mismatched) > 0 {
+		sort.Strings(e.Unexpected)
+		return e
+	}
+	for _, tg := range targets {
+		t, ok := sd.Get(tg.name)
+		if !ok {
+			continue
+		}
+		if tg.s.t == nil {
+			tg.s.t = t.Contiguous().Clone()
+			continue
+		}
+		if err := tg.s.t.CopyFrom(t); err != nil {
+			return fmt.Errorf("nn.LoadState: %s: %w", tg.name, err)
+		}
+	}
+	return nil
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Load reads a torch.save state dict file (see torchio.Load) and loads it
+// into m with LoadState.
+func Load(m Module, path string, opts LoadOptions) error {
+	sd, err := torchio.Load(path)
+	if err != nil {
+		return err
+	}
+	return LoadState(m, sd, opts)
+}
+
+// Save writes m's state dict to path in torch.save's format, which
+// torch.load reads back.
+func Save(m Module, path string) error {
+	if err := Err(m); err != nil {
+		return err
+	}
+	return torchio.Save(path, StateDict(m))
+}
+
+// CloneState returns a deep copy of m's state dict, to restore later with
+// LoadState (for example around a forward that mutates buffers).
+func CloneState(m Module) *torchio.StateDict {
+	sd := StateDict(m)
+	out := torchio.NewStateDict()
+	for name, t := range sd.All() {
+		out.Set(name, t.Clone())
+	}
+	return out
+}

@@ -1,0 +1,369 @@
+package nn
+
+import (
+	"fmt"
+
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
+)
+
+// Value is what model code computes with: a concrete tensor, a number, a
+// tuple of values, None, or a symbolic stand-in for any of these (a proxy
+// recorded by a tracer). The same model code runs eagerly on tensors and
+// records a graph on proxies, because every operation on a Value goes
+// through the single dispatch point of package ops (or, for tensor methods
+// and Python-level functions such as getitem, through this package's
+// method and function tables, which tracers intercept the same way).
+//
+// The zero Value is None.
+type Value struct{ v any }
+
+// None is the None value.
+var None = Value{}
+
+// Of wraps x as a Value: a *tensor.Tensor, an integer (stored as int64), a
+// float64 or float32 (stored as float64), a bool, a string, a
+// tensor.DType, nil (None), a []Value or []*tensor.Tensor (a tuple), an
+// ops.Scalar (unwrapped), an ops.Symbolic, or a Value (returned as is).
+// Anything else panics: Of is for model code, where a wrong type is a
+// programming error.
+func Of(x any) Value {
+	v, err := valueOf(x)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func valueOf(x any) (Value, error) {
+	switch y := x.(type) {
+	case nil:
+		return None, nil
+	case Value:
+		return y, nil
+	case *tensor.Tensor:
+		if y == nil {
+			return None, nil
+		}
+		return Value{y}, nil
+	case int:
+		return Value{int64(y)}, nil
+	case int32:
+		return Value{int64(y)}, nil
+	case int64:
+		return Value{y}, nil
+	case float64:
+		return Value{y}, nil
+	case float32:
+		return Value{float64(y)}, nil
+	case bool, string, tensor.DType:
+		return Value{y}, nil
+	case ops.Scalar:
+		return Value{y.Value()}, nil
+	case []Value:
+		return Value{tuple(y)}, nil
+	case []*tensor.Tensor:
+		t := make(tuple, len(y))
+		for i, e := range y {
+			t[i] = Value{e}
+		}
+		return Value{t}, nil
+	case []any:
+		t := make(tuple, len(y))
+		for i, e := range y {
+			v, err := valueOf(e)
+			if err != nil {
+				return None, err
+			}
+			t[i] = v
+		}
+		return Value{t}, nil
+	case []int64:
+		t := make(tuple, len(y))
+		for i, e := range y {
+			t[i] = Value{e}
+		}
+		return Value{t}, nil
+	case ops.Symbolic:
+		return Value{y}, nil
+	}
+	return None, fmt.Errorf("nn: cannot make a Value of %T", x)
+}
+
+// tuple is the representation of a tuple Value.
+type tuple []Value
+
+// Tuple returns the tuple of vs.
+func Tuple(vs ...Value) Value { return Value{tuple(append([]Value(nil), vs...))} }
+
+// Tensor wraps t; it is Of(t) for a tensor.
+func Tensor(t *tensor.Tensor) Value {
+	if t == nil {
+		return None
+	}
+	return Value{t}
+}
+
+// Any returns the held Go value: a *tensor.Tensor, int64, float64, bool,
+// string, tensor.DType, []Value (a tuple), an ops.Symbolic, or nil for None.
+func (v Value) Any() any {
+	if t, ok := v.v.(tuple); ok {
+		return []Value(t)
+	}
+	return v.v
+}
+
+// IsNone reports whether v is None.
+func (v Value) IsNone() bool { return v.v == nil }
+
+// IsTensor reports whether v holds a concrete tensor.
+func (v Value) IsTensor() bool { _, ok := v.v.(*tensor.Tensor); return ok }
+
+// IsTuple reports whether v is a concrete tuple.
+func (v Value) IsTuple() bool { _, ok := v.v.(tuple); return ok }
+
+// IsSymbolic reports whether v is a symbolic stand-in (a proxy), or a
+// tuple holding one.
+func (v Value) IsSymbolic() bool { return tracerOfValue(v) != nil }
+
+// Symbolic returns the held symbolic value, if v is one.
+func (v Value) Symbolic() (ops.Symbolic, bool) { s, ok := v.v.(ops.Symbolic); return s, ok }
+
+// Tensor returns the held tensor, or nil if v is not a concrete tensor.
+func (v Value) Tensor() *tensor.Tensor { t, _ := v.v.(*tensor.Tensor); return t }
+
+// MustTensor returns the held tensor; it panics with a clear error if v is
+// anything else (a symbolic value included: see Concrete).
+func (v Value) MustTensor() *tensor.Tensor {
+	if t, ok := v.v.(*tensor.Tensor); ok {
+		return t
+	}
+	v.concrete("a tensor's data")
+	panic(errorf(1, "expected a tensor, got %s", v.Kind()))
+}
+
+// Kind names what v holds, as error messages say it: "Tensor", "int",
+// "float", "bool", "str", "dtype", "tuple", "None" or "Proxy".
+func (v Value) Kind() string {
+	switch v.v.(type) {
+	case nil:
+		return "None"
+	case *tensor.Tensor:
+		return "Tensor"
+	case int64:
+		return "int"
+	case float64:
+		return "float"
+	case bool:
+		return "bool"
+	case string:
+		return "str"
+	case tensor.DType:
+		return "dtype"
+	case tuple:
+		return "tuple"
+	case ops.Symbolic:
+		return "Proxy"
+	}
+	return fmt.Sprintf("%T", v.v)
+}
+
+// Len returns the number of elements of a tuple (0 for anything else).
+// A symbolic value has no known length: Len panics with a trace error
+// saying so, as iterating a Proxy does in torch.fx.
+func (v Value) Len() int {
+	if t, ok := v.v.(tuple); ok {
+		return len(t)
+	}
+	v.concrete("the length of a value")
+	return 0
+}
+
+// Tuple returns the elements of a tuple (nil for anything else).
+func (v Value) Tuple() []Value {
+	t, _ := v.v.(tuple)
+	return t
+}
+
+// Index returns element i of a tuple (Python's v[i], negative i counting
+// from the end). On a symbolic value it records operator.getitem.
+func (v Value) Index(i int) Value {
+	if tracerOfValue(v) != nil {
+		if _, ok := v.v.(tuple); !ok {
+			return CallFunction(GetItem, []Value{v, Of(i)}, nil)
+		}
+	}
+	t, ok := v.v.(tuple)
+	if !ok {
+		panic(errorf(1, "cannot index a %s value", v.Kind()))
+	}
+	j := i
+	if j < 0 {
+		j += len(t)
+	}
+	if j < 0 || j >= len(t) {
+		panic(errorf(1, "tuple index %d out of range for %d elements", i, len(t)))
+	}
+	return t[j]
+}
+
+// Int returns the held integer. On a symbolic value it fails with a trace
+// error naming the Go line (data-dependent control flow cannot be traced).
+func (v Value) Int() int64 {
+	switch x := v.v.(type) {
+	case int64:
+		return x
+	case bool:
+		if x {
+			return 1
+		}
+		return 0
+	case *tensor.Tensor:
+		return v.item().Int()
+	}
+	v.concrete("an int")
+	panic(errorf(1, "expected an int, got %s", v.Kind()))
+}
+
+// Float returns the held number as a float64 (a one-element tensor's
+// element too). On a symbolic value it fails with a trace error.
+func (v Value) Float() float64 {
+	switch x := v.v.(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	case *tensor.Tensor:
+		return v.item().Float()
+	}
+	v.concrete("a float")
+	panic(errorf(1, "expected a number, got %s", v.Kind()))
+}
+
+// Bool returns the held bool (a one-element tensor's truth value too, as
+// Python's bool(t)). On a symbolic value it fails with a trace error: this
+// is where `if x.Sum().Bool() > 0 { ... }` stops tracing.
+func (v Value) Bool() bool {
+	switch x := v.v.(type) {
+	case bool:
+		return x
+	case int64:
+		return x != 0
+	case float64:
+		return x != 0
+	case *tensor.Tensor:
+		return v.item().Float() != 0
+	}
+	v.concrete("a bool")
+	panic(errorf(1, "expected a bool, got %s", v.Kind()))
+}
+
+// item returns a one-element tensor's element as a Scalar.
+func (v Value) item() ops.Scalar {
+	t := v.v.(*tensor.Tensor)
+	if t.Numel() != 1 {
+		panic(errorf(2, "a Tensor with %d elements cannot be converted to a Python number", t.Numel()))
+	}
+	x, err := t.Item()
+	if err != nil {
+		panic(wrapErr(2, err))
+	}
+	switch y := x.(type) {
+	case bool:
+		return ops.BoolScalar(y)
+	case int64:
+		return ops.IntScalar(y)
+	case float64:
+		return ops.FloatScalar(y)
+	}
+	panic(errorf(2, "unexpected element type %T", x))
+}
+
+// concrete fails with a trace error when v is symbolic: model code asked
+// for what (a bool, an int, a tensor's data) that a tracer cannot know.
+func (v Value) concrete(what string) {
+	tr := tracerOfValue(v)
+	if tr == nil {
+		return
+	}
+	panic(tr.ConcreteError(what, callerOutside()))
+}
+
+// String formats v: a tensor as PyTorch's repr, numbers as Python prints
+// them, tuples in parentheses, a proxy as Proxy(name).
+func (v Value) String() string {
+	switch x := v.v.(type) {
+	case nil:
+		return "None"
+	case *tensor.Tensor:
+		return x.Repr()
+	case tuple:
+		s := "("
+		for i, e := range x {
+			if i > 0 {
+				s += ", "
+			}
+			s += e.String()
+		}
+		if len(x) == 1 {
+			s += ","
+		}
+		return s + ")"
+	case float64:
+		return ops.FloatScalar(x).String()
+	case bool:
+		return ops.BoolScalar(x).String()
+	case fmt.Stringer:
+		return x.String()
+	}
+	return fmt.Sprint(v.v)
+}
+
+// raw converts v to the Go value ops.Operator.Call takes: tuples become
+// []any, everything else is passed as held.
+func (v Value) raw() any {
+	if t, ok := v.v.(tuple); ok {
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = e.raw()
+		}
+		return out
+	}
+	return v.v
+}
+
+// Raw returns v as the Go value ops.Operator.Call takes (tuples as []any).
+func (v Value) Raw() any { return v.raw() }
+
+// tracerOfValue returns the Tracer of the first symbolic value in v.
+func tracerOfValue(v Value) Tracer {
+	switch x := v.v.(type) {
+	case ops.Symbolic:
+		if tr, ok := x.Tracer().(Tracer); ok {
+			return tr
+		}
+	case tuple:
+		for _, e := range x {
+			if tr := tracerOfValue(e); tr != nil {
+				return tr
+			}
+		}
+	}
+	return nil
+}
+
+// tracerOf returns the Tracer of the first symbolic value among args and
+// kwargs.
+func tracerOf(args []Value, kwargs map[string]Value) Tracer {
+	for _, a := range args {
+		if tr := tracerOfValue(a); tr != nil {
+			return tr
+		}
+	}
+	for _, a := range kwargs {
+		if tr := tracerOfValue(a); tr != nil {
+			return tr
+		}
+	}
+	return nil
+}
