@@ -838,7 +838,12 @@ func ipRepeat(t *tensor.Tensor, n int) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.Reshape(n * t.Numel())
+	r, err := e.Reshape(n * t.Numel())
+	if err != nil {
+		return nil, err
+	}
+	// A copy, not a view of t with stride 0: batch_norm writes it.
+	return r.Clone(), nil
 }
 
 // ipBatchMean is t.view(b, c).mean(0): the mean over b rows, summed in
