@@ -293,6 +293,9 @@ func ipGeneric(fn *ops.Operator, rule ipRule) ops.Kernel {
 				return nil, c.Errorf("dtype", "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
 					demangledTypeName(self.DType()), demangledTypeName(dt))
 			}
+			// ATen's cumsum_out_cpu and cumprod_out_cpu, which write
+			// self, have no bool or float16 case (the functional
+			// overloads compute those in int64 and float16).
 			if self.DType() == tensor.Bool || self.DType() == tensor.Float16 {
 				return nil, notImplemented(c, selfName, strings.TrimSuffix(s.Name, "_")+"_out_cpu", self.DType())
 			}
@@ -573,6 +576,10 @@ func ipCopy(srcName string) ops.Kernel {
 		if self == src {
 			return one(self), nil
 		}
+		// TensorIterator checks memory overlap before shapes.
+		if err := ipOverlapChecks(c, self, ipRule{internal: true, partial: true}); err != nil {
+			return nil, err
+		}
 		shape, err := ops.BroadcastShapes(self.Shape(), src.Shape())
 		if err != nil {
 			return nil, c.Errorf(srcName, "%v", err)
@@ -580,9 +587,6 @@ func ipCopy(srcName string) ops.Kernel {
 		if !slices.Equal(shape, self.Shape()) {
 			return nil, c.Errorf("self", "output with shape %s doesn't match the broadcast shape %s",
 				cvShapeString(self.Shape()), cvShapeString(shape))
-		}
-		if err := ipOverlapChecks(c, self, ipRule{internal: true, partial: true}); err != nil {
-			return nil, err
 		}
 		if err := ipWrite(self, src); err != nil {
 			return nil, c.Errorf("self", "%v", err)
