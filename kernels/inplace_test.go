@@ -1,10 +1,6 @@
 package kernels
 
 import (
-	"os"
-	"regexp"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,36 +33,6 @@ func ipRange(shape ...int) *tensor.Tensor {
 	return ipF(v, shape...)
 }
 
-// TestIpInplaceNames checks ipInplaceNames against the schema list: the
-// base names of the in-place operators that have a functional one.
-func TestIpInplaceNames(t *testing.T) {
-	b, err := os.ReadFile("../ops/schemas/all_schemas_1.13.txt")
-	require.NoError(t, err)
-	all := map[string]bool{}
-	inplace := map[string]bool{}
-	line := regexp.MustCompile(`^aten::([A-Za-z0-9_]+)[.(]`)
-	for _, l := range strings.Split(string(b), "\n") {
-		m := line.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		all[m[1]] = true
-		if strings.HasSuffix(m[1], "_") && !strings.HasSuffix(m[1], "__") &&
-			regexp.MustCompile(`^aten::[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)?\(Tensor\(a!\) `).MatchString(l) {
-			inplace[m[1]] = true
-		}
-	}
-	var want []string
-	for n := range inplace {
-		if all[strings.TrimSuffix(n, "_")] {
-			want = append(want, n)
-		}
-	}
-	slices.Sort(want)
-	got := strings.Fields(ipInplaceNames)
-	assert.True(t, slices.IsSorted(got), "ipInplaceNames is sorted")
-	assert.Equal(t, want, got)
-}
 
 // TestIpRegistered checks which in-place overloads got a kernel and a meta
 // function: those whose functional overload has one, and not the view ones.

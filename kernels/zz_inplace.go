@@ -52,33 +52,6 @@ func ipRegisterMissing(name string, k ops.Kernel) {
 	}
 }
 
-// ipInplaceNames are the base names of PyTorch 1.13's in-place aten
-// operators that have a functional counterpart (add_ for add), read from
-// ops/schemas/all_schemas_1.13.txt (TestIpInplaceNames keeps the list in
-// step with it). The registry has no way to list its operators; when it
-// gains an All method, ipRegisterGeneric walks that instead.
-const ipInplaceNames = `
-_add_relu_ _amp_update_scale_ _coalesced_ _index_put_impl_ _mkldnn_transpose_ _resize_output_
-abs_ absolute_ acos_ acosh_ add_ addbmm_ addcdiv_ addcmul_ addmm_ addmv_ addr_ alpha_dropout_
-arccos_ arccosh_ arcsin_ arcsinh_ arctan2_ arctan_ arctanh_ as_strided_ asin_ asinh_ atan2_
-atan_ atanh_ baddbmm_ bernoulli_ bitwise_and_ bitwise_left_shift_ bitwise_not_ bitwise_or_
-bitwise_right_shift_ bitwise_xor_ cauchy_ ceil_ celu_ clamp_ clamp_max_ clamp_min_ clip_
-conj_physical_ copy_ copy_sparse_to_sparse_ copysign_ cos_ cosh_ cumprod_ cumsum_ deg2rad_
-detach_ digamma_ div_ divide_ dropout_ elu_ embedding_renorm_ eq_ erf_ erfc_ erfinv_ exp2_ exp_
-expm1_ exponential_ feature_alpha_dropout_ feature_dropout_ fill_ fix_ float_power_ floor_
-floor_divide_ fmod_ frac_ gcd_ ge_ gelu_ geometric_ greater_ greater_equal_ gt_ hardsigmoid_
-hardswish_ hardtanh_ heaviside_ hypot_ i0_ igamma_ igammac_ index_add_ index_copy_ index_fill_
-index_put_ index_reduce_ lcm_ ldexp_ le_ leaky_relu_ lerp_ less_ less_equal_ lgamma_ log10_
-log1p_ log2_ log_ log_normal_ logical_and_ logical_not_ logical_or_ logical_xor_ logit_ lt_
-masked_fill_ masked_scatter_ mish_ mul_ multiply_ mvlgamma_ nan_to_num_ ne_ neg_ negative_
-nextafter_ normal_ not_equal_ polygamma_ pow_ put_ rad2deg_ random_ reciprocal_ relu6_ relu_
-remainder_ rename_ renorm_ resize_ resize_as_ resize_as_sparse_ round_ rrelu_
-rrelu_with_noise_ rsqrt_ scatter_ scatter_add_ scatter_reduce_ selu_ set_ sgn_ sigmoid_ sign_
-silu_ sin_ sinc_ sinh_ sparse_resize_ sparse_resize_and_clear_ sqrt_ square_ squeeze_ sub_
-subtract_ swapaxes_ swapdims_ t_ tan_ tanh_ threshold_ transpose_ tril_ triu_ true_divide_
-trunc_ uniform_ unsqueeze_ xlogy_ zero_
-`
-
 // ipNoGeneric lists in-place operators that change self's metadata or
 // storage rather than its values, which no functional result can give.
 var ipNoGeneric = map[string]bool{
@@ -87,19 +60,10 @@ var ipNoGeneric = map[string]bool{
 	"_coalesced_": true, "detach_": true, "_amp_update_scale_": true,
 }
 
-// ipInplaceOps returns the in-place overloads of reg: every operator when
-// the registry can list them, else those of ipInplaceNames.
+// ipInplaceOps returns the in-place overloads of reg.
 func ipInplaceOps(reg *ops.Registry) []*ops.Operator {
-	var all []*ops.Operator
-	if lister, ok := any(reg).(interface{ All() []*ops.Operator }); ok {
-		all = lister.All()
-	} else {
-		for _, name := range strings.Fields(ipInplaceNames) {
-			all = append(all, reg.Overloads("aten", name)...)
-		}
-	}
 	var out []*ops.Operator
-	for _, o := range all {
+	for _, o := range reg.All() {
 		if o.Has(ops.Inplace) {
 			out = append(out, o)
 		}

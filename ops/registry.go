@@ -4,6 +4,7 @@ import (
 	"bufio"
 	_ "embed"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -181,6 +182,18 @@ func (r *Registry) Len() int {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return len(r.byName)
+}
+
+// All returns every registered operator, sorted by qualified name.
+func (r *Registry) All() []*Operator {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]*Operator, 0, len(r.byName))
+	for _, o := range r.byName {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
 }
 
 //go:embed schemas/all_schemas_1.13.txt
