@@ -22,6 +22,8 @@ type Interpreter struct {
 	plans []nodePlan
 	index map[*node.Node]int32 // node → position in plans
 
+	modules map[string]nn.Module // submodules by path, resolved on first use
+
 	// State of the run in progress.
 	env    []nn.Value // by node position
 	live   []bool     // whether env[i] holds a value
@@ -33,8 +35,9 @@ type Interpreter struct {
 
 // New returns an interpreter of g whose get_attr and call_module nodes
 // look their targets up below root (nil for a graph without such nodes).
-// It takes a snapshot of g's nodes: create a new interpreter after
-// changing g.
+// It takes a snapshot of g's nodes, and remembers the submodule each
+// module path resolves to the first time it does: create a new
+// interpreter after changing g or replacing modules of the tree.
 func New(g *graph.Graph, root nn.Module) *Interpreter {
 	in := &Interpreter{g: g, root: root, cur: -1}
 	in.plan()

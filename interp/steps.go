@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -127,19 +128,50 @@ func (in *Interpreter) Placeholder(n *node.Node, target string, args []nn.Value,
 
 // GetAttr returns the tensor of the parameter or buffer at target below
 // the root module. A target that names a module is an error: a Value
-// cannot hold a module.
+// cannot hold a module. Module paths are resolved once per interpreter
+// (see New).
 func (in *Interpreter) GetAttr(n *node.Node, target string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
 	if in.root == nil {
 		return nn.None, fmt.Errorf("get_attr %s: the interpreter has no root module", target)
 	}
-	v, err := nn.AttrValue(in.root, target)
+	owner, name := "", target
+	if i := strings.LastIndexByte(target, '.'); i >= 0 {
+		owner, name = target[:i], target[i+1:]
+	}
+	m, err := in.submodule(owner)
 	if err != nil {
-		if m, merr := nn.Submodule(in.root, target); merr == nil {
+		return nn.None, err
+	}
+	v, err := nn.AttrValue(m, name)
+	if err != nil {
+		if m, merr := in.submodule(target); merr == nil {
 			return nn.None, fmt.Errorf("get_attr %s names a module (%s), which the interpreter cannot return as a value", target, m.ModuleBase().TypeName())
+		}
+		if owner != "" {
+			return nn.None, fmt.Errorf("get_attr %s: %w", target, err)
 		}
 		return nn.None, err
 	}
 	return v, nil
+}
+
+// submodule returns the module at path below the root, resolving each
+// path once per interpreter (torch.fx's Interpreter also takes the module
+// table once): a call_module chain of N blocks would otherwise walk the
+// tree N times per run.
+func (in *Interpreter) submodule(path string) (nn.Module, error) {
+	if m, ok := in.modules[path]; ok {
+		return m, nil
+	}
+	m, err := nn.Submodule(in.root, path)
+	if err != nil {
+		return nil, err
+	}
+	if in.modules == nil {
+		in.modules = map[string]nn.Module{}
+	}
+	in.modules[path] = m
+	return m, nil
 }
 
 // CallFunction calls target with nn.ApplyFunction.
@@ -161,7 +193,7 @@ func (in *Interpreter) CallModule(n *node.Node, target string, args []nn.Value, 
 	if len(kwargs) > 0 {
 		return nn.None, fmt.Errorf("call_module %s: keyword arguments are not supported (modules take positional arguments)", target)
 	}
-	m, err := nn.Submodule(in.root, target)
+	m, err := in.submodule(target)
 	if err != nil {
 		return nn.None, err
 	}
