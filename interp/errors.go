@@ -21,6 +21,8 @@ type NodeError struct {
 	Err  error
 }
 
+// Error returns the message: the node's name and the failure, then the
+// node's line and, if recorded, where the model code created it.
 func (e *NodeError) Error() string {
 	var b strings.Builder
 	b.WriteString("interp: node %")
