@@ -1,0 +1,55 @@
+// Package interp runs a graph node by node on concrete values: the Go form
+// of torch.fx's Interpreter.
+//
+// An [Interpreter] holds a *graph.Graph and the module tree its get_attr
+// and call_module nodes name (an nn.Module root, nil for graphs without
+// them). [Interpreter.Run] feeds its inputs to the placeholders in order,
+// runs every node, and returns what the output node returns:
+//
+//	in := interp.New(g, root)
+//	out, err := in.Run(nn.Tensor(x))
+//
+// Every value is an nn.Value, so the same interpreter also runs on symbolic
+// values (proxies): nn's call points record instead of computing, which is
+// how a graph is retraced.
+//
+// # Overriding steps
+//
+// Each step of a run is a method of the [Steps] interface, which
+// *Interpreter implements with the default behaviour. To change one, embed
+// *Interpreter in a type, override the methods you need, and point the
+// interpreter's Steps field at your value; Run then dispatches every step
+// through it, as Python's method overriding does for torch.fx's
+// Interpreter subclasses:
+//
+//	type swapRelu struct{ *interp.Interpreter }
+//
+//	func (s swapRelu) CallFunction(n *node.Node, fn node.Function, args []nn.Value, kw map[string]nn.Value) (nn.Value, error) {
+//		if fn == aten.Relu {
+//			fn = aten.Sigmoid
+//		}
+//		return s.Interpreter.CallFunction(n, fn, args, kw)
+//	}
+//
+//	s := swapRelu{interp.New(g, nil)}
+//	s.Steps = s
+//	out, err := s.Run(x)
+//
+// # Memory
+//
+// A value is dropped from the environment as soon as the last node that
+// uses it has run (torch.fx's garbage_collect_values), so a long chain
+// holds only the values still live. [Interpreter.Env] shows what is held.
+//
+// # Errors
+//
+// A node that fails stops the run with a [*NodeError] naming the node, its
+// line as graph.FormatNode prints it, and, when the node records one
+// (node.StackTrace), where in the Go model code it was created. Panics
+// raised inside steps are recovered and reported the same way.
+//
+// The interpreter takes a snapshot of the graph's node order when New is
+// called; after mutating the graph, create a new Interpreter. An
+// Interpreter is not safe for concurrent use: it holds the state of the
+// run in progress.
+package interp
