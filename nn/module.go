@@ -425,8 +425,9 @@ func Attr(m Module, path string) (any, error) {
 	return nil, fmt.Errorf("nn: module %q (%s) has no parameter or buffer %q", mod, adopt(sub).TypeName(), name)
 }
 
-// AttrValue returns the tensor of the parameter or buffer at path, as a
-// Value.
+// AttrValue returns the parameter or buffer at path as model code reads
+// it: its tensor, or its proxy while a tracer records (so that graphs run
+// by the interpreter can be traced again).
 func AttrValue(m Module, path string) (Value, error) {
 	a, err := Attr(m, path)
 	if err != nil {
@@ -434,9 +435,36 @@ func AttrValue(m Module, path string) (Value, error) {
 	}
 	switch x := a.(type) {
 	case *Parameter:
-		return Tensor(x.t), nil
+		return x.Value(), nil
 	case *Buffer:
-		return Tensor(x.t), nil
+		return x.Value(), nil
 	}
 	return None, fmt.Errorf("nn: %s is not a tensor", path)
+}
+
+// ShareParameter registers an existing parameter p under name, so that two
+// modules hold the same parameter (a GraphModule shares its root's).
+func (b *Base) ShareParameter(name string, p *Parameter) {
+	if err := checkName("parameter", name); err != nil {
+		b.Fail(err)
+		return
+	}
+	if b.taken(name) {
+		b.Fail(fmt.Errorf("attribute %q already exists", name))
+		return
+	}
+	b.params = append(b.params, namedParam{name, p})
+}
+
+// ShareBuffer registers an existing buffer x under name.
+func (b *Base) ShareBuffer(name string, x *Buffer) {
+	if err := checkName("buffer", name); err != nil {
+		b.Fail(err)
+		return
+	}
+	if b.taken(name) {
+		b.Fail(fmt.Errorf("attribute %q already exists", name))
+		return
+	}
+	b.buffers = append(b.buffers, namedBuffer{name, x})
 }
