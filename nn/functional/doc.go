@@ -1,0 +1,29 @@
+// Package functional is torch.nn.functional for gofx model code, with the
+// torch.* functions that model code calls (torch.flatten, torch.cat,
+// torch.sum, ...). It is conventionally imported as F:
+//
+//	import F "github.com/gofx/gofx/nn/functional"
+//
+//	x = F.ReLU(F.Conv2d(x, w, b, F.ConvOptions{Stride: []int{2}, Padding: []int{1}}))
+//
+// Every function is one aten operator called through the dispatch point
+// (nn.CallOp), so it runs eagerly on tensors and is recorded as one node
+// by tracers; a refused argument panics with an *nn.Error naming the
+// operator and the Go line of the model code, which nn.Run and the other
+// entry points return as an error.
+//
+// Argument conventions, since Go has no keyword arguments:
+//
+//   - Tensors (and tensor-or-number operands) are nn.Values; an optional
+//     tensor (a bias) is nn.None when absent.
+//   - Arguments PyTorch's function requires, and the few that model code
+//     always spells out (dim, training, eps), are explicit parameters in
+//     PyTorch's order.
+//   - Convolutions and pooling take an options struct (ConvOptions,
+//     ConvTransposeOptions, MaxPoolOptions, AvgPoolOptions) whose zero
+//     value is PyTorch's defaults: a nil size is the default (stride 1, or
+//     the kernel size for pooling; padding 0; dilation 1), a zero Groups
+//     is 1. Sizes are []int: one element for every spatial dimension, or
+//     one per dimension.
+//   - Dimensions are ints, negative counting from the end.
+package functional
