@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gofx/gofx/tensor"
 )
@@ -93,7 +94,7 @@ func (l *BatchNormNd) forward(x Value) Value {
 		mean, variance = optBuffer(l.RunningMean), optBuffer(l.RunningVar)
 	}
 	if t := x.Tensor(); t != nil && training {
-		verifyBatchSize(t.Shape())
+		verifyBatchSize(l.TypeName(), t.Shape())
 	}
 	return CallOp(opBatchNorm, x, optParam(l.Weight), optParam(l.Bias), mean, variance,
 		training, factor, l.Eps, true)
@@ -116,7 +117,7 @@ func (l *BatchNormNd) countBatch() {
 
 // verifyBatchSize is F._verify_batch_size: training statistics need more
 // than one value per channel.
-func verifyBatchSize(shape []int) {
+func verifyBatchSize(layer string, shape []int) {
 	if len(shape) < 2 {
 		return
 	}
@@ -125,21 +126,12 @@ func verifyBatchSize(shape []int) {
 		n *= s
 	}
 	if n == 1 {
-		panic(errorf(2, "Expected more than 1 value per channel when training, got input size %s", pyList(shape)))
+		panic(errorf(2, "%s: Expected more than 1 value per channel when training, got input size %s", layer, pyList(shape)))
 	}
 }
 
-func pyList(v []int) string {
-	s := fmt.Sprint(v) // [1 2 3]
-	out := make([]byte, 0, len(s)+len(v))
-	for i := 0; i < len(s); i++ {
-		if s[i] == ' ' {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
-}
+// pyList prints ints as a Python list: [1, 2, 3].
+func pyList(v []int) string { return strings.ReplaceAll(fmt.Sprint(v), " ", ", ") }
 
 // ExtraRepr is what PyTorch prints between the parentheses:
 // `8, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True`.
@@ -287,7 +279,7 @@ func (l *GroupNorm) Forward(x Value) Value {
 			panic(errorf(1, "GroupNorm: Expected at least 2 dimensions for input tensor but received %d", t.Dim()))
 		}
 		sh := t.Shape()
-		verifyBatchSize(append([]int{sh[0] * sh[1] / l.NumGroups, l.NumGroups}, sh[2:]...))
+		verifyBatchSize("GroupNorm", append([]int{sh[0] * sh[1] / l.NumGroups, l.NumGroups}, sh[2:]...))
 	}
 	if opGroupNorm.HasKernel() || x.IsSymbolic() {
 		return CallOp(opGroupNorm, x, l.NumGroups, optParam(l.Weight), optParam(l.Bias), l.Eps, true)

@@ -2,6 +2,7 @@ package functional
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/ops"
@@ -92,7 +93,7 @@ func LogSoftmax(x nn.Value, dim int) nn.Value { return nn.CallOp(opLogSoftmax, x
 // which returns x unchanged when not training. p outside [0, 1] fails.
 func Dropout(x nn.Value, p float64, training bool) nn.Value {
 	if !(p >= 0 && p <= 1) {
-		nn.Fail(fmt.Errorf("dropout probability has to be between 0 and 1, but got %v", p))
+		nn.Fail(fmt.Errorf("%s: dropout probability has to be between 0 and 1, but got %v", opDropout.Schema().QualifiedName(), p))
 	}
 	return nn.CallOp(opDropout, x, p, training)
 }
@@ -176,7 +177,7 @@ func verifyBatchSize(op *ops.Operator, shape []int) {
 		n *= s
 	}
 	if n == 1 {
-		nn.Fail(fmt.Errorf("%s: Expected more than 1 value per channel when training, got input size %v", op, shape))
+		nn.Fail(fmt.Errorf("%s: Expected more than 1 value per channel when training, got input size %s", op.Schema().QualifiedName(), strings.ReplaceAll(fmt.Sprint(shape), " ", ", ")))
 	}
 }
 
@@ -213,7 +214,7 @@ func GroupNorm(x nn.Value, numGroups int, weight, bias nn.Value, eps float64) nn
 		return nn.CallOp(opGroupNorm, x, numGroups, weight, bias, eps, true)
 	}
 	if t.Dim() < 2 {
-		nn.Fail(fmt.Errorf("%s: Expected at least 2 dimensions for input tensor but received %d", opGroupNorm, t.Dim()))
+		nn.Fail(fmt.Errorf("%s: Expected at least 2 dimensions for input tensor but received %d", opGroupNorm.Schema().QualifiedName(), t.Dim()))
 	}
 	sh := t.Shape()
 	hw := 1
