@@ -6,7 +6,6 @@ var (
 	opConv1d          = Op("aten::conv1d")
 	opConv2d          = Op("aten::conv2d")
 	opConvTranspose2d = Op("aten::conv_transpose2d.input")
-	opConvolution     = Op("aten::convolution")
 )
 
 // ConvNd holds what the convolution layers share (PyTorch's _ConvNd): the
@@ -236,16 +235,10 @@ func NewConvTranspose2d[K Size](in, out int, kernel K, opts ...ConvOption) *Conv
 }
 
 // Forward computes aten::conv_transpose2d.input(x, weight, bias, stride,
-// padding, output_padding, groups, dilation). Until that operator has a
-// kernel, it computes the same with aten::convolution (transposed=True),
-// which takes batched inputs only.
+// padding, output_padding, groups, dilation).
 func (l *ConvTranspose2d) Forward(x Value) Value {
-	if opConvTranspose2d.HasKernel() || x.IsSymbolic() {
-		return CallOp(opConvTranspose2d, x, l.Weight.Value(), optParam(l.Bias),
-			ints64(l.Stride), ints64(l.Padding), ints64(l.OutputPadding), l.Groups, ints64(l.Dilation))
-	}
-	return CallOp(opConvolution, x, l.Weight.Value(), optParam(l.Bias),
-		ints64(l.Stride), ints64(l.Padding), ints64(l.Dilation), true, ints64(l.OutputPadding), l.Groups)
+	return CallOp(opConvTranspose2d, x, l.Weight.Value(), optParam(l.Bias),
+		ints64(l.Stride), ints64(l.Padding), ints64(l.OutputPadding), l.Groups, ints64(l.Dilation))
 }
 
 // Call is Call(l, x).

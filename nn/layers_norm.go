@@ -8,11 +8,9 @@ import (
 )
 
 var (
-	opBatchNorm       = Op("aten::batch_norm")
-	opLayerNorm       = Op("aten::layer_norm")
-	opGroupNorm       = Op("aten::group_norm")
-	opNativeGroupNorm = Op("aten::native_group_norm")
-	opAddScalarInpl   = Op("aten::add_.Scalar")
+	opBatchNorm = Op("aten::batch_norm")
+	opLayerNorm = Op("aten::layer_norm")
+	opGroupNorm = Op("aten::group_norm")
 )
 
 // BatchNormNd holds what BatchNorm1d and BatchNorm2d share (PyTorch's
@@ -101,18 +99,9 @@ func (l *BatchNormNd) forward(x Value) Value {
 }
 
 // countBatch is num_batches_tracked.add_(1), through the add_ tensor
-// method. Until aten::add_ has a kernel, a concrete buffer is updated with
-// the same sum computed out of place.
+// method.
 func (l *BatchNormNd) countBatch() {
-	v := l.NumBatchesTracked.Value()
-	if v.IsSymbolic() || opAddScalarInpl.HasKernel() {
-		v.Add_(1)
-		return
-	}
-	sum := CallOp(opAddS, v, 1).MustTensor()
-	if err := l.NumBatchesTracked.Tensor().CopyFrom(sum); err != nil {
-		panic(wrapErr(1, err))
-	}
+	l.NumBatchesTracked.Value().Add_(1)
 }
 
 // verifyBatchSize is F._verify_batch_size: training statistics need more
@@ -271,8 +260,6 @@ func NewGroupNorm(groups, channels int, opts ...NormOption) *GroupNorm {
 }
 
 // Forward computes aten::group_norm(x, num_groups, weight, bias, eps).
-// Until that operator has a kernel, it computes the same with
-// aten::native_group_norm.
 func (l *GroupNorm) Forward(x Value) Value {
 	if t := x.Tensor(); t != nil {
 		if t.Dim() < 2 {
@@ -281,16 +268,7 @@ func (l *GroupNorm) Forward(x Value) Value {
 		sh := t.Shape()
 		verifyBatchSize("GroupNorm", append([]int{sh[0] * sh[1] / l.NumGroups, l.NumGroups}, sh[2:]...))
 	}
-	if opGroupNorm.HasKernel() || x.IsSymbolic() {
-		return CallOp(opGroupNorm, x, l.NumGroups, optParam(l.Weight), optParam(l.Bias), l.Eps, true)
-	}
-	t := x.MustTensor()
-	sh := t.Shape()
-	hw := 1
-	for _, s := range sh[2:] {
-		hw *= s
-	}
-	return CallOp(opNativeGroupNorm, x, optParam(l.Weight), optParam(l.Bias), sh[0], sh[1], hw, l.NumGroups, l.Eps).Index(0)
+	return CallOp(opGroupNorm, x, l.NumGroups, optParam(l.Weight), optParam(l.Bias), l.Eps, true)
 }
 
 // Call is Call(l, x).

@@ -78,6 +78,18 @@ func valueOf(x any) (Value, error) {
 			t[i] = v
 		}
 		return Value{t}, nil
+	case []int:
+		t := make(tuple, len(y))
+		for i, e := range y {
+			t[i] = Value{int64(e)}
+		}
+		return Value{t}, nil
+	case []float64:
+		t := make(tuple, len(y))
+		for i, e := range y {
+			t[i] = Value{e}
+		}
+		return Value{t}, nil
 	case []int64:
 		t := make(tuple, len(y))
 		for i, e := range y {

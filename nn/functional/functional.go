@@ -25,11 +25,9 @@ var (
 	opConv1d            = nn.Op("aten::conv1d")
 	opConv2d            = nn.Op("aten::conv2d")
 	opConvTranspose2d   = nn.Op("aten::conv_transpose2d.input")
-	opConvolution       = nn.Op("aten::convolution")
 	opBatchNorm         = nn.Op("aten::batch_norm")
 	opLayerNorm         = nn.Op("aten::layer_norm")
 	opGroupNorm         = nn.Op("aten::group_norm")
-	opNativeGroupNorm   = nn.Op("aten::native_group_norm")
 	opEmbedding         = nn.Op("aten::embedding")
 	opMaxPool2d         = nn.Op("aten::max_pool2d")
 	opAvgPool2d         = nn.Op("aten::avg_pool2d")
@@ -151,22 +149,10 @@ func Conv2d(x, weight, bias nn.Value, o ConvOptions) nn.Value {
 }
 
 // ConvTranspose2d is F.conv_transpose2d: aten::conv_transpose2d.input(x,
-// weight, bias, stride, padding, output_padding, groups, dilation). Until
-// that operator has a kernel, it computes the same with aten::convolution
-// (transposed=True), which takes batched inputs only.
+// weight, bias, stride, padding, output_padding, groups, dilation).
 func ConvTranspose2d(x, weight, bias nn.Value, o ConvTransposeOptions) nn.Value {
-	if opConvTranspose2d.HasKernel() || x.IsSymbolic() {
-		return nn.CallOp(opConvTranspose2d, x, weight, bias, size(o.Stride, 1), size(o.Padding, 0),
-			size(o.OutputPadding, 0), groups(o.Groups), size(o.Dilation, 1))
-	}
-	two := func(v []int64) []int64 {
-		if len(v) == 1 {
-			return []int64{v[0], v[0]}
-		}
-		return v
-	}
-	return nn.CallOp(opConvolution, x, weight, bias, two(size(o.Stride, 1)), two(size(o.Padding, 0)),
-		two(size(o.Dilation, 1)), true, two(size(o.OutputPadding, 0)), groups(o.Groups))
+	return nn.CallOp(opConvTranspose2d, x, weight, bias, size(o.Stride, 1), size(o.Padding, 0),
+		size(o.OutputPadding, 0), groups(o.Groups), size(o.Dilation, 1))
 }
 
 // verifyBatchSize is F._verify_batch_size: statistics over one value per
@@ -202,26 +188,13 @@ func LayerNorm(x nn.Value, normalizedShape []int, weight, bias nn.Value, eps flo
 
 // GroupNorm is F.group_norm: aten::group_norm(x, numGroups, weight, bias,
 // eps); weight and bias may be nn.None. PyTorch's default eps is 1e-5.
-// Until aten::group_norm has a kernel, it computes the same with
-// aten::native_group_norm.
 func GroupNorm(x nn.Value, numGroups int, weight, bias nn.Value, eps float64) nn.Value {
 	t := x.Tensor()
 	if t != nil && t.Dim() >= 2 && numGroups > 0 {
 		sh := t.Shape()
 		verifyBatchSize(opGroupNorm, append([]int{sh[0] * sh[1] / numGroups, numGroups}, sh[2:]...))
 	}
-	if opGroupNorm.HasKernel() || t == nil {
-		return nn.CallOp(opGroupNorm, x, numGroups, weight, bias, eps, true)
-	}
-	if t.Dim() < 2 {
-		nn.Fail(fmt.Errorf("%s: Expected at least 2 dimensions for input tensor but received %d", opGroupNorm.Schema().QualifiedName(), t.Dim()))
-	}
-	sh := t.Shape()
-	hw := 1
-	for _, s := range sh[2:] {
-		hw *= s
-	}
-	return nn.CallOp(opNativeGroupNorm, x, weight, bias, sh[0], sh[1], hw, numGroups, eps).Index(0)
+	return nn.CallOp(opGroupNorm, x, numGroups, weight, bias, eps, true)
 }
 
 // Embedding is F.embedding(input, weight): aten::embedding(weight, input),
