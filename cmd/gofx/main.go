@@ -10,6 +10,8 @@
 //	demo        print a small example graph in every form gofx has
 //	bench       time gofx on a benchmark workload (bench graph -n N)
 //	conformance run ATen conformance vectors (*.jsonl) through the kernels
+//	check       run a zoo model on recorded inputs, compare with PyTorch
+//	inspect     print a zoo model's traced graph as text, table and code
 //	version     print the version
 //	help        print help for a command
 //
@@ -43,6 +45,8 @@ func init() {
 		{"demo", "gofx demo", "print a small example graph in every form gofx has", runDemo},
 		{"bench", "gofx bench graph [-n N]", "time gofx on a benchmark workload", runBench},
 		{"conformance", "gofx conformance DIR", "run the ATen conformance vectors of DIR (*.jsonl) through the kernels", runConformance},
+		{"check", "gofx check -model NAME -weights FILE -io FILE [-via eager,trace]", "run a zoo model on recorded inputs and compare with PyTorch's outputs", runCheck},
+		{"inspect", "gofx inspect -model NAME", "print a zoo model's traced graph as text, table and code", runInspect},
 		{"version", "gofx version", "print the version", func(_ []string, out, _ io.Writer) error {
 			fmt.Fprintln(out, "gofx", version)
 			return nil
