@@ -33,7 +33,6 @@ func ipRange(shape ...int) *tensor.Tensor {
 	return ipF(v, shape...)
 }
 
-
 // TestIpRegistered checks which in-place overloads got a kernel and a meta
 // function: those whose functional overload has one, and not the view ones.
 func TestIpRegistered(t *testing.T) {

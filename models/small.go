@@ -24,7 +24,6 @@ func NewMLP() *nn.Sequential {
 	return nn.NewSequential(nn.NewLinear(16, 32, true), nn.NewReLU(), nn.NewLinear(32, 10, true))
 }
 
-
 // FxDocMyModule is torch.fx's documentation example (the print_tabular
 // section): topk(sum(linear(x + linear.weight).relu(), dim=-1), 3).
 type FxDocMyModule struct {
