@@ -255,7 +255,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		lim := torchio.Limits{MaxPickleBytes: 1 << 20, MaxStorageBytes: 64 << 20}
+		lim := torchio.Limits{MaxPickleBytes: 1 << 20, MaxStorageBytes: 1 << 20, MaxElements: 1 << 20}
 		sd, err := torchio.ReadWithLimits(bytes.NewReader(b), int64(len(b)), lim)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "torchio: ") {
@@ -272,4 +272,16 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("loaded state dict does not write back: %v", err)
 		}
 	})
+}
+
+// TestMaxElements: views can declare far more elements than their storage
+// holds (stride 0); the reader bounds the total.
+func TestMaxElements(t *testing.T) {
+	b, err := os.ReadFile("../testdata/models/mlp.state_dict.pt")
+	require.NoError(t, err)
+	_, err = torchio.ReadWithLimits(bytes.NewReader(b), int64(len(b)), torchio.Limits{MaxElements: 600})
+	require.ErrorContains(t, err, "more than 600 elements in all (Limits.MaxElements)")
+	sd, err := torchio.ReadWithLimits(bytes.NewReader(b), int64(len(b)), torchio.Limits{MaxElements: 874})
+	require.NoError(t, err)
+	require.Equal(t, 4, sd.Len())
 }

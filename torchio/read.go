@@ -25,6 +25,11 @@ type Limits struct {
 	// storages stored uncompressed cannot be larger than the file anyway;
 	// this bounds compressed ones).
 	MaxStorageBytes int64
+	// MaxElements is the most tensor elements accepted in all (default
+	// 2^32). Views over a storage (stride 0, overlapping strides) can
+	// declare far more elements than the file's bytes hold; this bounds
+	// what materializing them costs.
+	MaxElements int64
 	// Pickle bounds the unpickler's memo and stack.
 	Pickle pickle.Limits
 }
@@ -33,6 +38,7 @@ type Limits struct {
 var DefaultLimits = Limits{
 	MaxPickleBytes:  256 << 20,
 	MaxStorageBytes: 1 << 40,
+	MaxElements:     1 << 32,
 }
 
 // maxDeflateRatio bounds how much a deflate stream can expand (the format's
@@ -51,6 +57,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxStorageBytes <= 0 {
 		l.MaxStorageBytes = DefaultLimits.MaxStorageBytes
+	}
+	if l.MaxElements <= 0 {
+		l.MaxElements = DefaultLimits.MaxElements
 	}
 	return l
 }
@@ -253,6 +262,13 @@ func (rd *reader) read() (*StateDict, error) {
 	sd := NewStateDict()
 	if err := collect(sd, "", v, 0); err != nil {
 		return nil, fmt.Errorf("data.pkl: %w", err)
+	}
+	var total int64
+	for name, t := range sd.All() {
+		total += int64(t.Numel())
+		if total > rd.lim.MaxElements {
+			return nil, fmt.Errorf("data.pkl: tensor %q: the tensors hold more than %d elements in all (Limits.MaxElements)", name, rd.lim.MaxElements)
+		}
 	}
 	return sd, nil
 }
