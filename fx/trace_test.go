@@ -8,7 +8,9 @@ import (
 	"github.com/gofx/gofx/fx"
 	_ "github.com/gofx/gofx/kernels"
 	"github.com/gofx/gofx/nn"
+	F "github.com/gofx/gofx/nn/functional"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/tensor"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -157,4 +159,25 @@ func TestTraceShapeAndSplit(t *testing.T) {
 	c := counts(gm)
 	assert.Equal(t, 5, c[node.CallFunction], gm.Graph.String()) // 2 getattr, 3 getitem
 	assert.Equal(t, 3, c[node.CallMethod], gm.Graph.String())
+}
+
+// branchless is branchy written with F.Where, as the trace error suggests.
+type branchless struct{ nn.Base }
+
+func (b *branchless) Forward(x nn.Value) nn.Value {
+	return F.Where(x.Sum().Gt(0), x.Relu(), x)
+}
+
+func TestWhereInsteadOfIf(t *testing.T) {
+	gm, err := fx.SymbolicTrace(&branchless{})
+	require.NoError(t, err)
+	assert.Contains(t, gm.Graph.String(), "aten.where.self")
+	for _, v := range [][]float32{{-3, 1}, {3, -1}} {
+		x := nn.Tensor(tensor.Must(tensor.FromSlice(v, 2)))
+		want, err := nn.Run(&branchy{}, x)
+		require.NoError(t, err)
+		got, err := gm.Run(x)
+		require.NoError(t, err)
+		assert.Equal(t, want.Tensor().Float64s(), got.Tensor().Float64s())
+	}
 }

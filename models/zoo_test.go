@@ -168,3 +168,26 @@ func TestCheckReportsFailures(t *testing.T) {
 func torchioTensor(vals []float64, shape []int) (*tensor.Tensor, error) {
 	return tensor.FromFloat64s(tensor.Float32, vals, shape...)
 }
+
+// TestTracedErrorsNameNodeAndModelCode: a traced model run on a bad input
+// fails with an error naming the node, its text, and the Go line of the
+// model code that created it.
+func TestTracedErrorsNameNodeAndModelCode(t *testing.T) {
+	m, err := models.New("attention")
+	require.NoError(t, err)
+	gm, err := fx.SymbolicTrace(m)
+	require.NoError(t, err)
+	x, err := tensor.NewGenerator(3).Randn(tensor.Float32, 2, 5, 30) // 30 features, not 32
+	require.NoError(t, err)
+	_, err = gm.Run(nn.Tensor(x))
+	require.Error(t, err)
+	msg := err.Error()
+	assert.Contains(t, msg, "node %ln1 failed")
+	assert.Contains(t, msg, "call_module[target=ln1]")
+	assert.Contains(t, msg, "models/attention.go:")
+	assert.Contains(t, msg, "aten::layer_norm")
+
+	_, err = nn.Run(m, nn.Tensor(x))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "models/attention.go:")
+}

@@ -41,6 +41,7 @@ var (
 	opAddT, opAddS      = nn.Op("aten::add.Tensor"), nn.Op("aten::add.Scalar")
 	opSin               = nn.Op("aten::sin")
 	opCos               = nn.Op("aten::cos")
+	opWhere             = nn.Op("aten::where.self")
 	opExp               = nn.Op("aten::exp")
 )
 
@@ -321,6 +322,12 @@ func Sin(x nn.Value) nn.Value { return nn.CallOp(opSin, x) }
 
 // Cos is torch.cos: aten::cos(x).
 func Cos(x nn.Value) nn.Value { return nn.CallOp(opCos, x) }
+
+// Where is torch.where(condition, x, y): aten::where.self, the elements of
+// x where condition is true and of y elsewhere. It is how traced code
+// chooses between two computed branches by data (Go's if cannot be
+// traced on tensor values).
+func Where(condition, x, y nn.Value) nn.Value { return nn.CallOp(opWhere, condition, x, y) }
 
 // Exp is torch.exp: aten::exp(x).
 func Exp(x nn.Value) nn.Value { return nn.CallOp(opExp, x) }
