@@ -465,31 +465,11 @@ func (r *recorder) arg(v any) (node.Arg, error) {
 		if n := wholeTupleAny(x); n != nil {
 			return n, nil
 		}
-		out := make(node.List, len(x))
-		for i, e := range x {
-			a, err := r.arg(e)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = a
-		}
-		return out, nil
+		return listArg(r, x)
 	case []int64:
-		out := make(node.List, len(x))
-		for i, e := range x {
-			out[i] = node.Int(e)
-		}
-		return out, nil
+		return listArg(r, x)
 	case []*tensor.Tensor:
-		out := make(node.List, len(x))
-		for i, e := range x {
-			a, err := r.arg(e)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = a
-		}
-		return out, nil
+		return listArg(r, x)
 	}
 	return nil, fmt.Errorf("cannot record a %T in a graph", v)
 }
@@ -554,4 +534,17 @@ func sortStrings(s []string) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// listArg converts the elements of a Go slice into a node list.
+func listArg[E any](r *recorder, xs []E) (node.Arg, error) {
+	out := make(node.List, len(xs))
+	for i, e := range xs {
+		a, err := r.arg(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
 }

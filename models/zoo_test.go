@@ -191,3 +191,19 @@ func TestTracedErrorsNameNodeAndModelCode(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "models/attention.go:")
 }
+
+// TestRepr: the module tree prints as PyTorch prints it (repr(model) of
+// convnet in PyTorch 1.13).
+func TestRepr(t *testing.T) {
+	m, err := models.New("convnet")
+	require.NoError(t, err)
+	assert.Equal(t, `ConvNet(
+  (conv1): Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))
+  (bn1): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)
+  (conv2): Conv2d(8, 16, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1))
+  (bn2): BatchNorm2d(16, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)
+  (pool): MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+  (gap): AdaptiveAvgPool2d(output_size=1)
+  (fc): Linear(in_features=16, out_features=10, bias=True)
+)`, nn.Repr(m))
+}

@@ -197,21 +197,7 @@ func results(out []any) (Value, error) {
 // CallOp is Apply for model code: positional arguments may be Values or
 // plain Go values (ints, floats, []int, ...), and a failure panics with a
 // located *Error.
-func CallOp(op *ops.Operator, args ...any) Value {
-	vs := make([]Value, len(args))
-	for i, a := range args {
-		v, err := valueOf(a)
-		if err != nil {
-			panic(errorf(1, "%s: argument %d: %v", op, i, err))
-		}
-		vs[i] = v
-	}
-	out, err := Apply(op, vs, nil)
-	if err != nil {
-		panic(wrapErr(1, err))
-	}
-	return out
-}
+func CallOp(op *ops.Operator, args ...any) Value { return CallOpKw(op, args, nil) }
 
 // CallOpKw is CallOp with keyword arguments.
 func CallOpKw(op *ops.Operator, args []any, kwargs map[string]any) Value {
