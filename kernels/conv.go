@@ -218,6 +218,11 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 	if w.DType() != x.DType() {
 		return nil, c.Errorf("weight", "expected scalar type %s but found %s", scalarTypeName(x.DType()), scalarTypeName(w.DType()))
 	}
+	// ATen's transposed convolution kernels require bias to have the
+	// input's dtype (the forward ones convert it).
+	if transposed && bias != nil && bias.DType() != x.DType() {
+		return nil, c.Errorf("bias", "expected scalar type %s but found %s", scalarTypeName(x.DType()), scalarTypeName(bias.DType()))
+	}
 	dt := x.DType()
 	if meta(x, w, bias) {
 		return empty(true, dt, outShape)

@@ -200,6 +200,8 @@ func TestIpBadInput(t *testing.T) {
 			"input", "Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of size: [2, 3]"},
 		{"conv_transpose2d bias dtype", "aten::conv_transpose2d.input", []any{f32(1, 2, 3, 3), f32(2, 3, 3, 3), typed(tensor.Float64, 3)}, nil,
 			"bias", "expected scalar type Float but found Double"},
+		{"convolution transposed bias dtype", "aten::convolution", []any{f32(1, 2, 3, 3), f32(2, 3, 2, 2), typed(tensor.Float64, 3), []int64{1, 1}, []int64{0, 0}, []int64{1, 1}, true, []int64{0, 0}, 1}, nil,
+			"bias", "expected scalar type Float but found Double"},
 		{"conv_transpose1d weight rank 4", "aten::conv_transpose1d", []any{f32(1, 2, 3), f32(2, 3, 3, 3)}, nil,
 			"input", "Expected 4-dimensional input for 4-dimensional weight [2, 3, 3, 3]"},
 		{"instance_norm without running stats", "aten::instance_norm", []any{f32(2, 3, 4), nil, nil, nil, nil, false, 0.1, 1e-5, false}, nil,

@@ -848,11 +848,6 @@ func ipConvTranspose(c *ops.Call, nd int) ([]any, error) {
 		return nil, c.Errorf("input", "Expected %dD (unbatched) or %dD (batched) input to conv_transpose%dd, but got input of size: %s",
 			nd+1, nd+2, nd, cvShapeString(x.Shape()))
 	}
-	// ATen's transposed convolution kernels require bias to have the
-	// input's dtype.
-	if b := c.Tensor("bias"); b != nil && b.DType() != x.DType() {
-		return nil, c.Errorf("bias", "expected scalar type %s but found %s", scalarTypeName(x.DType()), scalarTypeName(b.DType()))
-	}
 	if !batched {
 		x = tensor.Must(x.Unsqueeze(0))
 	}
