@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/gofx/gofx/graph"
@@ -291,7 +292,7 @@ func (r *recorder) kwargs(op *ops.Operator, kwargs map[string]any) (node.Kwargs,
 	}
 	if used != len(kwargs) {
 		for k := range kwargs {
-			if op.Schema().Args == nil || !hasArg(op, k) {
+			if !hasArg(op, k) {
 				return nil, fmt.Errorf("%s: unexpected keyword argument '%s'", op, k)
 			}
 		}
@@ -316,7 +317,7 @@ func (r *recorder) valueKwargs(kwargs map[string]nn.Value) (node.Kwargs, error) 
 	for k := range kwargs {
 		names = append(names, k)
 	}
-	sortStrings(names)
+	slices.Sort(names)
 	kw := make(node.Kwargs, 0, len(names))
 	for _, k := range names {
 		x, err := r.arg(kwargs[k])
@@ -526,14 +527,6 @@ func (r *recorder) constant(t *tensor.Tensor) (node.Arg, error) {
 func dtypeArg(d tensor.DType) (node.DType, bool) {
 	nd := node.DType(d.String())
 	return nd, nd.Valid()
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // listArg converts the elements of a Go slice into a node list.

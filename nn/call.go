@@ -104,10 +104,10 @@ func Forward(m Module, args ...Value) Value {
 	}
 	info, err := forwardOf(m)
 	if err != nil {
-		panic(wrapErr(1, err))
+		panic(wrapErr(err))
 	}
 	if !info.variadic && len(args) > info.arity {
-		panic(errorf(1, "%s.Forward takes %d arguments, got %d", adopt(m).TypeName(), info.arity, len(args)))
+		panic(errorf("%s.Forward takes %d arguments, got %d", adopt(m).TypeName(), info.arity, len(args)))
 	}
 	in := make([]reflect.Value, 0, len(args)+1)
 	in = append(in, reflect.ValueOf(m))
@@ -143,7 +143,7 @@ func Call(m Module, args ...Value) Value {
 			return Forward(m, args...), nil
 		})
 		if err != nil {
-			panic(wrapErr(1, err))
+			panic(wrapErr(err))
 		}
 		return out
 	}

@@ -33,13 +33,13 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // errorf makes an *Error located at the model code calling into nn.
-func errorf(_ int, format string, args ...any) *Error {
+func errorf(format string, args ...any) *Error {
 	return &Error{Location: callerOutside(), Err: fmt.Errorf(format, args...)}
 }
 
 // wrapErr makes an *Error of err located at the model code, unless err
 // already is one.
-func wrapErr(_ int, err error) error {
+func wrapErr(err error) error {
 	var e *Error
 	if errors.As(err, &e) {
 		return err
@@ -53,7 +53,7 @@ func wrapErr(_ int, err error) error {
 // error.
 func Fail(err error) {
 	if err != nil {
-		panic(wrapErr(1, err))
+		panic(wrapErr(err))
 	}
 }
 

@@ -152,7 +152,7 @@ func ApplyFunction(fn node.Function, args []Value, kwargs map[string]Value) (out
 func CallFunction(fn node.Function, args []Value, kwargs map[string]Value) Value {
 	out, err := ApplyFunction(fn, args, kwargs)
 	if err != nil {
-		panic(wrapErr(1, err))
+		panic(wrapErr(err))
 	}
 	return out
 }
@@ -205,7 +205,7 @@ func CallOpKw(op *ops.Operator, args []any, kwargs map[string]any) Value {
 	for i, a := range args {
 		v, err := valueOf(a)
 		if err != nil {
-			panic(errorf(1, "%s: argument %d: %v", op, i, err))
+			panic(errorf("%s: argument %d: %v", op, i, err))
 		}
 		vs[i] = v
 	}
@@ -213,13 +213,13 @@ func CallOpKw(op *ops.Operator, args []any, kwargs map[string]any) Value {
 	for k, a := range kwargs {
 		v, err := valueOf(a)
 		if err != nil {
-			panic(errorf(1, "%s: argument %s: %v", op, k, err))
+			panic(errorf("%s: argument %s: %v", op, k, err))
 		}
 		kw[k] = v
 	}
 	out, err := Apply(op, vs, kw)
 	if err != nil {
-		panic(wrapErr(1, err))
+		panic(wrapErr(err))
 	}
 	return out
 }

@@ -74,7 +74,7 @@ func filled(b interface{ Fail(error) }, v float64, shape ...int) *tensor.Tensor 
 // forward is _BatchNorm.forward.
 func (l *BatchNormNd) forward(x Value) Value {
 	if t := x.Tensor(); t != nil && !l.dims(t.Dim()) {
-		panic(errorf(1, "%s: expected %s input (got %dD input)", l.TypeName(), l.want, t.Dim()))
+		panic(errorf("%s: expected %s input (got %dD input)", l.TypeName(), l.want, t.Dim()))
 	}
 	factor := l.Momentum
 	if l.CumulativeAverage {
@@ -115,7 +115,7 @@ func verifyBatchSize(layer string, shape []int) {
 		n *= s
 	}
 	if n == 1 {
-		panic(errorf(2, "%s: Expected more than 1 value per channel when training, got input size %s", layer, pyList(shape)))
+		panic(errorf("%s: Expected more than 1 value per channel when training, got input size %s", layer, pyList(shape)))
 	}
 }
 
@@ -263,7 +263,7 @@ func NewGroupNorm(groups, channels int, opts ...NormOption) *GroupNorm {
 func (l *GroupNorm) Forward(x Value) Value {
 	if t := x.Tensor(); t != nil {
 		if t.Dim() < 2 {
-			panic(errorf(1, "GroupNorm: Expected at least 2 dimensions for input tensor but received %d", t.Dim()))
+			panic(errorf("GroupNorm: Expected at least 2 dimensions for input tensor but received %d", t.Dim()))
 		}
 		sh := t.Shape()
 		verifyBatchSize("GroupNorm", append([]int{sh[0] * sh[1] / l.NumGroups, l.NumGroups}, sh[2:]...))

@@ -84,13 +84,13 @@ func (v Value) Method(name string, args ...any) Value {
 	for i, a := range args {
 		x, err := valueOf(a)
 		if err != nil {
-			panic(errorf(1, "Tensor.%s: argument %d: %v", name, i, err))
+			panic(errorf("Tensor.%s: argument %d: %v", name, i, err))
 		}
 		all = append(all, x)
 	}
 	out, err := ApplyMethod(name, all, nil)
 	if err != nil {
-		panic(wrapErr(1, err))
+		panic(wrapErr(err))
 	}
 	return out
 }
@@ -144,11 +144,11 @@ func pick(other Value, t, s *ops.Operator) *ops.Operator {
 func (v Value) binary(other any, t, s *ops.Operator) Value {
 	o, err := valueOf(other)
 	if err != nil {
-		panic(errorf(1, "%s: other: %v", t, err))
+		panic(errorf("%s: other: %v", t, err))
 	}
 	out, err := Apply(pick(o, t, s), []Value{v, o}, nil)
 	if err != nil {
-		panic(wrapErr(1, err))
+		panic(wrapErr(err))
 	}
 	return out
 }

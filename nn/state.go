@@ -15,23 +15,42 @@ import (
 // The tensors are the module's own (not copies).
 func StateDict(m Module) *torchio.StateDict {
 	sd := torchio.NewStateDict()
-	seen := map[any]bool{}
-	for path, sub := range NamedModules(m) {
-		b := sub.ModuleBase()
-		for _, p := range b.params {
-			if p.p.t != nil && !seen[p.p] {
-				seen[p.p] = true
-				sd.Set(join(path, p.name), p.p.t)
-			}
-		}
-		for _, x := range b.buffers {
-			if x.b.persistent && x.b.t != nil && !seen[x.b] {
-				seen[x.b] = true
-				sd.Set(join(path, x.name), x.b.t)
-			}
+	for _, e := range stateEntries(m) {
+		if e.s.t != nil {
+			sd.Set(e.name, e.s.t)
 		}
 	}
 	return sd
+}
+
+// stateEntry is one tensor of a module's state dict: its dotted name and
+// the slot of the parameter or persistent buffer holding it.
+type stateEntry struct {
+	name string
+	s    *slot
+}
+
+// stateEntries lists m's parameters and persistent buffers in state dict
+// order, each shared one once.
+func stateEntries(m Module) []stateEntry {
+	var out []stateEntry
+	seen := map[*slot]bool{}
+	for path, sub := range NamedModules(m) {
+		b := sub.ModuleBase()
+		for _, p := range b.params {
+			if !seen[&p.p.slot] {
+				seen[&p.p.slot] = true
+				out = append(out, stateEntry{join(path, p.name), &p.p.slot})
+			}
+		}
+		for _, x := range b.buffers {
+			if x.b.persistent && !seen[&x.b.slot] {
+				seen[&x.b.slot] = true
+				out = append(out, stateEntry{join(path, x.name), &x.b.slot})
+			}
+		}
+	}
+	return out
 }
 
 // StateError lists everything wrong between a state dict and a module:
@@ -85,27 +104,7 @@ func LoadState(m Module, sd *torchio.StateDict, opts LoadOptions) error {
 	if err := Err(m); err != nil {
 		return err
 	}
-	type target struct {
-		name string
-		s    *slot
-	}
-	var targets []target
-	seen := map[*slot]bool{}
-	for path, sub := range NamedModules(m) {
-		b := sub.ModuleBase()
-		for _, p := range b.params {
-			if !seen[&p.p.slot] {
-				seen[&p.p.slot] = true
-				targets = append(targets, target{join(path, p.name), &p.p.slot})
-			}
-		}
-		for _, x := range b.buffers {
-			if x.b.persistent && !seen[&x.b.slot] {
-				seen[&x.b.slot] = true
-				targets = append(targets, target{join(path, x.name), &x.b.slot})
-			}
-		}
-	}
+	targets := stateEntries(m)
 	e := &StateError{}
 	want := map[string]bool{}
 	for _, tg := range targets {

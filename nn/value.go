@@ -151,7 +151,7 @@ func (v Value) MustTensor() *tensor.Tensor {
 		return t
 	}
 	v.concrete("a tensor's data")
-	panic(errorf(1, "expected a tensor, got %s", v.Kind()))
+	panic(errorf("expected a tensor, got %s", v.Kind()))
 }
 
 // Kind names what v holds, as error messages say it: "Tensor", "int",
@@ -207,14 +207,14 @@ func (v Value) Index(i int) Value {
 	}
 	t, ok := v.v.(tuple)
 	if !ok {
-		panic(errorf(1, "cannot index a %s value", v.Kind()))
+		panic(errorf("cannot index a %s value", v.Kind()))
 	}
 	j := i
 	if j < 0 {
 		j += len(t)
 	}
 	if j < 0 || j >= len(t) {
-		panic(errorf(1, "tuple index %d out of range for %d elements", i, len(t)))
+		panic(errorf("tuple index %d out of range for %d elements", i, len(t)))
 	}
 	return t[j]
 }
@@ -234,7 +234,7 @@ func (v Value) Int() int64 {
 		return v.item().Int()
 	}
 	v.concrete("an int")
-	panic(errorf(1, "expected an int, got %s", v.Kind()))
+	panic(errorf("expected an int, got %s", v.Kind()))
 }
 
 // Float returns the held number as a float64 (a one-element tensor's
@@ -249,7 +249,7 @@ func (v Value) Float() float64 {
 		return v.item().Float()
 	}
 	v.concrete("a float")
-	panic(errorf(1, "expected a number, got %s", v.Kind()))
+	panic(errorf("expected a number, got %s", v.Kind()))
 }
 
 // Bool returns the held bool (a one-element tensor's truth value too, as
@@ -267,18 +267,18 @@ func (v Value) Bool() bool {
 		return v.item().Float() != 0
 	}
 	v.concrete("a bool")
-	panic(errorf(1, "expected a bool, got %s", v.Kind()))
+	panic(errorf("expected a bool, got %s", v.Kind()))
 }
 
 // item returns a one-element tensor's element as a Scalar.
 func (v Value) item() ops.Scalar {
 	t := v.v.(*tensor.Tensor)
 	if t.Numel() != 1 {
-		panic(errorf(2, "a Tensor with %d elements cannot be converted to a Python number", t.Numel()))
+		panic(errorf("a Tensor with %d elements cannot be converted to a Python number", t.Numel()))
 	}
 	x, err := t.Item()
 	if err != nil {
-		panic(wrapErr(2, err))
+		panic(wrapErr(err))
 	}
 	switch y := x.(type) {
 	case bool:
@@ -288,7 +288,7 @@ func (v Value) item() ops.Scalar {
 	case float64:
 		return ops.FloatScalar(y)
 	}
-	panic(errorf(2, "unexpected element type %T", x))
+	panic(errorf("unexpected element type %T", x))
 }
 
 // concrete fails with a trace error when v is symbolic: model code asked
