@@ -233,6 +233,36 @@ func tracerOf(v any) Tracer {
 // Bind binds args and kwargs to the operator's schema without running
 // anything: the check the dispatch point makes before a kernel runs.
 func (o *Operator) Bind(args []any, kwargs map[string]any) (*Call, error) {
+	vals, set, err := o.place(args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range o.schema.Args {
+		if !set[i] {
+			continue
+		}
+		v, err := normalize(a.Type, vals[i])
+		if err != nil {
+			return nil, &CallError{Op: o.schema.QualifiedName(), Arg: a.Name, Err: err}
+		}
+		vals[i] = v
+	}
+	return &Call{Op: o, vals: vals}, nil
+}
+
+// Place puts args and kwargs in schema order, one value per schema
+// argument, with defaults (decoded to Go values: int64, float64, bool,
+// string, Scalar, ScalarType, []int64, ...) where the caller gave none.
+// Unlike Bind it checks only the arity and the keyword names, not the
+// values: analyses that call operators on values other than tensors (fake
+// tensors, symbolic sizes) read their arguments from it.
+func (o *Operator) Place(args []any, kwargs map[string]any) ([]any, error) {
+	vals, _, err := o.place(args, kwargs)
+	return vals, err
+}
+
+// place returns the values in schema order and which ones the caller gave.
+func (o *Operator) place(args []any, kwargs map[string]any) ([]any, []bool, error) {
 	s := o.schema
 	name := s.QualifiedName()
 	vals := make([]any, len(s.Args))
@@ -248,15 +278,15 @@ func (o *Operator) Bind(args []any, kwargs map[string]any) (*Call, error) {
 		}
 	}
 	if pos < len(args) {
-		return nil, &CallError{Op: name, Err: fmt.Errorf("takes at most %d positional arguments but %d were given", pos, len(args))}
+		return nil, nil, &CallError{Op: name, Err: fmt.Errorf("takes at most %d positional arguments but %d were given", pos, len(args))}
 	}
 	for k, v := range kwargs {
 		i := s.argIndex(k)
 		if i < 0 {
-			return nil, &CallError{Op: name, Err: fmt.Errorf("got an unexpected keyword argument '%s'", k)}
+			return nil, nil, &CallError{Op: name, Err: fmt.Errorf("got an unexpected keyword argument '%s'", k)}
 		}
 		if set[i] {
-			return nil, &CallError{Op: name, Arg: k, Err: fmt.Errorf("given both by position and by keyword")}
+			return nil, nil, &CallError{Op: name, Arg: k, Err: fmt.Errorf("given both by position and by keyword")}
 		}
 		vals[i], set[i] = v, true
 	}
@@ -264,18 +294,12 @@ func (o *Operator) Bind(args []any, kwargs map[string]any) (*Call, error) {
 	for i, a := range s.Args {
 		if !set[i] {
 			if a.Default == nil {
-				return nil, &CallError{Op: name, Arg: a.Name, Err: fmt.Errorf("missing required argument of type %s", a.Type)}
+				return nil, nil, &CallError{Op: name, Arg: a.Name, Err: fmt.Errorf("missing required argument of type %s", a.Type)}
 			}
 			vals[i] = cloneDefault(defaults[i])
-			continue
 		}
-		v, err := normalize(a.Type, vals[i])
-		if err != nil {
-			return nil, &CallError{Op: name, Arg: a.Name, Err: err}
-		}
-		vals[i] = v
 	}
-	return &Call{Op: o, vals: vals}, nil
+	return vals, set, nil
 }
 
 // cloneDefault copies a list default, so that a kernel that changes the

@@ -510,3 +510,27 @@ func TestScalar(t *testing.T) {
 }
 
 func zero() float64 { return 0 }
+
+// TestPlace checks that Place orders arguments by the schema, fills
+// defaults and leaves values unchecked, but still refuses a wrong arity or
+// an unknown keyword.
+func TestPlace(t *testing.T) {
+	add := lookup(t, "aten::add.Tensor")
+	type fake struct{ name string }
+	x, y := fake{"x"}, fake{"y"}
+	got, err := add.Place([]any{x}, map[string]any{"other": y})
+	require.NoError(t, err)
+	assert.Equal(t, []any{x, y, ops.IntScalar(1)}, got)
+
+	view := lookup(t, "aten::mean.dim")
+	got, err = view.Place([]any{x, []any{"s0"}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []any{x, []any{"s0"}, false, nil}, got)
+
+	_, err = add.Place([]any{x, y, 2, 3}, nil)
+	assert.ErrorContains(t, err, "takes at most 2 positional arguments")
+	_, err = add.Place([]any{x, y}, map[string]any{"beta": 1})
+	assert.ErrorContains(t, err, "unexpected keyword argument 'beta'")
+	_, err = add.Place([]any{x}, nil)
+	assert.ErrorContains(t, err, "missing required argument")
+}
