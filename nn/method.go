@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -122,6 +123,11 @@ var (
 	opSelect                   = Op("aten::select.int")
 	opEqT, opEqS, opGtT, opGtS = Op("aten::eq.Tensor"), Op("aten::eq.Scalar"), Op("aten::gt.Tensor"), Op("aten::gt.Scalar")
 	opLtT, opLtS               = Op("aten::lt.Tensor"), Op("aten::lt.Scalar")
+	opLeT, opLeS               = Op("aten::le.Tensor"), Op("aten::le.Scalar")
+	opGeT, opGeS               = Op("aten::ge.Tensor"), Op("aten::ge.Scalar")
+	opNeT, opNeS               = Op("aten::ne.Tensor"), Op("aten::ne.Scalar")
+	opFloorDivT, opFloorDivS   = Op("aten::floor_divide"), Op("aten::floor_divide.Scalar")
+	opRemT, opRemS             = Op("aten::remainder.Tensor"), Op("aten::remainder.Scalar")
 )
 
 // isNumber reports whether v is a Python number (int, float or bool).
@@ -141,10 +147,13 @@ func pick(other Value, t, s *ops.Operator) *ops.Operator {
 	return t
 }
 
-func (v Value) binary(other any, t, s *ops.Operator) Value {
+func (v Value) binary(other any, t, s *ops.Operator, py node.Function) Value {
 	o, err := valueOf(other)
 	if err != nil {
 		panic(errorf("%s: other: %v", t, err))
+	}
+	if isNumberLike(v) && isNumberLike(o) {
+		return CallFunction(py, []Value{v, o}, nil)
 	}
 	out, err := Apply(pick(o, t, s), []Value{v, o}, nil)
 	if err != nil {
@@ -153,37 +162,61 @@ func (v Value) binary(other any, t, s *ops.Operator) Value {
 	return out
 }
 
-// Add is Python's v + other (operator.add): aten::add.Tensor, or
-// aten::add.Scalar for a number. Like the other arithmetic methods (Sub,
-// Mul, Div, Pow, Neg, Matmul and the comparisons) it stands for a Python
-// operator, so a tracer records it as a call_function of the aten
-// operator; the other methods of Value are tensor methods and are recorded
-// as call_method.
-func (v Value) Add(other any) Value { return v.binary(other, opAddT, opAddS) }
+// Add is Python's v + other: aten::add.Tensor, or aten::add.Scalar for a
+// number. Like the other arithmetic methods (Sub, Mul, Div, FloorDiv, Mod,
+// Pow, Neg, Matmul and the comparisons) it stands for a Python operator, so
+// a tracer records it as a call_function of the aten operator; the other
+// methods of Value are tensor methods and are recorded as call_method.
+// When both operands are numbers (Go numbers or symbolic sizes) it is
+// Python's arithmetic on numbers: computed at once for Go numbers, recorded
+// as operator.add for symbolic ones.
+func (v Value) Add(other any) Value { return v.binary(other, opAddT, opAddS, OperatorAdd) }
 
 // Sub is v - other.
-func (v Value) Sub(other any) Value { return v.binary(other, opSubT, opSubS) }
+func (v Value) Sub(other any) Value { return v.binary(other, opSubT, opSubS, OperatorSub) }
 
 // Mul is v * other.
-func (v Value) Mul(other any) Value { return v.binary(other, opMulT, opMulS) }
+func (v Value) Mul(other any) Value { return v.binary(other, opMulT, opMulS, OperatorMul) }
 
 // Div is v / other (true division).
-func (v Value) Div(other any) Value { return v.binary(other, opDivT, opDivS) }
+func (v Value) Div(other any) Value { return v.binary(other, opDivT, opDivS, OperatorTrueDiv) }
+
+// FloorDiv is v // other.
+func (v Value) FloorDiv(other any) Value {
+	return v.binary(other, opFloorDivT, opFloorDivS, OperatorFloorDiv)
+}
+
+// Mod is v % other (the result has the sign of other, as in Python).
+func (v Value) Mod(other any) Value { return v.binary(other, opRemT, opRemS, OperatorMod) }
 
 // Pow is v ** other.
-func (v Value) Pow(other any) Value { return v.binary(other, opPowTT, opPowTS) }
+func (v Value) Pow(other any) Value { return v.binary(other, opPowTT, opPowTS, OperatorPow) }
 
 // Eq is v == other, elementwise.
-func (v Value) Eq(other any) Value { return v.binary(other, opEqT, opEqS) }
+func (v Value) Eq(other any) Value { return v.binary(other, opEqT, opEqS, OperatorEq) }
+
+// Ne is v != other, elementwise.
+func (v Value) Ne(other any) Value { return v.binary(other, opNeT, opNeS, OperatorNe) }
 
 // Gt is v > other, elementwise.
-func (v Value) Gt(other any) Value { return v.binary(other, opGtT, opGtS) }
+func (v Value) Gt(other any) Value { return v.binary(other, opGtT, opGtS, OperatorGt) }
+
+// Ge is v >= other, elementwise.
+func (v Value) Ge(other any) Value { return v.binary(other, opGeT, opGeS, OperatorGe) }
 
 // Lt is v < other, elementwise.
-func (v Value) Lt(other any) Value { return v.binary(other, opLtT, opLtS) }
+func (v Value) Lt(other any) Value { return v.binary(other, opLtT, opLtS, OperatorLt) }
+
+// Le is v <= other, elementwise.
+func (v Value) Le(other any) Value { return v.binary(other, opLeT, opLeS, OperatorLe) }
 
 // Neg is -v.
-func (v Value) Neg() Value { return CallOp(opNeg, v) }
+func (v Value) Neg() Value {
+	if isNumberLike(v) {
+		return CallFunction(OperatorNeg, []Value{v}, nil)
+	}
+	return CallOp(opNeg, v)
+}
 
 // Matmul is v @ other.
 func (v Value) Matmul(other Value) Value { return CallOp(opMatmul, v, other) }

@@ -30,6 +30,9 @@ func (m margs) intOr(i int, name string, def int64) (int64, error) {
 		return def, nil
 	}
 	if v.Kind() != "int" {
+		if isNumberLike(v) {
+			return v.Int(), nil
+		}
 		return 0, fmt.Errorf("argument '%s' must be int, not %s", name, v.Kind())
 	}
 	return v.v.(int64), nil
@@ -64,7 +67,7 @@ func (m margs) varInts(name string) (Value, error) {
 		rest = rest[0].Tuple()
 	}
 	for i, r := range rest {
-		if r.Kind() != "int" {
+		if r.Kind() != "int" && !isNumberLike(r) {
 			return None, fmt.Errorf("argument '%s' must be a tuple of ints, but found element %d of type %s", name, i, r.Kind())
 		}
 	}

@@ -232,6 +232,8 @@ func (v Value) Int() int64 {
 		return 0
 	case *tensor.Tensor:
 		return v.item().Int()
+	case Concreter:
+		return Of(v.decide(x, "an int")).Int()
 	}
 	v.concrete("an int")
 	panic(errorf("expected an int, got %s", v.Kind()))
@@ -247,6 +249,8 @@ func (v Value) Float() float64 {
 		return float64(x)
 	case *tensor.Tensor:
 		return v.item().Float()
+	case Concreter:
+		return Of(v.decide(x, "a float")).Float()
 	}
 	v.concrete("a float")
 	panic(errorf("expected a number, got %s", v.Kind()))
@@ -265,6 +269,8 @@ func (v Value) Bool() bool {
 		return x != 0
 	case *tensor.Tensor:
 		return v.item().Float() != 0
+	case Concreter:
+		return Of(v.decide(x, "a bool")).Bool()
 	}
 	v.concrete("a bool")
 	panic(errorf("expected a bool, got %s", v.Kind()))
@@ -293,6 +299,19 @@ func (v Value) item() ops.Scalar {
 
 // concrete fails with a trace error when v is symbolic: model code asked
 // for what (a bool, an int, a tensor's data) that a tracer cannot know.
+// decide asks a Concreter for a concrete value, panicking with its error
+// (recovered by the entry point that runs the model code).
+func (v Value) decide(c Concreter, what string) any {
+	x, err := c.Concrete(what, callerOutside())
+	if err != nil {
+		panic(wrapErr(err))
+	}
+	if _, again := x.(Concreter); again {
+		panic(errorf("%s: the symbolic value gave no concrete value", what))
+	}
+	return x
+}
+
 func (v Value) concrete(what string) {
 	tr := tracerOfValue(v)
 	if tr == nil {
