@@ -84,13 +84,19 @@ var frameworkPrefixes = []string{
 	"github.com/gofx/gofx/ops.",
 	"github.com/gofx/gofx/kernels.",
 	"github.com/gofx/gofx/tensor.",
+	"github.com/gofx/gofx/export.",
+	"github.com/gofx/gofx/decomp.",
+	"github.com/gofx/gofx/shapeprop.",
+	"github.com/gofx/gofx/sym.",
+	"github.com/gofx/gofx/transformer.",
 	"runtime.",
 	"reflect.",
 }
 
 // IsFramework reports whether the Go function named fn (as
-// runtime.Frame.Function spells it) belongs to gofx's nn, fx, interp, ops,
-// kernels or tensor packages, or to the Go runtime: the frames a location
+// runtime.Frame.Function spells it) belongs to one of gofx's packages that
+// run model code (nn, fx, interp, ops, kernels, tensor, export, decomp,
+// shapeprop, sym, transformer) or to the Go runtime: the frames a location
 // in model code skips.
 func IsFramework(fn string) bool {
 	for _, p := range frameworkPrefixes {
