@@ -1,0 +1,40 @@
+// Package sym implements symbolic integers for shape reasoning, after PyTorch's ShapeEnv and
+// SymInt (torch/fx/experimental/symbolic_shapes.py).
+//
+// # Expressions
+//
+// An Expr is an integer expression in canonical form: a polynomial with int64 coefficients
+// over atoms. An atom is a Symbol or a FloorDiv, Mod, Min or Max term that does not simplify
+// further, whose arguments are canonical expressions themselves. Add, Sub, Mul and Neg
+// collect like terms and distribute products; FloorDiv, Mod (Python's semantics: // rounds
+// toward negative infinity, % has the sign of the divisor), Min and Max fold constants and
+// apply the structural rules documented on each (x // 1 = x, (k*a + b) // k = a + b // k,
+// x % 1 = 0, Min(a, a) = a, ...). Two expressions are equal as polynomials exactly when
+// Equal says so, and String prints them as PyTorch does ("2*s0 - 3", "(s0//2)",
+// "Mod(s0, 4)", "Max(1, s0)").
+//
+// # Symbols, ranges and the Env
+//
+// An Env (PyTorch's ShapeEnv) creates symbols and keeps what is known about them. A backed
+// symbol (NewSymbol) stands for a dimension of an example input: it has an example value, its
+// hint. An unbacked symbol (NewUnbacked, named u0, u1, ...) stands for a size that depends on
+// data, such as the length of nonzero's output, and has no hint. Every symbol has a value
+// Range, an inclusive interval whose ends may be unbounded (Inf, NegInf, printed int_oo).
+//
+// # Deciding conditions and guards
+//
+// When a program branches on a symbolic condition, Env.Decide answers it. If the ranges, the
+// recorded equalities and the facts learned so far give the same answer for every allowed
+// value, that answer is returned and nothing is recorded: the program is valid for every
+// input. Otherwise the condition is evaluated at the hints and the outcome becomes a Guard:
+// the program traced is only valid for inputs satisfying it, and an exporter reports or
+// checks it. Decide learns from the outcome, so the same question is settled statically the
+// next time: Eq(s0, s1) replaces s1 by s0 everywhere (Simplify), Eq(s0, 32) specializes s0,
+// s0 >= 10 narrows the range of s0. A condition on an unbacked symbol that the ranges cannot
+// settle has no hint to fall back on: Decide returns a *DataDependentError, and the user
+// states what is known with Env.Check (torch._check) or Env.ConstrainAsSize
+// (torch._constrain_as_size).
+//
+// Expressions are immutable values safe for concurrent use; an Env is for one goroutine at a
+// time.
+package sym
