@@ -1,0 +1,21 @@
+// Package decomp decomposes composite ATen operators into core ATen, the
+// operator set exported programs hold.
+//
+// A decomposition is a Rule: a Go function over nn.Values that computes an
+// operator's result with other operators, written after PyTorch 1.13's own
+// (ATen's CompositeImplicitAutograd C++ and torch/_decomp). Because rules
+// compute with Values, the same rule runs eagerly on tensors (Call, which
+// the numerical tests use) and records nodes when its arguments are
+// symbolic: Decompose traces rules into a graph in place of the nodes they
+// decompose, and an exporter can run them under its own tracer.
+//
+// Core is the table composite -> core ATen; Extra decomposes some core
+// operators further, as 1.13's decomposition list did for the reference
+// graphs of the model zoo (../shared/models/*.aten.json). Verify checks
+// that a graph holds core ATen only and lists every node that does not.
+//
+// Rules that depend on memory layout (reshape, matmul, linear) read
+// strides through MetaTracer when the tracer provides them and assume
+// contiguous tensors otherwise. Decompose works on static shapes; a val
+// with a symbolic dim is reported as an error.
+package decomp
