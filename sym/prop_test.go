@@ -199,3 +199,99 @@ func FuzzExpr(f *testing.F) {
 		}
 	})
 }
+
+// TestDecideSound: after random guards are taken, at every point of the original ranges
+// where all guards hold, each expression keeps its value under Env.Simplify and lies in
+// Env.Range, and every decision Decide settled without a guard has the same answer.
+func TestDecideSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	rels := []Rel{EQ, NE, LT, LE, GT, GE}
+	points := 0
+	for range 150 {
+		env := NewEnv()
+		syms := make([]*Symbol, 3)
+		orig := make([]Range, 3)
+		hints := make([]int64, 3)
+		for i := range syms {
+			lo := int64(rng.IntN(5) - 4)
+			orig[i] = Range{lo, lo + int64(rng.IntN(8))}
+			hints[i] = pick(rng, orig[i])
+			s, err := env.NewSymbol("s"+string(rune('0'+i)), hints[i], orig[i])
+			require.NoError(t, err)
+			syms[i] = s
+		}
+		gen := func(depth int) Expr {
+			for {
+				if e, err := randTree(rng, depth, len(syms)).build(syms); err == nil {
+					return e
+				}
+			}
+		}
+		type settled struct {
+			c    Cond
+			want bool
+		}
+		var decided []settled
+		for range 6 {
+			c := Cond{Rel: rels[rng.IntN(len(rels))], L: gen(2), R: gen(1)}
+			n := len(env.Guards())
+			got, err := env.Decide(c, "p.go:1")
+			if err != nil {
+				require.ErrorIs(t, err, errDivZero, "%v", c)
+				continue
+			}
+			want, err := c.Eval(valueMap(syms, hints))
+			if err != nil {
+				continue // undefined at the hints (a division by zero the canonical form dropped)
+			}
+			require.Equal(t, want, got, "Decide(%v) at the hints %v", c, hints)
+			if len(env.Guards()) == n {
+				decided = append(decided, settled{c, got})
+			}
+		}
+		exprs := []Expr{gen(3), gen(3), gen(2)}
+		for _, s := range syms {
+			exprs = append(exprs, s.Expr())
+		}
+		simp := make([]Expr, len(exprs))
+		ranges := make([]Range, len(exprs))
+		for i, e := range exprs {
+			simp[i], ranges[i] = env.Simplify(e), env.Range(e)
+		}
+		vals := make([]int64, 3)
+		var rec func(i int)
+		rec = func(i int) {
+			if i < 3 {
+				for v := orig[i].Lo; v <= orig[i].Hi; v++ {
+					vals[i] = v
+					rec(i + 1)
+				}
+				return
+			}
+			m := valueMap(syms, vals)
+			for _, g := range env.Guards() {
+				if ok, err := g.Cond.Eval(m); err != nil || !ok {
+					return
+				}
+			}
+			points++
+			for _, d := range decided {
+				if got, err := d.c.Eval(m); err == nil {
+					require.Equal(t, d.want, got, "settled %v at %v (env %v)", d.c, vals, env)
+				}
+			}
+			for i, e := range exprs {
+				v, err := e.Eval(m)
+				if err != nil {
+					continue
+				}
+				require.True(t, ranges[i].Contains(v), "%v = %d at %v outside %v (env %v)", e, v, vals, ranges[i], env)
+				sv, err := simp[i].Eval(m)
+				require.NoError(t, err, "Simplify(%v) = %v at %v (env %v)", e, simp[i], vals, env)
+				require.Equal(t, v, sv, "Simplify(%v) = %v at %v (env %v)", e, simp[i], vals, env)
+			}
+		}
+		rec(0)
+	}
+	require.Greater(t, points, 1000)
+}
