@@ -138,7 +138,28 @@ func pythonName(f node.Function) string {
 // torch.fx's codegen writes it: one statement per node, with each value
 // set to None right after its last use (and unused values right after they
 // are computed) so that memory can be freed early.
-func (g *Graph) Code() string {
+func (g *Graph) Code() string { return g.CodeWith(CodeOptions{}) }
+
+// CodeOptions changes how CodeWith writes a graph.
+type CodeOptions struct {
+	// Annotate, if set, returns a node's type annotation ("" for none),
+	// written after the parameter or variable name as Python annotates:
+	// torch.export prints each value's dtype and shape this way
+	// (add: "f32[s0, 3]" = ...).
+	Annotate func(n *node.Node) string
+}
+
+// CodeWith is Code with options.
+func (g *Graph) CodeWith(o CodeOptions) string {
+	ann := func(n *node.Node) string {
+		if o.Annotate == nil {
+			return ""
+		}
+		if a := o.Annotate(n); a != "" {
+			return ": " + a
+		}
+		return ""
+	}
 	nodes := g.NodeList()
 	pos := make(map[*node.Node]int32, len(nodes))
 	for i, n := range nodes {
@@ -162,7 +183,7 @@ func (g *Graph) Code() string {
 	for i, n := range nodes {
 		switch n.Op() {
 		case node.Placeholder:
-			p := n.Target().String()
+			p := n.Target().String() + ann(n)
 			if n.NumArgs() > 0 {
 				p += " = " + pyRepr(n.Arg(0))
 			}
@@ -179,6 +200,7 @@ func (g *Graph) Code() string {
 		}
 		b.WriteString("    ")
 		b.WriteString(n.Name())
+		b.WriteString(ann(n))
 		b.WriteString(" = ")
 		args := n.Args()
 		switch n.Op() {

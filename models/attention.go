@@ -3,12 +3,17 @@ package models
 import (
 	"math"
 
+	"github.com/gofx/gofx/export"
+
 	"github.com/gofx/gofx/nn"
 	F "github.com/gofx/gofx/nn/functional"
 )
 
 func init() {
-	register(&Spec{Name: "attention", New: func() nn.Module { return NewAttention() }})
+	register(&Spec{Name: "attention", New: func() nn.Module { return NewAttention() },
+		Dynamic: func() export.Dims {
+			return export.Dims{"x": {0: export.Dim("batch", 2, export.Inf), 1: export.Dim("seq", 2, export.Inf)}}
+		}})
 }
 
 // Attention is the zoo's pre-norm transformer block: 4 heads of 8, plain

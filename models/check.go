@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gofx/gofx/decomp"
+	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/tensor"
@@ -13,8 +15,10 @@ import (
 
 // Pipelines are the ways Check can run a model: "eager" calls the module;
 // "trace" traces it with fx.SymbolicTrace and runs the GraphModule with the
-// interpreter.
-var Pipelines = []string{"eager", "trace"}
+// interpreter; "export" exports it (export.Export on the example inputs,
+// with the Spec's dynamic dimensions) and runs the ExportedProgram;
+// "decomposed" does the same after RunDecompositions(decomp.Extra()).
+var Pipelines = []string{"eager", "trace", "export", "decomposed"}
 
 // Result is the outcome of one case through one pipeline.
 type Result struct {
@@ -58,7 +62,7 @@ func Check(spec *Spec, weights *torchio.StateDict, io *IO, pipelines []string, r
 	for i, c := range io.Cases {
 		for _, p := range pipelines {
 			r := Result{Case: i, Seed: c.Seed, Note: c.Note, Pipeline: p}
-			out, err := runCase(spec, weights, p, c.Inputs)
+			out, err := runCase(spec, weights, p, c.Inputs, io.Cases[0].Inputs)
 			if err == nil {
 				r.MaxDiff, err = compare(out, c.Outputs)
 			}
@@ -92,7 +96,7 @@ func Fresh(spec *Spec, weights *torchio.StateDict) (nn.Module, error) {
 	return m, nil
 }
 
-func runCase(spec *Spec, weights *torchio.StateDict, pipeline string, inputs []nn.Value) (nn.Value, error) {
+func runCase(spec *Spec, weights *torchio.StateDict, pipeline string, inputs, example []nn.Value) (nn.Value, error) {
 	m, err := Fresh(spec, weights)
 	if err != nil {
 		return nn.None, err
@@ -105,9 +109,38 @@ func runCase(spec *Spec, weights *torchio.StateDict, pipeline string, inputs []n
 			return nn.None, err
 		}
 		return gm.Run(in...)
+	case "export", "decomposed":
+		ep, err := Export(spec, m, example)
+		if err != nil {
+			return nn.None, err
+		}
+		if pipeline == "decomposed" {
+			if ep, err = ep.RunDecompositions(decomp.Extra()); err != nil {
+				return nn.None, err
+			}
+		}
+		args := make([]any, len(in))
+		for i, v := range in {
+			args[i] = v
+		}
+		return ep.Run(args...)
 	default:
 		return nn.Run(m, in...)
 	}
+}
+
+// Export exports m (a model of spec) with the example inputs and the
+// spec's dynamic dimensions.
+func Export(spec *Spec, m nn.Module, example []nn.Value) (*export.ExportedProgram, error) {
+	args := make([]any, len(example))
+	for i, v := range cloneInputs(example) {
+		args[i] = v
+	}
+	var dims export.Dims
+	if spec.Dynamic != nil {
+		dims = spec.Dynamic()
+	}
+	return export.Export(m, args, dims)
 }
 
 // cloneInputs copies input tensors, since models may write into them.

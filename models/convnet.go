@@ -1,12 +1,14 @@
 package models
 
 import (
+	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/nn"
 	F "github.com/gofx/gofx/nn/functional"
 )
 
 func init() {
-	register(&Spec{Name: "convnet", New: func() nn.Module { return NewConvNet() }})
+	register(&Spec{Name: "convnet", New: func() nn.Module { return NewConvNet() },
+		Dynamic: func() export.Dims { return export.Dims{"x": {0: export.Dim("batch", 2, export.Inf)}} }})
 }
 
 // ConvNet is the zoo's convnet: two conv + batch norm + ReLU stages, max

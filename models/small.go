@@ -1,17 +1,23 @@
 package models
 
 import (
+	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/nn"
 	F "github.com/gofx/gofx/nn/functional"
 	"github.com/gofx/gofx/tensor"
 )
 
 func init() {
-	register(&Spec{Name: "mlp", New: func() nn.Module { return NewMLP() }})
+	register(&Spec{Name: "mlp", New: func() nn.Module { return NewMLP() },
+		Dynamic: func() export.Dims { return export.Dims{"input": {0: export.Dim("batch", 2, export.Inf)}} }})
 	register(&Spec{Name: "fx_doc_mymodule", New: func() nn.Module { return NewFxDocMyModule() }})
 	register(&Spec{Name: "export_doc_f", New: func() nn.Module { return NewExportDocF() }})
 	register(&Spec{Name: "export_doc_conv", New: func() nn.Module { return NewExportDocConv() }})
-	register(&Spec{Name: "export_doc_branches", New: func() nn.Module { return NewExportDocBranches() }})
+	register(&Spec{Name: "export_doc_branches", New: func() nn.Module { return NewExportDocBranches() },
+		Dynamic: func() export.Dims {
+			batch := export.Dim("batch", 2, export.Inf)
+			return export.Dims{"x1": {0: batch}, "x2": {0: batch}}
+		}})
 	register(&Spec{Name: "export_doc_mutation", New: func() nn.Module { return NewExportDocMutation() },
 		Notes: "torch.fx 1.13 runs `self.my_buffer2.add_(1.0)` eagerly at trace time (buffers are not proxied), " +
 			"so its graph has no add_ node and the traced module neither mutates the buffer nor sees the increment; " +

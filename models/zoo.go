@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/nn"
 )
 
@@ -18,6 +19,9 @@ type Spec struct {
 	// Notes says where the Go model's traced graph differs from torch.fx's
 	// record and why (empty when node counts are equal).
 	Notes string
+	// Dynamic, if set, returns the dynamic dimensions the "export" and
+	// "decomposed" pipelines export the model with (nil: all static).
+	Dynamic func() export.Dims
 }
 
 var zoo = map[string]*Spec{}

@@ -12,6 +12,7 @@
 //	conformance run ATen conformance vectors (*.jsonl) through the kernels
 //	check       run a zoo model on recorded inputs, compare with PyTorch
 //	inspect     print a zoo model's traced graph as text, table and code
+//	export      export a zoo model and print the ExportedProgram
 //	version     print the version
 //	help        print help for a command
 //
@@ -45,8 +46,9 @@ func init() {
 		{"demo", "gofx demo", "print a small example graph in every form gofx has", runDemo},
 		{"bench", "gofx bench graph [-n N]", "time gofx on a benchmark workload", runBench},
 		{"conformance", "gofx conformance DIR", "run the ATen conformance vectors of DIR (*.jsonl) through the kernels", runConformance},
-		{"check", "gofx check -model NAME -weights FILE -io FILE [-via eager,trace]", "run a zoo model on recorded inputs and compare with PyTorch's outputs", runCheck},
+		{"check", "gofx check -model NAME -weights FILE -io FILE [-via eager,trace,export,decomposed]", "run a zoo model on recorded inputs and compare with PyTorch's outputs", runCheck},
 		{"inspect", "gofx inspect -model NAME", "print a zoo model's traced graph as text, table and code", runInspect},
+		{"export", "gofx export -model NAME (-io FILE | -shape 2x3x16x16,...) [-dynamic SPEC] [-decompose]", "export a zoo model and print the ExportedProgram", runExport},
 		{"version", "gofx version", "print the version", func(_ []string, out, _ io.Writer) error {
 			fmt.Fprintln(out, "gofx", version)
 			return nil

@@ -1,0 +1,177 @@
+package export
+
+import (
+	"fmt"
+
+	"github.com/gofx/gofx/decomp"
+	"github.com/gofx/gofx/interp"
+	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/shapeprop"
+)
+
+// RunDecompositions returns a new program in which every operator that
+// table (together with decomp.Core()) decomposes is replaced by its
+// decomposition, as torch.export's run_decompositions: the graph is
+// re-traced node by node through the same fake tensors and symbols, each
+// new node keeping the stack_trace and nn_module_stack of the node it
+// comes from. The signature, state and constraints carry over (output
+// names follow the new graph). decomp.Extra() gives PyTorch 1.13's finer
+// decompositions (batch norm, gelu and softmax into elementwise
+// operators).
+func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgram, error) {
+	r := newRecorder(emptyModule(), ep.Env, decomp.Core().With(table))
+	vals := map[*node.Node]any{}
+	var outArg node.Arg
+	var err error
+	for n := range ep.Graph.Nodes() {
+		r.current = n
+		switch n.Op() {
+		case node.Placeholder:
+			f, ok := fakeOf(n)
+			if !ok {
+				return nil, fmt.Errorf("export: RunDecompositions: placeholder %s has no tensor val", n.Name())
+			}
+			p, err := r.placeholder(n.Name(), f)
+			if err != nil {
+				return nil, err
+			}
+			vals[n] = p
+		case node.CallFunction:
+			args, kwargs := mapArgs(n, vals)
+			var res any
+			res, err = r.replay(n, args, kwargs)
+			if err != nil {
+				return nil, fmt.Errorf("export: RunDecompositions: node %s: %w", n.Name(), err)
+			}
+			vals[n] = res
+		case node.Output:
+			outArg, err = r.outputArg(mapArg(n.Arg(0), vals))
+			if err != nil {
+				return nil, fmt.Errorf("export: RunDecompositions: output: %w", err)
+			}
+		default:
+			return nil, fmt.Errorf("export: RunDecompositions: unexpected %s node %s in an exported graph", n.Op(), n.Name())
+		}
+	}
+	r.current = nil
+	if _, err := r.create(node.Output, node.Path("output"), []node.Arg{outArg}, nil, ""); err != nil {
+		return nil, err
+	}
+	r.g.EliminateDeadCode()
+	if err := decomp.Verify(r.g); err != nil {
+		return nil, fmt.Errorf("export: RunDecompositions: the graph is not core ATen: %w", err)
+	}
+	out := *ep
+	out.Graph = r.g
+	out.Signature.Outputs = append([]OutputSpec(nil), ep.Signature.Outputs...)
+	results := outArg.(node.Tuple)
+	for i := range out.Signature.Outputs {
+		if n, ok := results[i].(*node.Node); ok {
+			out.Signature.Outputs[i].Name = n.Name()
+		}
+	}
+	return &out, nil
+}
+
+// fakeOf returns a node's val as a fake tensor.
+func fakeOf(n *node.Node) (*shapeprop.Fake, bool) {
+	v, ok := node.Val.Get(&n.Meta)
+	if !ok {
+		return nil, false
+	}
+	f, ok := v.(*shapeprop.Fake)
+	return f, ok
+}
+
+func mapArgs(n *node.Node, vals map[*node.Node]any) ([]any, map[string]any) {
+	args := make([]any, n.NumArgs())
+	for i := range args {
+		args[i] = mapArg(n.Arg(i), vals)
+	}
+	var kw map[string]any
+	if ks := n.Kwargs(); len(ks) > 0 {
+		kw = make(map[string]any, len(ks))
+		for _, f := range ks {
+			kw[f.Name] = mapArg(f.Value, vals)
+		}
+	}
+	return args, kw
+}
+
+// mapArg turns a node argument into the value the replay computes with.
+func mapArg(a node.Arg, vals map[*node.Node]any) any {
+	switch x := a.(type) {
+	case *node.Node:
+		return vals[x]
+	case node.List:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = mapArg(e, vals)
+		}
+		return out
+	case node.Tuple:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = mapArg(e, vals)
+		}
+		return out
+	}
+	v, err := interp.Constant(a)
+	if err != nil {
+		return err
+	}
+	return v.Raw()
+}
+
+// replay re-traces one call_function node.
+func (r *recorder) replay(n *node.Node, args []any, kwargs map[string]any) (any, error) {
+	switch fn := n.Function().(type) {
+	case *ops.Operator:
+		out, err := r.Trace(fn, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == 1 {
+			return out[0], nil
+		}
+		return out, nil
+	default:
+		if fn == nn.GetItem {
+			seq, ok := args[0].([]any)
+			i, ok2 := args[1].(int64)
+			if !ok || !ok2 || i < 0 || int(i) >= len(seq) {
+				return nil, fmt.Errorf("getitem of %T", args[0])
+			}
+			return seq[i], nil
+		}
+		vs := make([]nn.Value, len(args))
+		for i, a := range args {
+			vs[i] = nn.Of(a)
+		}
+		v, err := r.TraceFunction(fn, vs, nil)
+		if err != nil {
+			return nil, err
+		}
+		return v.Raw(), nil
+	}
+}
+
+// outputArg converts the replayed output back into node arguments.
+func (r *recorder) outputArg(v any) (node.Arg, error) {
+	switch x := v.(type) {
+	case []any:
+		out := make(node.Tuple, len(x))
+		for i, e := range x {
+			a, err := r.outputArg(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = a
+		}
+		return out, nil
+	}
+	a, _, err := r.value(v)
+	return a, err
+}

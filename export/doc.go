@@ -1,0 +1,39 @@
+// Package export captures a module as an ExportedProgram, as torch.export
+// does: a sound, functional graph of core ATen operators with the
+// module's state lifted out as inputs, a graph signature, explicit dynamic
+// dimensions with their ranges, and runtime checks of the inputs.
+//
+// Export runs the module's Go Forward on proxies that carry fake tensors
+// (dtype and a possibly symbolic shape, package shapeprop) and records one
+// node per core ATen operator:
+//
+//   - Standard layers and user modules are inlined; composite operators
+//     are decomposed on the fly by the table of package decomp (linear
+//     becomes t + addmm, batch_norm the core batch-norm operator, ...).
+//   - In-place operators are functionalized: x.Add_(y) records
+//     aten.add.Tensor and the name x stands for the new value from then
+//     on. A mutated buffer or user input becomes an extra output of the
+//     graph (a buffer mutation or user input mutation in the signature),
+//     written back by ExportedProgram.Run.
+//   - Parameters, buffers and constant tensors become placeholders before
+//     the user inputs (p_fc_weight, b_bn_running_mean, c_lifted_tensor_0).
+//   - Non-tensor inputs (ints, floats, bools) are specialized: they are
+//     burned into the graph and Go loops over them are unrolled; Run
+//     checks that later calls pass the same values.
+//   - Dimensions are static unless declared dynamic with Dim (a name, a
+//     minimum and a maximum; one Dimension shared by several inputs makes
+//     their sizes equal). Sizes read from a dynamic dimension are symbolic
+//     (package sym): arithmetic on them is recorded (operator.mul over
+//     aten.sym_size.int), and a comparison that the declared ranges do not
+//     settle is decided from the example and recorded as a guard. A guard
+//     the spec does not imply makes Export fail with the guard, the Go
+//     line that caused it and a corrected spec to copy; a dynamic
+//     dimension is never specialized silently.
+//   - Control flow on tensor data fails with an error naming the Go line.
+//
+// The ExportedProgram prints like torch.export's (code annotated with
+// dtypes and shapes, the graph signature, the range constraints), runs with
+// its inputs checked against the signature and the ranges, decomposes
+// further with RunDecompositions, and turns back into a GraphModule with
+// Module.
+package export

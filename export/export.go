@@ -1,0 +1,424 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gofx/gofx/decomp"
+	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/shapeprop"
+	"github.com/gofx/gofx/sym"
+	"github.com/gofx/gofx/tensor"
+)
+
+// Option configures Export.
+type Option func(*config)
+
+type config struct {
+	kwargs map[string]any
+	table  decomp.Table
+}
+
+// Kwargs passes inputs by name (the names of the module's Forward
+// arguments, from nn.ArgNames), as torch.export's kwargs: they follow the
+// positional inputs in the program's signature, in the order of the
+// module's arguments.
+func Kwargs(kw map[string]any) Option { return func(c *config) { c.kwargs = kw } }
+
+// Decompositions replaces the table of decompositions applied while
+// exporting (decomp.Core() by default, which leaves only core ATen
+// operators). A table that leaves composite operators makes Export fail
+// the core-ATen verification.
+func Decompositions(t decomp.Table) Option { return func(c *config) { c.table = t } }
+
+// input is one input of the exported program, as Run checks it.
+type input struct {
+	name string
+	// fake is the tensor input's dtype and shape (symbols for dynamic
+	// dims); nil for a specialized non-tensor input.
+	fake *shapeprop.Fake
+	// value is a specialized non-tensor input's value.
+	value nn.Value
+}
+
+// Export traces m's Forward on args (tensors, or Go values that are
+// specialized) and returns the ExportedProgram. dims declares the dynamic
+// dimensions of the tensor inputs by input name (nil: all static).
+func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedProgram, err error) {
+	if m == nil {
+		return nil, errors.New("export: nil module")
+	}
+	if err := nn.Err(m); err != nil {
+		return nil, err
+	}
+	cfg := config{table: decomp.Core()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	names, vals, err := bindInputs(m, args, cfg.kwargs)
+	if err != nil {
+		return nil, err
+	}
+	env := sym.NewEnv()
+	fakes, dimOf, err := dynamicShapes(env, names, vals, dims)
+	if err != nil {
+		return nil, err
+	}
+	r := newRecorder(m, env, cfg.table)
+	ep = &ExportedProgram{Env: env, dimOf: dimOf, root: m}
+
+	// Placeholders: parameters, buffers, (constants as found), user inputs.
+	paramNodes := map[string]*node.Node{}
+	for name, p := range nn.NamedParameters(m) {
+		t := p.Tensor()
+		px, err := r.placeholder("p_"+flat(name), shapeprop.FakeOf(t))
+		if err != nil {
+			return nil, err
+		}
+		r.state[name] = px
+		paramNodes[name] = px.n
+		ep.Signature.Inputs = append(ep.Signature.Inputs, InputSpec{Kind: Parameter, Name: px.n.Name(), Target: name})
+		ep.state = append(ep.state, stateEntry{name, t})
+	}
+	for name, b := range nn.NamedBuffers(m) {
+		t := b.Tensor()
+		px, err := r.placeholder("b_"+flat(name), shapeprop.FakeOf(t))
+		if err != nil {
+			return nil, err
+		}
+		r.state[name] = px
+		paramNodes[name] = px.n
+		ep.Signature.Inputs = append(ep.Signature.Inputs, InputSpec{Kind: Buffer, Name: px.n.Name(), Target: name, Persistent: b.Persistent()})
+		ep.state = append(ep.state, stateEntry{name, t})
+	}
+	in := make([]nn.Value, len(names))
+	userProxies := make([]*tproxy, len(names))
+	for i, name := range names {
+		if fakes[i] == nil {
+			in[i] = vals[i]
+			ep.inputs = append(ep.inputs, input{name: name, value: vals[i]})
+			continue
+		}
+		px, err := r.placeholder(name, fakes[i])
+		if err != nil {
+			return nil, err
+		}
+		if r.firstUser == nil {
+			r.firstUser = px.n
+		}
+		in[i] = nn.Of(px)
+		userProxies[i] = px
+		ep.inputs = append(ep.inputs, input{name: px.n.Name(), fake: fakes[i]})
+	}
+
+	r.install()
+	defer r.uninstall()
+	out, err := r.run(m, in)
+	if err != nil {
+		return nil, err
+	}
+	ep.ModuleCallGraph = append([]ModuleCall{{FQN: "", Type: m.ModuleBase().TypeName(), Inputs: r.names(in), Outputs: r.names([]nn.Value{out})}}, r.calls...)
+
+	// Outputs: buffer mutations, user input mutations, user outputs.
+	var outs node.Tuple
+	for _, in := range ep.Signature.Inputs {
+		if in.Kind != Parameter && in.Kind != Buffer {
+			continue
+		}
+		px := r.state[in.Target]
+		if px.n == paramNodes[in.Target] {
+			continue
+		}
+		if in.Kind == Parameter {
+			return nil, fmt.Errorf("export: the parameter %s is mutated in place by the model: only buffers and inputs may be mutated", in.Target)
+		}
+		outs = append(outs, px.n)
+		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: BufferMutation, Name: px.n.Name(), Target: in.Target})
+	}
+	for i, px := range userProxies {
+		if px == nil || px.n.Op() == node.Placeholder {
+			continue
+		}
+		outs = append(outs, px.n)
+		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserInputMutation, Name: px.n.Name(), Target: names[i]})
+	}
+	leaves, tree, err := r.flattenOutput(out)
+	if err != nil {
+		return nil, err
+	}
+	ep.out = tree
+	for _, n := range leaves {
+		outs = append(outs, n)
+		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserOutput, Name: n.Name()})
+	}
+	if _, err := r.create(node.Output, node.Path("output"), []node.Arg{outs}, nil, ""); err != nil {
+		return nil, err
+	}
+
+	// Constants, lifted while tracing, are inputs before the user inputs.
+	ins := ep.Signature.Inputs
+	for _, c := range r.consts {
+		ins = append(ins, InputSpec{Kind: ConstantTensor, Name: c.name, Target: c.attr})
+		ep.constants = append(ep.constants, stateEntry{c.attr, c.t})
+	}
+	for _, in := range ep.inputs {
+		if in.fake != nil {
+			ins = append(ins, InputSpec{Kind: UserInput, Name: in.name})
+		}
+	}
+	ep.Signature.Inputs = ins
+
+	r.g.EliminateDeadCode()
+	if err := checkGuards(env, dims, dimOf); err != nil {
+		return nil, err
+	}
+	if err := decomp.Verify(r.g); err != nil {
+		return nil, fmt.Errorf("export: the graph is not core ATen: %w", err)
+	}
+	ep.Graph = r.g
+	ep.setConstraints()
+	return ep, nil
+}
+
+// run calls root's Forward with the proxies, recovering model-code panics.
+func (r *recorder) run(root nn.Module, args []nn.Value) (out nn.Value, err error) {
+	defer nn.Recover(&err)
+	return nn.Forward(root, args...), nil
+}
+
+func flat(name string) string { return strings.ReplaceAll(name, ".", "_") }
+
+// bindInputs returns the names and values of the module's inputs:
+// positional ones, then keyword ones in the order of the module's
+// argument names.
+func bindInputs(m nn.Module, args []any, kw map[string]any) ([]string, []nn.Value, error) {
+	n := len(args) + len(kw)
+	names := nn.ArgNames(m, n)
+	if len(names) < n {
+		return nil, nil, fmt.Errorf("export: the module takes %d inputs (%s), got %d", len(names), strings.Join(names, ", "), n)
+	}
+	vals := make([]nn.Value, 0, n)
+	for i, a := range args {
+		v, err := inputValue(a)
+		if err != nil {
+			return nil, nil, fmt.Errorf("export: input %d (%s): %w", i, names[i], err)
+		}
+		vals = append(vals, v)
+	}
+	for _, name := range names[len(args):] {
+		a, ok := kw[name]
+		if !ok {
+			return nil, nil, fmt.Errorf("export: missing keyword input %q (inputs: %s)", name, strings.Join(names, ", "))
+		}
+		v, err := inputValue(a)
+		if err != nil {
+			return nil, nil, fmt.Errorf("export: input %s: %w", name, err)
+		}
+		vals = append(vals, v)
+	}
+	for k := range kw {
+		found := false
+		for _, name := range names[:len(args)] {
+			if name == k {
+				return nil, nil, fmt.Errorf("export: input %q given both by position and by keyword", k)
+			}
+		}
+		for _, name := range names[len(args):] {
+			found = found || name == k
+		}
+		if !found {
+			return nil, nil, fmt.Errorf("export: unknown keyword input %q (inputs: %s)", k, strings.Join(names, ", "))
+		}
+	}
+	return names[:n], vals, nil
+}
+
+func inputValue(a any) (nn.Value, error) {
+	switch x := a.(type) {
+	case nn.Value:
+		if x.IsSymbolic() {
+			return nn.None, errors.New("a traced value cannot be an example input")
+		}
+		return x, nil
+	case *tensor.Tensor:
+		if x == nil {
+			return nn.None, nil
+		}
+		if x.IsMeta() {
+			return nn.None, errors.New("a meta tensor has no data to export with")
+		}
+	}
+	defer func() { _ = recover() }()
+	return nn.Of(a), nil
+}
+
+// dynamicShapes validates dims against the inputs and returns each tensor
+// input's fake, with one symbol per Dimension.
+func dynamicShapes(env *sym.Env, names []string, vals []nn.Value, dims Dims) ([]*shapeprop.Fake, map[string]*Dimension, error) {
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	byName := map[string]*Dimension{}
+	for _, in := range sortedKeys(dims) {
+		i, ok := index[in]
+		if !ok {
+			return nil, nil, &SpecError{Input: in, Dim: -1, Msg: fmt.Sprintf("no such input (inputs: %s)", strings.Join(names, ", "))}
+		}
+		t := vals[i].Tensor()
+		if t == nil {
+			return nil, nil, &SpecError{Input: in, Dim: -1, Msg: fmt.Sprintf("only tensor inputs have dynamic dims; this input is a %s (it is specialized)", vals[i].Kind())}
+		}
+		for _, d := range sortedInts(dims[in]) {
+			dim := dims[in][d]
+			if dim == nil {
+				return nil, nil, &SpecError{Input: in, Dim: d, Msg: "nil Dimension"}
+			}
+			if d < 0 || d >= t.Dim() {
+				return nil, nil, &SpecError{Input: in, Dim: d, Msg: fmt.Sprintf("dimension out of range: the input has %d dims (shape %v)", t.Dim(), t.Shape())}
+			}
+			if dim.Name == "" {
+				return nil, nil, &SpecError{Input: in, Dim: d, Msg: "a Dimension needs a name"}
+			}
+			if dim.Min > dim.Max {
+				return nil, nil, &SpecError{Input: in, Dim: d, Msg: fmt.Sprintf("dimension %s has min %d > max %d", dim.Name, dim.Min, dim.Max)}
+			}
+			if dim.Min < 0 {
+				return nil, nil, &SpecError{Input: in, Dim: d, Msg: fmt.Sprintf("dimension %s has a negative min %d", dim.Name, dim.Min)}
+			}
+			if other, ok := byName[dim.Name]; ok && other != dim && (*other != *dim) {
+				return nil, nil, &SpecError{Input: in, Dim: d, Msg: fmt.Sprintf("conflicting Dimensions named %s: [%d, %s] and [%d, %s]; share one *Dimension to make sizes equal", dim.Name, other.Min, maxString(other.Max), dim.Min, maxString(dim.Max))}
+			}
+			byName[dim.Name] = dim
+		}
+	}
+	symbols := map[string]*sym.Symbol{}
+	dimOf := map[string]*Dimension{}
+	owner := map[string]string{}
+	fakes := make([]*shapeprop.Fake, len(vals))
+	for i, v := range vals {
+		t := v.Tensor()
+		if t == nil {
+			continue
+		}
+		f := shapeprop.FakeOf(t)
+		for _, d := range sortedInts(dims[names[i]]) {
+			dim := dims[names[i]][d]
+			size := int64(t.Shape()[d])
+			where := fmt.Sprintf("input %q dim %d", names[i], d)
+			s, ok := symbols[dim.Name]
+			if ok {
+				if h, _ := s.Hint(); h != size {
+					return nil, nil, &SpecError{Input: names[i], Dim: d, Msg: fmt.Sprintf("the example has size %d, but %s, which shares dimension %s, has size %d", size, owner[dim.Name], dim.Name, h)}
+				}
+			} else {
+				if size < dim.Min || size > dim.Max {
+					return nil, nil, &SpecError{Input: names[i], Dim: d, Msg: fmt.Sprintf("the example size %d is outside dimension %s's range [%d, %s]", size, dim.Name, dim.Min, maxString(dim.Max))}
+				}
+				if size < 2 {
+					return nil, nil, &SpecError{Input: names[i], Dim: d, Msg: fmt.Sprintf("the example size %d cannot be dynamic: sizes 0 and 1 are specialized (they broadcast); export with an example of size >= 2", size)}
+				}
+				var err error
+				s, err = env.NewSymbol(fmt.Sprintf("s%d", len(symbols)), size, sym.Range{Lo: dim.Min, Hi: dim.Max})
+				if err != nil {
+					return nil, nil, &SpecError{Input: names[i], Dim: d, Msg: err.Error()}
+				}
+				symbols[dim.Name] = s
+				owner[dim.Name] = where
+				dimOf[s.Name()] = dim
+			}
+			f.Shape[d] = s.Expr()
+		}
+		fakes[i] = f
+	}
+	return fakes, dimOf, nil
+}
+
+func maxString(m int64) string {
+	if m == Inf {
+		return "inf"
+	}
+	return fmt.Sprint(m)
+}
+
+// flattenOutput flattens the model's output (a tensor or nested tuples
+// of tensors) into its graph nodes and its structure.
+func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *treeSpec, error) {
+	var leaves []*node.Node
+	var walk func(v nn.Value, path string) (*treeSpec, error)
+	walk = func(v nn.Value, path string) (*treeSpec, error) {
+		if v.IsTuple() {
+			ts := &treeSpec{tuple: true}
+			for i, e := range v.Tuple() {
+				c, err := walk(e, fmt.Sprintf("%s[%d]", path, i))
+				if err != nil {
+					return nil, err
+				}
+				ts.children = append(ts.children, c)
+			}
+			return ts, nil
+		}
+		switch x := v.Raw().(type) {
+		case *tproxy:
+			leaves = append(leaves, x.n)
+			return &treeSpec{}, nil
+		case *tensor.Tensor:
+			p, err := r.constant(x)
+			if err != nil {
+				return nil, err
+			}
+			leaves = append(leaves, p.n)
+			return &treeSpec{}, nil
+		}
+		return nil, fmt.Errorf("export: output%s is a %s: exported programs return tensors (or tuples of tensors)", path, v.Kind())
+	}
+	ts, err := walk(out, "")
+	return leaves, ts, err
+}
+
+// treeSpec is the structure of the model's output: a tensor leaf or a
+// tuple of subtrees.
+type treeSpec struct {
+	tuple    bool
+	children []*treeSpec
+}
+
+// tree rebuilds the output structure from graph arguments.
+func (t *treeSpec) tree(leaves []node.Arg) node.Arg {
+	i := 0
+	var build func(t *treeSpec) node.Arg
+	build = func(t *treeSpec) node.Arg {
+		if !t.tuple {
+			v := leaves[i]
+			i++
+			return v
+		}
+		vs := make(node.Tuple, len(t.children))
+		for j, c := range t.children {
+			vs[j] = build(c)
+		}
+		return vs
+	}
+	return build(t)
+}
+
+// unflatten rebuilds the output structure from the leaves.
+func (t *treeSpec) unflatten(leaves []nn.Value) nn.Value {
+	i := 0
+	var build func(t *treeSpec) nn.Value
+	build = func(t *treeSpec) nn.Value {
+		if !t.tuple {
+			v := leaves[i]
+			i++
+			return v
+		}
+		vs := make([]nn.Value, len(t.children))
+		for j, c := range t.children {
+			vs[j] = build(c)
+		}
+		return nn.Tuple(vs...)
+	}
+	return build(t)
+}

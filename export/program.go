@@ -1,0 +1,423 @@
+package export
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/interp"
+	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/shapeprop"
+	"github.com/gofx/gofx/sym"
+	"github.com/gofx/gofx/tensor"
+)
+
+// ExportedProgram is a module captured by Export: a functional graph of
+// core ATen operators whose placeholders are the lifted state and the user
+// inputs, with its signature, state and constraints.
+type ExportedProgram struct {
+	// Graph is the program. Placeholders follow Signature.Inputs; the
+	// output is a tuple following Signature.Outputs.
+	Graph *graph.Graph
+	// Signature says what each input and output is.
+	Signature Signature
+	// Env holds the symbols of the dynamic dimensions.
+	Env *sym.Env
+	// RangeConstraints maps each symbol (s0, ...) to its allowed sizes.
+	RangeConstraints map[string]sym.Range
+	// EqualityConstraints lists the input dimensions that must be equal
+	// (dimensions sharing a Dimension), as groups.
+	EqualityConstraints [][]InputDim
+	// ModuleCallGraph lists the module calls of the trace in call order,
+	// the root first.
+	ModuleCallGraph []ModuleCall
+
+	root      nn.Module
+	state     []stateEntry // parameters and buffers, in placeholder order
+	constants []stateEntry // lifted constants
+	inputs    []input      // the user inputs, in order
+	out       *treeSpec
+	dimOf     map[string]*Dimension
+}
+
+// InputDim names one dimension of one user input.
+type InputDim struct {
+	Input string
+	Dim   int
+}
+
+// String returns "x1.shape[0]".
+func (d InputDim) String() string { return fmt.Sprintf("%s.shape[%d]", d.Input, d.Dim) }
+
+type stateEntry struct {
+	name string
+	t    *tensor.Tensor
+}
+
+// StateDict returns the parameters and buffers, by state name, in the
+// order of their placeholders. The tensors are the exported module's own:
+// Run writes mutated buffers back into them.
+func (ep *ExportedProgram) StateDict() map[string]*tensor.Tensor {
+	out := make(map[string]*tensor.Tensor, len(ep.state))
+	for _, e := range ep.state {
+		out[e.name] = e.t
+	}
+	return out
+}
+
+// StateNames returns the parameter and buffer names in placeholder order.
+func (ep *ExportedProgram) StateNames() []string {
+	out := make([]string, len(ep.state))
+	for i, e := range ep.state {
+		out[i] = e.name
+	}
+	return out
+}
+
+// Constants returns the lifted constant tensors by their target name.
+func (ep *ExportedProgram) Constants() map[string]*tensor.Tensor {
+	out := make(map[string]*tensor.Tensor, len(ep.constants))
+	for _, e := range ep.constants {
+		out[e.name] = e.t
+	}
+	return out
+}
+
+// setConstraints fills RangeConstraints and EqualityConstraints.
+func (ep *ExportedProgram) setConstraints() {
+	ep.RangeConstraints = map[string]sym.Range{}
+	for _, s := range ep.Env.Symbols() {
+		ep.RangeConstraints[s.Name()] = ep.Env.RangeOf(s)
+	}
+	groups := map[string][]InputDim{}
+	var order []string
+	for _, in := range ep.inputs {
+		if in.fake == nil {
+			continue
+		}
+		for d, e := range in.fake.Shape {
+			if s, ok := lone(e); ok {
+				if _, seen := groups[s.Name()]; !seen {
+					order = append(order, s.Name())
+				}
+				groups[s.Name()] = append(groups[s.Name()], InputDim{in.name, d})
+			}
+		}
+	}
+	for _, s := range order {
+		if len(groups[s]) > 1 {
+			ep.EqualityConstraints = append(ep.EqualityConstraints, groups[s])
+		}
+	}
+}
+
+// InputError is the error for an input that violates the exported
+// program's signature or constraints.
+type InputError struct {
+	Input string
+	Dim   int // -1 when not about one dimension
+	Msg   string
+}
+
+func (e *InputError) Error() string {
+	if e.Dim < 0 {
+		return fmt.Sprintf("export: input %s: %s", e.Input, e.Msg)
+	}
+	return fmt.Sprintf("export: input %s dim %d: %s", e.Input, e.Dim, e.Msg)
+}
+
+// checkInputs checks the user inputs against the signature and the
+// constraints, and returns the tensor inputs in placeholder order.
+func (ep *ExportedProgram) checkInputs(args []any) ([]nn.Value, error) {
+	if len(args) != len(ep.inputs) {
+		names := make([]string, len(ep.inputs))
+		for i, in := range ep.inputs {
+			names[i] = in.name
+		}
+		return nil, fmt.Errorf("export: the program takes %d inputs (%s), got %d", len(ep.inputs), strings.Join(names, ", "), len(args))
+	}
+	values := map[string]int64{}
+	first := map[string]InputDim{}
+	var out []nn.Value
+	for i, in := range ep.inputs {
+		v, err := inputValue(args[i])
+		if err != nil {
+			return nil, &InputError{Input: in.name, Dim: -1, Msg: err.Error()}
+		}
+		if in.fake == nil {
+			if !sameValue(v, in.value) {
+				return nil, &InputError{Input: in.name, Dim: -1, Msg: fmt.Sprintf("the program was exported with the value %s, which was specialized into the graph; got %s", in.value, v)}
+			}
+			continue
+		}
+		t := v.Tensor()
+		if t == nil {
+			return nil, &InputError{Input: in.name, Dim: -1, Msg: fmt.Sprintf("expected a tensor, got %s", v.Kind())}
+		}
+		if t.DType() != in.fake.DType {
+			return nil, &InputError{Input: in.name, Dim: -1, Msg: fmt.Sprintf("expected dtype %s, got %s", in.fake.DType, t.DType())}
+		}
+		shape := t.Shape()
+		if len(shape) != len(in.fake.Shape) {
+			return nil, &InputError{Input: in.name, Dim: -1, Msg: fmt.Sprintf("expected %d dims (%s), got shape %v", len(in.fake.Shape), in.fake, shape)}
+		}
+		for d, e := range in.fake.Shape {
+			size := int64(shape[d])
+			if c, ok := e.Const(); ok {
+				if c != size {
+					return nil, &InputError{Input: in.name, Dim: d, Msg: fmt.Sprintf("expected size %d (static), got %d", c, size)}
+				}
+				continue
+			}
+			s, ok := lone(e)
+			if !ok {
+				continue
+			}
+			r := ep.RangeConstraints[s.Name()]
+			dimName := s.Name()
+			if dim, ok := ep.dimOf[s.Name()]; ok {
+				dimName = dim.Name + " (" + s.Name() + ")"
+			}
+			if !r.Contains(size) {
+				return nil, &InputError{Input: in.name, Dim: d, Msg: fmt.Sprintf("size %d is outside the range %s of dimension %s", size, r, dimName)}
+			}
+			if prev, ok := values[s.Name()]; ok && prev != size {
+				return nil, &InputError{Input: in.name, Dim: d, Msg: fmt.Sprintf("size %d differs from %s = %d, which shares dimension %s", size, first[s.Name()], prev, dimName)}
+			}
+			if _, ok := values[s.Name()]; !ok {
+				values[s.Name()] = size
+				first[s.Name()] = InputDim{in.name, d}
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func sameValue(a, b nn.Value) bool {
+	return a.Kind() == b.Kind() && fmt.Sprint(a.Raw()) == fmt.Sprint(b.Raw())
+}
+
+// Run checks the inputs against the signature and the constraints, runs
+// the program and returns the user outputs in the module's structure;
+// mutated buffers are written back into the state (and mutated user inputs
+// into the tensors passed).
+func (ep *ExportedProgram) Run(args ...any) (out nn.Value, err error) {
+	defer nn.Recover(&err)
+	user, err := ep.checkInputs(args)
+	if err != nil {
+		return nn.None, err
+	}
+	in := make([]nn.Value, 0, len(ep.Signature.Inputs))
+	ui := 0
+	state := ep.StateDict()
+	consts := ep.Constants()
+	for _, s := range ep.Signature.Inputs {
+		switch s.Kind {
+		case Parameter, Buffer:
+			in = append(in, nn.Tensor(state[s.Target]))
+		case ConstantTensor:
+			in = append(in, nn.Tensor(consts[s.Target]))
+		case UserInput:
+			in = append(in, user[ui])
+			ui++
+		}
+	}
+	res, err := interp.New(ep.Graph, emptyModule()).Run(in...)
+	if err != nil {
+		return nn.None, err
+	}
+	outs := res.Tuple()
+	if len(outs) != len(ep.Signature.Outputs) {
+		return nn.None, fmt.Errorf("export: the graph returned %d values for %d outputs", len(outs), len(ep.Signature.Outputs))
+	}
+	var leaves []nn.Value
+	for i, o := range ep.Signature.Outputs {
+		switch o.Kind {
+		case BufferMutation:
+			if err := state[o.Target].CopyFrom(outs[i].MustTensor()); err != nil {
+				return nn.None, fmt.Errorf("export: writing back buffer %s: %w", o.Target, err)
+			}
+		case UserInputMutation:
+			for j, in := range ep.inputs {
+				if in.name == o.Target {
+					if err := user[ep.tensorIndex(j)].MustTensor().CopyFrom(outs[i].MustTensor()); err != nil {
+						return nn.None, fmt.Errorf("export: writing back input %s: %w", o.Target, err)
+					}
+				}
+			}
+		case UserOutput:
+			leaves = append(leaves, outs[i])
+		}
+	}
+	return ep.out.unflatten(leaves), nil
+}
+
+// tensorIndex returns the position among tensor inputs of input j.
+func (ep *ExportedProgram) tensorIndex(j int) int {
+	k := 0
+	for i := 0; i < j; i++ {
+		if ep.inputs[i].fake != nil {
+			k++
+		}
+	}
+	return k
+}
+
+// module is a plain module: the root of interpreters and of Module.
+type module struct{ nn.Base }
+
+func emptyModule() *module {
+	m := &module{}
+	m.Init(m, "Module")
+	return m
+}
+
+// String prints the program as torch.export does: the code with dtype
+// and shape annotations, the graph signature and the range constraints.
+func (ep *ExportedProgram) String() string {
+	var b strings.Builder
+	b.WriteString("ExportedProgram:\n    class GraphModule(torch.nn.Module):\n")
+	code := ep.Graph.CodeWith(graph.CodeOptions{Annotate: annotation})
+	for _, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
+		b.WriteString("        " + l + "\n")
+	}
+	b.WriteString("\nGraph signature:\n")
+	b.WriteString(ep.Signature.String())
+	b.WriteString("Range constraints: {")
+	names := make([]string, 0, len(ep.RangeConstraints))
+	for k := range ep.RangeConstraints {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for i, k := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s: VR%s", k, ep.RangeConstraints[k])
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// annotation is a node's type annotation: its val.
+func annotation(n *node.Node) string {
+	v, ok := node.Val.Get(&n.Meta)
+	if !ok || v == nil {
+		return ""
+	}
+	switch x := v.(type) {
+	case *shapeprop.Fake:
+		return `"` + x.String() + `"`
+	case sym.Expr:
+		return `"Sym(` + x.String() + `)"`
+	}
+	return `"` + v.String() + `"`
+}
+
+// Module returns the program as a GraphModule with its state as
+// attributes (torch.export's ExportedProgram.module()): parameters,
+// buffers and constants are read with get_attr from a module tree under
+// their dotted names (the same tensors as the program's state), buffer and
+// input mutations are written back with aten.copy_ at the end of the
+// graph, and the output is the model's (a tensor or a tuple).
+func (ep *ExportedProgram) Module() (*fx.GraphModule, error) {
+	root := emptyModule()
+	state := ep.StateDict()
+	consts := ep.Constants()
+	for _, in := range ep.Signature.Inputs {
+		switch in.Kind {
+		case Parameter:
+			owner, leaf := submodule(root, in.Target)
+			owner.RegisterParameter(leaf, state[in.Target])
+		case Buffer:
+			owner, leaf := submodule(root, in.Target)
+			owner.RegisterBuffer(leaf, state[in.Target], in.Persistent)
+		case ConstantTensor:
+			root.RegisterBuffer(in.Target, consts[in.Target], false)
+		}
+	}
+	if err := nn.Err(root); err != nil {
+		return nil, fmt.Errorf("export: Module: %w", err)
+	}
+	g, nodes, err := ep.Graph.Clone()
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*node.Node{}
+	for _, n := range nodes {
+		byName[n.Name()] = n
+	}
+	attr := map[string]*node.Node{}
+	for _, in := range ep.Signature.Inputs {
+		if in.Kind == UserInput {
+			continue
+		}
+		ph := byName[in.Name]
+		restore := g.InsertingBefore(ph)
+		ga, err := g.GetAttr(in.Target)
+		restore()
+		if err != nil {
+			return nil, err
+		}
+		ga.Meta = ph.Meta.Clone()
+		if _, err := ph.ReplaceAllUsesWith(ga, nil, false); err != nil {
+			return nil, err
+		}
+		if err := g.EraseNode(ph); err != nil {
+			return nil, err
+		}
+		attr[in.Target] = ga
+		byName[in.Name] = ga
+	}
+	out := g.OutputNode()
+	results, ok := out.Arg(0).(node.Tuple)
+	if !ok || len(results) != len(ep.Signature.Outputs) {
+		return nil, fmt.Errorf("export: Module: the output does not follow the signature")
+	}
+	restore := g.InsertingBefore(out)
+	var leaves []node.Arg
+	for i, o := range ep.Signature.Outputs {
+		switch o.Kind {
+		case BufferMutation, UserInputMutation:
+			dst := attr[o.Target]
+			if o.Kind == UserInputMutation {
+				dst = byName[o.Target]
+			}
+			if _, err := g.CallFunction(copyInPlace, []node.Arg{dst, results[i]}, nil); err != nil {
+				restore()
+				return nil, err
+			}
+		case UserOutput:
+			leaves = append(leaves, results[i])
+		}
+	}
+	restore()
+	if err := out.SetArgs([]node.Arg{ep.out.tree(leaves)}); err != nil {
+		return nil, err
+	}
+	if err := g.Lint(); err != nil {
+		return nil, fmt.Errorf("export: Module: %w", err)
+	}
+	return fx.NewGraphModule(root, g)
+}
+
+var copyInPlace = nn.Op("aten::copy_")
+
+// submodule returns the module owning the dotted state name (creating
+// plain modules on the way) and the name's last part.
+func submodule(root *module, name string) (*module, string) {
+	parts := strings.Split(name, ".")
+	m := root
+	for _, p := range parts[:len(parts)-1] {
+		c, ok := m.Child(p)
+		if !ok {
+			c = nn.RegisterModule(&m.Base, p, emptyModule())
+		}
+		m = c.(*module)
+	}
+	return m, parts[len(parts)-1]
+}

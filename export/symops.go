@@ -1,0 +1,128 @@
+package export
+
+import (
+	"fmt"
+
+	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/sym"
+)
+
+func isSymOp(fn node.Function) bool {
+	switch fn {
+	case nn.OperatorAdd, nn.OperatorSub, nn.OperatorMul, nn.OperatorFloorDiv, nn.OperatorMod,
+		nn.OperatorNeg, nn.OperatorTrueDiv, nn.OperatorPow,
+		nn.OperatorEq, nn.OperatorNe, nn.OperatorLt, nn.OperatorLe, nn.OperatorGt, nn.OperatorGe:
+		return true
+	}
+	return false
+}
+
+// symOp computes a Python operator on sizes, at least one symbolic:
+// integer arithmetic stays symbolic (and is recorded as an operator node
+// the graph can compute), comparisons become symbolic conditions that
+// Value.Bool decides, and anything else (true division, powers, floats)
+// specializes the sizes to their example values.
+func (r *recorder) symOp(fn node.Function, args []nn.Value) (nn.Value, error) {
+	exprs := make([]sym.Expr, len(args))
+	nargs := make([]node.Arg, len(args))
+	symbolic := true
+	for i, a := range args {
+		switch x := a.Raw().(type) {
+		case int64:
+			exprs[i], nargs[i] = sym.Const(x), node.Int(x)
+		case bool:
+			c := int64(0)
+			if x {
+				c = 1
+			}
+			exprs[i], nargs[i] = sym.Const(c), node.Int(c)
+		case *sproxy:
+			if x.cond != nil {
+				symbolic = false
+				continue
+			}
+			exprs[i] = r.env.Simplify(x.e)
+			if c, ok := exprs[i].Const(); ok {
+				nargs[i] = node.Int(c)
+			} else {
+				nargs[i] = x.n
+			}
+		default:
+			symbolic = false
+		}
+	}
+	if !symbolic || fn == nn.OperatorTrueDiv || fn == nn.OperatorPow {
+		return r.specialize(fn, args)
+	}
+	var e sym.Expr
+	var err error
+	switch fn {
+	case nn.OperatorNeg:
+		e = exprs[0].Neg()
+	case nn.OperatorAdd:
+		e = exprs[0].Add(exprs[1])
+	case nn.OperatorSub:
+		e = exprs[0].Sub(exprs[1])
+	case nn.OperatorMul:
+		e = exprs[0].Mul(exprs[1])
+	case nn.OperatorFloorDiv:
+		e, err = sym.FloorDivErr(exprs[0], exprs[1])
+	case nn.OperatorMod:
+		e, err = sym.ModErr(exprs[0], exprs[1])
+	default:
+		var c sym.Cond
+		switch fn {
+		case nn.OperatorEq:
+			c = sym.Eq(exprs[0], exprs[1])
+		case nn.OperatorNe:
+			c = sym.Ne(exprs[0], exprs[1])
+		case nn.OperatorLt:
+			c = sym.Lt(exprs[0], exprs[1])
+		case nn.OperatorLe:
+			c = sym.Le(exprs[0], exprs[1])
+		case nn.OperatorGt:
+			c = sym.Gt(exprs[0], exprs[1])
+		default:
+			c = sym.Ge(exprs[0], exprs[1])
+		}
+		return nn.Of(&sproxy{rec: r, cond: &c}), nil
+	}
+	if err != nil {
+		return nn.None, fmt.Errorf("%s: %w", fn, err)
+	}
+	e = r.env.Simplify(e)
+	if c, ok := e.Const(); ok {
+		return nn.Of(c), nil
+	}
+	n, err := r.create(node.CallFunction, fn, nargs, nil, "")
+	if err != nil {
+		return nn.None, err
+	}
+	node.Val.Set(&n.Meta, e)
+	return nn.Of(&sproxy{rec: r, n: n, e: e}), nil
+}
+
+// specialize computes fn on the example values of its symbolic operands,
+// recording the guards that fix them.
+func (r *recorder) specialize(fn node.Function, args []nn.Value) (nn.Value, error) {
+	w := where()
+	conc := make([]nn.Value, len(args))
+	for i, a := range args {
+		s, ok := a.Raw().(*sproxy)
+		if !ok {
+			conc[i] = a
+			continue
+		}
+		what := "an int"
+		if s.cond != nil {
+			what = "a bool"
+		}
+		v, err := s.Concrete(what, w)
+		if err != nil {
+			return nn.None, err
+		}
+		conc[i] = nn.Of(v)
+	}
+	return nn.ApplyFunction(fn, conc, nil)
+}
