@@ -119,7 +119,7 @@ func (r *Recorder) Proxy(n *node.Node) nn.Value {
 // another tensor a constant's get_attr node, a number, bool, string or
 // dtype a constant, and a tuple a node.Tuple of its elements. A proxy of
 // another recorder or trace is an error.
-func (r *Recorder) Arg(v nn.Value) (node.Arg, error) { return r.r.arg(v) }
+func (r *Recorder) Arg(v nn.Value) (node.Arg, error) { return r.r.arg(v.Any()) }
 
 // GraphModule returns the recorded graph as a GraphModule over the root's
 // module tree (NewGraphModule), with the constants the recording made as

@@ -3,6 +3,7 @@ package transformer
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gofx/gofx/fx"
@@ -19,6 +20,11 @@ import (
 // *Transformer in a type, defining the methods of interp.Steps you need,
 // and setting the Steps field to your value (see the package
 // documentation).
+//
+// Use Transform, not the interpreter's Run: the default steps record only
+// while a transform is in progress. A Transformer is not safe for
+// concurrent use; the source GraphModule is only read, so it can run, or
+// be transformed by other Transformers, meanwhile.
 type Transformer struct {
 	*interp.Interpreter
 
@@ -301,6 +307,18 @@ func (t *Transformer) arg(v nn.Value, hint node.Arg) (node.Arg, error) {
 	case node.MemoryFormat:
 		if s, ok := v.Any().(string); ok {
 			return node.MemoryFormat(s), nil
+		}
+	case node.Int:
+		if i, ok := v.Any().(int64); ok && i == int64(h) {
+			return h, nil // the source's constant, unchanged
+		}
+	case node.Float:
+		if f, ok := v.Any().(float64); ok && math.Float64bits(f) == math.Float64bits(float64(h)) {
+			return h, nil
+		}
+	case node.Bool:
+		if b, ok := v.Any().(bool); ok && b == bool(h) {
+			return h, nil
 		}
 	}
 	return t.rec.Arg(v)
