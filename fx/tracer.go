@@ -156,6 +156,10 @@ type recorder struct {
 	stack   []node.ModuleFrame
 	consts  []constant
 	constOf map[*tensor.Tensor]string
+	nconst  int // number of the next constant name to try
+	// annotate, if set, gives every created node its metadata instead
+	// of the Go stack trace and module stack (a Recorder's SetAnnotate).
+	annotate func(*node.Node)
 }
 
 type constant struct {
@@ -207,9 +211,18 @@ func (r *recorder) uninstall() {
 
 // create adds a node with the metadata of the current call site.
 func (r *recorder) create(op node.Opcode, target node.Target, args []node.Arg, kwargs node.Kwargs) (*node.Node, error) {
-	n, err := r.g.CreateNode(op, target, args, kwargs, "")
+	return r.createNamed(op, target, args, kwargs, "")
+}
+
+// createNamed is create with a candidate name ("" derives one).
+func (r *recorder) createNamed(op node.Opcode, target node.Target, args []node.Arg, kwargs node.Kwargs, name string) (*node.Node, error) {
+	n, err := r.g.CreateNode(op, target, args, kwargs, name)
 	if err != nil {
 		return nil, err
+	}
+	if r.annotate != nil {
+		r.annotate(n)
+		return n, nil
 	}
 	if op != node.Placeholder && op != node.Output {
 		if st := stackTrace(); st != "" {
@@ -509,7 +522,7 @@ func wholeTupleAny(as []any) *node.Node {
 func (r *recorder) constant(t *tensor.Tensor) (node.Arg, error) {
 	name, ok := r.constOf[t]
 	if !ok {
-		name = fmt.Sprintf("_tensor_constant%d", len(r.consts))
+		name = r.constName()
 		r.constOf[t] = name
 		r.consts = append(r.consts, constant{name, t})
 	}
@@ -522,6 +535,30 @@ func (r *recorder) constant(t *tensor.Tensor) (node.Arg, error) {
 	}
 	r.attrs[name] = n
 	return n, nil
+}
+
+// constName returns the next free constant name, _tensor_constant0, ...:
+// numbers whose name the root module already has (a GraphModule's own
+// constants, when it is traced or transformed) are skipped.
+func (r *recorder) constName() string {
+	for {
+		name := fmt.Sprintf("_tensor_constant%d", r.nconst)
+		r.nconst++
+		if !r.attrTaken(name) {
+			return name
+		}
+	}
+}
+
+// attrTaken reports whether the root module already has an attribute
+// (parameter, buffer or submodule) called name.
+func (r *recorder) attrTaken(name string) bool {
+	if r.root == nil {
+		return false
+	}
+	_, ok := r.root.ModuleBase().Child(name)
+	_, err := nn.Attr(r.root, name)
+	return ok || err == nil
 }
 
 func dtypeArg(d tensor.DType) (node.DType, bool) {
