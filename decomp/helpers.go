@@ -142,14 +142,6 @@ func wrapDim(dim int64, n int) int {
 	return int(dim)
 }
 
-// optInt returns an int? argument.
-func optInt(v nn.Value) (int64, bool) {
-	if v.IsNone() {
-		return 0, false
-	}
-	return v.Int(), true
-}
-
 // intsOf returns an int[] argument (a tuple of ints, or one int broadcast
 // to n entries as TorchScript's int[N] allows).
 func intsOf(v nn.Value, n int) []nn.Value {

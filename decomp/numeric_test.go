@@ -180,3 +180,16 @@ func TestNumerical(t *testing.T) {
 		t.Logf("%s: %d operators with rules, %d with conformance cases, %d cases", tb.name, len(table), len(counts), total)
 	}
 }
+
+// TestCoverage checks that every operator of the conformance set outside
+// core ATen has a Core rule.
+func TestCoverage(t *testing.T) {
+	core := Core()
+	for op := range readCases(t) {
+		if op.Has(ops.Core) {
+			continue
+		}
+		_, ok := core.Lookup(op)
+		require.True(t, ok, "no Core rule for %s", op)
+	}
+}

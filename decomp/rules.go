@@ -59,9 +59,12 @@ var (
 // group_norm, contiguous, stack, ...). Every rule emits core operators
 // only (and operator.getitem), whether or not the tracer running it
 // decomposes recursively. The returned table is a fresh copy.
-func Core() Table {
+func Core() Table { return coreShared().With(nil) }
+
+// coreShared returns the shared Core table (not to be changed).
+func coreShared() Table {
 	coreOnce.Do(func() { coreTable = coreRules() })
-	return coreTable.With(nil)
+	return coreTable
 }
 
 // Extra returns the decompositions PyTorch 1.13's decomposition list
@@ -123,6 +126,9 @@ func coreRules() Table {
 	t.add(opChunk, chunk)
 	t.add(aten.Squeeze, squeeze)
 	t.add(aten.Sum, func(a []nn.Value) nn.Value {
+		if a[1].IsNone() {
+			return call(aten.SumDimIntList, a[0], nn.None)
+		}
 		return callKw(aten.SumDimIntList, []any{a[0], nn.None, false}, map[string]any{"dtype": a[1]})
 	})
 	t.add(aten.T, func(a []nn.Value) nn.Value { return transposeT(a[0]) })
@@ -557,7 +563,12 @@ func fullLike(x, value nn.Value, opts []nn.Value) nn.Value {
 	if dt.IsNone() {
 		dt = nn.Of(dtypeOf(x))
 	}
-	kw := map[string]any{"dtype": dt, "layout": opts[1], "device": opts[2], "pin_memory": opts[3]}
+	kw := map[string]any{"dtype": dt}
+	for i, name := range []string{"layout", "device", "pin_memory"} {
+		if !opts[i+1].IsNone() {
+			kw[name] = opts[i+1]
+		}
+	}
 	return callVia(x, aten.Full, []any{ints(shapeOf(x)...), value}, kw)
 }
 

@@ -75,13 +75,16 @@ func offense(n *node.Node, opts VerifyOptions) string {
 	case node.CallFunction:
 		fn := n.Function()
 		if op, ok := fn.(*ops.Operator); ok {
-			switch {
-			case op.Has(ops.Core):
+			if op.Has(ops.Core) {
 				return ""
-			case op.Has(ops.Composite):
-				return fmt.Sprintf("%s is not a core ATen operator (it is composite: decompose it, e.g. with decomp.Core())", op)
 			}
-			return fmt.Sprintf("%s is not a core ATen operator", op)
+			if op.Has(ops.Mutable) {
+				return fmt.Sprintf("%s is not a core ATen operator: it writes its arguments, and core ATen graphs are functional", op)
+			}
+			if _, ok := coreShared().Lookup(op); ok {
+				return fmt.Sprintf("%s is not a core ATen operator: decompose it (decomp.Core() has a rule for it)", op)
+			}
+			return fmt.Sprintf("%s is not a core ATen operator, and decomp.Core() has no rule for it", op)
 		}
 		name := fn.String()
 		if fn == node.Function(nn.GetItem) || strings.HasPrefix(name, "operator.") || strings.HasPrefix(name, "aten.sym_") {
