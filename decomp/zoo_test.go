@@ -1,4 +1,4 @@
-package decomp
+package decomp_test
 
 import (
 	"os"
@@ -8,12 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
 )
 
@@ -56,14 +58,14 @@ func TestZoo(t *testing.T) {
 			gm, err := tr.Trace(m)
 			require.NoError(t, err)
 			for i, p := range gm.Graph.Placeholders() {
-				v, _ := valOf(c.Inputs[i].Tensor())
+				v := tensorMeta(c.Inputs[i].Tensor())
 				node.Val.Set(&p.Meta, v)
 			}
-			_, err = Decompose(gm, Core())
+			_, err = decomp.Decompose(gm, decomp.Core())
 			require.NoError(t, err)
 			require.NoError(t, gm.Graph.Lint())
-			if err := Verify(gm.Graph); err != nil {
-				for _, b := range err.(*VerifyError).Nodes {
+			if err := decomp.Verify(gm.Graph); err != nil {
+				for _, b := range err.(*decomp.VerifyError).Nodes {
 					n, _ := gm.Graph.Node(b.Name)
 					ok := n.Op() == node.CallMethod || (n.Op() == node.CallFunction && n.Function() == node.Function(nn.GetAttr))
 					assert.True(t, ok, "%s: %s", b.Name, b.Why)
@@ -105,4 +107,14 @@ func maxAbsDiff(a, b []float64) float64 {
 		}
 	}
 	return m
+}
+
+// tensorMeta is a tensor's val: its dtype and static shape.
+func tensorMeta(x *tensor.Tensor) node.TensorMeta {
+	sh := x.Shape()
+	dims := make([]node.Dim, len(sh))
+	for i, s := range sh {
+		dims[i] = node.Dim{Size: int64(s)}
+	}
+	return node.TensorMeta{DType: node.DType(x.DType().String()), Shape: dims}
 }
