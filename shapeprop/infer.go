@@ -3,6 +3,7 @@ package shapeprop
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -583,6 +584,7 @@ func (h hinter) check(info *opInfo, res, hint []any) ([]any, error) {
 			if !ok || mt == nil {
 				return nil, bad("result %d is a tensor, the meta function returned %T", i, m)
 			}
+			x.Shape = h.simplify(x.Shape)
 			if err := h.same(x, mt); err != nil {
 				return nil, bad("result %d: %v", i, err)
 			}
@@ -595,6 +597,7 @@ func (h hinter) check(info *opInfo, res, hint []any) ([]any, error) {
 				return nil, bad("result %d is %d tensors, the meta function returned %s", i, len(x), describe(m))
 			}
 			for j, f := range x {
+				f.Shape = h.simplify(f.Shape)
 				if err := h.same(f, mts[j]); err != nil {
 					return nil, bad("result %d[%d]: %v", i, j, err)
 				}
@@ -603,6 +606,10 @@ func (h hinter) check(info *opInfo, res, hint []any) ([]any, error) {
 				}
 			}
 		case sym.Expr:
+			if !x.IsConst() {
+				x = h.env.Simplify(x)
+				res[i] = x
+			}
 			mc, ok := m.(int64)
 			if !ok {
 				return nil, bad("result %d is an int, the meta function returned %T", i, m)
@@ -638,7 +645,7 @@ func (h hinter) same(f *Fake, mt *tensor.Tensor) error {
 	}
 	sh := mt.Shape()
 	if len(sh) != len(f.Shape) {
-		return fmt.Errorf("%s has %d dims, the meta function gives shape %v", f, len(f.Shape), sh)
+		return fmt.Errorf("shape %s has %d dims, the meta function gives shape %v", shapeList(f.Shape), len(f.Shape), sh)
 	}
 	for i, d := range f.Shape {
 		c, err := h.hint(d)
@@ -646,7 +653,7 @@ func (h hinter) same(f *Fake, mt *tensor.Tensor) error {
 			return err
 		}
 		if c != int64(sh[i]) {
-			return fmt.Errorf("%s is %v at the hints, the meta function gives %v", f, h.ints(f.Shape), sh)
+			return fmt.Errorf("shape %s is %v at the hints, the meta function gives %v", shapeList(f.Shape), h.ints(f.Shape), sh)
 		}
 	}
 	return nil
@@ -708,4 +715,32 @@ func (h hinter) hint(e sym.Expr) (int64, error) {
 		return 0, fmt.Errorf("no example value for %s: %w", e, err)
 	}
 	return v, nil
+}
+
+// simplify rewrites the symbolic dims of sh with the equalities and
+// ranges the environment knows (s1 becomes s0 after a guard s0 == s1),
+// copying sh (which a rule may share with an argument) when one changes.
+func (h hinter) simplify(sh []sym.Expr) []sym.Expr {
+	copied := false
+	for i, d := range sh {
+		if d.IsConst() {
+			continue
+		}
+		if e := h.env.Simplify(d); !e.Equal(d) {
+			if !copied {
+				sh, copied = slices.Clone(sh), true
+			}
+			sh[i] = e
+		}
+	}
+	return sh
+}
+
+// shapeList prints a shape as "[s0, 16]".
+func shapeList(sh []sym.Expr) string {
+	parts := make([]string, len(sh))
+	for i, d := range sh {
+		parts[i] = d.String()
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
