@@ -80,7 +80,7 @@ func TestConformanceShapes(t *testing.T) {
 			if !assertNoErr(t, err, "%s symbolic=%v", c.ID, symbolic) {
 				continue
 			}
-			h := hinter{env}
+			h := newHinter(env)
 			for i, want := range c.Outputs {
 				switch w := want.(type) {
 				case *tensor.Tensor:

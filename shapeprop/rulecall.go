@@ -181,7 +181,7 @@ func (c *RuleCall) concrete(e sym.Expr) (int64, error) {
 	if v, ok := e.Const(); ok {
 		return v, nil
 	}
-	v, err := hinter{c.Env}.hint(e)
+	v, err := c.hints().hint(e)
 	if err != nil {
 		return 0, err
 	}

@@ -609,7 +609,7 @@ func pieces(self *Fake, d int, sizes []sym.Expr) []*Fake {
 // last smaller): their number is fixed by the hints, with a guard when
 // size is symbolic.
 func (c *RuleCall) splitSizes(size, ss sym.Expr) ([]sym.Expr, error) {
-	h := hinter{c.Env}
+	h := c.hints()
 	sv, err := h.hint(size)
 	if err != nil {
 		return nil, err
