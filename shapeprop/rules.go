@@ -423,7 +423,7 @@ func repeatRule(c *RuleCall) ([]any, error) {
 	self := c.Fake(0)
 	reps := c.Ints(1)
 	if len(reps) < len(self.Shape) {
-		return nil, fmt.Errorf("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+		return nil, torchErr("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
 	}
 	off := len(reps) - len(self.Shape)
 	sh := make([]sym.Expr, len(reps))
@@ -451,7 +451,7 @@ func leadingOnes(sh []sym.Expr, d int) bool {
 func selectRule(c *RuleCall) ([]any, error) {
 	self := c.Fake(0)
 	if len(self.Shape) == 0 {
-		return nil, fmt.Errorf("select() cannot be applied to a 0-dim tensor.")
+		return nil, torchErr("select() cannot be applied to a 0-dim tensor.")
 	}
 	d, err := c.dim(1, len(self.Shape))
 	if err != nil {
@@ -535,7 +535,7 @@ func (c *RuleCall) sliceBounds(start, end, size sym.Expr) (sym.Expr, sym.Expr, e
 func sliceRule(c *RuleCall) ([]any, error) {
 	self := c.Fake(0)
 	if len(self.Shape) == 0 {
-		return nil, fmt.Errorf("slice() cannot be applied to a 0-dim tensor.")
+		return nil, torchErr("slice() cannot be applied to a 0-dim tensor.")
 	}
 	d, err := c.dim(1, len(self.Shape))
 	if err != nil {
@@ -586,7 +586,7 @@ func narrowRule(c *RuleCall) ([]any, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("start (%s) + length (%s) exceeds dimension size (%s).", start, length, self.Shape[d])
+		return nil, torchErr("start (%s) + length (%s) exceeds dimension size (%s).", start, length, self.Shape[d])
 	}
 	sh := slices.Clone(self.Shape)
 	sh[d] = length
@@ -731,7 +731,7 @@ func catRule(c *RuleCall) ([]any, error) {
 			continue
 		}
 		if len(t.Shape) != len(ref.Shape) {
-			return nil, fmt.Errorf("Tensors must have same number of dimensions: got %d and %d", len(ref.Shape), len(t.Shape))
+			return nil, torchErr("Tensors must have same number of dimensions: got %d and %d", len(ref.Shape), len(t.Shape))
 		}
 		for j := range t.Shape {
 			if j == d {
@@ -905,7 +905,7 @@ func (c *RuleCall) convShape(x, w *Fake, stride, padding, dilation []sym.Expr, t
 	spatial := rw - 2
 	batched := len(x.Shape) == rw
 	if !batched && len(x.Shape) != rw-1 {
-		return nil, fmt.Errorf("Expected %dD (unbatched) or %dD (batched) input to conv, but got input of size: %v", rw-1, rw, x.Shape)
+		return nil, torchErr("Expected %dD (unbatched) or %dD (batched) input to conv, but got input of size: %v", rw-1, rw, x.Shape)
 	}
 	in := x.Shape[len(x.Shape)-spatial:]
 	stride = spread(stride, spatial, 1)
@@ -1140,7 +1140,7 @@ func layerNormRule(c *RuleCall) ([]any, error) {
 	ns := c.Ints(1)
 	axis := len(x.Shape) - len(ns)
 	if axis < 0 {
-		return nil, fmt.Errorf("Given normalized_shape=%v, expected input with shape [*, %v], but got input of size %v", ns, ns, x.Shape)
+		return nil, torchErr("Given normalized_shape=%v, expected input with shape [*, %v], but got input of size %v", ns, ns, x.Shape)
 	}
 	for i, n := range ns {
 		if err := c.mustEq(x.Shape[axis+i], n, func() string {
@@ -1266,7 +1266,7 @@ func padRule(c *RuleCall) ([]any, error) {
 	self := c.Fake(0)
 	pad := c.Ints(1)
 	if len(pad)%2 != 0 || len(pad)/2 > len(self.Shape) {
-		return nil, fmt.Errorf("Length of pad must be even but instead it equals %d", len(pad))
+		return nil, torchErr("Length of pad must be even but instead it equals %d", len(pad))
 	}
 	sh := slices.Clone(self.Shape)
 	for i := 0; i < len(pad)/2; i++ {
