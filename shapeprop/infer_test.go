@@ -190,6 +190,9 @@ func TestInfer(t *testing.T) {
 		{"index_select", "aten::index_select", func(s0, s1, s2 S) []any { return []any{f32(s0, 5), 1, i64(3)} }, nil, "f32[s0, 3]", nil},
 		{"gather", "aten::gather", func(s0, s1, s2 S) []any { return []any{f32(s0, 5), 1, i64(s0, 2)} }, nil, "f32[s0, 2]", nil},
 		{"nonzero", "aten::nonzero", func(s0, s1, s2 S) []any { return []any{f32(s0, 3)} }, nil, "i64[u0, 2]", nil},
+		{"upsample scale", "aten::upsample_nearest2d.vec", func(s0, s1, s2 S) []any { return []any{f32(s0, 3, s2, 5), nil, []float64{2, 3}} }, nil, "f32[s0, 3, 2*s2, 15]", nil},
+		{"upsample size", "aten::upsample_nearest2d.vec", func(s0, s1, s2 S) []any { return []any{f32(s0, 3, s2, 5), []any{s2, 7}, nil} }, nil, "f32[s0, 3, s2, 7]", nil},
+		{"upsample fractional", "aten::upsample_nearest2d.vec", func(s0, s1, s2 S) []any { return []any{f32(s0, 3, s2, 5), nil, []float64{1.5, 1.5}} }, nil, "f32[s0, 3, 13, 7]", []string{"Eq(s2, 9)"}},
 		{"repeat", "aten::repeat", func(s0, s1, s2 S) []any { return []any{f32(s0, 3), []int64{2, 1, 2}} }, nil, "f32[2, s0, 6]", nil},
 	}
 	seen := map[string]bool{}

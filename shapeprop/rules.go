@@ -84,6 +84,7 @@ func init() {
 		"index_select":                                   indexSelectRule,
 		"gather":                                         gatherRule,
 		"nonzero":                                        nonzeroRule,
+		"upsample_nearest2d.vec upsample_bilinear2d.vec": upsampleRule,
 	} {
 		for _, n := range strings.Fields(names) {
 			name := "aten::" + n
@@ -1305,4 +1306,45 @@ func nonzeroRule(c *RuleCall) ([]any, error) {
 	}
 	u := c.Env.NewUnbacked(sym.Range{Lo: 0, Hi: hi})
 	return []any{&Fake{DType: tensor.Int64, Shape: []sym.Expr{u.Expr(), sym.Const(int64(len(self.Shape)))}, Contiguous: true}}, nil
+}
+
+// upsampleRule: the output sizes given, or the input sizes times integral
+// scale factors (a fractional factor specializes the size to its hint).
+func upsampleRule(c *RuleCall) ([]any, error) {
+	self := c.Fake(0)
+	sizes := c.Ints(1)
+	var scales []float64
+	switch x := c.Args[2].(type) {
+	case []float64:
+		scales = x
+	case []any:
+		for _, e := range x {
+			f, ok := e.(float64)
+			if !ok {
+				return nil, fmt.Errorf("scale_factors: expected floats, got %T", e)
+			}
+			scales = append(scales, f)
+		}
+	}
+	n := len(self.Shape) - 2
+	if n < 1 || (sizes == nil && len(scales) != n) || (sizes != nil && len(sizes) != n) {
+		return nil, fmt.Errorf("upsample: expected %d output sizes or scale factors for input %s", max(n, 0), self)
+	}
+	sh := slices.Clone(self.Shape)
+	for i := 0; i < n; i++ {
+		d := sh[2+i]
+		switch {
+		case sizes != nil:
+			sh[2+i] = sizes[i]
+		case scales[i] == float64(int64(scales[i])):
+			sh[2+i] = d.Mul(sym.Const(int64(scales[i])))
+		default:
+			v, err := c.concrete(d)
+			if err != nil {
+				return nil, err
+			}
+			sh[2+i] = sym.Const(int64(float64(v) * scales[i]))
+		}
+	}
+	return []any{fake(sh)}, nil
 }
