@@ -35,6 +35,15 @@
 // states what is known with Env.Check (torch._check) or Env.ConstrainAsSize
 // (torch._constrain_as_size).
 //
+// # Limits
+//
+// The canonical form is canonical for polynomials; for the atoms it applies the rules above
+// and no more, so two expressions equal for all values may still differ (as in sympy,
+// (s0 + 5)//4 keeps its constant inside and is not rewritten to 1 + (s0 + 1)//4; nested Max
+// terms are not flattened). Env.Simplify and Env.Range add what the ranges prove. A decision
+// is exact for what it settles statically; conditions it cannot settle become guards, which
+// is always sound. Coefficients are int64 and wrap on overflow; Eval reports overflow.
+//
 // Expressions are immutable values safe for concurrent use; an Env is for one goroutine at a
 // time.
 package sym

@@ -6,7 +6,7 @@ import (
 )
 
 // String prints e in PyTorch's (sympy's) spelling: "s0", "2*s0", "s0*s1", "s0**2",
-// "s0 + 1", "2*s0 - 3", "(s0//2)", "((s0 + 1)//2)", "Mod(s0, 4)", "Max(1, s0)". Terms are
+// "s0 + 1", "2*s0 - 3", "3 - s0", "(s0//2)", "((s0 + 1)//2)", "Mod(s0, 4)", "Max(1, s0)". Terms are
 // in canonical order (highest degree first, then by symbol creation order) with the constant
 // last, so the output is deterministic.
 func (e Expr) String() string {
@@ -18,6 +18,17 @@ func (e Expr) String() string {
 func (e Expr) write(b *strings.Builder) {
 	if len(e.terms) == 0 {
 		b.WriteString(strconv.FormatInt(e.k, 10))
+		return
+	}
+	if len(e.terms) == 1 && e.k > 0 && e.terms[0].c < 0 && len(e.terms[0].m) == 1 {
+		// sympy prints a positive constant minus one atom as "3 - s0".
+		b.WriteString(strconv.FormatInt(e.k, 10))
+		b.WriteString(" - ")
+		if c := e.terms[0].c; c != -1 {
+			b.WriteString(strconv.FormatUint(uint64(-c), 10))
+			b.WriteByte('*')
+		}
+		writeMono(b, e.terms[0].m)
 		return
 	}
 	for i, t := range e.terms {
