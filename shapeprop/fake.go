@@ -16,10 +16,15 @@ import (
 // non-view operator's output, since gofx's kernels return contiguous
 // tensors), so that reshape can be decomposed into view (contiguous) or
 // clone and view.
+//
+// A Fake is a value: do not change one after handing it to Infer or
+// FakeProp (Infer keeps the meta tensor it computed for it).
 type Fake struct {
 	DType      tensor.DType
 	Shape      []sym.Expr
 	Contiguous bool
+
+	meta *tensor.Tensor // the meta tensor at the hints, when Infer made f
 }
 
 // FakeOf returns the fake of a concrete (or meta) tensor: its dtype, its

@@ -3,6 +3,7 @@ package shapeprop
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -34,6 +35,16 @@ type RuleCall struct {
 	// the dtypes, and the shapes the rule's must agree with there. Nil for
 	// data-dependent operators whose meta function cannot run.
 	Hint []any
+
+	h *hinter
+}
+
+// hints returns the call's hinter.
+func (c *RuleCall) hints() *hinter {
+	if c.h == nil {
+		c.h = newHinter(c.Env)
+	}
+	return c.h
 }
 
 var rules struct {
@@ -190,7 +201,14 @@ func (e *InferError) Unwrap() error { return e.Err }
 // agree with the meta function's at the hints. Without a rule, every
 // symbolic size of the arguments is specialized to its hint: a guard
 // recorded in env.
-func Infer(env *sym.Env, op *ops.Operator, args []any, kwargs map[string]any, where string) (out []any, err error) {
+func Infer(env *sym.Env, op *ops.Operator, args []any, kwargs map[string]any, where string) ([]any, error) {
+	return infer(newHinter(env), op, args, kwargs, where)
+}
+
+// infer is Infer with the hinter of a run (FakeProp keeps one, so that
+// each symbol's hint is looked up once).
+func infer(h *hinter, op *ops.Operator, args []any, kwargs map[string]any, where string) (out []any, err error) {
+	env := h.env
 	if op == nil {
 		return nil, errors.New("shapeprop.Infer: nil operator")
 	}
@@ -207,7 +225,6 @@ func Infer(env *sym.Env, op *ops.Operator, args []any, kwargs map[string]any, wh
 		return nil, err
 	}
 	info := infoOf(op)
-	h := hinter{env: env}
 	mpos := make([]any, 0, len(vals)-info.nkw)
 	var mkw map[string]any
 	if info.nkw > 0 {
@@ -314,7 +331,7 @@ func Infer(env *sym.Env, op *ops.Operator, args []any, kwargs map[string]any, wh
 		return nil, err
 	}
 	if info.rule != nil {
-		c := &RuleCall{Env: env, Op: op, Args: vals, Where: where, Hint: hint}
+		c := &RuleCall{Env: env, Op: op, Args: vals, Where: where, Hint: hint, h: h}
 		res, err := info.rule(c)
 		if err != nil {
 			var ie *InferError
@@ -324,10 +341,10 @@ func Infer(env *sym.Env, op *ops.Operator, args []any, kwargs map[string]any, wh
 			}
 			return nil, &InferError{Op: info.name, Err: err}
 		}
-		return h.check(info, res, hint)
+		return h.check(info, res, hint, vals)
 	}
 	if symbolic {
-		if err := specialize(env, info, vals, where); err != nil {
+		if err := specialize(h, info, vals, where); err != nil {
 			return nil, err
 		}
 	}
@@ -455,8 +472,8 @@ func intList(v any, t *ops.Type) ([]sym.Expr, bool, error) {
 
 // specialize guards every symbolic size among vals to its hint: the
 // operator has no rule, so its results are valid for the hints only.
-func specialize(env *sym.Env, info *opInfo, vals []any, where string) error {
-	h := hinter{env: env}
+func specialize(h *hinter, info *opInfo, vals []any, where string) error {
+	env := h.env
 	one := func(e sym.Expr) error {
 		if e.IsConst() {
 			return nil
@@ -544,6 +561,7 @@ func fromMeta(info *opInfo, vals []any, hint []any) []any {
 			}
 			f := FakeOf(x)
 			f.Contiguous = f.Contiguous && selfContig
+			f.meta = x
 			out[i] = f
 		case []*tensor.Tensor:
 			fs := make([]*Fake, len(x))
@@ -551,6 +569,7 @@ func fromMeta(info *opInfo, vals []any, hint []any) []any {
 				if t != nil {
 					fs[j] = FakeOf(t)
 					fs[j].Contiguous = fs[j].Contiguous && selfContig
+					fs[j].meta = t
 				}
 			}
 			out[i] = fs
@@ -565,7 +584,7 @@ func fromMeta(info *opInfo, vals []any, hint []any) []any {
 
 // check compares a rule's results with the meta function's at the hints
 // and completes them (dtypes, non-size results).
-func (h hinter) check(info *opInfo, res, hint []any) ([]any, error) {
+func (h *hinter) check(info *opInfo, res, hint, vals []any) ([]any, error) {
 	bad := func(format string, a ...any) error {
 		return &InferError{Op: info.name, Err: fmt.Errorf("shape rule inconsistent with the meta function: "+format, a...)}
 	}
@@ -583,26 +602,36 @@ func (h hinter) check(info *opInfo, res, hint []any) ([]any, error) {
 			if !ok || mt == nil {
 				return nil, bad("result %d is a tensor, the meta function returned %T", i, m)
 			}
+			x.Shape = h.simplify(x.Shape, vals)
 			if err := h.same(x, mt); err != nil {
 				return nil, bad("result %d: %v", i, err)
 			}
 			if x.DType != mt.DType() {
-				res[i] = &Fake{DType: mt.DType(), Shape: x.Shape, Contiguous: x.Contiguous}
+				x = &Fake{DType: mt.DType(), Shape: x.Shape, Contiguous: x.Contiguous}
+				res[i] = x
 			}
+			x.meta = mt
 		case []*Fake:
 			mts, ok := m.([]*tensor.Tensor)
 			if !ok || len(mts) != len(x) {
 				return nil, bad("result %d is %d tensors, the meta function returned %s", i, len(x), describe(m))
 			}
 			for j, f := range x {
+				f.Shape = h.simplify(f.Shape, vals)
 				if err := h.same(f, mts[j]); err != nil {
 					return nil, bad("result %d[%d]: %v", i, j, err)
 				}
 				if f.DType != mts[j].DType() {
-					x[j] = &Fake{DType: mts[j].DType(), Shape: f.Shape, Contiguous: f.Contiguous}
+					f = &Fake{DType: mts[j].DType(), Shape: f.Shape, Contiguous: f.Contiguous}
+					x[j] = f
 				}
+				f.meta = mts[j]
 			}
 		case sym.Expr:
+			if !x.IsConst() {
+				x = h.env.Simplify(x)
+				res[i] = x
+			}
 			mc, ok := m.(int64)
 			if !ok {
 				return nil, bad("result %d is an int, the meta function returned %T", i, m)
@@ -632,27 +661,26 @@ func describe(m any) string {
 }
 
 // same checks that f at the hints has mt's shape.
-func (h hinter) same(f *Fake, mt *tensor.Tensor) error {
+func (h *hinter) same(f *Fake, mt *tensor.Tensor) error {
 	if f == nil {
 		return errors.New("nil fake")
 	}
-	sh := mt.Shape()
-	if len(sh) != len(f.Shape) {
-		return fmt.Errorf("%s has %d dims, the meta function gives shape %v", f, len(f.Shape), sh)
+	if mt.Dim() != len(f.Shape) {
+		return fmt.Errorf("shape %s has %d dims, the meta function gives shape %v", shapeList(f.Shape), len(f.Shape), mt.Shape())
 	}
 	for i, d := range f.Shape {
 		c, err := h.hint(d)
 		if err != nil {
 			return err
 		}
-		if c != int64(sh[i]) {
-			return fmt.Errorf("%s is %v at the hints, the meta function gives %v", f, h.ints(f.Shape), sh)
+		if c != int64(mt.Size(i)) {
+			return fmt.Errorf("shape %s is %v at the hints, the meta function gives %v", shapeList(f.Shape), h.ints(f.Shape), mt.Shape())
 		}
 	}
 	return nil
 }
 
-func (h hinter) ints(es []sym.Expr) []int64 {
+func (h *hinter) ints(es []sym.Expr) []int64 {
 	out := make([]int64, len(es))
 	for i, e := range es {
 		out[i], _ = h.hint(e)
@@ -660,11 +688,21 @@ func (h hinter) ints(es []sym.Expr) []int64 {
 	return out
 }
 
-// hinter evaluates expressions at the example values of their symbols.
-type hinter struct{ env *sym.Env }
+// hinter evaluates expressions at the example values of their symbols,
+// each symbol's value looked up once.
+type hinter struct {
+	env  *sym.Env
+	vals map[*sym.Symbol]int64
+}
 
-// metaTensor returns a meta tensor of f's dtype and shape at the hints.
-func (h hinter) metaTensor(f *Fake) (*tensor.Tensor, error) {
+func newHinter(env *sym.Env) *hinter { return &hinter{env: env} }
+
+// metaTensor returns a meta tensor of f's dtype and shape at the hints:
+// the one the meta function returned for f when Infer made f.
+func (h *hinter) metaTensor(f *Fake) (*tensor.Tensor, error) {
+	if m := f.meta; m != nil && m.DType() == f.DType && m.Dim() == len(f.Shape) {
+		return m, nil
+	}
 	var buf [8]int
 	sh := buf[:0]
 	for _, d := range f.Shape {
@@ -683,17 +721,19 @@ func (h hinter) metaTensor(f *Fake) (*tensor.Tensor, error) {
 // hint returns e at the example values. An unbacked symbol, which has
 // none, takes a representative value: the smallest of its range that is at
 // least 2 (PyTorch's size-oblivious choice, a size neither 0 nor 1).
-func (h hinter) hint(e sym.Expr) (int64, error) {
+func (h *hinter) hint(e sym.Expr) (int64, error) {
 	if c, ok := e.Const(); ok {
 		return c, nil
 	}
-	if c, ok := h.env.Hint(e); ok {
-		return c, nil
+	if h.vals == nil {
+		h.vals = map[*sym.Symbol]int64{}
 	}
-	vals := map[*sym.Symbol]int64{}
 	for _, s := range e.Symbols() {
-		if v, ok := h.env.Hint(s.Expr()); ok {
-			vals[s] = v
+		if _, ok := h.vals[s]; ok {
+			continue
+		}
+		if v, ok := s.Hint(); ok {
+			h.vals[s] = v
 			continue
 		}
 		r := h.env.RangeOf(s)
@@ -701,11 +741,54 @@ func (h hinter) hint(e sym.Expr) (int64, error) {
 		if v > r.Hi {
 			v = r.Hi
 		}
-		vals[s] = v
+		h.vals[s] = v
 	}
-	v, err := e.Eval(vals)
+	v, err := e.Eval(h.vals)
 	if err != nil {
 		return 0, fmt.Errorf("no example value for %s: %w", e, err)
 	}
 	return v, nil
+}
+
+// simplify rewrites the symbolic dims of sh with the equalities and
+// ranges the environment knows (s1 becomes s0 after a guard s0 == s1),
+// copying sh (which a rule may share with an argument) when one changes.
+func (h *hinter) simplify(sh []sym.Expr, vals []any) []sym.Expr {
+	copied := false
+	for i, d := range sh {
+		if d.IsConst() || isInputDim(d, vals) {
+			continue
+		}
+		if e := h.env.Simplify(d); !e.Equal(d) {
+			if !copied {
+				sh, copied = slices.Clone(sh), true
+			}
+			sh[i] = e
+		}
+	}
+	return sh
+}
+
+// shapeList prints a shape as "[s0, 16]".
+func shapeList(sh []sym.Expr) string {
+	parts := make([]string, len(sh))
+	for i, d := range sh {
+		parts[i] = d.String()
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// isInputDim reports whether d is a dim of a tensor argument (already in
+// the form the environment gave it).
+func isInputDim(d sym.Expr, vals []any) bool {
+	for _, v := range vals {
+		if f, ok := v.(*Fake); ok && f != nil {
+			for _, e := range f.Shape {
+				if e.Equal(d) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

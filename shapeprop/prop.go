@@ -99,7 +99,7 @@ func FakeProp(gm *fx.GraphModule, env *sym.Env, inputs ...any) ([]any, error) {
 	if env == nil {
 		return nil, errors.New("shapeprop.FakeProp: nil sym.Env")
 	}
-	p := &fakeProp{Interpreter: interp.New(gm.Graph, gm), env: env}
+	p := &fakeProp{Interpreter: interp.New(gm.Graph, gm), env: env, h: newHinter(env)}
 	p.Steps = p
 	vals := make([]nn.Value, len(inputs))
 	for i, in := range inputs {
@@ -169,6 +169,7 @@ func (s *symInt) String() string { return s.e.String() }
 type fakeProp struct {
 	*interp.Interpreter
 	env   *sym.Env
+	h     *hinter
 	where string
 }
 
@@ -391,7 +392,7 @@ func (p *fakeProp) Trace(op *ops.Operator, args []any, kwargs map[string]any) ([
 			}
 		}
 	}
-	out, err := Infer(p.env, op, args, kwargs, p.where)
+	out, err := infer(p.h, op, args, kwargs, p.where)
 	if err != nil {
 		return nil, err
 	}

@@ -167,7 +167,7 @@ func (c *RuleCall) wrapDim(e sym.Expr, rank int) (int, error) {
 	}
 	r := int64(max(rank, 1))
 	if d < -r || d >= r {
-		return 0, fmt.Errorf("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -r, r-1, d)
+		return 0, torchErr("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -r, r-1, d)
 	}
 	if d < 0 {
 		d += r
@@ -181,7 +181,7 @@ func (c *RuleCall) concrete(e sym.Expr) (int64, error) {
 	if v, ok := e.Const(); ok {
 		return v, nil
 	}
-	v, err := hinter{c.Env}.hint(e)
+	v, err := c.hints().hint(e)
 	if err != nil {
 		return 0, err
 	}
@@ -228,3 +228,7 @@ func prod(es []sym.Expr) sym.Expr {
 
 // ceilDiv returns ceil(a / b) for b > 0.
 func ceilDiv(a, b sym.Expr) sym.Expr { return a.Add(b).Sub(one).FloorDiv(b) }
+
+// torchErr makes an error spelled as PyTorch's message, which may start
+// with a capital or end with a period.
+func torchErr(format string, a ...any) error { return fmt.Errorf(format, a...) }

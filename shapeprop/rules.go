@@ -29,61 +29,62 @@ func init() {
 			"rand_like randn_like _softmax _log_softmax softmax.int log_softmax.int dropout flip cumsum " +
 			"batch_norm layer_norm group_norm instance_norm hardshrink nan_to_num scatter.src scatter.value " +
 			"scatter_add scatter_reduce.two index_put": sameRule,
-		"alias detach":                       aliasRule,
-		"native_dropout":                     nativeDropoutRule,
-		"view _unsafe_view reshape":          viewRule,
-		"_reshape_alias":                     reshapeAliasRule,
-		"flatten.using_ints":                 flattenRule,
-		"unflatten.int":                      unflattenRule,
-		"unsqueeze":                          unsqueezeRule,
-		"squeeze squeeze.dim squeeze.dims":   squeezeRule,
-		"permute":                            permuteRule,
-		"transpose.int":                      transposeRule,
-		"t":                                  tRule,
-		"expand":                             expandRule,
-		"expand_as":                          expandAsRule,
-		"repeat":                             repeatRule,
-		"select.int":                         selectRule,
-		"slice.Tensor":                       sliceRule,
-		"narrow":                             narrowRule,
-		"split.Tensor":                       splitRule,
-		"split_with_sizes":                   splitSizesRule,
-		"chunk":                              chunkRule,
-		"cat":                                catRule,
-		"mm":                                 mmRule,
-		"bmm":                                bmmRule,
-		"addmm":                              addmmRule,
-		"matmul":                             matmulRule,
-		"linear":                             linearRule,
-		"convolution":                        convolutionRule,
-		"conv1d conv2d conv3d":               convRule,
-		"conv2d.padding":                     convPaddingRule,
-		"max_pool1d max_pool2d max_pool3d":   poolRule(false, true),
-		"max_pool2d_with_indices":            poolRule(true, true),
-		"max_pool3d_with_indices":            poolRule(true, true),
-		"avg_pool1d avg_pool2d avg_pool3d":   poolRule(false, false),
+		"alias detach":                     aliasRule,
+		"native_dropout":                   nativeDropoutRule,
+		"view _unsafe_view reshape":        viewRule,
+		"_reshape_alias":                   reshapeAliasRule,
+		"flatten.using_ints":               flattenRule,
+		"unflatten.int":                    unflattenRule,
+		"unsqueeze":                        unsqueezeRule,
+		"squeeze squeeze.dim squeeze.dims": squeezeRule,
+		"permute":                          permuteRule,
+		"transpose.int":                    transposeRule,
+		"t":                                tRule,
+		"expand":                           expandRule,
+		"expand_as":                        expandAsRule,
+		"repeat":                           repeatRule,
+		"select.int":                       selectRule,
+		"slice.Tensor":                     sliceRule,
+		"narrow":                           narrowRule,
+		"split.Tensor":                     splitRule,
+		"split_with_sizes":                 splitSizesRule,
+		"chunk":                            chunkRule,
+		"cat":                              catRule,
+		"mm":                               mmRule,
+		"bmm":                              bmmRule,
+		"addmm":                            addmmRule,
+		"matmul":                           matmulRule,
+		"linear":                           linearRule,
+		"convolution":                      convolutionRule,
+		"conv1d conv2d conv3d":             convRule,
+		"conv2d.padding":                   convPaddingRule,
+		"max_pool1d max_pool2d max_pool3d": poolRule(false, true),
+		"max_pool2d_with_indices":          poolRule(true, true),
+		"max_pool3d_with_indices":          poolRule(true, true),
+		"avg_pool1d avg_pool2d avg_pool3d": poolRule(false, false),
 		"adaptive_avg_pool1d adaptive_avg_pool2d _adaptive_avg_pool2d adaptive_avg_pool3d _adaptive_avg_pool3d": adaptiveRule,
-		"mean.dim sum.dim_IntList amax amin var.correction var.dim any.dims": reduceRule,
-		"sum mean prod any":            fullReduceRule,
-		"argmax argmin":                argReduceRule,
-		"max.dim min.dim":              valuesIndicesReduceRule,
-		"prod.dim_int any.dim":         oneDimReduceRule,
+		"mean.dim sum.dim_IntList amax amin var.correction var.dim any.dims":                                    reduceRule,
+		"sum mean prod any":    fullReduceRule,
+		"argmax argmin":        argReduceRule,
+		"max.dim min.dim":      valuesIndicesReduceRule,
+		"prod.dim_int any.dim": oneDimReduceRule,
 		"native_batch_norm _native_batch_norm_legit _native_batch_norm_legit_no_training _native_batch_norm_legit.no_stats": batchNormRule,
-		"native_layer_norm":            layerNormRule,
-		"native_group_norm":            groupNormRule,
-		"embedding":                    embeddingRule,
-		"topk":                         topkRule,
-		"sort sort.stable":             sortRule,
-		"sym_size.int":                 symSizeRule,
-		"sym_numel":                    symNumelRule,
+		"native_layer_norm": layerNormRule,
+		"native_group_norm": groupNormRule,
+		"embedding":         embeddingRule,
+		"topk":              topkRule,
+		"sort sort.stable":  sortRule,
+		"sym_size.int":      symSizeRule,
+		"sym_numel":         symNumelRule,
 		"full zeros ones empty.memory_format rand randn": sizeRule,
-		"new_zeros new_ones new_empty new_full":         newSizeRule,
-		"scalar_tensor":                                 scalarTensorRule,
-		"arange arange.start arange.start_step":         arangeRule,
-		"constant_pad_nd":                               padRule,
-		"index_select":                                  indexSelectRule,
-		"gather":                                        gatherRule,
-		"nonzero":                                       nonzeroRule,
+		"new_zeros new_ones new_empty new_full":          newSizeRule,
+		"scalar_tensor":                                  scalarTensorRule,
+		"arange arange.start arange.start_step":          arangeRule,
+		"constant_pad_nd":                                padRule,
+		"index_select":                                   indexSelectRule,
+		"gather":                                         gatherRule,
+		"nonzero":                                        nonzeroRule,
+		"upsample_nearest2d.vec upsample_bilinear2d.vec": upsampleRule,
 	} {
 		for _, n := range strings.Fields(names) {
 			name := "aten::" + n
@@ -423,7 +424,7 @@ func repeatRule(c *RuleCall) ([]any, error) {
 	self := c.Fake(0)
 	reps := c.Ints(1)
 	if len(reps) < len(self.Shape) {
-		return nil, fmt.Errorf("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+		return nil, torchErr("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
 	}
 	off := len(reps) - len(self.Shape)
 	sh := make([]sym.Expr, len(reps))
@@ -451,7 +452,7 @@ func leadingOnes(sh []sym.Expr, d int) bool {
 func selectRule(c *RuleCall) ([]any, error) {
 	self := c.Fake(0)
 	if len(self.Shape) == 0 {
-		return nil, fmt.Errorf("select() cannot be applied to a 0-dim tensor.")
+		return nil, torchErr("select() cannot be applied to a 0-dim tensor.")
 	}
 	d, err := c.dim(1, len(self.Shape))
 	if err != nil {
@@ -535,7 +536,7 @@ func (c *RuleCall) sliceBounds(start, end, size sym.Expr) (sym.Expr, sym.Expr, e
 func sliceRule(c *RuleCall) ([]any, error) {
 	self := c.Fake(0)
 	if len(self.Shape) == 0 {
-		return nil, fmt.Errorf("slice() cannot be applied to a 0-dim tensor.")
+		return nil, torchErr("slice() cannot be applied to a 0-dim tensor.")
 	}
 	d, err := c.dim(1, len(self.Shape))
 	if err != nil {
@@ -586,7 +587,7 @@ func narrowRule(c *RuleCall) ([]any, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("start (%s) + length (%s) exceeds dimension size (%s).", start, length, self.Shape[d])
+		return nil, torchErr("start (%s) + length (%s) exceeds dimension size (%s).", start, length, self.Shape[d])
 	}
 	sh := slices.Clone(self.Shape)
 	sh[d] = length
@@ -609,7 +610,7 @@ func pieces(self *Fake, d int, sizes []sym.Expr) []*Fake {
 // last smaller): their number is fixed by the hints, with a guard when
 // size is symbolic.
 func (c *RuleCall) splitSizes(size, ss sym.Expr) ([]sym.Expr, error) {
-	h := hinter{c.Env}
+	h := c.hints()
 	sv, err := h.hint(size)
 	if err != nil {
 		return nil, err
@@ -626,7 +627,7 @@ func (c *RuleCall) splitSizes(size, ss sym.Expr) ([]sym.Expr, error) {
 		n = max((sv+ssv-1)/ssv, 1)
 	}
 	if !size.IsConst() && ssv > 0 {
-		ok, err := c.eq(ceilDiv(size, ss), sym.Const(n))
+		ok, err := c.eq(sym.Max(ceilDiv(size, ss), one), sym.Const(n))
 		if err != nil {
 			return nil, err
 		}
@@ -731,13 +732,13 @@ func catRule(c *RuleCall) ([]any, error) {
 			continue
 		}
 		if len(t.Shape) != len(ref.Shape) {
-			return nil, fmt.Errorf("Tensors must have same number of dimensions: got %d and %d", len(ref.Shape), len(t.Shape))
+			return nil, torchErr("Tensors must have same number of dimensions: got %d and %d", len(ref.Shape), len(t.Shape))
 		}
 		for j := range t.Shape {
 			if j == d {
 				continue
 			}
-			if err := c.mustEq(t.Shape[j], ref.Shape[j], func() string {
+			if err := c.mustEq(ref.Shape[j], t.Shape[j], func() string {
 				return fmt.Sprintf("Sizes of tensors must match except in dimension %d. Expected size %s but got size %s for tensor number %d in the list.", d, ref.Shape[j], t.Shape[j], i)
 			}); err != nil {
 				return nil, err
@@ -905,7 +906,7 @@ func (c *RuleCall) convShape(x, w *Fake, stride, padding, dilation []sym.Expr, t
 	spatial := rw - 2
 	batched := len(x.Shape) == rw
 	if !batched && len(x.Shape) != rw-1 {
-		return nil, fmt.Errorf("Expected %dD (unbatched) or %dD (batched) input to conv, but got input of size: %v", rw-1, rw, x.Shape)
+		return nil, torchErr("Expected %dD (unbatched) or %dD (batched) input to conv, but got input of size: %v", rw-1, rw, x.Shape)
 	}
 	in := x.Shape[len(x.Shape)-spatial:]
 	stride = spread(stride, spatial, 1)
@@ -1140,7 +1141,7 @@ func layerNormRule(c *RuleCall) ([]any, error) {
 	ns := c.Ints(1)
 	axis := len(x.Shape) - len(ns)
 	if axis < 0 {
-		return nil, fmt.Errorf("Given normalized_shape=%v, expected input with shape [*, %v], but got input of size %v", ns, ns, x.Shape)
+		return nil, torchErr("Given normalized_shape=%v, expected input with shape [*, %v], but got input of size %v", ns, ns, x.Shape)
 	}
 	for i, n := range ns {
 		if err := c.mustEq(x.Shape[axis+i], n, func() string {
@@ -1266,7 +1267,7 @@ func padRule(c *RuleCall) ([]any, error) {
 	self := c.Fake(0)
 	pad := c.Ints(1)
 	if len(pad)%2 != 0 || len(pad)/2 > len(self.Shape) {
-		return nil, fmt.Errorf("Length of pad must be even but instead it equals %d", len(pad))
+		return nil, torchErr("Length of pad must be even but instead it equals %d", len(pad))
 	}
 	sh := slices.Clone(self.Shape)
 	for i := 0; i < len(pad)/2; i++ {
@@ -1305,4 +1306,45 @@ func nonzeroRule(c *RuleCall) ([]any, error) {
 	}
 	u := c.Env.NewUnbacked(sym.Range{Lo: 0, Hi: hi})
 	return []any{&Fake{DType: tensor.Int64, Shape: []sym.Expr{u.Expr(), sym.Const(int64(len(self.Shape)))}, Contiguous: true}}, nil
+}
+
+// upsampleRule: the output sizes given, or the input sizes times integral
+// scale factors (a fractional factor specializes the size to its hint).
+func upsampleRule(c *RuleCall) ([]any, error) {
+	self := c.Fake(0)
+	sizes := c.Ints(1)
+	var scales []float64
+	switch x := c.Args[2].(type) {
+	case []float64:
+		scales = x
+	case []any:
+		for _, e := range x {
+			f, ok := e.(float64)
+			if !ok {
+				return nil, fmt.Errorf("scale_factors: expected floats, got %T", e)
+			}
+			scales = append(scales, f)
+		}
+	}
+	n := len(self.Shape) - 2
+	if n < 1 || (sizes == nil && len(scales) != n) || (sizes != nil && len(sizes) != n) {
+		return nil, fmt.Errorf("upsample: expected %d output sizes or scale factors for input %s", max(n, 0), self)
+	}
+	sh := slices.Clone(self.Shape)
+	for i := 0; i < n; i++ {
+		d := sh[2+i]
+		switch {
+		case sizes != nil:
+			sh[2+i] = sizes[i]
+		case scales[i] == float64(int64(scales[i])):
+			sh[2+i] = d.Mul(sym.Const(int64(scales[i])))
+		default:
+			v, err := c.concrete(d)
+			if err != nil {
+				return nil, err
+			}
+			sh[2+i] = sym.Const(int64(float64(v) * scales[i]))
+		}
+	}
+	return []any{fake(sh)}, nil
 }

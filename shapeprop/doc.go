@@ -1,0 +1,52 @@
+// Package shapeprop computes what every node of a graph produces: its
+// dtype and shape, concrete or symbolic.
+//
+// Propagate is torch.fx's ShapeProp: it runs a GraphModule on concrete
+// tensors with the interpreter and records node.Val (a node.TensorMeta, or
+// a node.ValueTuple for a tuple of tensors) on every node whose value is a
+// tensor.
+//
+// FakeProp runs a GraphModule on fake tensors without running a kernel. A
+// Fake is a dtype, a shape of sym.Expr dims (s0, 2*s0, 16) and whether
+// gofx's kernels would lay it out contiguously. Every operator call goes
+// to Infer; standard layers run their Forward on fakes, tensor methods and
+// Python-level functions (getattr(x, "shape"), operator.getitem) work on
+// fakes and symbolic sizes, so that FakeProp works on any GraphModule, the
+// module-level graphs of fx.SymbolicTrace as well as the aten-level graphs
+// of later passes. It records node.Val = *Fake (sym.Expr for an int node,
+// node.ValueTuple for a tuple) on every node; MetaOf reads either record.
+//
+// # Infer
+//
+// Infer computes one operator call on fakes in three steps:
+//
+//  1. It runs the operator's meta function at the hints: every symbolic
+//     size replaced by its example value (sym.Env.Hint; an unbacked symbol
+//     by the smallest value of its range that is at least 2), every fake
+//     by a meta tensor. This checks the arguments exactly as the kernel
+//     does, with the kernel's error messages, and gives the result dtypes.
+//  2. If the operator has a Rule (RegisterRule), the rule computes the
+//     symbolic result shapes, deciding comparisons between sizes with
+//     sym.Env.Decide: broadcasting a dim a with b takes b when a is 1, a
+//     when b is 1, and otherwise requires a == b, which the ranges may
+//     settle (a symbol in [2, int_oo] is never 1) or which becomes a guard
+//     such as Eq(s0, s1). Infer checks the rule's shapes at the hints
+//     against the meta function's, which catches rule bugs.
+//  3. Without a rule, every symbolic size among the arguments is
+//     specialized to its hint: a guard Eq(s0, 4) recorded "specialized by
+//     OP at WHERE", and the meta function's static results are the answer.
+//
+// Rules cover every pointwise operator (broadcasting), every in-place
+// operator (self's shape), views and reshapes (view with -1 computes the
+// missing dim symbolically as numel // known, checking divisibility with
+// Decide), matrix products, convolutions and pooling
+// (floor((in + 2p - d(k-1) - 1) / s) + 1, ceil_mode included),
+// reductions, normalizations, softmax, indexing, creation operators,
+// sym_size, and nonzero, whose length is a fresh unbacked symbol in
+// [0, numel]. Rules lists them.
+//
+// Contiguity follows gofx's kernels: every operator that makes a new
+// tensor returns it contiguous; transpose, permute, t, expand and
+// narrowing slices of a contiguous tensor are not, so that export can
+// decompose reshape into view or clone + view.
+package shapeprop
