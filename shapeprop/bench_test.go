@@ -1,4 +1,4 @@
-package shapeprop
+package shapeprop_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/sym"
 	"github.com/gofx/gofx/tensor"
 )
@@ -45,7 +46,7 @@ func chainModule(b *testing.B, n int) *fx.GraphModule {
 	return gm
 }
 
-func benchFakeProp(b *testing.B, gm *fx.GraphModule, in func(env *sym.Env) *Fake) {
+func benchFakeProp(b *testing.B, gm *fx.GraphModule, in func(env *sym.Env) *shapeprop.Fake) {
 	nodes := 0
 	for range gm.Graph.Nodes() {
 		nodes++
@@ -54,7 +55,7 @@ func benchFakeProp(b *testing.B, gm *fx.GraphModule, in func(env *sym.Env) *Fake
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		env := sym.NewEnv()
-		if _, err := FakeProp(gm, env, in(env)); err != nil {
+		if _, err := shapeprop.FakeProp(gm, env, in(env)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -65,13 +66,13 @@ func benchFakeProp(b *testing.B, gm *fx.GraphModule, in func(env *sym.Env) *Fake
 // workload at 1k, 10k and 100k nodes and on resnet18, with a symbolic
 // batch (every node's shape is symbolic).
 func BenchmarkFakeProp(b *testing.B) {
-	symbolic := func(rest ...any) func(env *sym.Env) *Fake {
-		return func(env *sym.Env) *Fake {
+	symbolic := func(rest ...any) func(env *sym.Env) *shapeprop.Fake {
+		return func(env *sym.Env) *shapeprop.Fake {
 			s0, err := env.NewSymbol("s0", 4, sym.Range{Lo: 2, Hi: sym.Inf})
 			if err != nil {
 				b.Fatal(err)
 			}
-			return NewFake(tensor.Float32, append([]any{s0.Expr()}, rest...)...)
+			return shapeprop.NewFake(tensor.Float32, append([]any{s0.Expr()}, rest...)...)
 		}
 	}
 	for _, n := range []int{1000, 10000, 100000} {
@@ -97,11 +98,11 @@ func BenchmarkInfer(b *testing.B) {
 	env := sym.NewEnv()
 	s0, _ := env.NewSymbol("s0", 4, sym.Range{Lo: 2, Hi: sym.Inf})
 	add, _ := ops.Global().Lookup("aten::add.Tensor")
-	x, y := NewFake(tensor.Float32, s0.Expr(), 16), NewFake(tensor.Float32, 16)
+	x, y := shapeprop.NewFake(tensor.Float32, s0.Expr(), 16), shapeprop.NewFake(tensor.Float32, 16)
 	args := []any{x, y}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Infer(env, add, args, nil, ""); err != nil {
+		if _, err := shapeprop.Infer(env, add, args, nil, ""); err != nil {
 			b.Fatal(err)
 		}
 	}

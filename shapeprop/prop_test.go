@@ -1,4 +1,4 @@
-package shapeprop
+package shapeprop_test
 
 import (
 	"encoding/json"
@@ -15,6 +15,7 @@ import (
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/sym"
 	"github.com/gofx/gofx/tensor"
 )
@@ -97,7 +98,7 @@ func placeholderInputs(t *testing.T, g *graph.Graph, ref map[string]*refShape) [
 }
 
 // recorded returns the val of every node that has one, as node.Value
-// with *Fake turned into TensorMeta (int values left out: torch records
+// with *shapeprop.Fake turned into TensorMeta (int values left out: torch records
 // tensors only).
 func recorded(g *graph.Graph) map[string]node.Value {
 	out := map[string]node.Value{}
@@ -117,7 +118,7 @@ func tensorsOnly(v node.Value) node.Value {
 	switch x := v.(type) {
 	case node.TensorMeta:
 		return x
-	case *Fake:
+	case *shapeprop.Fake:
 		return x.Meta()
 	case node.ValueTuple:
 		out := make(node.ValueTuple, len(x))
@@ -167,7 +168,7 @@ func TestPropagateZoo(t *testing.T) {
 			for i, x := range ins {
 				vals[i] = nn.Tensor(x)
 			}
-			out, err := Propagate(gm, vals...)
+			out, err := shapeprop.Propagate(gm, vals...)
 			require.NoError(t, err)
 			assert.False(t, out.IsNone())
 			compareWithRef(t, name, recorded(gm.Graph), ref, 0, false)
@@ -184,10 +185,10 @@ func TestFakePropZoo(t *testing.T) {
 			gm := tracedModel(t, name)
 			var ins []any
 			for _, x := range placeholderInputs(t, gm.Graph, ref) {
-				ins = append(ins, FakeOf(x))
+				ins = append(ins, shapeprop.FakeOf(x))
 			}
 			env := sym.NewEnv()
-			_, err := FakeProp(gm, env, ins...)
+			_, err := shapeprop.FakeProp(gm, env, ins...)
 			require.NoError(t, err)
 			compareWithRef(t, name, recorded(gm.Graph), ref, 0, false)
 			assert.Empty(t, env.Guards())
@@ -208,7 +209,7 @@ func TestFakePropDynamicBatch(t *testing.T) {
 			var s0 *sym.Symbol
 			var ins []any
 			for _, x := range placeholderInputs(t, gm.Graph, ref) {
-				f := FakeOf(x)
+				f := shapeprop.FakeOf(x)
 				if s0 == nil {
 					batch, _ = f.Shape[0].Const()
 					var err error
@@ -218,7 +219,7 @@ func TestFakePropDynamicBatch(t *testing.T) {
 				f.Shape[0] = s0.Expr()
 				ins = append(ins, f)
 			}
-			out, err := FakeProp(gm, env, ins...)
+			out, err := shapeprop.FakeProp(gm, env, ins...)
 			require.NoError(t, err)
 			require.NotEmpty(t, out)
 			got := recorded(gm.Graph)
@@ -243,9 +244,9 @@ func TestFakePropInts(t *testing.T) {
 	require.NoError(t, err)
 	s1, err := env.NewSymbol("s1", 5, sym.Range{Lo: 2, Hi: 64})
 	require.NoError(t, err)
-	out, err := FakeProp(gm, env, NewFake(tensor.Float32, s0.Expr(), s1.Expr(), 32))
+	out, err := shapeprop.FakeProp(gm, env, shapeprop.NewFake(tensor.Float32, s0.Expr(), s1.Expr(), 32))
 	require.NoError(t, err)
-	assert.Equal(t, "f32[s0, s1, 32]", out[0].(*Fake).String())
+	assert.Equal(t, "f32[s0, s1, 32]", out[0].(*shapeprop.Fake).String())
 	vals := map[string]string{}
 	for n := range gm.Graph.Nodes() {
 		if v, ok := node.Val.Get(&n.Meta); ok {
@@ -268,9 +269,9 @@ func TestFakePropNoMutation(t *testing.T) {
 	require.NoError(t, err)
 	buf := m.(*models.ExportDocMutation).MyBuffer2.Value().Tensor()
 	before := tensor.Values[float32](buf)
-	out, err := FakeProp(gm, sym.NewEnv(), NewFake(tensor.Float32, 3), NewFake(tensor.Float32, 3))
+	out, err := shapeprop.FakeProp(gm, sym.NewEnv(), shapeprop.NewFake(tensor.Float32, 3), shapeprop.NewFake(tensor.Float32, 3))
 	require.NoError(t, err)
-	assert.Equal(t, "f32[3]", out[0].(*Fake).String())
+	assert.Equal(t, "f32[3]", out[0].(*shapeprop.Fake).String())
 	assert.Equal(t, before, tensor.Values[float32](buf))
 }
 
@@ -281,9 +282,9 @@ func TestFakePropSpecializes(t *testing.T) {
 	env := sym.NewEnv()
 	s0, err := env.NewSymbol("s0", 5, sym.Range{Lo: 2, Hi: sym.Inf})
 	require.NoError(t, err)
-	out, err := FakeProp(gm, env, NewFake(tensor.Float32, s0.Expr(), 4))
+	out, err := shapeprop.FakeProp(gm, env, shapeprop.NewFake(tensor.Float32, s0.Expr(), 4))
 	require.NoError(t, err)
-	assert.Equal(t, "f32[3]", out[0].(*Fake).String())
+	assert.Equal(t, "f32[3]", out[0].(*shapeprop.Fake).String())
 	require.Len(t, env.Guards(), 1)
 	assert.Equal(t, "Eq(s0, 5)", env.Guards()[0].Cond.String())
 	assert.Contains(t, env.Guards()[0].Where, "models/small.go:")
@@ -292,19 +293,19 @@ func TestFakePropSpecializes(t *testing.T) {
 // TestFakePropErrors: bad inputs and shapes the model cannot take.
 func TestFakePropErrors(t *testing.T) {
 	gm := tracedModel(t, "mlp")
-	_, err := FakeProp(nil, sym.NewEnv())
+	_, err := shapeprop.FakeProp(nil, sym.NewEnv())
 	assert.Error(t, err)
-	_, err = FakeProp(gm, nil, NewFake(tensor.Float32, 2, 16))
+	_, err = shapeprop.FakeProp(gm, nil, shapeprop.NewFake(tensor.Float32, 2, 16))
 	assert.ErrorContains(t, err, "nil sym.Env")
-	_, err = FakeProp(gm, sym.NewEnv(), "x")
+	_, err = shapeprop.FakeProp(gm, sym.NewEnv(), "x")
 	assert.ErrorContains(t, err, "input 0")
-	_, err = FakeProp(gm, sym.NewEnv(), NewFake(tensor.Float32, 2, 15))
+	_, err = shapeprop.FakeProp(gm, sym.NewEnv(), shapeprop.NewFake(tensor.Float32, 2, 15))
 	assert.ErrorContains(t, err, "mat1 and mat2 shapes cannot be multiplied")
-	_, err = FakeProp(gm, sym.NewEnv())
+	_, err = shapeprop.FakeProp(gm, sym.NewEnv())
 	assert.Error(t, err)
-	_, err = Propagate(nil)
+	_, err = shapeprop.Propagate(nil)
 	assert.Error(t, err)
-	_, err = Propagate(gm, nn.Tensor(tensor.Must(tensor.New(tensor.Float32, 2, 15))))
+	_, err = shapeprop.Propagate(gm, nn.Tensor(tensor.Must(tensor.New(tensor.Float32, 2, 15))))
 	assert.ErrorContains(t, err, "mat1 and mat2 shapes cannot be multiplied")
 }
 
@@ -314,28 +315,28 @@ func TestMetaOf(t *testing.T) {
 	env := sym.NewEnv()
 	s0, err := env.NewSymbol("s0", 2, sym.Range{Lo: 2, Hi: sym.Inf})
 	require.NoError(t, err)
-	_, err = FakeProp(gm, env, NewFake(tensor.Float32, s0.Expr(), 5, 32))
+	_, err = shapeprop.FakeProp(gm, env, shapeprop.NewFake(tensor.Float32, s0.Expr(), 5, 32))
 	require.NoError(t, err)
 	byName := map[string]*node.Node{}
 	for n := range gm.Graph.Nodes() {
 		byName[n.Name()] = n
 	}
-	m, ok := MetaOf(byName["gelu"])
+	m, ok := shapeprop.MetaOf(byName["gelu"])
 	require.True(t, ok)
 	assert.Equal(t, node.TensorMeta{DType: node.Float32, Shape: []node.Dim{{Sym: "s0"}, {Size: 5}, {Size: 64}}}, m)
-	_, ok = MetaOf(byName["split"]) // a tuple
+	_, ok = shapeprop.MetaOf(byName["split"]) // a tuple
 	assert.False(t, ok)
-	_, ok = MetaOf(byName["getitem"]) // an int
+	_, ok = shapeprop.MetaOf(byName["getitem"]) // an int
 	assert.False(t, ok)
 
-	_, err = Propagate(gm, nn.Tensor(tensor.Must(tensor.New(tensor.Float32, 3, 5, 32))))
+	_, err = shapeprop.Propagate(gm, nn.Tensor(tensor.Must(tensor.New(tensor.Float32, 3, 5, 32))))
 	require.NoError(t, err)
-	m, ok = MetaOf(byName["gelu"])
+	m, ok = shapeprop.MetaOf(byName["gelu"])
 	require.True(t, ok)
 	assert.Equal(t, node.TensorMeta{DType: node.Float32, Shape: node.Dims(3, 5, 64)}, m)
 	fresh := graph.New()
 	p, err := fresh.Placeholder("x")
 	require.NoError(t, err)
-	_, ok = MetaOf(p)
+	_, ok = shapeprop.MetaOf(p)
 	assert.False(t, ok)
 }
