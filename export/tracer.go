@@ -254,25 +254,10 @@ func newRecorder(root nn.Module, env *sym.Env, table decomp.Table) *recorder {
 
 // where returns the model code's innermost Go location.
 func where() string {
-	for _, f := range nn.UserFrames(3, 1) {
-		return fmt.Sprintf("%s:%d", f.File, f.Line)
+	if w := nn.Location(); w != "" {
+		return w
 	}
 	return "(unknown location)"
-}
-
-// stackTrace formats the model code's frames, outermost first.
-func stackTrace() string {
-	frames := nn.UserFrames(3, 16)
-	var sb strings.Builder
-	for i := len(frames) - 1; i >= 0; i-- {
-		f := frames[i]
-		fn := f.Function
-		if j := strings.LastIndexByte(fn, '/'); j >= 0 {
-			fn = fn[j+1:]
-		}
-		fmt.Fprintf(&sb, "%s:%d in %s\n", f.File, f.Line, fn)
-	}
-	return sb.String()
 }
 
 // create adds a node with the current call site's metadata.
@@ -289,7 +274,7 @@ func (r *recorder) create(op node.Opcode, target node.Target, args []node.Arg, k
 			node.ModuleStack.Set(&n.Meta, ms)
 		}
 	} else if op != node.Placeholder && op != node.Output {
-		if st := stackTrace(); st != "" {
+		if st := nn.StackTrace(); st != "" {
 			node.StackTrace.Set(&n.Meta, st)
 		}
 		if len(r.stack) > 0 {

@@ -225,7 +225,7 @@ func (r *recorder) createNamed(op node.Opcode, target node.Target, args []node.A
 		return n, nil
 	}
 	if op != node.Placeholder && op != node.Output {
-		if st := stackTrace(); st != "" {
+		if st := nn.StackTrace(); st != "" {
 			node.StackTrace.Set(&n.Meta, st)
 		}
 		if len(r.stack) > 0 {
@@ -233,25 +233,6 @@ func (r *recorder) createNamed(op node.Opcode, target node.Target, args []node.A
 		}
 	}
 	return n, nil
-}
-
-// stackTrace formats the model code's frames, outermost first, as
-// "file:line in function" lines.
-func stackTrace() string {
-	frames := nn.UserFrames(3, 16)
-	var sb strings.Builder
-	for i := len(frames) - 1; i >= 0; i-- {
-		f := frames[i]
-		fmt.Fprintf(&sb, "%s:%d in %s\n", f.File, f.Line, shortFunc(f.Function))
-	}
-	return sb.String()
-}
-
-func shortFunc(fn string) string {
-	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
-		return fn[i+1:]
-	}
-	return fn
 }
 
 // Trace records an operator call (ops.Tracer).

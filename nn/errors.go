@@ -138,3 +138,24 @@ func UserFrames(skip, max int) []runtime.Frame {
 	}
 	return out
 }
+
+// StackTrace formats the model code's Go frames (UserFrames), outermost
+// first, as "file:line in pkg.Function" lines: what tracers record as a
+// node's stack_trace.
+func StackTrace() string {
+	frames := UserFrames(2, 16)
+	var sb strings.Builder
+	for i := len(frames) - 1; i >= 0; i-- {
+		f := frames[i]
+		fn := f.Function
+		if j := strings.LastIndexByte(fn, '/'); j >= 0 {
+			fn = fn[j+1:]
+		}
+		fmt.Fprintf(&sb, "%s:%d in %s\n", f.File, f.Line, fn)
+	}
+	return sb.String()
+}
+
+// Location returns "file:line" of the model code's innermost Go frame, or
+// "" when there is none.
+func Location() string { return callerOutside() }
