@@ -676,25 +676,7 @@ func argType(op *ops.Operator, i int, name string) string {
 // argument; typ is the schema type name (strings of MemoryFormat, Layout
 // and Device arguments are recorded as such).
 func (r *recorder) nodeArg(v any, typ string) (node.Arg, error) {
-	switch x := v.(type) {
-	case nn.Value:
-		return r.nodeArg(x.Raw(), typ)
-	case *proxy:
-		if x.r != r {
-			return nil, errors.New("a symbolic value of another trace")
-		}
-		return x.node(), nil
-	case nil:
-		return node.None, nil
-	case int64:
-		return node.Int(x), nil
-	case int:
-		return node.Int(x), nil
-	case float64:
-		return node.Float(x), nil
-	case bool:
-		return node.Bool(x), nil
-	case string:
+	if x, ok := v.(string); ok {
 		switch typ {
 		case "MemoryFormat":
 			return node.MemoryFormat(x), nil
@@ -703,15 +685,20 @@ func (r *recorder) nodeArg(v any, typ string) (node.Arg, error) {
 		case "Device":
 			return node.Device(x), nil
 		}
-		return node.Str(x), nil
-	case ops.Scalar:
-		return r.nodeArg(x.Value(), typ)
-	case tensor.DType:
-		d := node.DType(x.String())
-		if !d.Valid() {
-			return nil, fmt.Errorf("dtype %v has no graph spelling", x)
+	}
+	if a, ok := node.ArgOf(v); ok {
+		return a, nil
+	}
+	switch x := v.(type) {
+	case nn.Value:
+		return r.nodeArg(x.Raw(), typ)
+	case *proxy:
+		if x.r != r {
+			return nil, errors.New("a symbolic value of another trace")
 		}
-		return d, nil
+		return x.node(), nil
+	case tensor.DType:
+		return nil, fmt.Errorf("dtype %v has no graph spelling", x)
 	case []any:
 		out := make(node.List, len(x))
 		for i, e := range x {

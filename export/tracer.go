@@ -345,6 +345,12 @@ func (r *recorder) constant(t *tensor.Tensor) (*tproxy, error) {
 // value converts what model code passed into what the graph records
 // (node.Arg) and what shape inference sees (fakes, symbolic sizes).
 func (r *recorder) value(v any) (node.Arg, any, error) {
+	if a, ok := node.ArgOf(v); ok {
+		if i, isInt := v.(int); isInt {
+			return a, int64(i), nil
+		}
+		return a, v, nil
+	}
 	switch x := v.(type) {
 	case nn.Value:
 		return r.value(x.Raw())
@@ -364,27 +370,8 @@ func (r *recorder) value(v any) (node.Arg, any, error) {
 			return node.Int(c), sym.Const(c), nil
 		}
 		return x.n, x.e, nil
-	case nil:
-		return node.None, nil, nil
-	case int64:
-		return node.Int(x), x, nil
-	case int:
-		return node.Int(x), int64(x), nil
-	case float64:
-		return node.Float(x), x, nil
-	case bool:
-		return node.Bool(x), x, nil
-	case string:
-		return node.Str(x), x, nil
-	case ops.Scalar:
-		a, _, err := r.value(x.Value())
-		return a, x, err
 	case tensor.DType:
-		d := node.DType(x.String())
-		if !d.Valid() {
-			return nil, nil, fmt.Errorf("dtype %v has no graph spelling", x)
-		}
-		return d, x, nil
+		return nil, nil, fmt.Errorf("dtype %v has no graph spelling", x)
 	case *tensor.Tensor:
 		if x == nil {
 			return node.None, nil, nil

@@ -410,6 +410,9 @@ func (r *recorder) ConcreteError(what, where string) error {
 
 // arg converts a value passed by model code into a node argument.
 func (r *recorder) arg(v any) (node.Arg, error) {
+	if a, ok := node.ArgOf(v); ok {
+		return a, nil
+	}
 	switch x := v.(type) {
 	case nn.Value:
 		return r.arg(x.Any())
@@ -418,26 +421,8 @@ func (r *recorder) arg(v any) (node.Arg, error) {
 			return nil, errors.New("a Proxy of another trace")
 		}
 		return x.Node(), nil
-	case nil:
-		return node.None, nil
-	case int64:
-		return node.Int(x), nil
-	case int:
-		return node.Int(x), nil
-	case float64:
-		return node.Float(x), nil
-	case bool:
-		return node.Bool(x), nil
-	case string:
-		return node.Str(x), nil
-	case ops.Scalar:
-		return r.arg(x.Value())
 	case tensor.DType:
-		d, ok := dtypeArg(x)
-		if !ok {
-			return nil, fmt.Errorf("dtype %v has no graph spelling", x)
-		}
-		return d, nil
+		return nil, fmt.Errorf("dtype %v has no graph spelling", x)
 	case *tensor.Tensor:
 		if x == nil {
 			return node.None, nil
@@ -540,11 +525,6 @@ func (r *recorder) attrTaken(name string) bool {
 	_, ok := r.root.ModuleBase().Child(name)
 	_, err := nn.Attr(r.root, name)
 	return ok || err == nil
-}
-
-func dtypeArg(d tensor.DType) (node.DType, bool) {
-	nd := node.DType(d.String())
-	return nd, nd.Valid()
 }
 
 // listArg converts the elements of a Go slice into a node list.

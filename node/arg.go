@@ -3,6 +3,9 @@ package node
 import (
 	"fmt"
 	"math"
+
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
 )
 
 // Arg is a node argument. It is a closed set of types, and only these
@@ -444,4 +447,33 @@ func checkArgs(args []Arg, kwargs Kwargs, l *Chain) error {
 		}
 	}
 	return nil
+}
+
+// ArgOf converts a plain Go value, as model code passes it to an operator,
+// into its Arg: nil (None), int and int64 (Int), float64 (Float), bool
+// (Bool), string (Str), an ops.Scalar (its value) and a tensor.DType (its
+// spelling). ok is false for any other value, and for a dtype that has no
+// graph spelling. Tracers use it for the leaves of the arguments they
+// record.
+func ArgOf(v any) (a Arg, ok bool) {
+	switch x := v.(type) {
+	case nil:
+		return None, true
+	case int64:
+		return Int(x), true
+	case int:
+		return Int(x), true
+	case float64:
+		return Float(x), true
+	case bool:
+		return Bool(x), true
+	case string:
+		return Str(x), true
+	case ops.Scalar:
+		return ArgOf(x.Value())
+	case tensor.DType:
+		d := DType(x.String())
+		return d, d.Valid()
+	}
+	return nil, false
 }
