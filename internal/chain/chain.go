@@ -1,4 +1,6 @@
-// Package chain builds and times the graph-chain workload of
+// Package chain holds the two chain workloads of ../shared/bench: Model, the
+// N-block model of fx_chain.py, and the graph-chain of fx_graph.py, which
+// this package builds and times: the graph-chain workload of
 // ../shared/bench/fx_graph.py: one placeholder x, then n call_function nodes
 // alternating aten.add.Tensor(prev, 1.0) and aten.relu.default(prev), then
 // the output.
