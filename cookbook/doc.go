@@ -1,0 +1,27 @@
+// Package cookbook is a set of short, runnable recipes for people who know
+// torch.fx: each shows one common graph transformation written with gofx.
+//
+// The package holds no API. Every recipe is a runnable Example in a file
+// named example_*_test.go: `go doc -all` and pkg.go.dev show it with its
+// output, and `go test ./cookbook/` runs it and checks the output, so the
+// recipes cannot drift from the library. Each file starts with a comment
+// saying what the recipe teaches and the torch.fx code it corresponds to;
+// read that comment, then the Example function, top to bottom. Inputs are
+// fixed tensors, so every printed number is reproducible.
+//
+// # Recipes
+//
+//   - Example_replaceOneOp (example_replace_op_test.go): trace a module,
+//     loop over its nodes and change aten add.Tensor into mul.Tensor with
+//     SetTarget; lint and run. torch.fx: "Replace one op".
+//
+// # Still to come
+//
+// These recipes need the pattern and pass packages of issue 6 and will be
+// added with them:
+//
+//   - replace_pattern, basic usage (pattern.ReplacePattern).
+//   - Conv/batch-norm fusion.
+//   - A quantization-style rewrite: quantize/dequantize around linear.
+//   - Writing a pass and running it in the PassManager.
+package cookbook
