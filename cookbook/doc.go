@@ -21,6 +21,12 @@
 //   - Example_shapePropagation (example_shapeprop_test.go): annotate every
 //     node with its dtype and shape, concrete (shapeprop.Propagate, torch.fx's
 //     ShapeProp) and with a symbolic batch (shapeprop.FakeProp).
+//   - Example_decomposeWithProxies and Example_decomposeToCore
+//     (example_decompose_test.go): relu(x) rewritten as (x > 0) * x by
+//     running plain Go code on proxies, once from a Transformer and once as a
+//     custom rule added to decomp.Core() for decomp.Decompose, with
+//     decomp.Verify checking the result is core ATen. torch.fx: "Proxy/
+//     Retracing".
 //
 // # Still to come
 //
