@@ -27,6 +27,10 @@
 //     custom rule added to decomp.Core() for decomp.Decompose, with
 //     decomp.Verify checking the result is core ATen. torch.fx: "Proxy/
 //     Retracing".
+//   - Example_leafModules (example_leaf_test.go): fx.Tracer's IsLeaf keeps
+//     a user module as one call_module node, or traces through nn.Linear;
+//     the three graphs printed side by side. torch.fx: "Leaf Modules",
+//     Tracer.is_leaf_module.
 //
 // # Still to come
 //
