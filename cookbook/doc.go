@@ -31,6 +31,10 @@
 //     a user module as one call_module node, or traces through nn.Linear;
 //     the three graphs printed side by side. torch.fx: "Leaf Modules",
 //     Tracer.is_leaf_module.
+//   - Example_exportDynamicBatch (example_export_test.go): export.Export
+//     with a dynamic batch (export.Dim), the printed ExportedProgram, Run on
+//     another batch size, the error for one outside the range, and Module.
+//     torch.export: export with dynamic_shapes.
 //
 // # Still to come
 //
