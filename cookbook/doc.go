@@ -14,6 +14,10 @@
 //   - Example_replaceOneOp (example_replace_op_test.go): trace a module,
 //     loop over its nodes and change aten add.Tensor into mul.Tensor with
 //     SetTarget; lint and run. torch.fx: "Replace one op".
+//   - Example_insertNode (example_insert_node_test.go): insert a relu after
+//     every add at an insertion point and reroute the add's users to it with
+//     ReplaceAllUsesWith. torch.fx: inserting_after and
+//     replace_all_uses_with.
 //   - Example_invert (example_invert_test.go): build a new graph by walking
 //     a traced one backwards, each operator replaced by its inverse (exp and
 //     log, tan and atan, ...); inverse(f(x)) gives x back. torch.fx: "Invert
