@@ -22,6 +22,9 @@
 //     a traced one backwards, each operator replaced by its inverse (exp and
 //     log, tan and atan, ...); inverse(f(x)) gives x back. torch.fx: "Invert
 //     Transformation".
+//   - Example_interpreter (example_interpreter_test.go): an Interpreter
+//     whose RunNode override records every tensor's shape and range, as a
+//     quantization observer does. torch.fx: subclassing Interpreter.
 //   - Example_shapePropagation (example_shapeprop_test.go): annotate every
 //     node with its dtype and shape, concrete (shapeprop.Propagate, torch.fx's
 //     ShapeProp) and with a symbolic batch (shapeprop.FakeProp).
