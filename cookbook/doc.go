@@ -7,7 +7,9 @@
 // recipes cannot drift from the library. Each file starts with a comment
 // saying what the recipe teaches and the torch.fx code it corresponds to;
 // read that comment, then the Example function, top to bottom. Inputs are
-// fixed tensors, so every printed number is reproducible.
+// fixed tensors, so every printed number is reproducible; the numbers and
+// shapes the recipes print are the ones PyTorch 1.13 computes for the same
+// models and inputs (testdata/torch_reference.py recomputes them).
 //
 // # Recipes
 //
