@@ -1,0 +1,57 @@
+// Package cookbook is a set of short, runnable recipes for people who know
+// torch.fx: each shows one common graph transformation written with gofx.
+//
+// The package holds no API. Every recipe is a runnable Example in a file
+// named example_*_test.go: `go doc -all` and pkg.go.dev show it with its
+// output, and `go test ./cookbook/` runs it and checks the output, so the
+// recipes cannot drift from the library. Each file starts with a comment
+// saying what the recipe teaches and the torch.fx code it corresponds to;
+// read that comment, then the Example function, top to bottom. Inputs are
+// fixed tensors, so every printed number is reproducible; the numbers and
+// shapes the recipes print are the ones PyTorch 1.13 computes for the same
+// models and inputs (testdata/torch_reference.py recomputes them).
+//
+// # Recipes
+//
+//   - Example_replaceOneOp (example_replace_op_test.go): trace a module,
+//     loop over its nodes and change aten add.Tensor into mul.Tensor with
+//     SetTarget; lint and run. torch.fx: "Replace one op".
+//   - Example_insertNode (example_insert_node_test.go): insert a relu after
+//     every add at an insertion point and reroute the add's users to it with
+//     ReplaceAllUsesWith. torch.fx: inserting_after and
+//     replace_all_uses_with.
+//   - Example_invert (example_invert_test.go): build a new graph by walking
+//     a traced one backwards, each operator replaced by its inverse (exp and
+//     log, tan and atan, ...); inverse(f(x)) gives x back. torch.fx: "Invert
+//     Transformation".
+//   - Example_interpreter (example_interpreter_test.go): an Interpreter
+//     whose RunNode override records every tensor's shape and range, as a
+//     quantization observer does. torch.fx: subclassing Interpreter.
+//   - Example_shapePropagation (example_shapeprop_test.go): annotate every
+//     node with its dtype and shape, concrete (shapeprop.Propagate, torch.fx's
+//     ShapeProp) and with a symbolic batch (shapeprop.FakeProp).
+//   - Example_decomposeWithProxies and Example_decomposeToCore
+//     (example_decompose_test.go): relu(x) rewritten as (x > 0) * x by
+//     running plain Go code on proxies, once from a Transformer and once as a
+//     custom rule added to decomp.Core() for decomp.Decompose, with
+//     decomp.Verify checking the result is core ATen. torch.fx: "Proxy/
+//     Retracing".
+//   - Example_leafModules (example_leaf_test.go): fx.Tracer's IsLeaf keeps
+//     a user module as one call_module node, or traces through nn.Linear;
+//     the three graphs printed side by side. torch.fx: "Leaf Modules",
+//     Tracer.is_leaf_module.
+//   - Example_exportDynamicBatch (example_export_test.go): export.Export
+//     with a dynamic batch (export.Dim), the printed ExportedProgram, Run on
+//     another batch size, the error for one outside the range, and Module.
+//     torch.export: export with dynamic_shapes.
+//
+// # Still to come
+//
+// These recipes need the pattern and pass packages of issue 6 and will be
+// added with them:
+//
+//   - replace_pattern, basic usage (pattern.ReplacePattern).
+//   - Conv/batch-norm fusion.
+//   - A quantization-style rewrite: quantize/dequantize around linear.
+//   - Writing a pass and running it in the PassManager.
+package cookbook

@@ -1,0 +1,79 @@
+"""Recompute, with PyTorch 1.13, every number the cookbook's examples print.
+
+Run: /usr/bin/python3 cookbook/testdata/torch_reference.py
+Each section names its Example; its lines are what the Example's Output
+block shows for the same computation (tensor reprs are PyTorch's own).
+The cookbook's tests do not run this script: it is where the expected
+numbers come from, so that they are not copied from gofx.
+"""
+import torch
+import torch.fx as fx
+import torch.nn.functional as F
+
+print("# Example_replaceOneOp")
+x = torch.tensor([1., 2., 3.])
+y = torch.tensor([4., 5., 6.])
+print(torch.mul(x, y))
+
+print("# Example_insertNode")
+x = torch.tensor([1., -2., 3.])
+y = torch.tensor([-4., 1., 0.])
+print(torch.relu(x + y) * 2)
+
+print("# Example_invert")
+x = torch.tensor([-1, -0.5, 0, 0.5, 1])
+print(torch.arctan(torch.log(torch.exp(torch.tan(x)))))
+y = torch.arange(1., 6.)
+print(torch.exp(torch.tan(torch.arctan(torch.log(y)))))
+
+print("# Example_interpreter")
+
+
+def f(x):
+    return (x * 2 - 1).relu().sum(1)
+
+
+class Observer(fx.Interpreter):
+    def run_node(self, n):
+        r = super().run_node(n)
+        if isinstance(r, torch.Tensor):
+            shape = "[" + " ".join(str(d) for d in r.shape) + "]"  # Go's %v of a []int
+            print(f"{n.name:<8} {shape} [{r.min().item():.2f}, {r.max().item():.2f}]")
+        return r
+
+
+x = torch.tensor([[0, 0.25, 0.5], [0.75, 1, 1.5]])
+print(Observer(fx.symbolic_trace(f)).run(x))
+
+print("# Example_shapePropagation")
+
+
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 16)
+
+    def forward(self, x):
+        return self.proj(x).relu().flatten(1, -1).sum(-1)
+
+
+from torch.fx.passes.shape_prop import ShapeProp
+gm = fx.symbolic_trace(Head())
+ShapeProp(gm).propagate(torch.zeros(2, 4, 8))
+for n in gm.graph.nodes:
+    tm = n.meta.get("tensor_meta")
+    print(n.name, tm.dtype, list(tm.shape))
+
+print("# Example_decomposeWithProxies / Example_decomposeToCore")
+x = torch.tensor([[1., 2., 3.], [-1., 0., 2.]])
+w = torch.tensor([[1., -1., 0.5], [-2., 1., 0.]])
+b = torch.tensor([0.5, -0.5])
+h = F.linear(x, w, b)
+print(torch.relu(h))
+print((h > 0) * h)
+
+print("# Example_exportDynamicBatch")
+w = torch.tensor([[0.5, -1., 2.]])
+b = torch.tensor([-1.])
+y = torch.tensor([[1., 1., 1.], [0., 0., 0.], [2., 0., 1.]])
+print(torch.sigmoid(F.linear(y, w, b)))
