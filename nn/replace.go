@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/gofx/gofx/tensor"
 )
 
 // splitPath returns the parent path and the last part of a dotted path.
@@ -129,4 +131,44 @@ func ShallowCopy(m Module) *Shell {
 	s.evalMode = src.evalMode
 	s.err = src.err
 	return s
+}
+
+// SetParameter installs a new parameter holding t at the dotted path below
+// root (`conv1.weight`) and returns it. It takes the place of the
+// parameter registered there, keeping its position in the state dict; a
+// buffer of that name is removed and the parameter added last, as is a
+// parameter under a new name. The previous Parameter object is not
+// changed (a module tree that shares it still holds its tensor), but its
+// owner module is edited in place (see ShallowCopy).
+func SetParameter(root Module, path string, t *tensor.Tensor) (*Parameter, error) {
+	if root == nil {
+		return nil, fmt.Errorf("nn: SetParameter(%q): nil root module", path)
+	}
+	ownerPath, name := splitPath(path)
+	if err := checkName("parameter", name); err != nil {
+		return nil, fmt.Errorf("nn: SetParameter(%q): %w", path, err)
+	}
+	owner, err := Submodule(root, ownerPath)
+	if err != nil {
+		return nil, fmt.Errorf("nn: SetParameter(%q): %w", path, err)
+	}
+	b := adopt(owner)
+	p := &Parameter{slot{t: t}}
+	for i, x := range b.params {
+		if x.name == name {
+			b.params[i].p = p
+			return p, nil
+		}
+	}
+	for i, x := range b.buffers {
+		if x.name == name {
+			b.buffers = slices.Delete(b.buffers, i, i+1)
+			break
+		}
+	}
+	if _, ok := b.Child(name); ok {
+		return nil, fmt.Errorf("nn: SetParameter(%q): %q is a submodule of %s", path, name, b.TypeName())
+	}
+	b.params = append(b.params, namedParam{name, p})
+	return p, nil
 }

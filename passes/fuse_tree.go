@@ -114,16 +114,16 @@ func empty(m nn.Module) bool {
 	return true
 }
 
-// registerParam registers x as a parameter at path (whose parent module
-// must exist).
-func (t *tree) registerParam(path string, x *tensor.Tensor) error {
+// setParam installs a new parameter holding x at path, in place of the
+// attribute registered there (whose parent module must exist).
+func (t *tree) setParam(path string, x *tensor.Tensor) error {
 	ownerPath, name := split(path)
 	owner, err := t.own(ownerPath)
 	if err != nil {
 		return err
 	}
-	owner.ModuleBase().RegisterParameter(name, x)
-	return nn.Err(owner)
+	_, err = nn.SetParameter(owner, name, x)
+	return err
 }
 
 // free reports whether path names nothing in the tree (and its parent
