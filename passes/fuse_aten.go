@@ -73,14 +73,13 @@ func attrOrNone(n *node.Node, i int, name string) (*node.Node, bool) {
 
 // foldMatch is one convolution and batch norm to fold.
 type foldMatch struct {
-	conv, bn           *node.Node
-	getitems           []*node.Node // the users of a tuple-valued batch norm
-	w, b               *node.Node   // conv weight and bias (b may be nil)
-	gamma, beta        *node.Node   // may be nil
-	mean, variance     *node.Node
-	eps                float64
-	transposed         bool
-	weightArg, biasArg int
+	conv, bn       *node.Node
+	getitems       []*node.Node // the users of a tuple-valued batch norm
+	w, b           *node.Node   // conv weight and bias (b may be nil)
+	gamma, beta    *node.Node   // may be nil
+	mean, variance *node.Node
+	eps            float64
+	transposed     bool
 }
 
 // matchFold returns the fold rooted at the batch-norm node n, or nil.
