@@ -79,6 +79,10 @@ func WriteDOT(w io.Writer, g *graph.Graph, opts DOTOptions) error {
 	if name == "" {
 		name = "graph"
 	}
+	var idx *modIndex
+	if opts.Root != nil && len(g.FindNodes(node.CallModule, nil)) > 0 {
+		idx = newModIndex(opts.Root)
+	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "digraph %s {\n", dotID(name))
 	bw.WriteString("\trankdir=TB;\n")
@@ -87,10 +91,10 @@ func WriteDOT(w io.Writer, g *graph.Graph, opts DOTOptions) error {
 	if opts.Cluster {
 		root := clusterTree(g)
 		count := 0
-		writeCluster(bw, root, "\t", &count, opts)
+		writeCluster(bw, root, "\t", &count, opts, idx)
 	} else {
 		for n := range g.Nodes() {
-			writeDOTNode(bw, n, "\t", opts)
+			writeDOTNode(bw, n, "\t", opts, idx)
 		}
 	}
 	for n := range g.Nodes() {
@@ -106,11 +110,11 @@ func WriteDOT(w io.Writer, g *graph.Graph, opts DOTOptions) error {
 }
 
 // writeDOTNode writes n's record.
-func writeDOTNode(w *bufio.Writer, n *node.Node, indent string, opts DOTOptions) {
+func writeDOTNode(w *bufio.Writer, n *node.Node, indent string, opts DOTOptions, idx *modIndex) {
 	fields := []string{"%" + n.Name()}
 	head := n.Op().String() + " " + n.Target().String()
-	if n.Op() == node.CallModule && opts.Root != nil {
-		if m, err := nn.Submodule(opts.Root, n.Target().String()); err == nil {
+	if n.Op() == node.CallModule && idx != nil {
+		if m, err := idx.module(n.Target().String()); err == nil {
 			head += " (" + m.ModuleBase().TypeName() + ")"
 		}
 	}
@@ -173,9 +177,9 @@ func clusterTree(g *graph.Graph) *dotCluster {
 }
 
 // writeCluster writes c's nodes and its children's boxes.
-func writeCluster(w *bufio.Writer, c *dotCluster, indent string, count *int, opts DOTOptions) {
+func writeCluster(w *bufio.Writer, c *dotCluster, indent string, count *int, opts DOTOptions, idx *modIndex) {
 	for _, n := range c.nodes {
-		writeDOTNode(w, n, indent, opts)
+		writeDOTNode(w, n, indent, opts, idx)
 	}
 	for _, ch := range c.children {
 		label := ch.frame.Path
@@ -185,7 +189,7 @@ func writeCluster(w *bufio.Writer, c *dotCluster, indent string, count *int, opt
 		fmt.Fprintf(w, "%ssubgraph %s {\n", indent, dotID("cluster_"+strconv.Itoa(*count)))
 		*count++
 		fmt.Fprintf(w, "%s\tlabel=%s;\n%s\tstyle=\"rounded,dashed\";\n%s\tfontname=\"Courier\";\n%s\tfontsize=10;\n", indent, dotID(label), indent, indent, indent)
-		writeCluster(w, ch, indent+"\t", count, opts)
+		writeCluster(w, ch, indent+"\t", count, opts, idx)
 		fmt.Fprintf(w, "%s}\n", indent)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -236,4 +237,22 @@ func TestSVGWithoutGraphviz(t *testing.T) {
 	_, err := passes.SVG(dotChain(t, 1).Graph, passes.DOTOptions{})
 	require.ErrorIs(t, err, passes.ErrNoGraphviz)
 	assert.ErrorContains(t, err, "not on PATH")
+}
+
+// BenchmarkDOT draws the traced chain model (3 nodes a block) to a
+// discarding writer.
+func BenchmarkDOT(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("blocks=%d", n), func(b *testing.B) {
+			gm, err := fx.SymbolicTrace(chain.NewModel(n))
+			require.NoError(b, err)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := passes.WriteDOT(io.Discard, gm.Graph, passes.DOTOptions{Root: gm, Cluster: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

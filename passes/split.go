@@ -319,18 +319,92 @@ func newModule() *module {
 	return m
 }
 
-// install registers v (a *nn.Parameter, *nn.Buffer or nn.Module) on root at
-// the dotted path, creating container modules on the way.
-func install(root nn.Module, path string, v any) error {
-	atoms := strings.Split(path, ".")
-	b := root.ModuleBase()
-	for _, a := range atoms[:len(atoms)-1] {
-		c, ok := b.Child(a)
-		if !ok {
-			c = newModule()
-			b.AddModule(a, c)
+// modIndex resolves dotted module and attribute paths below a root in
+// O(path length): nn.Submodule scans each module's children, which is
+// quadratic over the 10,000 blocks of a long ModuleList.
+type modIndex struct {
+	root nn.Module
+	mods map[string]nn.Module
+}
+
+func newModIndex(root nn.Module) *modIndex {
+	x := &modIndex{root: root, mods: map[string]nn.Module{}}
+	for path, m := range nn.NamedModules(root) {
+		x.mods[path] = m
+	}
+	return x
+}
+
+// module returns the module at path.
+func (x *modIndex) module(path string) (nn.Module, error) {
+	if m, ok := x.mods[path]; ok {
+		return m, nil
+	}
+	return nn.Submodule(x.root, path) // a module shared under two paths, or an error
+}
+
+// attr returns the parameter, buffer or module at path.
+func (x *modIndex) attr(path string) (any, error) {
+	mod, leaf := "", path
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		mod, leaf = path[:i], path[i+1:]
+	}
+	if m, err := x.module(mod); err == nil {
+		b := m.ModuleBase()
+		for name, p := range b.Parameters() {
+			if name == leaf {
+				return p, nil
+			}
 		}
-		b = c.ModuleBase()
+		for name, buf := range b.Buffers() {
+			if name == leaf {
+				return buf, nil
+			}
+		}
+	}
+	if m, err := x.module(path); err == nil {
+		return m, nil
+	}
+	if _, err := nn.Attr(x.root, path); err != nil {
+		return nil, fmt.Errorf("target %q does not resolve: %w", path, err)
+	}
+	return nil, fmt.Errorf("target %q does not resolve", path)
+}
+
+// installer registers attributes on a container module at dotted paths,
+// creating container modules on the way, as torch.fx's GraphModule
+// constructor does for a dict of attributes.
+type installer struct {
+	root  *module
+	bases map[string]*nn.Base // container path -> its Base
+	done  map[string]bool     // paths installed
+}
+
+func newInstaller() *installer {
+	r := newModule()
+	return &installer{root: r, bases: map[string]*nn.Base{"": &r.Base}, done: map[string]bool{}}
+}
+
+// install registers v (a *nn.Parameter, *nn.Buffer or nn.Module) at path
+// unless something is there already. Registration errors (a name taken)
+// are recorded in the modules and reported by nn.Err.
+func (in *installer) install(path string, v any) error {
+	if in.done[path] {
+		return nil
+	}
+	in.done[path] = true
+	atoms := strings.Split(path, ".")
+	b := in.bases[""]
+	for i, a := range atoms[:len(atoms)-1] {
+		prefix := strings.Join(atoms[:i+1], ".")
+		next, ok := in.bases[prefix]
+		if !ok {
+			c := newModule()
+			b.AddModule(a, c)
+			next = &c.Base
+			in.bases[prefix] = next
+		}
+		b = next
 	}
 	leaf := atoms[len(atoms)-1]
 	switch v := v.(type) {
@@ -340,34 +414,24 @@ func install(root nn.Module, path string, v any) error {
 		b.ShareBuffer(leaf, v)
 	case nn.Module:
 		b.AddModule(leaf, v)
+		in.bases[path] = v.ModuleBase()
 	default:
 		return fmt.Errorf("attribute %q is a %T, not a parameter, buffer or module", path, v)
 	}
-	return nn.Err(root)
-}
-
-// resolve returns the parameter, buffer or module at path below m.
-func resolve(m nn.Module, path string) (any, error) {
-	if v, err := nn.Attr(m, path); err == nil {
-		return v, nil
-	}
-	sub, err := nn.Submodule(m, path)
-	if err != nil {
-		return nil, fmt.Errorf("target %q does not resolve: %w", path, err)
-	}
-	return sub, nil
+	return nil
 }
 
 // build makes the partitions' GraphModules and the top-level module.
 func (s *splitter) build(order []*splitPart) (*Split, error) {
 	res := &Split{QualNames: map[string]string{}}
 	graphs := make(map[*splitPart]*graph.Graph, len(s.parts))
-	roots := make(map[*splitPart]*module, len(s.parts))
+	roots := make(map[*splitPart]*installer, len(s.parts))
+	idx := newModIndex(s.gm)
 	env := make(map[*node.Node]*node.Node, s.gm.Graph.Len()) // original node -> node in its own partition
 	penv := make(map[*splitPart]map[*node.Node]*node.Node, len(s.parts))
 	for _, p := range order {
 		pg := graph.New()
-		graphs[p], roots[p] = pg, newModule()
+		graphs[p], roots[p] = pg, newInstaller()
 		penv[p] = make(map[*node.Node]*node.Node, len(p.inputs))
 		for _, in := range p.inputs {
 			ph, err := pg.Placeholder(in.Name())
@@ -401,16 +465,13 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		target := n.Target()
 		if n.Op() == node.CallModule {
 			path := n.Target().String()
-			sub, err := nn.Submodule(s.gm, path)
+			sub, err := idx.module(path)
 			if err != nil {
 				return nil, fmt.Errorf("node %s: call_module target %q does not resolve: %w", n.Name(), path, err)
 			}
 			flat := strings.ReplaceAll(path, ".", "_")
-			if _, ok := roots[p].Child(flat); !ok {
-				roots[p].AddModule(flat, sub)
-				if err := nn.Err(roots[p]); err != nil {
-					return nil, fmt.Errorf("node %s: partition %d: %w", n.Name(), p.id, err)
-				}
+			if err := roots[p].install(flat, sub); err != nil {
+				return nil, fmt.Errorf("node %s: partition %d: %w", n.Name(), p.id, err)
 			}
 			res.QualNames[p.name+"."+flat] = path
 			target = node.Path(flat)
@@ -424,7 +485,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 	}
 
 	base := graph.New()
-	top := newModule()
+	top := newInstaller()
 	benv := make(map[*node.Node]node.Arg, s.gm.Graph.Len())
 	for n := range s.gm.Graph.Nodes() {
 		var (
@@ -440,12 +501,12 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 			}
 		case node.GetAttr:
 			path := n.Target().String()
-			if _, ok := resolveInstalled(top, path); !ok {
-				v, rerr := resolve(s.gm, path)
+			if !top.done[path] {
+				v, rerr := idx.attr(path)
 				if rerr != nil {
 					return nil, fmt.Errorf("node %s: get_attr %w", n.Name(), rerr)
 				}
-				if ierr := install(top, path, v); ierr != nil {
+				if ierr := top.install(path, v); ierr != nil {
 					return nil, fmt.Errorf("node %s: get_attr %q: %w", n.Name(), path, ierr)
 				}
 			}
@@ -475,15 +536,14 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		if _, err := pg.Output(result); err != nil {
 			return nil, fmt.Errorf("partition %d: output: %w", p.id, err)
 		}
-		sub, err := fx.NewGraphModule(roots[p], pg)
+		sub, err := fx.NewGraphModule(roots[p].root, pg)
 		if err != nil {
 			return nil, fmt.Errorf("partition %d: %w", p.id, err)
 		}
-		if _, ok := top.Child(p.name); ok {
-			return nil, fmt.Errorf("partition %d: the module already has an attribute %q", p.id, p.name)
+		if top.done[p.name] || top.bases[p.name] != nil {
+			return nil, fmt.Errorf("partition %d: the split module already has an attribute %q", p.id, p.name)
 		}
-		top.AddModule(p.name, sub)
-		if err := nn.Err(top); err != nil {
+		if err := top.install(p.name, sub); err != nil {
 			return nil, fmt.Errorf("partition %d: %w", p.id, err)
 		}
 		args := make([]node.Arg, len(p.inputs))
@@ -528,7 +588,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		}
 		on.Meta = o.Meta.Clone()
 	}
-	gm, err := fx.NewGraphModule(top, base)
+	gm, err := fx.NewGraphModule(top.root, base)
 	if err != nil {
 		return nil, err
 	}
@@ -537,10 +597,4 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 	}
 	res.Module = gm
 	return res, nil
-}
-
-// resolveInstalled reports whether path already names something on m.
-func resolveInstalled(m nn.Module, path string) (any, bool) {
-	v, err := resolve(m, path)
-	return v, err == nil
 }

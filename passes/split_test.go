@@ -417,3 +417,22 @@ func TestSplitModuleExported(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSplitModule splits the traced chain model into 10 partitions of
+// consecutive nodes.
+func BenchmarkSplitModule(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("blocks=%d", n), func(b *testing.B) {
+			gm, err := fx.SymbolicTrace(chain.NewModel(n))
+			require.NoError(b, err)
+			cb := chunks(gm, 10)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := passes.SplitModule(gm, cb); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
