@@ -101,7 +101,76 @@ type Base struct {
 	children []namedModule
 	evalMode bool
 	err      error
+	// names indexes params, buffers and children by name once a module
+	// has more than indexAbove of them (a ModuleList of 10k blocks); nil
+	// until then, and reset by any edit other than an append.
+	names map[string]nameRef
 }
+
+// nameRef locates a registered name: kind is 'p', 'b' or 'm', i the index
+// in params, buffers or children.
+type nameRef struct {
+	kind byte
+	i    int
+}
+
+const indexAbove = 16
+
+// lookup finds the parameter, buffer or child called name.
+func (b *Base) lookup(name string) (nameRef, bool) {
+	if b.names == nil && len(b.params)+len(b.buffers)+len(b.children) > indexAbove {
+		b.names = make(map[string]nameRef, len(b.params)+len(b.buffers)+len(b.children))
+		for i, p := range b.params {
+			b.names[p.name] = nameRef{'p', i}
+		}
+		for i, x := range b.buffers {
+			b.names[x.name] = nameRef{'b', i}
+		}
+		for i, c := range b.children {
+			b.names[c.name] = nameRef{'m', i}
+		}
+	}
+	if b.names != nil {
+		r, ok := b.names[name]
+		return r, ok
+	}
+	for i, p := range b.params {
+		if p.name == name {
+			return nameRef{'p', i}, true
+		}
+	}
+	for i, x := range b.buffers {
+		if x.name == name {
+			return nameRef{'b', i}, true
+		}
+	}
+	for i, c := range b.children {
+		if c.name == name {
+			return nameRef{'m', i}, true
+		}
+	}
+	return nameRef{}, false
+}
+
+// added records that name was just appended to the list of kind.
+func (b *Base) added(kind byte, name string) {
+	if b.names == nil {
+		return
+	}
+	var i int
+	switch kind {
+	case 'p':
+		i = len(b.params) - 1
+	case 'b':
+		i = len(b.buffers) - 1
+	default:
+		i = len(b.children) - 1
+	}
+	b.names[name] = nameRef{kind, i}
+}
+
+// reindex drops the name index after an edit that moved entries.
+func (b *Base) reindex() { b.names = nil }
 
 // ModuleBase returns b; it makes every struct embedding Base a Module.
 func (b *Base) ModuleBase() *Base { return b }
@@ -176,22 +245,8 @@ func checkName(kind, name string) error {
 }
 
 func (b *Base) taken(name string) bool {
-	for _, p := range b.params {
-		if p.name == name {
-			return true
-		}
-	}
-	for _, x := range b.buffers {
-		if x.name == name {
-			return true
-		}
-	}
-	for _, c := range b.children {
-		if c.name == name {
-			return true
-		}
-	}
-	return false
+	_, ok := b.lookup(name)
+	return ok
 }
 
 // RegisterParameter adds a parameter called name holding t and returns it.
@@ -207,6 +262,7 @@ func (b *Base) RegisterParameter(name string, t *tensor.Tensor) *Parameter {
 		return p
 	}
 	b.params = append(b.params, namedParam{name, p})
+	b.added('p', name)
 	return p
 }
 
@@ -223,6 +279,7 @@ func (b *Base) RegisterBuffer(name string, t *tensor.Tensor, persistent bool) *B
 		return x
 	}
 	b.buffers = append(b.buffers, namedBuffer{name, x})
+	b.added('b', name)
 	return x
 }
 
@@ -242,6 +299,7 @@ func RegisterModule[M Module](b *Base, name string, m M) M {
 	}
 	adopt(m)
 	b.children = append(b.children, namedModule{name, m})
+	b.added('m', name)
 	return m
 }
 
@@ -284,10 +342,8 @@ func (b *Base) Children() iter.Seq2[string, Module] {
 
 // Child returns the direct submodule called name.
 func (b *Base) Child(name string) (Module, bool) {
-	for _, c := range b.children {
-		if c.name == name {
-			return c.m, true
-		}
+	if r, ok := b.lookup(name); ok && r.kind == 'm' {
+		return b.children[r.i].m, true
 	}
 	return nil, false
 }
@@ -454,6 +510,7 @@ func (b *Base) ShareParameter(name string, p *Parameter) {
 		return
 	}
 	b.params = append(b.params, namedParam{name, p})
+	b.added('p', name)
 }
 
 // ShareBuffer registers an existing buffer x under name.
@@ -467,4 +524,5 @@ func (b *Base) ShareBuffer(name string, x *Buffer) {
 		return
 	}
 	b.buffers = append(b.buffers, namedBuffer{name, x})
+	b.added('b', name)
 }

@@ -42,6 +42,7 @@ func SetSubmodule(root Module, path string, m Module) error {
 		return fmt.Errorf("nn: SetSubmodule(%q): %w", path, err)
 	}
 	b := adopt(parent)
+	defer b.reindex()
 	adopt(m)
 	for i, c := range b.children {
 		if c.name == name {
@@ -68,6 +69,7 @@ func DeleteSubmodule(root Module, path string) error {
 		return fmt.Errorf("nn: DeleteSubmodule(%q): %w", path, err)
 	}
 	b := adopt(parent)
+	defer b.reindex()
 	for i, c := range b.children {
 		if c.name == name {
 			b.children = slices.Delete(b.children, i, i+1)
@@ -89,6 +91,7 @@ func DeleteAttr(root Module, path string) error {
 		return fmt.Errorf("nn: DeleteAttr(%q): %w", path, err)
 	}
 	b := adopt(owner)
+	defer b.reindex()
 	for i, p := range b.params {
 		if p.name == name {
 			b.params = slices.Delete(b.params, i, i+1)
@@ -153,6 +156,7 @@ func SetParameter(root Module, path string, t *tensor.Tensor) (*Parameter, error
 		return nil, fmt.Errorf("nn: SetParameter(%q): %w", path, err)
 	}
 	b := adopt(owner)
+	defer b.reindex()
 	p := &Parameter{slot{t: t}}
 	for i, x := range b.params {
 		if x.name == name {

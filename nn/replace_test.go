@@ -1,6 +1,7 @@
 package nn_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -73,4 +74,32 @@ func TestReplace(t *testing.T) {
 		assert.Equal(t, "Linear", c.ModuleBase().TypeName())
 		assert.True(t, slices.Equal([]string{"2.weight", "2.bias"}, nn.StateDict(m).Names()[2:]))
 	})
+}
+
+// TestNameIndexAfterEdits checks lookups by name on a module with enough
+// entries to be indexed stay right through registration, replacement and
+// deletion.
+func TestNameIndexAfterEdits(t *testing.T) {
+	root := nn.NewSequential()
+	for i := range 40 {
+		root.AddModule(fmt.Sprint(i), nn.NewReLU())
+	}
+	root.RegisterBuffer("buf", tensor.Must(tensor.New(tensor.Float32, 2)), true)
+	_, ok := root.Child("39")
+	require.True(t, ok)
+	require.NoError(t, nn.DeleteSubmodule(root, "3"))
+	_, ok = root.Child("3")
+	assert.False(t, ok, "deleted child still found")
+	m, ok := root.Child("4")
+	require.True(t, ok)
+	assert.Equal(t, "ReLU", m.ModuleBase().TypeName())
+	require.NoError(t, nn.SetSubmodule(root, "new", nn.NewTanh()))
+	m, ok = root.Child("new")
+	require.True(t, ok)
+	assert.Equal(t, "Tanh", m.ModuleBase().TypeName())
+	require.NoError(t, nn.DeleteAttr(root, "buf"))
+	root.RegisterBuffer("buf", tensor.Must(tensor.New(tensor.Float32, 2)), true)
+	assert.NoError(t, nn.Err(root), "re-registering a deleted name")
+	root.AddModule("5", nn.NewReLU())
+	assert.Error(t, nn.Err(root), "a duplicate name must be refused")
 }
