@@ -64,7 +64,7 @@ func Check(spec *Spec, weights *torchio.StateDict, io *IO, pipelines []string, r
 			r := Result{Case: i, Seed: c.Seed, Note: c.Note, Pipeline: p}
 			out, err := runCase(spec, weights, p, c.Inputs, io.Cases[0].Inputs)
 			if err == nil {
-				r.MaxDiff, err = compare(out, c.Outputs)
+				r.MaxDiff, err = Compare(out, c.Outputs)
 			}
 			r.Err = err
 			r.Passed = err == nil && r.MaxDiff <= spec.Tol
@@ -169,9 +169,9 @@ func Flatten(v nn.Value) []nn.Value {
 	return []nn.Value{v}
 }
 
-// compare returns the max abs difference between got (flattened) and want,
+// Compare returns the max abs difference between got (flattened) and want,
 // or an error if their structure, shapes or dtypes differ.
-func compare(got nn.Value, want []nn.Value) (float64, error) {
+func Compare(got nn.Value, want []nn.Value) (float64, error) {
 	g := Flatten(got)
 	if len(g) != len(want) {
 		return 0, fmt.Errorf("%d outputs, want %d", len(g), len(want))

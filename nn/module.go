@@ -468,14 +468,12 @@ func Attr(m Module, path string) (any, error) {
 		return nil, err
 	}
 	b := sub.ModuleBase()
-	for _, p := range b.params {
-		if p.name == name {
-			return p.p, nil
-		}
-	}
-	for _, x := range b.buffers {
-		if x.name == name {
-			return x.b, nil
+	if r, ok := b.lookup(name); ok {
+		switch r.kind {
+		case 'p':
+			return b.params[r.i].p, nil
+		case 'b':
+			return b.buffers[r.i].b, nil
 		}
 	}
 	return nil, fmt.Errorf("nn: module %q (%s) has no parameter or buffer %q", mod, adopt(sub).TypeName(), name)
