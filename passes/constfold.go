@@ -3,6 +3,7 @@ package passes
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
@@ -61,9 +62,13 @@ func FoldConstantsWith(o FoldOptions) Pass {
 // Fold is the constant-folding pass as a function.
 func Fold(gm *fx.GraphModule, o FoldOptions) (bool, error) {
 	g := gm.Graph
+	mutated := mutatedState(gm)
 	foldable := map[*node.Node]bool{}
 	var order []*node.Node
 	for n := range g.Nodes() {
+		if n.Op() == node.GetAttr && mutated(n.Target().String()) {
+			continue
+		}
 		if constantNode(gm, n, foldable) {
 			foldable[n] = true
 			order = append(order, n)
@@ -214,6 +219,99 @@ func constantNode(gm *fx.GraphModule, n *node.Node, foldable map[*node.Node]bool
 		}
 	})
 	return ok
+}
+
+// mutatedState returns a test of whether the graph may change the state
+// at a get_attr target: a parameter or buffer that an operator writes
+// (aten.copy_ writing back a buffer, an in-place method), directly or
+// through views, or one that belongs to a module called in training mode
+// (batch norm's running statistics).
+func mutatedState(gm *fx.GraphModule) func(target string) bool {
+	targets := map[string]bool{}
+	var prefixes []string
+	seen := map[*node.Node]bool{}
+	var mark func(n *node.Node)
+	mark = func(n *node.Node) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		switch n.Op() {
+		case node.GetAttr:
+			targets[n.Target().String()] = true
+		case node.CallFunction, node.CallMethod:
+			n.EachInput(mark)
+		}
+	}
+	for n := range gm.Graph.Nodes() {
+		switch {
+		case n.Op() == node.CallModule && trainingModule(gm, n):
+			prefixes = append(prefixes, n.Target().String()+".")
+			n.EachInput(mark)
+		case n.Op() == node.Placeholder || n.Op() == node.Output:
+		case gm.IsImpure(n):
+			for _, in := range writtenInputs(n) {
+				mark(in)
+			}
+		}
+	}
+	return func(target string) bool {
+		if targets[target] {
+			return true
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(target, p) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// writtenInputs returns the nodes an impure node may write: for an
+// operator, its arguments whose schema type is written (Tensor(a!)); for
+// an in-place method, the tensor it is called on; otherwise every input.
+func writtenInputs(n *node.Node) []*node.Node {
+	switch n.Op() {
+	case node.CallMethod:
+		if a, ok := n.Arg(0).(*node.Node); ok && n.NumArgs() > 0 {
+			return []*node.Node{a}
+		}
+	case node.CallFunction:
+		if op, ok := n.Function().(*ops.Operator); ok {
+			if placed, ok := placeArgs(op, n); ok {
+				var out []*node.Node
+				for i, a := range op.Schema().Args {
+					if i < len(placed) && writes(a.Type) {
+						if arg, ok := placed[i].(node.Arg); ok {
+							out = append(out, node.Nodes(arg)...)
+						}
+					}
+				}
+				return out
+			}
+		}
+	}
+	return n.AllInputNodes()
+}
+
+// writes reports whether a schema type is written by the operator.
+func writes(t *ops.Type) bool {
+	if t == nil {
+		return false
+	}
+	if t.Alias != nil && t.Alias.Write {
+		return true
+	}
+	if writes(t.Elem) {
+		return true
+	}
+	for _, p := range t.Params {
+		if writes(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // attrTensor returns the tensor a get_attr node reads, or nil.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/nn"
@@ -148,7 +149,39 @@ func trainingModule(gm *fx.GraphModule, n *node.Node) bool {
 // pureOperator reports whether calls of op with equal arguments always
 // compute equal values and do nothing else.
 func pureOperator(op *ops.Operator) bool {
-	return !op.Impure() && op.Tags()&(ops.Random|ops.Mutable|ops.Inplace) == 0
+	return !op.Impure() && op.Tags()&(ops.Mutable|ops.Inplace) == 0 && !randomOperator(op)
+}
+
+// randomOps are random operators that no overload of which takes a
+// Generator, so that ops does not tag them Random.
+var randomOps = map[string]bool{
+	"aten::rand_like": true, "aten::randn_like": true, "aten::randint_like": true,
+	"aten::dropout": true, "aten::feature_dropout": true, "aten::alpha_dropout": true,
+	"aten::feature_alpha_dropout": true, "aten::native_dropout": true,
+}
+
+var randomCache sync.Map // *ops.Operator or method name -> bool
+
+// randomOperator reports whether op draws random numbers: it is tagged
+// Random, or an overload of the same name is (ops tags only the overloads
+// that take a Generator: aten::rand.generator, not aten::rand), or it is
+// one of randomOps.
+func randomOperator(op *ops.Operator) bool {
+	if v, ok := randomCache.Load(op); ok {
+		return v.(bool)
+	}
+	s := op.Schema()
+	r := op.Has(ops.Random) || randomOps[s.Namespace+"::"+strings.TrimSuffix(s.Name, "_")]
+	if !r {
+		for _, o := range ops.Global().Overloads(s.Namespace, s.Name) {
+			if o.Has(ops.Random) {
+				r = true
+				break
+			}
+		}
+	}
+	randomCache.Store(op, r)
+	return r
 }
 
 // pureFunction reports whether fn is one of nn's Python-level functions,
@@ -167,12 +200,18 @@ func pureMethod(name string) bool {
 	if strings.HasSuffix(name, "_") || name == "" {
 		return false
 	}
+	if v, ok := randomCache.Load(name); ok {
+		return !v.(bool)
+	}
+	r := false
 	for _, op := range ops.Global().Overloads("aten", name) {
-		if op.Has(ops.Random) {
-			return false
+		if randomOperator(op) {
+			r = true
+			break
 		}
 	}
-	return true
+	randomCache.Store(name, r)
+	return !r
 }
 
 // writeValue writes a canonical, typed form of an argument: nodes by their
