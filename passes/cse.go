@@ -44,12 +44,10 @@ var CSE = Pass{
 
 // EliminateCommonSubexpressions is the CSE pass as a function.
 func EliminateCommonSubexpressions(gm *fx.GraphModule) (bool, error) {
-	ids := make(map[*node.Node]int, gm.Graph.Len())
-	seen := map[string]*node.Node{}
+	seen := make(map[string]*node.Node, gm.Graph.Len())
 	changed := false
 	var b strings.Builder
 	for n := range gm.Graph.Nodes() {
-		ids[n] = len(ids)
 		if gm.IsImpure(n) || trainingModule(gm, n) {
 			if n.Op() != node.Placeholder && len(seen) > 0 {
 				clear(seen) // a side effect may have changed what came before
@@ -57,7 +55,7 @@ func EliminateCommonSubexpressions(gm *fx.GraphModule) (bool, error) {
 			continue
 		}
 		b.Reset()
-		ok, err := exprKey(&b, n, ids)
+		ok, err := exprKey(&b, n)
 		if err != nil {
 			return changed, err
 		}
@@ -83,7 +81,7 @@ func EliminateCommonSubexpressions(gm *fx.GraphModule) (bool, error) {
 
 // exprKey writes n's expression key into b, reporting false for nodes that
 // must not merge.
-func exprKey(b *strings.Builder, n *node.Node, ids map[*node.Node]int) (bool, error) {
+func exprKey(b *strings.Builder, n *node.Node) (bool, error) {
 	b.WriteString(n.Op().String())
 	b.WriteByte(' ')
 	b.WriteString(n.Target().String())
@@ -108,7 +106,7 @@ func exprKey(b *strings.Builder, n *node.Node, ids map[*node.Node]int) (bool, er
 				return false, nil
 			}
 			for _, a := range placed {
-				writeValue(b, a, ids)
+				writeValue(b, a)
 				b.WriteByte(',')
 			}
 			b.WriteByte(')')
@@ -121,7 +119,7 @@ func exprKey(b *strings.Builder, n *node.Node, ids map[*node.Node]int) (bool, er
 		return false, nil
 	}
 	for i := range n.NumArgs() {
-		writeValue(b, n.Arg(i), ids)
+		writeValue(b, n.Arg(i))
 		b.WriteByte(',')
 	}
 	kw := n.Kwargs()
@@ -129,7 +127,7 @@ func exprKey(b *strings.Builder, n *node.Node, ids map[*node.Node]int) (bool, er
 	for _, f := range kw {
 		b.WriteString(f.Name)
 		b.WriteByte('=')
-		writeValue(b, f.Value, ids)
+		writeValue(b, f.Value)
 		b.WriteByte(',')
 	}
 	b.WriteByte(')')
@@ -215,13 +213,13 @@ func pureMethod(name string) bool {
 }
 
 // writeValue writes a canonical, typed form of an argument: nodes by their
-// position, numbers with their kind (1 and 1.0 differ, as they do for
+// name, numbers with their kind (1 and 1.0 differ, as they do for
 // type promotion), lists and tuples element by element.
-func writeValue(b *strings.Builder, v any, ids map[*node.Node]int) {
+func writeValue(b *strings.Builder, v any) {
 	switch v := v.(type) {
 	case *node.Node:
 		b.WriteByte('%')
-		b.WriteString(strconv.Itoa(ids[v]))
+		b.WriteString(v.Name()) // unique in the graph
 	case nil, node.NoneType:
 		b.WriteString("None")
 	case node.Int:
@@ -243,7 +241,7 @@ func writeValue(b *strings.Builder, v any, ids map[*node.Node]int) {
 	case string:
 		b.WriteString(strconv.Quote(v))
 	case ops.Scalar:
-		writeValue(b, v.Value(), ids)
+		writeValue(b, v.Value())
 	case node.DType:
 		b.WriteString("dtype:" + string(v))
 	case tensor.DType:
@@ -257,14 +255,14 @@ func writeValue(b *strings.Builder, v any, ids map[*node.Node]int) {
 	case node.List:
 		b.WriteByte('[')
 		for _, e := range v {
-			writeValue(b, e, ids)
+			writeValue(b, e)
 			b.WriteByte(',')
 		}
 		b.WriteByte(']')
 	case node.Tuple:
 		b.WriteByte('(')
 		for _, e := range v {
-			writeValue(b, e, ids)
+			writeValue(b, e)
 			b.WriteByte(',')
 		}
 		b.WriteByte(')')
@@ -294,7 +292,7 @@ func writeValue(b *strings.Builder, v any, ids map[*node.Node]int) {
 		for _, f := range v {
 			b.WriteString(strconv.Quote(f.Name))
 			b.WriteByte(':')
-			writeValue(b, f.Value, ids)
+			writeValue(b, f.Value)
 			b.WriteByte(',')
 		}
 		b.WriteByte('}')

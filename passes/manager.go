@@ -291,7 +291,7 @@ func (r *Report) Table(times bool) string {
 		}
 		s += fmt.Sprintf("\t%s\t%d → %d", yesNo(changed), before, after)
 		if times {
-			s += "\t" + d.Round(time.Microsecond).String()
+			s += "\t" + fmtDuration(d)
 		}
 		fmt.Fprintln(w, s)
 	}
@@ -301,6 +301,19 @@ func (r *Report) Table(times bool) string {
 	row("total", 0, r.Changed, r.NodesBefore, r.NodesAfter, r.Time)
 	w.Flush()
 	return b.String()
+}
+
+// fmtDuration rounds d to three or four significant digits.
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return d.Round(time.Millisecond).String()
+	case d >= time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d >= time.Microsecond:
+		return d.Round(10 * time.Nanosecond).String()
+	}
+	return d.String()
 }
 
 func yesNo(b bool) string {
