@@ -30,15 +30,20 @@ type Pass struct {
 func (p Pass) String() string { return p.Name }
 
 // Apply runs p on gm, checking that p is well formed and wrapping its error
-// with its name.
-func (p Pass) Apply(gm *fx.GraphModule) (bool, error) {
+// with its name. A panic inside Run comes back as an error naming the pass.
+func (p Pass) Apply(gm *fx.GraphModule) (changed bool, err error) {
 	if p.Run == nil {
 		return false, fmt.Errorf("passes: pass %q has no Run function", p.Name)
 	}
 	if gm == nil || gm.Graph == nil {
 		return false, fmt.Errorf("passes: pass %q: nil GraphModule", p.Name)
 	}
-	changed, err := p.Run(gm)
+	defer func() {
+		if r := recover(); r != nil {
+			changed, err = true, fmt.Errorf("passes: pass %q panicked: %v", p.Name, r)
+		}
+	}()
+	changed, err = p.Run(gm)
 	if err != nil {
 		return changed, fmt.Errorf("passes: pass %q: %w", p.Name, err)
 	}
