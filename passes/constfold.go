@@ -113,7 +113,7 @@ func Fold(gm *fx.GraphModule, o FoldOptions) (bool, error) {
 				if o.MaxGrowth > 0 {
 					var in int64
 					for s := range src[c] {
-						if st := attrTensor(gm, s); st != nil {
+						if st := constTensor(gm, s); st != nil {
 							in += int64(st.Numel()) * int64(st.DType().Size())
 						}
 					}
@@ -195,7 +195,7 @@ func Fold(gm *fx.GraphModule, o FoldOptions) (bool, error) {
 func constantNode(gm *fx.GraphModule, n *node.Node, foldable map[*node.Node]bool) bool {
 	switch n.Op() {
 	case node.GetAttr:
-		return attrTensor(gm, n) != nil
+		return constTensor(gm, n) != nil
 	case node.CallFunction:
 		fn := n.Function()
 		if op, ok := fn.(*ops.Operator); ok {
@@ -314,8 +314,8 @@ func writes(t *ops.Type) bool {
 	return false
 }
 
-// attrTensor returns the tensor a get_attr node reads, or nil.
-func attrTensor(gm *fx.GraphModule, n *node.Node) *tensor.Tensor {
+// constTensor returns the tensor a get_attr node reads, or nil.
+func constTensor(gm *fx.GraphModule, n *node.Node) *tensor.Tensor {
 	if n.Op() != node.GetAttr {
 		return nil
 	}

@@ -22,7 +22,7 @@ import (
 // sharedDirs are where the model zoo's files too large for testdata live:
 // ../shared/models beside the repository (../../shared/models from this
 // package), or the workplace's copy.
-var sharedDirs = []string{"../../shared/models", "/work/shared/models"}
+var sharedDirs = []string{"../../shared/models"}
 
 // modelFiles returns a zoo model's state dict and io.json: the copies in
 // testdata/models, or, for resnet18 (too large to copy), the shared model

@@ -2,7 +2,6 @@ package passes_test
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,19 +22,8 @@ import (
 	"github.com/gofx/gofx/torchio"
 )
 
-// The -update flag rewrites golden files. It is registered in init, after
-// every package-level variable, only if no other test file of the package
-// has registered it.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files under testdata")
-	}
-}
-
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+// updateGolden reports whether -update (manager_test.go) was given.
+func updateGolden() bool { return *update }
 
 // golden compares got with the file at path, or rewrites it under -update.
 func golden(t *testing.T, path, got string) {
@@ -184,26 +172,6 @@ func chunks(gm *fx.GraphModule, k int) func(*node.Node) int {
 		}
 	}
 	return func(n *node.Node) int { return idx[n] * k / len(idx) }
-}
-
-// zooFiles returns a zoo model's weights and io.json, or skips resnet18
-// when the shared zoo is absent.
-func zooFiles(t *testing.T, name string) (weights, io string) {
-	t.Helper()
-	dir := "../testdata/models"
-	if name == "resnet18" {
-		dir = ""
-		for _, d := range []string{"../../shared/models", "/work/shared/models"} {
-			if _, err := os.Stat(filepath.Join(d, "resnet18.state_dict.pt")); err == nil {
-				dir = d
-				break
-			}
-		}
-		if dir == "" {
-			t.Skip("resnet18.state_dict.pt not found in ../../shared/models (the shared model zoo)")
-		}
-	}
-	return filepath.Join(dir, name+".state_dict.pt"), filepath.Join(dir, name+".io.json")
 }
 
 func TestSplitModuleComputesTheSame(t *testing.T) {

@@ -17,13 +17,14 @@ import (
 // zooFiles finds a model's weights and io.json: the repository's copy, or
 // ../shared/models for the large ones (resnet18).
 func zooFiles(t *testing.T, name string) (weights, io string) {
-	for _, dir := range []string{"../testdata/models", "../../shared/models", "/work/shared/models"} {
+	t.Helper()
+	for _, dir := range []string{"../testdata/models", "../../shared/models"} {
 		w := filepath.Join(dir, name+".state_dict.pt")
 		if _, err := os.Stat(w); err == nil {
 			return w, filepath.Join(dir, name+".io.json")
 		}
 	}
-	t.Skipf("%s: no state dict in testdata/models or ../shared/models", name)
+	t.Skipf("%s: no %s.state_dict.pt in testdata/models or ../shared/models (the shared model zoo beside the repository)", name, name)
 	return "", ""
 }
 

@@ -48,7 +48,7 @@ func (r *refShape) meta(batch int64, symbolic bool) node.Value {
 func readShapes(t *testing.T, name string) map[string]*refShape {
 	var data []byte
 	var err error
-	for _, dir := range []string{"testdata", "../../shared/models", "/work/shared/models"} {
+	for _, dir := range []string{"testdata", "../../shared/models"} {
 		if data, err = os.ReadFile(filepath.Join(dir, name+".shapes.json")); err == nil {
 			break
 		}

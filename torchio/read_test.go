@@ -48,7 +48,7 @@ func loadFixtures(t testing.TB) map[string][]fixtureEntry {
 // ../shared/models is absent.
 func fixtureFile(name string) string {
 	if name == "resnet18.state_dict.pt" {
-		for _, dir := range []string{"../../shared/models", "/work/shared/models"} {
+		for _, dir := range []string{"../../shared/models"} {
 			p := filepath.Join(dir, name)
 			if _, err := os.Stat(p); err == nil {
 				return p
