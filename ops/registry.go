@@ -251,9 +251,37 @@ func Global() *Registry {
 				}
 			}
 		}
+		tagRandom(r)
 		defaultReg = r
 	})
 	return defaultReg
+}
+
+// randomNames are the random operators none of whose overloads takes a
+// Generator, so that derivedTags cannot see them.
+var randomNames = []string{"rand_like", "randn_like", "randint_like", "dropout", "feature_dropout",
+	"alpha_dropout", "feature_alpha_dropout", "native_dropout"}
+
+// tagRandom extends the Random tag from the overloads that take a Generator
+// (aten::rand.generator) to every overload of the same name (aten::rand),
+// and to randomNames and their in-place forms. Called before r is shared.
+func tagRandom(r *Registry) {
+	random := map[string]bool{}
+	for _, n := range randomNames {
+		random["aten."+n], random["aten."+n+"_"] = true, true
+	}
+	for packet, os := range r.overloads {
+		for _, o := range os {
+			if o.tags&Random != 0 {
+				random[packet] = true
+			}
+		}
+	}
+	for packet := range random {
+		for _, o := range r.overloads[packet] {
+			o.tags |= Random
+		}
+	}
 }
 
 // takesTensor reports whether any argument of s is a Tensor.

@@ -53,6 +53,9 @@ func TestGlobalRegistry(t *testing.T) {
 		{"aten::transpose.int", "aten.transpose.int", "transpose", ops.View, ops.Mutable},
 		{"aten::linear", "aten.linear.default", "linear", ops.Composite, ops.Core},
 		{"aten::bernoulli.p", "aten.bernoulli.p", "bernoulli", ops.Random, ops.Mutable},
+		{"aten::rand", "aten.rand.default", "rand", ops.Random, ops.Mutable},
+		{"aten::randn_like", "aten.randn_like.default", "randn_like", ops.Random, ops.Mutable},
+		{"aten::native_dropout", "aten.native_dropout.default", "native_dropout", ops.Random, ops.Mutable},
 		{"aten::copy_", "aten.copy_.default", "copy_", ops.Inplace | ops.Mutable, 0},
 	}
 	for _, tt := range tests {

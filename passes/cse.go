@@ -147,39 +147,7 @@ func trainingModule(gm *fx.GraphModule, n *node.Node) bool {
 // pureOperator reports whether calls of op with equal arguments always
 // compute equal values and do nothing else.
 func pureOperator(op *ops.Operator) bool {
-	return !op.Impure() && op.Tags()&(ops.Mutable|ops.Inplace) == 0 && !randomOperator(op)
-}
-
-// randomOps are random operators that no overload of which takes a
-// Generator, so that ops does not tag them Random.
-var randomOps = map[string]bool{
-	"aten::rand_like": true, "aten::randn_like": true, "aten::randint_like": true,
-	"aten::dropout": true, "aten::feature_dropout": true, "aten::alpha_dropout": true,
-	"aten::feature_alpha_dropout": true, "aten::native_dropout": true,
-}
-
-var randomCache sync.Map // *ops.Operator or method name -> bool
-
-// randomOperator reports whether op draws random numbers: it is tagged
-// Random, or an overload of the same name is (ops tags only the overloads
-// that take a Generator: aten::rand.generator, not aten::rand), or it is
-// one of randomOps.
-func randomOperator(op *ops.Operator) bool {
-	if v, ok := randomCache.Load(op); ok {
-		return v.(bool)
-	}
-	s := op.Schema()
-	r := op.Has(ops.Random) || randomOps[s.Namespace+"::"+strings.TrimSuffix(s.Name, "_")]
-	if !r {
-		for _, o := range ops.Global().Overloads(s.Namespace, s.Name) {
-			if o.Has(ops.Random) {
-				r = true
-				break
-			}
-		}
-	}
-	randomCache.Store(op, r)
-	return r
+	return !op.Impure() && op.Tags()&(ops.Mutable|ops.Inplace) == 0 && !op.Has(ops.Random)
 }
 
 // pureFunction reports whether fn is one of nn's Python-level functions,
@@ -192,6 +160,10 @@ func pureFunction(fn node.Function) bool {
 	return strings.HasPrefix(s, "operator.") || s == "builtins.getattr"
 }
 
+// randomCache caches, per tensor method name, whether aten's operator of
+// that name draws random numbers.
+var randomCache sync.Map
+
 // pureMethod reports whether the tensor method name is pure: not in-place,
 // and not an operator that draws random numbers (bernoulli, multinomial).
 func pureMethod(name string) bool {
@@ -203,7 +175,7 @@ func pureMethod(name string) bool {
 	}
 	r := false
 	for _, op := range ops.Global().Overloads("aten", name) {
-		if randomOperator(op) {
+		if op.Has(ops.Random) {
 			r = true
 			break
 		}
