@@ -9,6 +9,7 @@ import (
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
 )
@@ -17,8 +18,10 @@ import (
 // "trace" traces it with fx.SymbolicTrace and runs the GraphModule with the
 // interpreter; "export" exports it (export.Export on the example inputs,
 // with the Spec's dynamic dimensions) and runs the ExportedProgram;
-// "decomposed" does the same after RunDecompositions(decomp.Extra()).
-var Pipelines = []string{"eager", "trace", "export", "decomposed"}
+// "decomposed" does the same after RunDecompositions(decomp.Extra());
+// "optimized" exports it, runs passes.Optimize (batch-norm folding,
+// constant folding, CSE, DCE) over ep.Module() and runs the result.
+var Pipelines = []string{"eager", "trace", "export", "decomposed", "optimized"}
 
 // Result is the outcome of one case through one pipeline.
 type Result struct {
@@ -109,10 +112,20 @@ func runCase(spec *Spec, weights *torchio.StateDict, pipeline string, inputs, ex
 			return nn.None, err
 		}
 		return gm.Run(in...)
-	case "export", "decomposed":
+	case "export", "decomposed", "optimized":
 		ep, err := Export(spec, m, example)
 		if err != nil {
 			return nn.None, err
+		}
+		if pipeline == "optimized" {
+			gm, err := ep.Module()
+			if err != nil {
+				return nn.None, err
+			}
+			if _, err := passes.Optimize(gm); err != nil {
+				return nn.None, err
+			}
+			return gm.Run(in...)
 		}
 		if pipeline == "decomposed" {
 			if ep, err = ep.RunDecompositions(decomp.Extra()); err != nil {

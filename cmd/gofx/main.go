@@ -7,12 +7,14 @@
 //
 // The commands are:
 //
+//	optimize    export a model, run the optimization passes, check and time the result
 //	demo        print a small example graph in every form gofx has
 //	bench       time gofx on a benchmark workload (bench graph -n N)
 //	conformance run ATen conformance vectors (*.jsonl) through the kernels
 //	check       run a zoo model on recorded inputs, compare with PyTorch
 //	inspect     print a zoo model's traced graph as text, table and code
 //	export      export a zoo model and print the ExportedProgram
+//	draw        write a zoo model's graph as Graphviz DOT or SVG
 //	version     print the version
 //	help        print help for a command
 //
@@ -43,12 +45,14 @@ var commands []command
 
 func init() {
 	commands = []command{
+		{"optimize", "gofx optimize [-model NAME [-weights FILE] [-io FILE]] [-time D] [-graph=false]", "export a model, run the optimization passes, check the outputs and time the result", runOptimize},
 		{"demo", "gofx demo", "print a small example graph in every form gofx has", runDemo},
 		{"bench", "gofx bench graph [-n N]", "time gofx on a benchmark workload", runBench},
 		{"conformance", "gofx conformance DIR", "run the ATen conformance vectors of DIR (*.jsonl) through the kernels", runConformance},
 		{"check", "gofx check -model NAME -weights FILE -io FILE [-via eager,trace,export,decomposed]", "run a zoo model on recorded inputs and compare with PyTorch's outputs", runCheck},
 		{"inspect", "gofx inspect -model NAME", "print a zoo model's traced graph as text, table and code", runInspect},
 		{"export", "gofx export -model NAME (-io FILE | -shape 2x3x16x16,...) [-dynamic SPEC] [-decompose]", "export a zoo model and print the ExportedProgram", runExport},
+		{"draw", drawUsage, "write a zoo model's traced or exported graph as Graphviz DOT or SVG", runDraw},
 		{"version", "gofx version", "print the version", func(_ []string, out, _ io.Writer) error {
 			fmt.Fprintln(out, "gofx", version)
 			return nil
@@ -97,7 +101,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nUsage:\n\n\tgofx <command> [arguments]\n\nThe commands are:")
 	fmt.Fprintln(w)
 	for _, c := range commands {
-		fmt.Fprintf(w, "\t%-10s  %s\n", c.name, c.short)
+		fmt.Fprintf(w, "\t%-11s  %s\n", c.name, c.short)
 	}
 	fmt.Fprintln(w, "\nRun \"gofx help <command>\" for a command's usage.")
 }

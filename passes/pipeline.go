@@ -1,0 +1,20 @@
+package passes
+
+import "github.com/gofx/gofx/fx"
+
+// Default returns the default optimization pipeline, in order: dropout
+// removal, batch-norm folding into the preceding convolution or linear
+// layer at FX level (call_module) and at core-ATen level (get_attr state),
+// constant folding, common-subexpression elimination, dead-code
+// elimination and deletion of the submodules nothing calls any more.
+// gofx optimize runs it on exported programs; on a traced GraphModule the
+// FX-level fusions apply instead of the ATen one.
+func Default() []Pass {
+	return []Pass{RemoveDropout, FuseConvBN, FuseLinearBN, FoldConvBN, FoldConstants, CSE, DCE, DeleteUnusedSubmodules}
+}
+
+// Optimize runs the Default pipeline over gm in a Manager that lints after
+// every pass, and returns the Manager's report.
+func Optimize(gm *fx.GraphModule) (*Report, error) {
+	return NewManager(Default()...).Run(gm)
+}
