@@ -281,4 +281,3 @@ func roundDur(d time.Duration) time.Duration {
 		return d.Round(100 * time.Nanosecond)
 	}
 }
-
