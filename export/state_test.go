@@ -1,6 +1,7 @@
 package export_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -263,4 +264,36 @@ func kindsOf(ins []export.InputSpec) []export.InputKind {
 		out[i] = in.Kind
 	}
 	return out
+}
+
+// ExampleExportedProgram_WithState gives an exported program new weights:
+// the graph and the signature are the program's own (a clone), the state
+// replaces w.
+func ExampleExportedProgram_WithState() {
+	m := &affine{}
+	m.Init(m, "Affine")
+	w, _ := tensor.FromFloat64s(tensor.Float32, []float64{1, 2, 3}, 3)
+	s, _ := tensor.FromFloat64s(tensor.Float32, []float64{0, 0, 0}, 3)
+	m.c, _ = tensor.FromFloat64s(tensor.Float32, []float64{0, 0, 0}, 3)
+	m.W = m.RegisterParameter("w", w)
+	m.S = m.RegisterBuffer("s", s, true)
+	x, _ := tensor.Full(tensor.Float32, 1, 2, 3)
+	ep, err := export.Export(m, []any{x, 1}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g, _, _ := ep.Graph.Clone()
+	state := ep.StateDict()
+	state["w"], _ = tensor.FromFloat64s(tensor.Float32, []float64{10, 20, 30}, 3)
+	out, err := ep.WithState(g, ep.Signature, state)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	before, _ := ep.Run(x, 1)
+	after, _ := out.Run(x, 1)
+	fmt.Println(before.MustTensor().Float64s()[:3], after.MustTensor().Float64s()[:3])
+	// Output:
+	// [1 2 3] [10 20 30]
 }
