@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
@@ -55,9 +56,9 @@ func argOf(n *node.Node, i int, name string) (node.Arg, bool) {
 	return n.Kwarg(name)
 }
 
-// attrOrNone returns the get_attr node a of argument i of n, nil for None
-// or an absent optional argument; ok is false for anything else.
-func attrOrNone(n *node.Node, i int, name string) (*node.Node, bool) {
+// stateOrNone returns the node a of argument i of n when isState(a), nil
+// for None or an absent optional argument; ok is false for anything else.
+func stateOrNone(n *node.Node, i int, name string, isState func(*node.Node) bool) (*node.Node, bool) {
 	a, present := argOf(n, i, name)
 	if !present {
 		return nil, true
@@ -66,10 +67,13 @@ func attrOrNone(n *node.Node, i int, name string) (*node.Node, bool) {
 	case node.NoneType:
 		return nil, true
 	case *node.Node:
-		return x, x.Op() == node.GetAttr
+		return x, isState(x)
 	}
 	return nil, false
 }
+
+// isAttr tells the state nodes of a GraphModule: get_attr.
+func isAttr(n *node.Node) bool { return n.Op() == node.GetAttr }
 
 // foldMatch is one convolution and batch norm to fold.
 type foldMatch struct {
@@ -82,8 +86,10 @@ type foldMatch struct {
 	transposed     bool
 }
 
-// matchFold returns the fold rooted at the batch-norm node n, or nil.
-func matchFold(n *node.Node) *foldMatch {
+// matchFold returns the fold rooted at the batch-norm node n, or nil;
+// isState tells the nodes that read state (get_attr nodes, or the
+// placeholders of an exported program's lifted state).
+func matchFold(n *node.Node, isState func(*node.Node) bool) *foldMatch {
 	op, ok := n.Function().(*ops.Operator)
 	if !ok || n.Op() != node.CallFunction {
 		return nil
@@ -128,22 +134,22 @@ func matchFold(n *node.Node) *foldMatch {
 		return nil
 	}
 	m.conv = conv
-	if m.gamma, ok = attrOrNone(n, 1, "weight"); !ok {
+	if m.gamma, ok = stateOrNone(n, 1, "weight", isState); !ok {
 		return nil
 	}
-	if m.beta, ok = attrOrNone(n, 2, "bias"); !ok {
+	if m.beta, ok = stateOrNone(n, 2, "bias", isState); !ok {
 		return nil
 	}
-	if m.mean, ok = attrOrNone(n, 3, "running_mean"); !ok || m.mean == nil {
+	if m.mean, ok = stateOrNone(n, 3, "running_mean", isState); !ok || m.mean == nil {
 		return nil
 	}
-	if m.variance, ok = attrOrNone(n, 4, "running_var"); !ok || m.variance == nil {
+	if m.variance, ok = stateOrNone(n, 4, "running_var", isState); !ok || m.variance == nil {
 		return nil
 	}
-	if m.w, ok = attrOrNone(conv, 1, "weight"); !ok || m.w == nil {
+	if m.w, ok = stateOrNone(conv, 1, "weight", isState); !ok || m.w == nil {
 		return nil
 	}
-	if m.b, ok = attrOrNone(conv, 2, "bias"); !ok {
+	if m.b, ok = stateOrNone(conv, 2, "bias", isState); !ok {
 		return nil
 	}
 	tr, ok := argOf(conv, 6, "transposed")
@@ -161,96 +167,84 @@ func matchFold(n *node.Node) *foldMatch {
 	return m
 }
 
-// attrTensor returns the tensor a get_attr node reads (nil for nil).
-func attrTensor(gm *fx.GraphModule, n *node.Node) (*tensor.Tensor, error) {
-	if n == nil {
-		return nil, nil
-	}
-	v, err := nn.Attr(gm, n.Target().String())
-	if err != nil {
-		return nil, fmt.Errorf("node %s: %w", n.Name(), err)
-	}
-	switch x := v.(type) {
-	case *nn.Parameter:
-		return x.Tensor(), nil
-	case *nn.Buffer:
-		return x.Tensor(), nil
-	}
-	return nil, fmt.Errorf("node %s: get_attr %s is a %T, not a tensor", n.Name(), n.Target(), v)
-}
-
 func foldConvBN(gm *fx.GraphModule) (bool, error) {
 	if gm == nil || gm.Graph == nil {
 		return false, fmt.Errorf("nil GraphModule")
 	}
+	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: newTree(gm)})
+	return len(matches) > 0, err
+}
+
+// foldState is where the tensors a fold reads and writes live: a
+// GraphModule's attributes read with get_attr (attrState), or an exported
+// program's lifted state read through placeholders (programState).
+type foldState interface {
+	// isState tells the nodes that read state.
+	isState(n *node.Node) bool
+	// tensor returns the tensor the state node n reads (nil for nil).
+	tensor(n *node.Node) (*tensor.Tensor, error)
+	// target returns the state name n reads (conv1.weight).
+	target(n *node.Node) string
+	// sole reports whether n is the only reader of its state and has one
+	// user.
+	sole(n *node.Node) bool
+	// reuse makes the state read by n, which only argument i (keyword kw)
+	// of conv reads, a parameter holding x under the same name.
+	reuse(conv *node.Node, i int, kw string, n *node.Node, x *tensor.Tensor) error
+	// add makes x a new parameter called name (free, see unique), read
+	// by argument i (keyword kw) of conv; like is a node of the same
+	// shape whose val metadata the new node may take.
+	add(conv *node.Node, i int, kw, name string, x *tensor.Tensor, like *node.Node) error
+	// free reports whether name names no state.
+	free(name string) bool
+	// drop erases the state node n, which has no users, and the state it
+	// reads when nothing else reads it.
+	drop(n *node.Node) error
+}
+
+// foldAll folds every match of g into st and returns the matches folded.
+// The rest of a folded batch norm's state that nothing reads
+// (num_batches_tracked) goes with it, as FuseConvBN drops the module.
+func foldAll(g *graph.Graph, st foldState) ([]*foldMatch, error) {
 	var matches []*foldMatch
-	for n := range gm.Graph.Nodes() {
-		if m := matchFold(n); m != nil {
+	for n := range g.Nodes() {
+		if m := matchFold(n, st.isState); m != nil {
 			matches = append(matches, m)
 		}
 	}
-	t := newTree(gm)
-	changed := false
 	owners := map[string]bool{}
-	for _, m := range matches {
-		owner, _ := split(m.mean.Target().String())
-		if err := fold(gm, t, m); err != nil {
-			return changed, fmt.Errorf("nodes %s and %s: %w", m.conv.Name(), m.bn.Name(), err)
+	for i, m := range matches {
+		owner, _ := split(st.target(m.mean))
+		if err := fold(g, st, m); err != nil {
+			return matches[:i], fmt.Errorf("nodes %s and %s: %w", m.conv.Name(), m.bn.Name(), err)
 		}
 		owners[owner] = true
-		changed = true
 	}
-	if !changed {
-		return false, nil
+	if len(matches) == 0 {
+		return nil, nil
 	}
-	// The rest of a folded batch norm's state that nothing reads
-	// (num_batches_tracked) goes with it, as FuseConvBN drops the module.
 	var dead []*node.Node
-	for n := range gm.Graph.Nodes() {
-		if n.Op() != node.GetAttr || n.NumUsers() > 0 {
+	for n := range g.Nodes() {
+		if !st.isState(n) || n.NumUsers() > 0 {
 			continue
 		}
-		if owner, _ := split(n.Target().String()); owners[owner] {
+		if owner, _ := split(st.target(n)); owners[owner] {
 			dead = append(dead, n)
 		}
 	}
 	for _, n := range dead {
-		if err := dropAttrNode(gm, t, n); err != nil {
-			return changed, err
+		if err := st.drop(n); err != nil {
+			return matches, err
 		}
 	}
-	return changed, nil
-}
-
-// dropAttrNode erases the get_attr node n, which has no users, and the
-// attribute it reads when no other node reads it.
-func dropAttrNode(gm *fx.GraphModule, t *tree, n *node.Node) error {
-	g := gm.Graph
-	target := n.Target()
-	if err := g.EraseNode(n); err != nil {
-		return err
-	}
-	if len(g.FindNodes(node.GetAttr, target)) > 0 {
-		return nil
-	}
-	keep := func(p string) bool { return len(g.FindNodes(node.CallModule, node.Path(p))) > 0 }
-	if err := t.deleteAttr(target.String(), keep); err != nil {
-		return fmt.Errorf("node %s: %w", n.Name(), err)
-	}
-	return nil
-}
-
-// soleReader reports whether n is the only get_attr node of its target
-// and has one user.
-func soleReader(gm *fx.GraphModule, n *node.Node) bool {
-	return n.NumUsers() == 1 && len(gm.Graph.FindNodes(node.GetAttr, n.Target())) == 1
+	return matches, nil
 }
 
 // fold rewrites one match.
-func fold(gm *fx.GraphModule, t *tree, m *foldMatch) error {
+func fold(g *graph.Graph, st foldState, m *foldMatch) error {
 	var ts [6]*tensor.Tensor
 	for i, n := range []*node.Node{m.w, m.b, m.gamma, m.beta, m.mean, m.variance} {
-		x, err := attrTensor(gm, n)
+		x, err := st.tensor(n)
 		if err != nil {
 			return err
 		}
@@ -260,35 +254,29 @@ func fold(gm *fx.GraphModule, t *tree, m *foldMatch) error {
 	if err != nil {
 		return err
 	}
-	g := gm.Graph
-	// Weight: the same get_attr node when it reads only for this
-	// convolution; a new attribute and node otherwise.
-	wTarget := m.w.Target().String()
-	if soleReader(gm, m.w) {
-		if err := t.setParam(wTarget, w); err != nil {
-			return err
-		}
+	// The same state when only this convolution reads it; a new
+	// parameter otherwise.
+	sole := func(n *node.Node) bool { return n != nil && m.w != m.b && st.sole(n) }
+	wTarget := st.target(m.w)
+	if sole(m.w) {
+		err = st.reuse(m.conv, 1, "weight", m.w, w)
 	} else {
-		if err := newAttrFor(gm, t, m.conv, 1, "weight", unique(t, wTarget+"_folded"), w, m.w); err != nil {
-			return err
-		}
+		err = st.add(m.conv, 1, "weight", unique(st, wTarget+"_folded"), w, m.w)
+	}
+	if err != nil {
+		return err
 	}
 	switch {
-	case m.b != nil && soleReader(gm, m.b):
-		if err := t.setParam(m.b.Target().String(), b); err != nil {
-			return err
-		}
+	case sole(m.b):
+		err = st.reuse(m.conv, 2, "bias", m.b, b)
+	case m.b != nil:
+		err = st.add(m.conv, 2, "bias", unique(st, st.target(m.b)+"_folded"), b, m.b)
 	default:
-		name := ""
-		if m.b != nil {
-			name = unique(t, m.b.Target().String()+"_folded")
-		} else {
-			owner, _ := split(wTarget)
-			name = unique(t, joinPath(owner, "bias"))
-		}
-		if err := newAttrFor(gm, t, m.conv, 2, "bias", name, b, m.mean); err != nil {
-			return err
-		}
+		owner, _ := split(wTarget)
+		err = st.add(m.conv, 2, "bias", unique(st, joinPath(owner, "bias")), b, m.mean)
+	}
+	if err != nil {
+		return err
 	}
 	// Rewire the batch norm's users to the convolution.
 	outs := m.getitems
@@ -308,27 +296,69 @@ func fold(gm *fx.GraphModule, t *tree, m *foldMatch) error {
 	if err := g.EraseNode(m.bn); err != nil {
 		return err
 	}
-	// Drop the get_attr nodes and attributes nothing reads any more.
+	// Drop the state nodes and state nothing reads any more.
 	for _, n := range []*node.Node{m.w, m.b, m.gamma, m.beta, m.mean, m.variance} {
 		if n == nil || n.Erased() || n.NumUsers() > 0 {
 			continue
 		}
-		if err := dropAttrNode(gm, t, n); err != nil {
+		if err := st.drop(n); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// newAttrFor registers x as a parameter at name, reads it with a new
-// get_attr node before conv (with like's val metadata), and makes it
-// argument i (keyword kw) of conv.
-func newAttrFor(gm *fx.GraphModule, t *tree, conv *node.Node, i int, kw, name string, x *tensor.Tensor, like *node.Node) error {
-	if err := t.setParam(name, x); err != nil {
+// setConvArg makes a argument i (keyword kw) of conv.
+func setConvArg(conv *node.Node, i int, kw string, a *node.Node) error {
+	if i < conv.NumArgs() {
+		return conv.UpdateArg(i, a)
+	}
+	return conv.UpdateKwarg(kw, a)
+}
+
+// attrState is the state of a GraphModule, read with get_attr.
+type attrState struct {
+	gm *fx.GraphModule
+	t  *tree
+}
+
+func (s *attrState) isState(n *node.Node) bool { return isAttr(n) }
+
+func (s *attrState) target(n *node.Node) string { return n.Target().String() }
+
+func (s *attrState) tensor(n *node.Node) (*tensor.Tensor, error) {
+	if n == nil {
+		return nil, nil
+	}
+	v, err := nn.Attr(s.gm, n.Target().String())
+	if err != nil {
+		return nil, fmt.Errorf("node %s: %w", n.Name(), err)
+	}
+	switch x := v.(type) {
+	case *nn.Parameter:
+		return x.Tensor(), nil
+	case *nn.Buffer:
+		return x.Tensor(), nil
+	}
+	return nil, fmt.Errorf("node %s: get_attr %s is a %T, not a tensor", n.Name(), n.Target(), v)
+}
+
+func (s *attrState) sole(n *node.Node) bool {
+	return n.NumUsers() == 1 && len(s.gm.Graph.FindNodes(node.GetAttr, n.Target())) == 1
+}
+
+func (s *attrState) reuse(_ *node.Node, _ int, _ string, n *node.Node, x *tensor.Tensor) error {
+	return s.t.setParam(n.Target().String(), x)
+}
+
+// add registers x as a parameter at name and reads it with a new get_attr
+// node before conv (with like's val metadata).
+func (s *attrState) add(conv *node.Node, i int, kw, name string, x *tensor.Tensor, like *node.Node) error {
+	if err := s.t.setParam(name, x); err != nil {
 		return err
 	}
-	restore := gm.Graph.InsertingBefore(conv)
-	ga, err := gm.Graph.GetAttr(name)
+	restore := s.gm.Graph.InsertingBefore(conv)
+	ga, err := s.gm.Graph.GetAttr(name)
 	restore()
 	if err != nil {
 		return err
@@ -336,21 +366,38 @@ func newAttrFor(gm *fx.GraphModule, t *tree, conv *node.Node, i int, kw, name st
 	if v, ok := node.Val.Get(&like.Meta); ok {
 		node.Val.Set(&ga.Meta, v)
 	}
-	if i < conv.NumArgs() {
-		return conv.UpdateArg(i, ga)
+	return setConvArg(conv, i, kw, ga)
+}
+
+func (s *attrState) free(name string) bool { return s.t.free(name) }
+
+// drop erases the get_attr node n and the attribute it reads when no other
+// node reads it (and the modules left empty).
+func (s *attrState) drop(n *node.Node) error {
+	g := s.gm.Graph
+	target := n.Target()
+	if err := g.EraseNode(n); err != nil {
+		return err
 	}
-	return conv.UpdateKwarg(kw, ga)
+	if len(g.FindNodes(node.GetAttr, target)) > 0 {
+		return nil
+	}
+	keep := func(p string) bool { return len(g.FindNodes(node.CallModule, node.Path(p))) > 0 }
+	if err := s.t.deleteAttr(target.String(), keep); err != nil {
+		return fmt.Errorf("node %s: %w", n.Name(), err)
+	}
+	return nil
 }
 
 // unique returns name, or name_1, name_2, ... the first that names
-// nothing in the tree.
-func unique(t *tree, name string) string {
-	if t.free(name) {
+// no state.
+func unique(st foldState, name string) string {
+	if st.free(name) {
 		return name
 	}
 	for i := 1; ; i++ {
 		c := fmt.Sprintf("%s_%d", name, i)
-		if t.free(c) {
+		if st.free(c) {
 			return c
 		}
 	}

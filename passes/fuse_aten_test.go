@@ -100,17 +100,23 @@ func TestFoldConvBN(t *testing.T) {
 
 // TestFoldConvBNProgram folds at the level of the exported program: the
 // folded weights are PARAMETER inputs of the signature, the batch norms'
-// state is gone, and Run gives the same outputs.
+// state is gone, and Run gives the same outputs. The program is edited,
+// not re-exported: the user inputs, the nodes left (names and metadata)
+// and the range constraints are ep's, and a dynamic batch still runs.
 func TestFoldConvBNProgram(t *testing.T) {
-	for _, name := range []string{"convnet", "resnet18"} {
-		t.Run(name, func(t *testing.T) {
-			m, sd, io, ep := exported(t, name)
+	for _, tc := range []struct {
+		name     string
+		newNodes int // bias placeholders for convolutions without bias
+	}{{"convnet", 0}, {"resnet18", 20}} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, sd, io, ep := exported(t, tc.name)
 			text := ep.String()
 			out, changed, err := passes.FoldConvBNProgram(ep)
 			require.NoError(t, err)
 			require.True(t, changed)
 			assert.Zero(t, batchNormOps(out.Graph))
 			assert.Equal(t, text, ep.String(), "ep changed")
+			require.NoError(t, out.Graph.Lint())
 			state := out.StateDict()
 			for _, in := range out.Signature.Inputs {
 				switch in.Kind {
@@ -120,17 +126,103 @@ func TestFoldConvBNProgram(t *testing.T) {
 					assert.True(t, ok, "no state for %s", in.Target)
 				}
 			}
+			assert.Empty(t, out.Constants())
 			assert.Contains(t, out.String(), "p_conv1_weight: PARAMETER target='conv1.weight'")
+			assert.Equal(t, ep.Signature.UserInputs(), out.Signature.UserInputs())
+			assert.Equal(t, ep.RangeConstraints, out.RangeConstraints)
+			assert.Equal(t, ep.EqualityConstraints, out.EqualityConstraints)
+			requireEdited(t, ep, out, tc.newNodes)
+
 			for _, c := range io.Cases {
 				res, err := out.Run(argsOf(c.Inputs)...)
 				require.NoError(t, err)
 				requireClose(t, res, c.Outputs, 1e-4, "folded program vs eager, case "+c.Note)
 			}
+			if len(out.RangeConstraints) == 0 {
+				t.Logf("%s: exported with a static batch; no run at another batch size", tc.name)
+			} else {
+				shape := io.Cases[0].Inputs[0].MustTensor().Shape()
+				x, err := nn.Uniform(1, append([]int{3}, shape[1:]...)...)
+				require.NoError(t, err)
+				want, err := ep.Run(x.Clone())
+				require.NoError(t, err)
+				got, err := out.Run(x)
+				require.NoError(t, err)
+				requireClose(t, got, models.Flatten(want), 1e-4, "folded program vs ep at batch 3")
+			}
 			requireUnchanged(t, m, sd)
+			for name, x := range ep.StateDict() {
+				want, ok := sd.Get(name)
+				require.True(t, ok, name)
+				assert.True(t, tensor.Equal(want, x), "program state %s changed", name)
+			}
 			again, changed, err := passes.FoldConvBNProgram(out)
 			require.NoError(t, err)
 			assert.False(t, changed)
 			assert.Same(t, out, again)
 		})
 	}
+}
+
+// requireEdited checks that out is ep edited by a fold, not re-traced:
+// every node of ep is in out under its name with its metadata, except the
+// batch norms, their getitems and placeholders whose every user was a
+// batch norm or a convolution (whose folded weights replace them); out's
+// other nodes are newNodes PARAMETER placeholders with a val.
+func requireEdited(t *testing.T, ep, out *export.ExportedProgram, newNodes int) {
+	t.Helper()
+	isBN := func(n *node.Node) bool {
+		return n.Op() == node.CallFunction && strings.Contains(n.Function().String(), "batch_norm")
+	}
+	kept := 0
+	for n := range ep.Graph.Nodes() {
+		o, ok := out.Graph.Node(n.Name())
+		switch {
+		case isBN(n):
+			assert.False(t, ok, "batch norm %s left", n.Name())
+			continue
+		case n.Op() == node.CallFunction && n.NumArgs() > 0 && isNodeArg(n.Arg(0), isBN):
+			assert.False(t, ok, "getitem %s of a batch norm left", n.Name())
+			continue
+		case !ok && n.Op() == node.Placeholder:
+			for _, u := range n.Users() {
+				conv := u.Op() == node.CallFunction && u.Function().String() == "aten.convolution.default"
+				assert.True(t, isBN(u) || conv, "placeholder %s dropped, but %s read it", n.Name(), u.Name())
+			}
+			continue
+		}
+		if !assert.True(t, ok, "node %s lost", n.Name()) {
+			continue
+		}
+		kept++
+		assert.Equal(t, n.Op(), o.Op(), n.Name())
+		assert.Equal(t, n.Target(), o.Target(), n.Name())
+		assert.Equal(t, n.Meta.Keys(), o.Meta.Keys(), "metadata of %s", n.Name())
+		for _, k := range n.Meta.Keys() {
+			want, _ := n.Meta.Get(k)
+			got, _ := o.Meta.Get(k)
+			assert.Equal(t, want, got, "metadata %s of %s", k, n.Name())
+		}
+	}
+	assert.Equal(t, newNodes, out.Graph.Len()-kept, "new nodes")
+	params := map[string]bool{}
+	for _, in := range out.Signature.Inputs {
+		if in.Kind == export.Parameter {
+			params[in.Name] = true
+		}
+	}
+	for n := range out.Graph.Nodes() {
+		if _, ok := ep.Graph.Node(n.Name()); ok {
+			continue
+		}
+		assert.Equal(t, node.Placeholder, n.Op(), "new node %s", n.Name())
+		assert.True(t, params[n.Name()], "new node %s is not a PARAMETER input", n.Name())
+		_, ok := node.Val.Get(&n.Meta)
+		assert.True(t, ok, "new placeholder %s has no val", n.Name())
+	}
+}
+
+func isNodeArg(a node.Arg, pred func(*node.Node) bool) bool {
+	n, ok := a.(*node.Node)
+	return ok && pred(n)
 }
