@@ -23,9 +23,11 @@ func BenchmarkReplaceChain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []int{1000, 2000, 10000, 100000} {
+	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.StopTimer()
 			m := chain.NewModel(n)
+			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				gm, err := fx.SymbolicTrace(m)
@@ -44,3 +46,6 @@ func BenchmarkReplaceChain(b *testing.B) {
 		})
 	}
 }
+
+// benchSizes are the chain lengths of ../shared/bench.
+var benchSizes = []int{1000, 2000, 10000, 100000}
