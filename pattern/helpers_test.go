@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
 	"github.com/stretchr/testify/require"
 )
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/gofx/gofx/fx"
@@ -507,9 +508,18 @@ func hasNode(a any) bool {
 	return false
 }
 
+// fmtArg writes an argument as the graph's printed forms do: nodes as
+// %name, floats as Python writes them (1.0).
 func fmtArg(a any) string {
-	if n, ok := a.(*node.Node); ok {
-		return "%" + n.Name()
+	switch x := a.(type) {
+	case *node.Node:
+		return "%" + x.Name()
+	case node.Float:
+		s := strconv.FormatFloat(float64(x), 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eIN") {
+			s += ".0"
+		}
+		return s
 	}
 	return fmt.Sprint(a)
 }
