@@ -9,7 +9,7 @@
 //
 //	optimize    export a model, run the optimization passes, check and time the result
 //	demo        print a small example graph in every form gofx has
-//	bench       time gofx on a benchmark workload (bench graph -n N)
+//	bench       time gofx on a benchmark workload (bench graph|chain -n N)
 //	conformance run ATen conformance vectors (*.jsonl) through the kernels
 //	check       run a zoo model on recorded inputs, compare with PyTorch
 //	inspect     print a zoo model's traced graph as text, table and code
@@ -47,7 +47,7 @@ func init() {
 	commands = []command{
 		{"optimize", "gofx optimize [-model NAME [-weights FILE] [-io FILE]] [-time D] [-graph=false]", "export a model, run the optimization passes, check the outputs and time the result", runOptimize},
 		{"demo", "gofx demo", "print a small example graph in every form gofx has", runDemo},
-		{"bench", "gofx bench graph [-n N]", "time gofx on a benchmark workload", runBench},
+		{"bench", "gofx bench graph|chain [-n N]", "time gofx on a benchmark workload of ../shared/bench (one JSON line)", runBench},
 		{"conformance", "gofx conformance DIR", "run the ATen conformance vectors of DIR (*.jsonl) through the kernels", runConformance},
 		{"check", "gofx check -model NAME -weights FILE -io FILE [-via eager,trace,export,decomposed]", "run a zoo model on recorded inputs and compare with PyTorch's outputs", runCheck},
 		{"inspect", "gofx inspect -model NAME", "print a zoo model's traced graph as text, table and code", runInspect},
@@ -159,14 +159,32 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "graph" {
-		return fmt.Errorf("%w: want a workload: graph", errUsage)
+	if len(args) == 0 || (args[0] != "graph" && args[0] != "chain") {
+		return fmt.Errorf("%w: want a workload: graph or chain", errUsage)
 	}
-	fs := flag.NewFlagSet("bench graph", flag.ContinueOnError)
+	workload := args[0]
+	fs := flag.NewFlagSet("bench "+workload, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	n := fs.Int("n", 10000, "number of call_function nodes in the chain")
+	def, what := 10000, "number of call_function nodes in the chain"
+	if workload == "chain" {
+		def, what = 1000, "number of relu(add(linear(x), 1.0)) blocks"
+	}
+	n := fs.Int("n", def, what)
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if workload == "chain" {
+		if *n < 1 {
+			return fmt.Errorf("%w: -n must be at least 1, got %d", errUsage, *n)
+		}
+		t, err := chain.TimeModel(*n)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(stdout).Encode(t)
 	}
 	if *n < 2 {
 		return fmt.Errorf("%w: -n must be at least 2, got %d", errUsage, *n)

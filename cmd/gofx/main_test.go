@@ -45,6 +45,20 @@ func TestBenchGraph(t *testing.T) {
 	}
 }
 
+func TestBenchChain(t *testing.T) {
+	code, out, errs := runCLI("bench", "chain", "-n", "20")
+	require.Equal(t, 0, code, errs)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "chain", got["workload"])
+	assert.Equal(t, 20.0, got["n"])
+	assert.Equal(t, 62.0, got["nodes"], "placeholder + 3 nodes per block + output, as torch.fx reports")
+	assert.Equal(t, 20.0, got["matches"])
+	for _, k := range []string{"trace_s", "shapeprop_s", "eager_s", "interp_s", "replace_pattern_s", "dce_s", "codegen_s"} {
+		assert.Contains(t, got, k)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -53,7 +67,9 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, 2, "Usage:"},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
-		{[]string{"bench"}, 2, "want a workload: graph"},
+		{[]string{"bench"}, 2, "want a workload: graph or chain"},
+		{[]string{"bench", "chain", "-n", "0"}, 2, "-n must be at least 1"},
+		{[]string{"bench", "chain", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"bench", "graph", "-n", "1"}, 2, "-n must be at least 2"},
 		{[]string{"bench", "graph", "-x"}, 2, "flag provided but not defined"},
 		{[]string{"demo", "extra"}, 2, `unexpected argument "extra"`},
@@ -66,7 +82,7 @@ func TestUsageErrors(t *testing.T) {
 	}
 	code, out, _ := runCLI("help", "bench")
 	assert.Equal(t, 0, code)
-	assert.Contains(t, out, "gofx bench graph [-n N]")
+	assert.Contains(t, out, "gofx bench graph|chain [-n N]")
 	code, out, _ = runCLI("version")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "gofx ")
