@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
 )
 
 // Error is an error raised inside model code: an operator that refused its
@@ -122,7 +125,11 @@ func callerOutside() string {
 func UserFrames(skip, max int) []runtime.Frame {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(skip+1, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
+	return userFrames(pcs[:n], max)
+}
+
+func userFrames(pcs []uintptr, max int) []runtime.Frame {
+	frames := runtime.CallersFrames(pcs)
 	var out []runtime.Frame
 	for {
 		f, more := frames.Next()
@@ -139,11 +146,29 @@ func UserFrames(skip, max int) []runtime.Frame {
 	return out
 }
 
+// stackTraces caches StackTrace's text by the program counters of the
+// stack: model code traced in a loop (N blocks) reaches the tracer through
+// the same few call stacks again and again, and symbolizing the frames is
+// most of the cost of recording a node.
+var (
+	stackTraces     sync.Map // string(pcs) -> string
+	stackTraceCount atomic.Int64
+)
+
+const maxStackTraces = 1 << 16
+
 // StackTrace formats the model code's Go frames (UserFrames), outermost
 // first, as "file:line in pkg.Function" lines: what tracers record as a
 // node's stack_trace.
 func StackTrace() string {
-	frames := UserFrames(2, 16)
+	var buf [64]uintptr
+	n := runtime.Callers(2, buf[:])
+	pcs := buf[:n]
+	key := unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(pcs))), n*int(unsafe.Sizeof(uintptr(0))))
+	if s, ok := stackTraces.Load(key); ok {
+		return s.(string)
+	}
+	frames := userFrames(pcs, 16)
 	var sb strings.Builder
 	for i := len(frames) - 1; i >= 0; i-- {
 		f := frames[i]
@@ -153,7 +178,12 @@ func StackTrace() string {
 		}
 		fmt.Fprintf(&sb, "%s:%d in %s\n", f.File, f.Line, fn)
 	}
-	return sb.String()
+	s := sb.String()
+	if stackTraceCount.Load() < maxStackTraces {
+		stackTraceCount.Add(1)
+		stackTraces.Store(strings.Clone(key), s) // key aliases buf: copy it
+	}
+	return s
 }
 
 // Location returns "file:line" of the model code's innermost Go frame, or
