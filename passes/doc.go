@@ -25,9 +25,30 @@
 //     FoldConstantsWith limits the size of what it stores.
 //   - RemoveDropout replaces dropout that does nothing (evaluation mode,
 //     train=False, p=0) by its input.
+//   - FuseConvBN and FuseLinearBN fold an evaluation-mode batch norm into
+//     the convolution or linear layer before it at FX level (call_module
+//     pairs, as torch.fx.experimental.optimization.fuse does), with
+//     PyTorch's formulas in PyTorch's order (FuseConvBNWeights,
+//     FuseLinearBNWeights): the fused weights of the zoo's convnet are
+//     bit-identical to PyTorch's.
+//   - FoldConvBN does the same at core-ATen level: aten.convolution followed
+//     by the batch-norm op in evaluation form, weights read with get_attr
+//     (what ExportedProgram.Module gives). FoldConvBNProgram folds an
+//     ExportedProgram's lifted state directly and returns a new program
+//     (ExportedProgram.WithState), keeping names, constants and constraints.
 //
-// Every pass keeps what the graph computes exactly (bit for bit), never
+// Default is the pipeline gofx optimize runs (dropout, the fusions,
+// constant folding, CSE, DCE, unused submodules) and Optimize runs it.
+//
+// Every pass keeps the graph's outputs (bit for bit, except the fusions,
+// whose folded weights round differently, within 1e-6 on the zoo), never
 // merges or folds random operators, operators that write their arguments
 // or state the graph writes, and never edits the user's modules: new state
-// goes to the GraphModule.
+// goes to the GraphModule, and modules on an edited path are replaced by
+// copies.
+//
+// Two tools work on a GraphModule without being passes: SplitModule
+// (torch.fx's split_module: partitions chosen by a callback become
+// submodules called in dependency order, with a cycle check) and the
+// Graphviz drawer (DOT, WriteDOT, SVG, Render; gofx draw).
 package passes
