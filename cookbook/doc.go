@@ -44,13 +44,17 @@
 //     with a dynamic batch (export.Dim), the printed ExportedProgram, Run on
 //     another batch size, the error for one outside the range, and Module.
 //     torch.export: export with dynamic_shapes.
+//   - Example_replacePattern (example_replace_pattern_test.go): pattern.Replace
+//     with a pattern and a replacement written as Go functions, sum(cat([a,
+//     b])) becoming sum(a) + sum(b); pattern.Explain says why a candidate
+//     whose interior is used elsewhere was left alone. torch.fx:
+//     replace_pattern.
 //
 // # Still to come
 //
 // These recipes need the pattern and pass packages of issue 6 and will be
 // added with them:
 //
-//   - replace_pattern, basic usage (pattern.ReplacePattern).
 //   - Conv/batch-norm fusion.
 //   - A quantization-style rewrite: quantize/dequantize around linear.
 //   - Writing a pass and running it in the PassManager.

@@ -77,3 +77,30 @@ w = torch.tensor([[0.5, -1., 2.]])
 b = torch.tensor([-1.])
 y = torch.tensor([[1., 1., 1.], [0., 0., 0.], [2., 0., 1.]])
 print(torch.sigmoid(F.linear(y, w, b)))
+
+print("# Example_replacePattern")
+
+
+def f(x, w1, w2):
+    m1 = torch.cat([w1, w2], 0).sum()
+    m2 = torch.cat([w2, x], 0).sum()
+    c = torch.cat([x, w1], 0)
+    m3 = c.sum()
+    return x + m1 + m2 + m3 + c.mean()
+
+
+def sum_of_cat(w1, w2):
+    return torch.cat([w1, w2], 0).sum()
+
+
+def sum_of_sums(w1, w2):
+    return w1.sum() + w2.sum()
+
+
+x = torch.tensor([1., 2.])
+w1 = torch.tensor([3., 4.])
+w2 = torch.tensor([-5., 6.])
+gm = fx.symbolic_trace(f)
+before = gm(x, w1, w2)
+print(len(fx.replace_pattern(gm, sum_of_cat, sum_of_sums)), "matches")
+print(before, gm(x, w1, w2))
