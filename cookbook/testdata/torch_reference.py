@@ -104,3 +104,32 @@ gm = fx.symbolic_trace(f)
 before = gm(x, w1, w2)
 print(len(fx.replace_pattern(gm, sum_of_cat, sum_of_sums)), "matches")
 print(before, gm(x, w1, w2))
+
+print("# Example_fuseConvBN")
+from torch.fx.experimental.optimization import fuse
+
+
+class ConvBN(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(1, 2, 2)
+        self.bn = torch.nn.BatchNorm2d(2)
+        with torch.no_grad():
+            self.conv.weight.copy_(torch.tensor([1., -1, 0.5, 2, -0.5, 1, 1, -2]).reshape(2, 1, 2, 2))
+            self.conv.bias.copy_(torch.tensor([0.25, -1]))
+            self.bn.weight.copy_(torch.tensor([2., 0.5]))
+            self.bn.bias.copy_(torch.tensor([-1., 1]))
+            self.bn.running_mean.copy_(torch.tensor([0.5, -2]))
+            self.bn.running_var.copy_(torch.tensor([4., 0.25]))
+
+    def forward(self, x):
+        return self.bn(self.conv(x)).relu()
+
+
+m = ConvBN().eval()
+x = torch.tensor([1., 2, 0, -1, 3, 1, 2, 0, -2]).reshape(1, 1, 3, 3)
+fused = fuse(m)
+print(fused.code.strip())
+with torch.no_grad():
+    print(fused(x))
+    print("within 1e-6 of eager:", torch.allclose(fused(x), m(x), rtol=0, atol=1e-6))
