@@ -55,12 +55,17 @@
 //     passes.FoldConvBNProgram does the same on an exported program in core
 //     ATen (no batch-norm operator left); outputs stay within 1e-6 of eager.
 //     torch.fx: torch.fx.experimental.optimization.fuse.
+//   - Example_quantizeLinear (example_quantize_test.go): pattern.ReplaceFunc
+//     wraps every linear's input and weight in a fake quantization to int8
+//     (quantize, then dequantize, in core operators), with each weight's
+//     scale read from the matched weight; FoldConstants stores the quantized
+//     weights once; the output moves by at most 1e-4. torch.fx:
+//     replace_pattern with fake_quantize_per_tensor_affine.
 //
 // # Still to come
 //
 // These recipes need the pattern and pass packages of issue 6 and will be
 // added with them:
 //
-//   - A quantization-style rewrite: quantize/dequantize around linear.
 //   - Writing a pass and running it in the PassManager.
 package cookbook

@@ -133,3 +133,35 @@ print(fused.code.strip())
 with torch.no_grad():
     print(fused(x))
     print("within 1e-6 of eager:", torch.allclose(fused(x), m(x), rtol=0, atol=1e-6))
+
+print("# Example_quantizeLinear")
+
+
+def fake_quant(v, scale):
+    return torch.clamp(torch.round(v / scale), -128, 127) * scale
+
+
+w1 = torch.tensor([[0.3, -0.71, 0.05], [1.13, 0.42, -0.9]])
+b1 = torch.tensor([0.1, -0.2])
+w2 = torch.tensor([[0.017, -0.029], [0.011, 0.023]])
+b2 = torch.tensor([0.5, 0.])
+x = torch.tensor([[0.7, -1.3, 0.25], [1.9, 0.33, -0.6]])
+
+
+def mlp(x, fq):
+    for w, b in ((w1, b1), (w2, b2)):
+        if fq:
+            # .item() of a float32 is the same float64 gofx's Float64s gives
+            x, w = fq(x, 1 / 32), fq(w, w.abs().max().item() / 127)
+        x = F.linear(x, w, b)
+        if b is b1:
+            x = x.relu()
+    return x
+
+
+ref, quant = mlp(x, None), mlp(x, fake_quant)
+print(ref)
+print(quant)
+print(f"max abs error {(quant - ref).abs().max().item():.4f}")
+fq = mlp(x, lambda v, s: torch.fake_quantize_per_tensor_affine(v, s, 0, -128, 127))
+print("same as fake_quantize_per_tensor_affine:", torch.allclose(fq, quant, rtol=0, atol=1e-6))
