@@ -59,13 +59,11 @@
 //     wraps every linear's input and weight in a fake quantization to int8
 //     (quantize, then dequantize, in core operators), with each weight's
 //     scale read from the matched weight; FoldConstants stores the quantized
-//     weights once; the output moves by at most 1e-4. torch.fx:
+//     weights once; the output moves by about 1e-4. torch.fx:
 //     replace_pattern with fake_quantize_per_tensor_affine.
-//
-// # Still to come
-//
-// These recipes need the pattern and pass packages of issue 6 and will be
-// added with them:
-//
-//   - Writing a pass and running it in the PassManager.
+//   - Example_passManager (example_pass_test.go): a passes.Pass that
+//     rewrites relu6 as hardtanh, and a checking pass that Requires it, run
+//     with passes.DCE by a Manager whose report is printed as a table; a
+//     pipeline in the wrong order is refused. torch.fx:
+//     torch.fx.passes.infra.pass_manager.PassManager.
 package cookbook

@@ -165,3 +165,8 @@ print(quant)
 print(f"max abs error {(quant - ref).abs().max().item():.4f}")
 fq = mlp(x, lambda v, s: torch.fake_quantize_per_tensor_affine(v, s, 0, -128, 127))
 print("same as fake_quantize_per_tensor_affine:", torch.allclose(fq, quant, rtol=0, atol=1e-6))
+
+print("# Example_passManager")
+x = torch.tensor([-1, 0.5, 2.5, 4, 7])
+print(F.relu6(x * 2) + F.relu6(x))
+print(F.hardtanh(x * 2, 0., 6.) + F.hardtanh(x, 0., 6.))
