@@ -54,38 +54,9 @@ func caseGraph(t testing.TB, op *ops.Operator, c *conformance.Case) (*fx.GraphMo
 				l[i] = conv(e)
 			}
 			return l
-		case nil:
-			return node.None
-		case int64:
-			return node.Int(x)
-		case float64:
-			return node.Float(x)
-		case bool:
-			return node.Bool(x)
-		case string:
-			return node.Str(x)
-		case tensor.DType:
-			return node.DType(x.String())
-		case ops.Scalar:
-			return conv(x.Value())
-		case []int64:
-			l := make(node.List, len(x))
-			for i, e := range x {
-				l[i] = node.Int(e)
-			}
-			return l
-		case []float64:
-			l := make(node.List, len(x))
-			for i, e := range x {
-				l[i] = node.Float(e)
-			}
-			return l
-		case []bool:
-			l := make(node.List, len(x))
-			for i, e := range x {
-				l[i] = node.Bool(e)
-			}
-			return l
+		}
+		if a, ok := node.ArgOf(v); ok {
+			return a
 		}
 		t.Fatalf("case %s: cannot make a graph argument of %T", c.ID, v)
 		return nil

@@ -451,8 +451,9 @@ func checkArgs(args []Arg, kwargs Kwargs, l *Chain) error {
 
 // ArgOf converts a plain Go value, as model code passes it to an operator,
 // into its Arg: nil (None), int and int64 (Int), float64 (Float), bool
-// (Bool), string (Str), an ops.Scalar (its value) and a tensor.DType (its
-// spelling). ok is false for any other value, and for a dtype that has no
+// (Bool), string (Str), an ops.Scalar (its value), a tensor.DType (its
+// spelling), and the typed slices schema defaults decode to ([]int64, []int,
+// []float64, []bool: a List). ok is false for any other value, and for a dtype that has no
 // graph spelling. Tracers use it for the leaves of the arguments they
 // record.
 func ArgOf(v any) (a Arg, ok bool) {
@@ -474,6 +475,22 @@ func ArgOf(v any) (a Arg, ok bool) {
 	case tensor.DType:
 		d := DType(x.String())
 		return d, d.Valid()
+	case []int64:
+		return listOf(x, func(e int64) Arg { return Int(e) }), true
+	case []int:
+		return listOf(x, func(e int) Arg { return Int(e) }), true
+	case []float64:
+		return listOf(x, func(e float64) Arg { return Float(e) }), true
+	case []bool:
+		return listOf(x, func(e bool) Arg { return Bool(e) }), true
 	}
 	return nil, false
+}
+
+func listOf[T any](xs []T, conv func(T) Arg) List {
+	l := make(List, len(xs))
+	for i, e := range xs {
+		l[i] = conv(e)
+	}
+	return l
 }

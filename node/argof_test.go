@@ -25,7 +25,11 @@ func TestArgOf(t *testing.T) {
 		{ops.IntScalar(4), node.Int(4), true},
 		{ops.FloatScalar(0.5), node.Float(0.5), true},
 		{tensor.Float32, node.DType("float32"), true},
-		{[]int{1}, nil, false},
+		{[]int{1, 2}, node.List{node.Int(1), node.Int(2)}, true},
+		{[]int64{3}, node.List{node.Int(3)}, true},
+		{[]float64{0.5, -1}, node.List{node.Float(0.5), node.Float(-1)}, true},
+		{[]bool{true, false}, node.List{node.Bool(true), node.Bool(false)}, true},
+		{[]string{"a"}, nil, false},
 		{float32(1), nil, false},
 	} {
 		got, ok := node.ArgOf(tc.in)

@@ -454,27 +454,8 @@ func normalizeOp(op *ops.Operator, n *node.Node) ([]any, []string, error) {
 
 // toArg converts a decoded schema default to its graph argument.
 func toArg(v any) any {
-	switch x := v.(type) {
-	case node.Arg:
-		return x
-	case []int64:
-		l := make(node.List, len(x))
-		for i, e := range x {
-			l[i] = node.Int(e)
-		}
-		return l
-	case []float64:
-		l := make(node.List, len(x))
-		for i, e := range x {
-			l[i] = node.Float(e)
-		}
-		return l
-	case []bool:
-		l := make(node.List, len(x))
-		for i, e := range x {
-			l[i] = node.Bool(e)
-		}
-		return l
+	if a, ok := v.(node.Arg); ok {
+		return a
 	}
 	if a, ok := node.ArgOf(v); ok {
 		return a
