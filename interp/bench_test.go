@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/chain"
 	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -121,48 +122,9 @@ func benchOverhead(b *testing.B, g *graph.Graph, root nn.Module, nodes int, dire
 	b.ReportMetric(float64((tInterp-tDirect).Nanoseconds())/per, "overhead-ns/node")
 }
 
-// block is Block of ../shared/bench/fx_chain.py: relu(add(lin(x), 1.0)).
-type block struct {
-	nn.Base
-	Lin *nn.Linear
-}
-
-func newBlock() *block {
-	b := &block{}
-	b.Init(b, "Block")
-	b.Lin = nn.RegisterModule(&b.Base, "lin", nn.NewLinear(16, 16, true))
-	return b
-}
-
-func (b *block) Forward(x nn.Value) nn.Value { return b.Lin.Call(x).Add(1.0).Relu() }
-
-// chainModel is Chain of fx_chain.py: N blocks in a ModuleList.
-type chainModel struct {
-	nn.Base
-	Blocks *nn.ModuleList
-}
-
-func newChainModel(n int) *chainModel {
-	m := &chainModel{}
-	m.Init(m, "Chain")
-	bs := make([]nn.Module, n)
-	for i := range bs {
-		bs[i] = newBlock()
-	}
-	m.Blocks = nn.RegisterModule(&m.Base, "blocks", nn.NewModuleList(bs...))
-	return m
-}
-
-func (m *chainModel) Forward(x nn.Value) nn.Value {
-	for _, b := range m.Blocks.All() {
-		x = nn.Call(b, x)
-	}
-	return x
-}
-
-// chainModelGraph is the graph symbolic_trace makes of chainModel: per
-// block, call_module blocks.i.lin, then aten.add.Scalar(·, 1.0) and
-// aten.relu.default.
+// chainModelGraph is the graph of chain.Model built by hand (no tracer
+// involved): per block, call_module blocks.i.lin, then aten.add.Scalar(·,
+// 1.0) and aten.relu.default.
 func chainModelGraph(b *testing.B, n int) *graph.Graph {
 	add, relu := addScalar(b), node.Function(aten.Relu)
 	var err error
@@ -187,7 +149,7 @@ func BenchmarkChainModel(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("blocks=%d", n), func(b *testing.B) {
 			nn.ManualSeed(0)
-			m := newChainModel(n)
+			m := chain.NewModel(n)
 			if err := nn.Err(m); err != nil {
 				b.Fatal(err)
 			}
