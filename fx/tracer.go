@@ -229,7 +229,9 @@ func (r *recorder) createNamed(op node.Opcode, target node.Target, args []node.A
 			node.StackTrace.Set(&n.Meta, st)
 		}
 		if len(r.stack) > 0 {
-			node.ModuleStack.Set(&n.Meta, append([]node.ModuleFrame(nil), r.stack...))
+			// r.stack is never edited in place (a module call pushes a new
+			// slice), so the nodes recorded inside one call share it.
+			node.ModuleStack.Set(&n.Meta, r.stack[:len(r.stack):len(r.stack)])
 		}
 	}
 	return n, nil
