@@ -323,3 +323,17 @@ func TestFoldLinearBNConvIsNot(t *testing.T) {
 	_, _, err = passes.FoldLinearBNProgram(nil)
 	assert.ErrorContains(t, err, "FoldLinearBNProgram")
 }
+
+// TestFoldLinearBNInDefault: the default pipeline folds Linear →
+// BatchNorm1d in an exported module, before constant folding takes the
+// permute away, and the result still computes the eager model's outputs.
+func TestFoldLinearBNInDefault(t *testing.T) {
+	p, ep := linearBN(t, true, false)
+	gm, err := ep.Module()
+	require.NoError(t, err)
+	report, err := passes.Optimize(gm)
+	require.NoError(t, err)
+	assert.Contains(t, report.String(), "fold_linear_bn")
+	assert.Zero(t, batchNormOps(gm.Graph), "%s", gm.Code())
+	requireEager(t, p, func(x *tensor.Tensor) (nn.Value, error) { return gm.Run(nn.Tensor(x)) })
+}
