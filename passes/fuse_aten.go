@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gofx/gofx/fx"
@@ -75,26 +76,37 @@ func stateOrNone(n *node.Node, i int, name string, isState func(*node.Node) bool
 // isAttr tells the state nodes of a GraphModule: get_attr.
 func isAttr(n *node.Node) bool { return n.Op() == node.GetAttr }
 
-// foldMatch is one convolution and batch norm to fold.
+// layerKind is the layer a batch norm folds into.
+type layerKind int
+
+const (
+	convLayer   layerKind = iota // aten.convolution
+	linearLayer                  // aten.addmm or aten.mm of a permuted weight
+)
+
+// foldMatch is one layer (convolution or linear) and batch norm to fold.
 type foldMatch struct {
-	conv, bn       *node.Node
+	kind           layerKind
+	layer, bn      *node.Node   // the convolution, addmm or mm; the batch norm
+	permute        *node.Node   // linear: the permute of the weight
 	getitems       []*node.Node // the users of a tuple-valued batch norm
-	w, b           *node.Node   // conv weight and bias (b may be nil)
+	w, b           *node.Node   // layer weight and bias (b may be nil)
 	gamma, beta    *node.Node   // may be nil
 	mean, variance *node.Node
 	eps            float64
 	transposed     bool
 }
 
-// matchFold returns the fold rooted at the batch-norm node n, or nil;
-// isState tells the nodes that read state (get_attr nodes, or the
-// placeholders of an exported program's lifted state).
-func matchFold(n *node.Node, isState func(*node.Node) bool) *foldMatch {
+// matchFold returns the fold of a layer of the given kind into the
+// batch-norm node n, or nil; isState tells the nodes that read state
+// (get_attr nodes, or the placeholders of an exported program's lifted
+// state).
+func matchFold(n *node.Node, kind layerKind, isState func(*node.Node) bool) *foldMatch {
 	op, ok := n.Function().(*ops.Operator)
 	if !ok || n.Op() != node.CallFunction {
 		return nil
 	}
-	m := &foldMatch{bn: n}
+	m := &foldMatch{kind: kind, bn: n}
 	epsAt := 0
 	switch op {
 	case bnNoTrn:
@@ -129,11 +141,11 @@ func matchFold(n *node.Node, isState func(*node.Node) bool) *foldMatch {
 		return nil
 	}
 	in, ok := argOf(n, 0, "input")
-	conv, isNode := in.(*node.Node)
-	if !ok || !isNode || conv.Op() != node.CallFunction || conv.Function() != node.Function(opConv) || conv.NumUsers() != 1 {
+	layer, isNode := in.(*node.Node)
+	if !ok || !isNode || layer.Op() != node.CallFunction || layer.NumUsers() != 1 {
 		return nil
 	}
-	m.conv = conv
+	m.layer = layer
 	if m.gamma, ok = stateOrNone(n, 1, "weight", isState); !ok {
 		return nil
 	}
@@ -146,6 +158,19 @@ func matchFold(n *node.Node, isState func(*node.Node) bool) *foldMatch {
 	if m.variance, ok = stateOrNone(n, 4, "running_var", isState); !ok || m.variance == nil {
 		return nil
 	}
+	if kind == linearLayer {
+		return matchLinear(m, isState)
+	}
+	return matchConv(m, isState)
+}
+
+// matchConv completes m, whose layer is to be a convolution.
+func matchConv(m *foldMatch, isState func(*node.Node) bool) *foldMatch {
+	conv := m.layer
+	if conv.Function() != node.Function(opConv) {
+		return nil
+	}
+	var ok bool
 	if m.w, ok = stateOrNone(conv, 1, "weight", isState); !ok || m.w == nil {
 		return nil
 	}
@@ -171,7 +196,7 @@ func foldConvBN(gm *fx.GraphModule) (bool, error) {
 	if gm == nil || gm.Graph == nil {
 		return false, fmt.Errorf("nil GraphModule")
 	}
-	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: newTree(gm)})
+	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: newTree(gm)}, convLayer)
 	return len(matches) > 0, err
 }
 
@@ -202,22 +227,32 @@ type foldState interface {
 	drop(n *node.Node) error
 }
 
-// foldAll folds every match of g into st and returns the matches folded.
-// The rest of a folded batch norm's state that nothing reads
-// (num_batches_tracked) goes with it, as FuseConvBN drops the module.
-func foldAll(g *graph.Graph, st foldState) ([]*foldMatch, error) {
-	var matches []*foldMatch
+// errNoFold is fold's answer for a match it leaves alone after reading
+// the tensors (shapes that do not fit the layer).
+var errNoFold = errors.New("passes: not folded")
+
+// foldAll folds every match of g for layers of the given kind into st and
+// returns the matches folded. The rest of a folded batch norm's state that
+// nothing reads (num_batches_tracked) goes with it, as FuseConvBN drops
+// the module.
+func foldAll(g *graph.Graph, st foldState, kind layerKind) ([]*foldMatch, error) {
+	var candidates, matches []*foldMatch
 	for n := range g.Nodes() {
-		if m := matchFold(n, st.isState); m != nil {
-			matches = append(matches, m)
+		if m := matchFold(n, kind, st.isState); m != nil {
+			candidates = append(candidates, m)
 		}
 	}
 	owners := map[string]bool{}
-	for i, m := range matches {
+	for _, m := range candidates {
 		owner, _ := split(st.target(m.mean))
-		if err := fold(g, st, m); err != nil {
-			return matches[:i], fmt.Errorf("nodes %s and %s: %w", m.conv.Name(), m.bn.Name(), err)
+		err := fold(g, st, m)
+		if errors.Is(err, errNoFold) {
+			continue
 		}
+		if err != nil {
+			return matches, fmt.Errorf("nodes %s and %s: %w", m.layer.Name(), m.bn.Name(), err)
+		}
+		matches = append(matches, m)
 		owners[owner] = true
 	}
 	if len(matches) == 0 {
@@ -250,7 +285,25 @@ func fold(g *graph.Graph, st foldState, m *foldMatch) error {
 		}
 		ts[i] = x
 	}
-	w, b, err := FuseConvBNWeights(ts[0], ts[1], ts[4], ts[5], m.eps, ts[2], ts[3], m.transposed)
+	// Where the folded weight and bias go: argument i (keyword kw) of
+	// node n.
+	type slot struct {
+		n  *node.Node
+		i  int
+		kw string
+	}
+	wAt, bAt := slot{m.layer, 1, "weight"}, slot{m.layer, 2, "bias"}
+	var w, b *tensor.Tensor
+	var err error
+	if m.kind == linearLayer {
+		if !linearFits(ts[0], ts[1], ts[4]) {
+			return errNoFold
+		}
+		w, b, err = FuseLinearBNWeights(ts[0], ts[1], ts[4], ts[5], m.eps, ts[2], ts[3])
+		wAt, bAt = slot{m.permute, 0, "self"}, slot{m.layer, 0, "self"}
+	} else {
+		w, b, err = FuseConvBNWeights(ts[0], ts[1], ts[4], ts[5], m.eps, ts[2], ts[3], m.transposed)
+	}
 	if err != nil {
 		return err
 	}
@@ -259,21 +312,26 @@ func fold(g *graph.Graph, st foldState, m *foldMatch) error {
 	sole := func(n *node.Node) bool { return n != nil && m.w != m.b && st.sole(n) }
 	wTarget := st.target(m.w)
 	if sole(m.w) {
-		err = st.reuse(m.conv, 1, "weight", m.w, w)
+		err = st.reuse(wAt.n, wAt.i, wAt.kw, m.w, w)
 	} else {
-		err = st.add(m.conv, 1, "weight", unique(st, wTarget+"_folded"), w, m.w)
+		err = st.add(wAt.n, wAt.i, wAt.kw, unique(st, wTarget+"_folded"), w, m.w)
 	}
 	if err != nil {
 		return err
 	}
+	if m.kind == linearLayer && m.b == nil {
+		if err := mmToAddmm(m.layer); err != nil {
+			return err
+		}
+	}
 	switch {
 	case sole(m.b):
-		err = st.reuse(m.conv, 2, "bias", m.b, b)
+		err = st.reuse(bAt.n, bAt.i, bAt.kw, m.b, b)
 	case m.b != nil:
-		err = st.add(m.conv, 2, "bias", unique(st, st.target(m.b)+"_folded"), b, m.b)
+		err = st.add(bAt.n, bAt.i, bAt.kw, unique(st, st.target(m.b)+"_folded"), b, m.b)
 	default:
 		owner, _ := split(wTarget)
-		err = st.add(m.conv, 2, "bias", unique(st, joinPath(owner, "bias")), b, m.mean)
+		err = st.add(bAt.n, bAt.i, bAt.kw, unique(st, joinPath(owner, "bias")), b, m.mean)
 	}
 	if err != nil {
 		return err
@@ -284,7 +342,7 @@ func fold(g *graph.Graph, st foldState, m *foldMatch) error {
 		outs = []*node.Node{m.bn}
 	}
 	for _, u := range outs {
-		if _, err := u.ReplaceAllUsesWith(m.conv, nil, false); err != nil {
+		if _, err := u.ReplaceAllUsesWith(m.layer, nil, false); err != nil {
 			return err
 		}
 		if u != m.bn {

@@ -31,39 +31,49 @@ import (
 // num_batches_tracked), with their signature entries and state. Buffers
 // the program mutates are never folded nor dropped.
 func FoldConvBNProgram(ep *export.ExportedProgram) (out *export.ExportedProgram, changed bool, err error) {
+	out, changed, err = foldProgram(ep, convLayer)
+	if err != nil {
+		return nil, false, fmt.Errorf("passes: FoldConvBNProgram: %w", err)
+	}
+	return out, changed, nil
+}
+
+// foldProgram folds the batch norms of ep into the layers of the given
+// kind that feed them; see FoldConvBNProgram.
+func foldProgram(ep *export.ExportedProgram, kind layerKind) (out *export.ExportedProgram, changed bool, err error) {
 	if ep == nil || ep.Graph == nil {
-		return nil, false, fmt.Errorf("passes: FoldConvBNProgram: nil program")
+		return nil, false, fmt.Errorf("nil program")
 	}
 	g, _, err := ep.Graph.Clone()
 	if err != nil {
-		return nil, false, fmt.Errorf("passes: FoldConvBNProgram: %w", err)
+		return nil, false, err
 	}
 	st, err := newProgramState(ep, g)
 	if err != nil {
-		return nil, false, fmt.Errorf("passes: FoldConvBNProgram: %w", err)
+		return nil, false, err
 	}
-	matches, err := foldAll(g, st)
+	matches, err := foldAll(g, st, kind)
 	if err != nil {
-		return nil, false, fmt.Errorf("passes: FoldConvBNProgram: %w", err)
+		return nil, false, err
 	}
 	if len(matches) == 0 {
 		return ep, false, nil
 	}
 	sig, err := st.signature()
 	if err != nil {
-		return nil, false, fmt.Errorf("passes: FoldConvBNProgram: %w", err)
+		return nil, false, err
 	}
 	out, err = ep.WithState(g, sig, st.state)
 	if err != nil {
-		return nil, false, fmt.Errorf("passes: FoldConvBNProgram: %w", err)
+		return nil, false, err
 	}
 	// The module calls that took or returned a batch norm's value take or
-	// return its convolution's.
+	// return its layer's.
 	renamed := map[string]string{}
 	for _, m := range matches {
-		renamed[m.bn.Name()] = m.conv.Name()
+		renamed[m.bn.Name()] = m.layer.Name()
 		for _, u := range m.getitems {
-			renamed[u.Name()] = m.conv.Name()
+			renamed[u.Name()] = m.layer.Name()
 		}
 	}
 	for _, c := range out.ModuleCallGraph {

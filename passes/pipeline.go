@@ -10,7 +10,7 @@ import "github.com/gofx/gofx/fx"
 // gofx optimize runs it on exported programs; on a traced GraphModule the
 // FX-level fusions apply instead of the ATen one.
 func Default() []Pass {
-	return []Pass{RemoveDropout, FuseConvBN, FuseLinearBN, FoldConvBN, FoldConstants, CSE, DCE, DeleteUnusedSubmodules}
+	return []Pass{RemoveDropout, FuseConvBN, FuseLinearBN, FoldConvBN, FoldLinearBN, FoldConstants, CSE, DCE, DeleteUnusedSubmodules}
 }
 
 // Optimize runs the Default pipeline over gm in a Manager that lints after

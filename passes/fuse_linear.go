@@ -1,0 +1,184 @@
+package passes
+
+import (
+	"fmt"
+
+	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops/aten"
+	"github.com/gofx/gofx/tensor"
+)
+
+// FoldLinearBN folds batch norms in eval form into the linear layers that
+// feed them, in a GraphModule of core ATen operators whose state is read
+// with get_attr (what ExportedProgram.Module returns). An nn.Linear on a
+// 2-D input exports as a permute of its weight and an addmm (an mm
+// without bias):
+//
+//	wt = aten.permute.default(w, [1, 0])                   w, b: get_attr
+//	lin = aten.addmm.default(b, x, wt)                     or aten.mm.default(x, wt)
+//	bn = aten._native_batch_norm_legit_no_training.default(lin, gamma, beta, mean, var, momentum, eps)
+//	y = operator.getitem(bn, 0)
+//
+// becomes aten.addmm.default(b', x, aten.permute.default(w', [1, 0])) with
+// w' and b' computed by FuseLinearBNWeights: the permute stays and reads
+// the folded weight, and an mm becomes an addmm (the same node, under its
+// name) whose first argument is the new bias. The batch-norm forms are
+// FoldConvBN's. A pair is folded only when the addmm or mm has no other
+// user, the permute is exactly [1, 0] of a get_attr weight of shape
+// [out, in] and has no other user, the bias is a get_attr of shape [out]
+// (or absent), addmm's beta and alpha are 1, the running statistics have
+// out elements, and the input is 2-D (mm and addmm take nothing else; a
+// Linear on a 3-D input exports through views and is not folded).
+//
+// The state is handled as FoldConvBN handles it: the folded tensors are
+// new parameters, under the linear layer's weight and bias names when
+// nothing else reads those (fc.weight, fc.bias), under new names
+// (fc.weight_folded) otherwise; a weight read elsewhere is thereby copied,
+// not changed. Attributes no node reads any more are deleted, modules left
+// empty too, and the modules on the edited paths are replaced by shallow
+// copies, so a model the GraphModule shares modules with is not changed.
+var FoldLinearBN = Pass{
+	Name: "fold_linear_bn",
+	Doc:  "fold eval-mode batch-norm operators into the aten.addmm/aten.mm of a linear layer feeding them (weights from get_attr)",
+	Run:  foldLinearBN,
+}
+
+func foldLinearBN(gm *fx.GraphModule) (bool, error) {
+	if gm == nil || gm.Graph == nil {
+		return false, fmt.Errorf("nil GraphModule")
+	}
+	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: newTree(gm)}, linearLayer)
+	return len(matches) > 0, err
+}
+
+// FoldLinearBNProgram folds the batch norms of an exported program into
+// the linear layers that feed them (FoldLinearBN's patterns, with the
+// weights, statistics and affine parameters read through the placeholders
+// of PARAMETER, BUFFER or CONSTANT_TENSOR inputs) and returns the new
+// program; ep is not changed, nor is the model it was exported from.
+// changed is false (and the result is ep) when nothing folds. The program
+// is edited as FoldConvBNProgram edits it: the folded weight and bias are
+// parameters (fc.weight, fc.bias, or fc.weight_folded when the weight has
+// other readers), an mm without bias becomes an addmm reading a new bias
+// parameter (p_fc_bias), and the batch norm's state goes.
+func FoldLinearBNProgram(ep *export.ExportedProgram) (out *export.ExportedProgram, changed bool, err error) {
+	out, changed, err = foldProgram(ep, linearLayer)
+	if err != nil {
+		return nil, false, fmt.Errorf("passes: FoldLinearBNProgram: %w", err)
+	}
+	return out, changed, nil
+}
+
+var (
+	opAddmm   = aten.Addmm
+	opMm      = aten.Mm
+	opPermute = aten.Permute
+)
+
+// matchLinear completes m, whose layer is to be the addmm or mm of a
+// linear layer.
+func matchLinear(m *foldMatch, isState func(*node.Node) bool) *foldMatch {
+	lin := m.layer
+	var x, wt node.Arg
+	switch lin.Function() {
+	case node.Function(opAddmm):
+		if lin.NumArgs() != 3 || !unitKwarg(lin, "beta") || !unitKwarg(lin, "alpha") {
+			return nil
+		}
+		for _, f := range lin.Kwargs() {
+			if f.Name != "beta" && f.Name != "alpha" {
+				return nil
+			}
+		}
+		b, ok := lin.Arg(0).(*node.Node)
+		if !ok || !isState(b) {
+			return nil
+		}
+		m.b = b
+		x, wt = lin.Arg(1), lin.Arg(2)
+	case node.Function(opMm):
+		if lin.NumArgs() != 2 || len(lin.Kwargs()) != 0 {
+			return nil
+		}
+		x, wt = lin.Arg(0), lin.Arg(1)
+	default:
+		return nil
+	}
+	if xn, ok := x.(*node.Node); !ok || !maybe2D(xn) {
+		return nil
+	}
+	p, ok := wt.(*node.Node)
+	if !ok || p.Op() != node.CallFunction || p.Function() != node.Function(opPermute) || p.NumUsers() != 1 || p.NumArgs() != 2 || len(p.Kwargs()) != 0 || !isTranspose(p.Arg(1)) {
+		return nil
+	}
+	w, ok := p.Arg(0).(*node.Node)
+	if !ok || !isState(w) {
+		return nil
+	}
+	m.permute, m.w = p, w
+	return m
+}
+
+// unitKwarg reports whether the keyword argument name of n is absent or 1.
+func unitKwarg(n *node.Node, name string) bool {
+	a, ok := n.Kwarg(name)
+	if !ok {
+		return true
+	}
+	switch x := a.(type) {
+	case node.Int:
+		return x == 1
+	case node.Float:
+		return x == 1
+	}
+	return false
+}
+
+// isTranspose reports whether a is the permutation [1, 0].
+func isTranspose(a node.Arg) bool {
+	var dims []node.Arg
+	switch x := a.(type) {
+	case node.List:
+		dims = x
+	case node.Tuple:
+		dims = x
+	default:
+		return false
+	}
+	return len(dims) == 2 && dims[0] == node.Arg(node.Int(1)) && dims[1] == node.Arg(node.Int(0))
+}
+
+// maybe2D reports whether n's val metadata, when it has one, is a 2-D
+// tensor.
+func maybe2D(n *node.Node) bool {
+	v, ok := node.Val.Get(&n.Meta)
+	if !ok {
+		return true
+	}
+	tm, ok := v.(node.TensorMeta)
+	return !ok || len(tm.Shape) == 2
+}
+
+// linearFits reports whether a linear weight w, its bias b (nil when
+// absent) and a batch norm's running mean have the shapes of
+// nn.Linear(in, out) followed by BatchNorm1d(out).
+func linearFits(w, b, mean *tensor.Tensor) bool {
+	if w == nil || mean == nil || w.Dim() != 2 || mean.Dim() != 1 || mean.Shape()[0] != w.Shape()[0] {
+		return false
+	}
+	return b == nil || (b.Dim() == 1 && b.Shape()[0] == w.Shape()[0])
+}
+
+// mmToAddmm turns mm(x, wt) into addmm(None, x, wt), the same node, whose
+// first argument the fold then sets to the new bias.
+func mmToAddmm(n *node.Node) error {
+	if n.Function() != node.Function(opMm) {
+		return nil
+	}
+	if err := n.SetTarget(opAddmm); err != nil {
+		return err
+	}
+	return n.InsertArg(0, node.None)
+}
