@@ -36,8 +36,12 @@
 //     (what ExportedProgram.Module gives). FoldConvBNProgram folds an
 //     ExportedProgram's lifted state directly and returns a new program
 //     (ExportedProgram.WithState), keeping names, constants and constraints.
+//   - FoldLinearBN does the same for nn.Linear as export writes it
+//     (aten.permute.default(w, [1, 0]) then aten.addmm.default, or
+//     aten.mm.default without bias, which becomes an addmm with the new
+//     bias); FoldLinearBNProgram folds it on an ExportedProgram.
 //
-// Default is the pipeline gofx optimize runs (dropout, the fusions,
+// Default is the pipeline gofx optimize runs (dropout, the fusions and foldings,
 // constant folding, CSE, DCE, unused submodules) and Optimize runs it.
 //
 // Every pass keeps the graph's outputs (bit for bit, except the fusions,
