@@ -2,7 +2,6 @@ package export_test
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	F "github.com/gofx/gofx/nn/functional"
@@ -24,7 +23,6 @@ import (
 	"github.com/gofx/gofx/torchio"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // zooModel returns a zoo model loaded with PyTorch's weights and its
 // recorded cases, from testdata or ../shared/models (resnet18).
@@ -56,19 +54,6 @@ func args(vs []nn.Value) []any {
 	return out
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./export -update")
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s changed (-golden +now); run go test ./export -update:\n%s", name, d)
-	}
-}
 
 // TestSeedExamplesPrint checks the printed programs of the torch.export
 // documentation's examples against golden files.
@@ -101,7 +86,7 @@ func TestSeedExamplesPrint(t *testing.T) {
 			}
 			ep, err := export.Export(m, in, dims, opts...)
 			require.NoError(t, err)
-			golden(t, tc.model+".txt", stripPaths(ep.String()))
+			golden.Check(t, filepath.Join("testdata", tc.model+".txt"), stripPaths(ep.String()))
 		})
 	}
 }
@@ -411,36 +396,37 @@ func TestUserInputMutation(t *testing.T) {
 // counts (statically shaped, as PyTorch 1.13's make_fx traced them) with
 // ../shared/models/*.aten.json, undecomposed against Export and decomposed
 // against RunDecompositions(decomp.Extra()). Every difference is listed in
-// testdata/op_counts.golden and explained in README.md ("Export").
+// testdata/op_counts/NAME.golden and explained in README.md ("Export").
 func TestOpCountsAgainstPyTorch(t *testing.T) {
-	var b strings.Builder
 	for _, name := range models.Names() {
-		path := filepath.Join("../testdata/models", name+".aten.json")
-		if _, err := os.Stat(path); err != nil {
-			path = filepath.Join("../../shared/models", name+".aten.json")
-		}
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Logf("%s: no aten.json, skipped", name)
-			continue
-		}
-		var ref struct {
-			OpCounts     map[string]int `json:"op_counts"`
-			Undecomposed struct {
-				OpCounts map[string]int `json:"op_counts"`
-			} `json:"undecomposed"`
-		}
-		require.NoError(t, json.Unmarshal(raw, &ref))
-		m, io := zooModel(t, name)
-		ep, err := export.Export(m, args(io.Cases[0].Inputs), nil)
-		require.NoError(t, err)
-		dec, err := ep.RunDecompositions(decomp.Extra())
-		require.NoError(t, err)
-		fmt.Fprintf(&b, "%s\n", name)
-		diff(&b, "  export vs undecomposed", counts(ep), ref.Undecomposed.OpCounts)
-		diff(&b, "  decomposed vs decomposed", counts(dec), ref.OpCounts)
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("../testdata/models", name+".aten.json")
+			if _, err := os.Stat(path); err != nil {
+				path = filepath.Join("../../shared/models", name+".aten.json")
+			}
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Skipf("%s.aten.json absent (looked in testdata/models and ../shared/models): %v", name, err)
+			}
+			var ref struct {
+				OpCounts     map[string]int `json:"op_counts"`
+				Undecomposed struct {
+					OpCounts map[string]int `json:"op_counts"`
+				} `json:"undecomposed"`
+			}
+			require.NoError(t, json.Unmarshal(raw, &ref))
+			m, io := zooModel(t, name)
+			ep, err := export.Export(m, args(io.Cases[0].Inputs), nil)
+			require.NoError(t, err)
+			dec, err := ep.RunDecompositions(decomp.Extra())
+			require.NoError(t, err)
+			var b strings.Builder
+			fmt.Fprintf(&b, "%s\n", name)
+			diff(&b, "  export vs undecomposed", counts(ep), ref.Undecomposed.OpCounts)
+			diff(&b, "  decomposed vs decomposed", counts(dec), ref.OpCounts)
+			golden.Check(t, filepath.Join("testdata", "op_counts", name+".golden"), b.String())
+		})
 	}
-	golden(t, "op_counts.golden", b.String())
 }
 
 func counts(ep *export.ExportedProgram) map[string]int {
