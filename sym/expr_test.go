@@ -2,7 +2,6 @@ package sym
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // fixture: three backed symbols s0, s1, s2 and their expressions.
 func fixture(t testing.TB) (env *Env, s0, s1, s2 Expr) {
@@ -146,15 +143,7 @@ func TestStringGolden(t *testing.T) {
 	for _, g := range goldenExprs(t) {
 		fmt.Fprintf(&b, "%s: %v\n", g.name, g.e)
 	}
-	path := filepath.Join("testdata", "strings.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	if d := cmp.Diff(string(want), b.String()); d != "" {
-		t.Errorf("String output differs from %s (-want +got; rerun with -update if intended):\n%s", path, d)
-	}
+	golden.Check(t, filepath.Join("testdata", "strings.golden"), b.String())
 }
 
 // TestPythonReference compares Eval with Python's values for the expressions of
