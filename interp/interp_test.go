@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/interp"
 	_ "github.com/gofx/gofx/kernels"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
-	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/ops/aten"
 	"github.com/gofx/gofx/tensor"
 )
@@ -24,19 +24,6 @@ func randn(t testing.TB, seed uint64, shape ...int) *tensor.Tensor {
 	x, err := tensor.NewGenerator(seed).Randn(tensor.Float32, shape...)
 	require.NoError(t, err)
 	return x
-}
-
-// call runs op directly, for the expected values.
-func call(t testing.TB, op *ops.Operator, args []any, kwargs map[string]any) *tensor.Tensor {
-	out, err := op.Call(args, kwargs)
-	require.NoError(t, err)
-	return out[0].(*tensor.Tensor)
-}
-
-func lookup(t testing.TB, name string) *ops.Operator {
-	op, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return op
 }
 
 func parse(t testing.TB, text string) *graph.Graph {
@@ -69,7 +56,7 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"(%add)`,
 			inputs: []nn.Value{nn.Tensor(x), nn.Tensor(y)},
 			want: func(t *testing.T) nn.Value {
-				return nn.Tensor(call(t, aten.AddTensor, []any{x, y}, map[string]any{"alpha": 2}))
+				return nn.Tensor(optest.OpTensor(t, aten.AddTensor, []any{x, y}, map[string]any{"alpha": 2}))
 			},
 		},
 		{
@@ -82,9 +69,9 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"(%relu)`,
 			inputs: []nn.Value{nn.Tensor(x)},
 			want: func(t *testing.T) nn.Value {
-				n := call(t, aten.Neg, []any{x}, nil)
-				a := call(t, lookup(t, "aten::add.Scalar"), []any{n, 1.5}, nil)
-				return nn.Tensor(call(t, aten.Relu, []any{a}, nil))
+				n := optest.OpTensor(t, aten.Neg, []any{x}, nil)
+				a := optest.OpTensor(t, optest.Op(t, "aten::add.Scalar"), []any{n, 1.5}, nil)
+				return nn.Tensor(optest.OpTensor(t, aten.Relu, []any{a}, nil))
 			},
 		},
 		{
@@ -97,8 +84,8 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"(%mul)`,
 			inputs: []nn.Value{nn.Tensor(x), nn.Tensor(y)},
 			want: func(t *testing.T) nn.Value {
-				r := call(t, aten.Relu, []any{x}, nil)
-				return nn.Tensor(call(t, aten.MulTensor, []any{r, y}, nil))
+				r := optest.OpTensor(t, aten.Relu, []any{x}, nil)
+				return nn.Tensor(optest.OpTensor(t, aten.MulTensor, []any{r, y}, nil))
 			},
 		},
 		{
@@ -111,7 +98,7 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"((%getitem_1, %getitem, 3))`,
 			inputs: []nn.Value{nn.Tensor(x)},
 			want: func(t *testing.T) nn.Value {
-				out, err := lookup(t, "aten::split.Tensor").Call([]any{x, 1, 1}, nil)
+				out, err := optest.Op(t, "aten::split.Tensor").Call([]any{x, 1, 1}, nil)
 				require.NoError(t, err)
 				parts := out[0].([]*tensor.Tensor)
 				return nn.Tuple(nn.Tensor(parts[2]), nn.Tensor(parts[0]), nn.Of(3))
@@ -125,7 +112,7 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"(%sum_1)`,
 			inputs: []nn.Value{nn.Tensor(x)},
 			want: func(t *testing.T) nn.Value {
-				return nn.Tensor(call(t, lookup(t, "aten::sum.dim_IntList"), []any{x, []int64{-1}}, map[string]any{"dtype": tensor.Float64}))
+				return nn.Tensor(optest.OpTensor(t, optest.Op(t, "aten::sum.dim_IntList"), []any{x, []int64{-1}}, map[string]any{"dtype": tensor.Float64}))
 			},
 		},
 		{
@@ -137,7 +124,7 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"(%cat)`,
 			inputs: []nn.Value{nn.Tensor(x), nn.Tensor(y)},
 			want: func(t *testing.T) nn.Value {
-				return nn.Tensor(call(t, lookup(t, "aten::cat"), []any{[]any{x, y, x}, 0}, nil))
+				return nn.Tensor(optest.OpTensor(t, optest.Op(t, "aten::cat"), []any{[]any{x, y, x}, 0}, nil))
 			},
 		},
 		{
@@ -149,7 +136,7 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"(%add)`,
 			inputs: []nn.Value{nn.Tensor(x)},
 			want: func(t *testing.T) nn.Value {
-				return nn.Tensor(call(t, lookup(t, "aten::add.Scalar"), []any{x, 2.5}, nil))
+				return nn.Tensor(optest.OpTensor(t, optest.Op(t, "aten::add.Scalar"), []any{x, 2.5}, nil))
 			},
 		},
 		{
@@ -161,7 +148,7 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"(%add)`,
 			inputs: []nn.Value{nn.Tensor(x), nn.Of(-1.0)},
 			want: func(t *testing.T) nn.Value {
-				return nn.Tensor(call(t, lookup(t, "aten::add.Scalar"), []any{x, -1.0}, nil))
+				return nn.Tensor(optest.OpTensor(t, optest.Op(t, "aten::add.Scalar"), []any{x, -1.0}, nil))
 			},
 		},
 		{
@@ -173,7 +160,7 @@ func TestRunGraphs(t *testing.T) {
 %output = output "output"(%relu)`,
 			inputs: []nn.Value{nn.Tensor(x)},
 			want: func(t *testing.T) nn.Value {
-				return nn.Tensor(call(t, aten.Relu, []any{x}, nil))
+				return nn.Tensor(optest.OpTensor(t, aten.Relu, []any{x}, nil))
 			},
 		},
 	}
@@ -223,7 +210,7 @@ func TestModuleTree(t *testing.T) {
 	px, _ := g.Placeholder("x")
 	w, _ := g.GetAttr("0.weight")
 	b, _ := g.GetAttr("0.bias")
-	lin, err := g.CallFunction(lookup(t, "aten::linear"), []node.Arg{px, w, b}, nil)
+	lin, err := g.CallFunction(optest.Op(t, "aten::linear"), []node.Arg{px, w, b}, nil)
 	require.NoError(t, err)
 	relu, _ := g.CallModule("1", []node.Arg{lin}, nil)
 	whole, _ := g.CallModule("0", []node.Arg{px}, nil)
@@ -300,22 +287,22 @@ func TestOverrides(t *testing.T) {
 %add = call_function aten.add.Scalar(%relu, 1.0)
 %relu_1 = call_method "relu"(%add)
 %output = output "output"(%relu_1)`)
-	addS := lookup(t, "aten::add.Scalar")
+	addS := optest.Op(t, "aten::add.Scalar")
 
 	t.Run("swap relu for sigmoid", func(t *testing.T) {
 		s := swapRelu{interp.New(g, nil)}
 		s.Steps = s
 		got, err := s.Run(nn.Tensor(x))
 		require.NoError(t, err)
-		a := call(t, addS, []any{call(t, aten.Sigmoid, []any{x}, nil), 1.0}, nil)
-		assertClose(t, call(t, aten.Sigmoid, []any{a}, nil), got)
+		a := optest.OpTensor(t, addS, []any{optest.OpTensor(t, aten.Sigmoid, []any{x}, nil), 1.0}, nil)
+		assertClose(t, optest.OpTensor(t, aten.Sigmoid, []any{a}, nil), got)
 	})
 	t.Run("without Steps the overrides are not used", func(t *testing.T) {
 		s := swapRelu{interp.New(g, nil)}
 		got, err := s.Run(nn.Tensor(x))
 		require.NoError(t, err)
-		a := call(t, addS, []any{call(t, aten.Relu, []any{x}, nil), 1.0}, nil)
-		assertClose(t, call(t, aten.Relu, []any{a}, nil), got)
+		a := optest.OpTensor(t, addS, []any{optest.OpTensor(t, aten.Relu, []any{x}, nil), 1.0}, nil)
+		assertClose(t, optest.OpTensor(t, aten.Relu, []any{a}, nil), got)
 	})
 	t.Run("count nodes and rewrite arguments", func(t *testing.T) {
 		c := &counter{Interpreter: interp.New(g, nil), ops: map[node.Opcode]int{}}
@@ -323,16 +310,16 @@ func TestOverrides(t *testing.T) {
 		got, err := c.Run(nn.Tensor(x))
 		require.NoError(t, err)
 		assert.Equal(t, map[node.Opcode]int{node.Placeholder: 1, node.CallFunction: 2, node.CallMethod: 1, node.Output: 1}, c.ops)
-		a := call(t, addS, []any{call(t, aten.Relu, []any{x}, nil), 2.0}, nil)
-		assertClose(t, call(t, aten.Relu, []any{a}, nil), got)
+		a := optest.OpTensor(t, addS, []any{optest.OpTensor(t, aten.Relu, []any{x}, nil), 2.0}, nil)
+		assertClose(t, optest.OpTensor(t, aten.Relu, []any{a}, nil), got)
 	})
 	t.Run("placeholder", func(t *testing.T) {
 		f := fixedInputs{interp.New(g, nil), nn.Tensor(x)}
 		f.Steps = f
 		got, err := f.Run() // no inputs: the override supplies them
 		require.NoError(t, err)
-		a := call(t, addS, []any{call(t, aten.Relu, []any{x}, nil), 1.0}, nil)
-		assertClose(t, call(t, aten.Relu, []any{a}, nil), got)
+		a := optest.OpTensor(t, addS, []any{optest.OpTensor(t, aten.Relu, []any{x}, nil), 1.0}, nil)
+		assertClose(t, optest.OpTensor(t, aten.Relu, []any{a}, nil), got)
 	})
 }
 
@@ -354,7 +341,7 @@ func TestInitialEnv(t *testing.T) {
 	env := map[*node.Node]nn.Value{nodes["neg"]: nn.Tensor(z)}
 	got, err := c.RunWithEnv(env, nn.Tensor(x))
 	require.NoError(t, err)
-	want := call(t, aten.AddTensor, []any{call(t, aten.Relu, []any{z}, nil), x}, nil)
+	want := optest.OpTensor(t, aten.AddTensor, []any{optest.OpTensor(t, aten.Relu, []any{z}, nil), x}, nil)
 	assertClose(t, want, got)
 	assert.Equal(t, 2, c.ops[node.CallFunction], "neg must not run")
 	assert.Len(t, env, 1, "the caller's map is not modified")
@@ -363,7 +350,7 @@ func TestInitialEnv(t *testing.T) {
 	clear(c.ops)
 	got, err = c.RunWithEnv(map[*node.Node]nn.Value{nodes["x"]: nn.Tensor(x), nodes["relu"]: nn.Tensor(z)})
 	require.NoError(t, err)
-	assertClose(t, call(t, aten.AddTensor, []any{z, x}, nil), got)
+	assertClose(t, optest.OpTensor(t, aten.AddTensor, []any{z, x}, nil), got)
 	// %neg runs although its only user's value is given, as in torch.fx.
 	assert.Equal(t, map[node.Opcode]int{node.CallFunction: 2, node.Output: 1}, c.ops)
 
@@ -416,9 +403,9 @@ func TestValuesAreFreed(t *testing.T) {
 	want := x
 	for i := range n {
 		if i%2 == 0 {
-			want = call(t, aten.AddTensor, []any{want, x}, nil)
+			want = optest.OpTensor(t, aten.AddTensor, []any{want, x}, nil)
 		} else {
-			want = call(t, aten.Relu, []any{want}, nil)
+			want = optest.OpTensor(t, aten.Relu, []any{want}, nil)
 		}
 	}
 	assertClose(t, want, got)

@@ -8,17 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
-
-// lookup returns a registered operator of the global registry.
-func lookup(t *testing.T, name string) *ops.Operator {
-	t.Helper()
-	o, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return o
-}
 
 // defineUnique registers a custom operator with its kernel and meta
 // function in a registry of its own (ops.Define registers in the global
@@ -41,7 +34,7 @@ func vec(vals ...float32) *tensor.Tensor { return tensor.Must(tensor.FromSlice(v
 // Bind rejects bad calls with an error that names the operator and, when
 // one is to blame, the argument.
 func TestBindErrors(t *testing.T) {
-	add := lookup(t, "aten::add.Tensor")
+	add := optest.Op(t, "aten::add.Tensor")
 	x := vec(1, 2)
 	tests := []struct {
 		name   string
@@ -61,19 +54,19 @@ func TestBindErrors(t *testing.T) {
 		{"None tensor", add, []any{nil, x}, nil, "self", "expected Tensor, got None"},
 		{"wrong type scalar", add, []any{x, x}, map[string]any{"alpha": "two"}, "alpha", "expected Scalar, got str"},
 		{"zero Scalar", add, []any{x, x}, map[string]any{"alpha": ops.Scalar{}}, "alpha", "expected Scalar, got Scalar"},
-		{"wrong type int", lookup(t, "aten::select.int"), []any{x, 0.5, 0}, nil, "dim", "expected int, got float"},
-		{"wrong type int list", lookup(t, "aten::permute"), []any{x, []float64{1}}, nil, "dims", "expected int[], got list of float"},
-		{"bad list element", lookup(t, "aten::permute"), []any{x, []any{0, "a"}}, nil, "dims", "element 1: expected int, got str"},
-		{"fixed size list element", lookup(t, "aten::avg_pool2d"), []any{x, []any{2, 2.5}}, nil, "kernel_size", "element 1: expected int, got float"},
-		{"tensor list with None", lookup(t, "aten::cat"), []any{[]any{x, nil}}, nil, "tensors", "element 1: expected Tensor, got None"},
-		{"tensor list wrong element", lookup(t, "aten::cat"), []any{[]any{x, 3}}, nil, "tensors", "element 1: expected Tensor, got int"},
-		{"bad dtype", lookup(t, "aten::sum"), []any{x}, map[string]any{"dtype": "complex64"}, "dtype", "expected ScalarType, got str"},
-		{"invalid dtype", lookup(t, "aten::sum"), []any{x}, map[string]any{"dtype": tensor.Invalid}, "dtype", "expected ScalarType, got ScalarType"},
-		{"bool for int", lookup(t, "aten::select.int"), []any{x, true, 0}, nil, "dim", "expected int, got bool"},
-		{"int list for str list", lookup(t, "aten::sum.dim_DimnameList"), []any{x, []int{0}}, nil, "dim", "expected str[1], got list of int"},
-		{"tensor for complex", lookup(t, "aten::add.complex"), []any{x, 1}, nil, "a", "expected complex, got Tensor"},
-		{"tensor for generic list", lookup(t, "aten::add.t"), []any{x, x}, nil, "a", "expected t[], got Tensor"},
-		{"str for bool", lookup(t, "aten::mean.dim"), []any{x, []int{0}, "yes"}, nil, "keepdim", "expected bool, got str"},
+		{"wrong type int", optest.Op(t, "aten::select.int"), []any{x, 0.5, 0}, nil, "dim", "expected int, got float"},
+		{"wrong type int list", optest.Op(t, "aten::permute"), []any{x, []float64{1}}, nil, "dims", "expected int[], got list of float"},
+		{"bad list element", optest.Op(t, "aten::permute"), []any{x, []any{0, "a"}}, nil, "dims", "element 1: expected int, got str"},
+		{"fixed size list element", optest.Op(t, "aten::avg_pool2d"), []any{x, []any{2, 2.5}}, nil, "kernel_size", "element 1: expected int, got float"},
+		{"tensor list with None", optest.Op(t, "aten::cat"), []any{[]any{x, nil}}, nil, "tensors", "element 1: expected Tensor, got None"},
+		{"tensor list wrong element", optest.Op(t, "aten::cat"), []any{[]any{x, 3}}, nil, "tensors", "element 1: expected Tensor, got int"},
+		{"bad dtype", optest.Op(t, "aten::sum"), []any{x}, map[string]any{"dtype": "complex64"}, "dtype", "expected ScalarType, got str"},
+		{"invalid dtype", optest.Op(t, "aten::sum"), []any{x}, map[string]any{"dtype": tensor.Invalid}, "dtype", "expected ScalarType, got ScalarType"},
+		{"bool for int", optest.Op(t, "aten::select.int"), []any{x, true, 0}, nil, "dim", "expected int, got bool"},
+		{"int list for str list", optest.Op(t, "aten::sum.dim_DimnameList"), []any{x, []int{0}}, nil, "dim", "expected str[1], got list of int"},
+		{"tensor for complex", optest.Op(t, "aten::add.complex"), []any{x, 1}, nil, "a", "expected complex, got Tensor"},
+		{"tensor for generic list", optest.Op(t, "aten::add.t"), []any{x, x}, nil, "a", "expected t[], got Tensor"},
+		{"str for bool", optest.Op(t, "aten::mean.dim"), []any{x, []int{0}, "yes"}, nil, "keepdim", "expected bool, got str"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,17 +91,17 @@ func TestBindErrors(t *testing.T) {
 // Bind fills defaults and normalizes values to their canonical Go forms.
 func TestBindDefaultsAndNormalization(t *testing.T) {
 	x := vec(1, 2)
-	c, err := lookup(t, "aten::add.Tensor").Bind([]any{x, x}, nil)
+	c, err := optest.Op(t, "aten::add.Tensor").Bind([]any{x, x}, nil)
 	require.NoError(t, err)
 	assert.Same(t, x, c.Tensor("self"))
 	assert.Equal(t, ops.IntScalar(1), c.Scalar("alpha"))
 
-	c, err = lookup(t, "aten::add.Tensor").Bind([]any{x}, map[string]any{"other": x, "alpha": 2.5})
+	c, err = optest.Op(t, "aten::add.Tensor").Bind([]any{x}, map[string]any{"other": x, "alpha": 2.5})
 	require.NoError(t, err)
 	assert.True(t, c.Scalar("alpha").IsFloat())
 	assert.Equal(t, 2.5, c.Scalar("alpha").Float())
 
-	c, err = lookup(t, "aten::avg_pool2d").Bind([]any{x, 3}, nil)
+	c, err = optest.Op(t, "aten::avg_pool2d").Bind([]any{x, 3}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int64{3, 3}, c.Ints("kernel_size"), "an int repeats to int[2]")
 	assert.Equal(t, []int64{}, c.Ints("stride"), "stride=[]")
@@ -119,7 +112,7 @@ func TestBindDefaultsAndNormalization(t *testing.T) {
 	assert.False(t, set)
 	assert.True(t, c.IsNone("divisor_override"))
 
-	c, err = lookup(t, "aten::mean.dim").Bind([]any{x, []int{-1}}, map[string]any{"dtype": "torch.float64"})
+	c, err = optest.Op(t, "aten::mean.dim").Bind([]any{x, []int{-1}}, map[string]any{"dtype": "torch.float64"})
 	require.NoError(t, err)
 	assert.Equal(t, []int64{-1}, c.Ints("dim"))
 	assert.False(t, c.Bool("keepdim"))
@@ -127,14 +120,14 @@ func TestBindDefaultsAndNormalization(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, tensor.Float64, dt)
 
-	c, err = lookup(t, "aten::mean.dim").Bind([]any{x, nil}, nil)
+	c, err = optest.Op(t, "aten::mean.dim").Bind([]any{x, nil}, nil)
 	require.NoError(t, err)
 	assert.True(t, c.IsNone("dim"))
 	assert.Nil(t, c.Ints("dim"))
 	_, ok = c.DType("dtype")
 	assert.False(t, ok)
 
-	c, err = lookup(t, "aten::clamp").Bind([]any{x}, map[string]any{"max": int64(3)})
+	c, err = optest.Op(t, "aten::clamp").Bind([]any{x}, map[string]any{"max": int64(3)})
 	require.NoError(t, err)
 	_, set = c.OptScalar("min")
 	assert.False(t, set)
@@ -142,29 +135,29 @@ func TestBindDefaultsAndNormalization(t *testing.T) {
 	assert.True(t, set)
 	assert.Equal(t, int64(3), mx.Int())
 
-	c, err = lookup(t, "aten::leaky_relu").Bind([]any{x}, nil)
+	c, err = optest.Op(t, "aten::leaky_relu").Bind([]any{x}, nil)
 	require.NoError(t, err)
 	assert.InDelta(t, 0.01, c.Scalar("negative_slope").Float(), 0)
 
-	c, err = lookup(t, "aten::cat").Bind([]any{[]any{x, x}}, nil)
+	c, err = optest.Op(t, "aten::cat").Bind([]any{[]any{x, x}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []*tensor.Tensor{x, x}, c.Tensors("tensors"))
 	assert.Equal(t, int64(0), c.Int("dim"))
 
-	c, err = lookup(t, "aten::index.Tensor").Bind([]any{x, []any{nil, x}}, nil)
+	c, err = optest.Op(t, "aten::index.Tensor").Bind([]any{x, []any{nil, x}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []*tensor.Tensor{nil, x}, c.Tensors("indices"), "Tensor?[] keeps None")
 
-	c, err = lookup(t, "aten::select.int").Bind([]any{x, int64(0), 1}, nil)
+	c, err = optest.Op(t, "aten::select.int").Bind([]any{x, int64(0), 1}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), c.Int("index"))
 	assert.Equal(t, int64(0), c.Arg("dim"))
 
-	c, err = lookup(t, "aten::div.Tensor_mode").Bind([]any{x, x}, map[string]any{"rounding_mode": "floor"})
+	c, err = optest.Op(t, "aten::div.Tensor_mode").Bind([]any{x, x}, map[string]any{"rounding_mode": "floor"})
 	require.NoError(t, err)
 	assert.Equal(t, "floor", c.Str("rounding_mode"))
 
-	c, err = lookup(t, "aten::elu").Bind([]any{x}, map[string]any{"alpha": float32(0.5)})
+	c, err = optest.Op(t, "aten::elu").Bind([]any{x}, map[string]any{"alpha": float32(0.5)})
 	require.NoError(t, err)
 	assert.Equal(t, 0.5, c.Scalar("alpha").Float())
 }
@@ -455,7 +448,7 @@ func TestNestedCallErrors(t *testing.T) {
 // Operators of the 1.13 schema list have no kernel unless the kernels
 // package registers one; composite ones say how to proceed.
 func TestCallWithoutKernels(t *testing.T) {
-	op := lookup(t, "aten::linspace")
+	op := optest.Op(t, "aten::linspace")
 	if op.HasKernel() {
 		t.Skip("a kernel is registered")
 	}
@@ -515,14 +508,14 @@ func zero() float64 { return 0 }
 // defaults and leaves values unchecked, but still refuses a wrong arity or
 // an unknown keyword.
 func TestPlace(t *testing.T) {
-	add := lookup(t, "aten::add.Tensor")
+	add := optest.Op(t, "aten::add.Tensor")
 	type fake struct{ name string }
 	x, y := fake{"x"}, fake{"y"}
 	got, err := add.Place([]any{x}, map[string]any{"other": y})
 	require.NoError(t, err)
 	assert.Equal(t, []any{x, y, ops.IntScalar(1)}, got)
 
-	view := lookup(t, "aten::mean.dim")
+	view := optest.Op(t, "aten::mean.dim")
 	got, err = view.Place([]any{x, []any{"s0"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []any{x, []any{"s0"}, false, nil}, got)
