@@ -23,7 +23,6 @@ import (
 	"github.com/gofx/gofx/torchio"
 )
 
-
 // zooModel returns a zoo model loaded with PyTorch's weights and its
 // recorded cases, from testdata or ../shared/models (resnet18).
 func zooModel(t *testing.T, name string) (nn.Module, *models.IO) {
@@ -53,7 +52,6 @@ func args(vs []nn.Value) []any {
 	}
 	return out
 }
-
 
 // TestSeedExamplesPrint checks the printed programs of the torch.export
 // documentation's examples against golden files.
