@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	_ "github.com/gofx/gofx/kernels"
 	"github.com/gofx/gofx/internal/optest"
+	_ "github.com/gofx/gofx/kernels"
 	"github.com/gofx/gofx/tensor"
 )
 
