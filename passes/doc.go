@@ -33,13 +33,19 @@
 //     bit-identical to PyTorch's.
 //   - FoldConvBN does the same at core-ATen level: aten.convolution followed
 //     by the batch-norm op in evaluation form, weights read with get_attr
-//     (what ExportedProgram.Module gives). FoldConvBNProgram folds an
-//     ExportedProgram's lifted state directly and returns a new program
-//     (ExportedProgram.WithState), keeping names, constants and constraints.
+//     (what ExportedProgram.Module gives).
 //   - FoldLinearBN does the same for nn.Linear as export writes it
 //     (aten.permute.default(w, [1, 0]) then aten.addmm.default, or
 //     aten.mm.default without bias, which becomes an addmm with the new
-//     bias); FoldLinearBNProgram folds it on an ExportedProgram.
+//     bias).
+//
+// Passes run on an exported program through ExportedProgram.Transform,
+// which runs them on the program's GraphModule and lifts the state back
+// into placeholders (a Pass and a *Manager are export.Pass values; this
+// package does not import export):
+//
+//	folded, err := ep.Transform(passes.FoldConvBN, passes.DCE)
+//	optimized, err := ep.Transform(passes.NewManager(passes.Default()...))
 //
 // Default is the pipeline gofx optimize runs (dropout, the fusions and foldings,
 // constant folding, CSE, DCE, unused submodules) and Optimize runs it.

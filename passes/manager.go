@@ -392,3 +392,18 @@ func diffLine(n *node.Node) string {
 	}
 	return line
 }
+
+// Apply runs the pipeline over gm (Run, with the Manager's checks) and
+// reports whether it changed the graph. With it a Manager is an
+// export.Pass: ep.Transform(passes.NewManager(passes.Default()...))
+// optimizes an exported program.
+func (m *Manager) Apply(gm *fx.GraphModule) (changed bool, err error) {
+	rep, err := m.Run(gm)
+	if rep == nil {
+		return false, err
+	}
+	return rep.Changed, err
+}
+
+// String names the pipeline: "pipeline[cse dce]".
+func (m *Manager) String() string { return fmt.Sprintf("pipeline%v", names(m.Passes)) }
