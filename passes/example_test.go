@@ -73,7 +73,7 @@ func Example() {
 // A pipeline whose requirements are not met is refused before anything
 // runs.
 func ExampleManager_Check() {
-	fuse := passes.Pass{Name: "fuse", Requires: []string{"fold_constants"}, Run: passes.EliminateDeadCode}
+	fuse := passes.Pass{Name: "fuse", Requires: []string{"fold_constants"}, Run: passes.DCE.Run}
 	err := passes.NewManager(fuse, passes.FoldConstants).Check()
 	fmt.Println(err)
 	// Output:
