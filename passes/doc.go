@@ -57,8 +57,7 @@
 // goes to the GraphModule, and modules on an edited path are replaced by
 // copies.
 //
-// Two tools work on a GraphModule without being passes: SplitModule
-// (torch.fx's split_module: partitions chosen by a callback become
-// submodules called in dependency order, with a cycle check) and the
-// Graphviz drawer (DOT, WriteDOT, SVG, Render; gofx draw).
+// Two tools that work on a GraphModule without being passes live beside
+// the graph they work on: fx.SplitModule (torch.fx's split_module) and the
+// Graphviz drawer of package graph/dot (gofx draw).
 package passes

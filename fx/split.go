@@ -1,4 +1,4 @@
-package passes
+package fx
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -39,7 +38,7 @@ type Partition struct {
 	// call_module nodes call, registered under their original dotted path
 	// with dots turned into underscores ("layer1.0.conv1" is
 	// "layer1_0_conv1").
-	Module *fx.GraphModule
+	Module *GraphModule
 }
 
 // A Split is the result of SplitModuleWith.
@@ -47,7 +46,7 @@ type Split struct {
 	// Module is the split module: the original placeholders and get_attr
 	// nodes, one call_module node per partition in dependency order, and
 	// the original output.
-	Module *fx.GraphModule
+	Module *GraphModule
 	// Partitions are the submodules in the order Module calls them.
 	Partitions []*Partition
 	// QualNames maps each module target inside a submodule
@@ -58,7 +57,7 @@ type Split struct {
 
 // SplitModule splits gm into submodules by partition, as torch.fx's
 // split_module(gm, root, split_callback) does; see SplitModuleWith.
-func SplitModule(gm *fx.GraphModule, partition func(n *node.Node) int) (*fx.GraphModule, error) {
+func SplitModule(gm *GraphModule, partition func(n *node.Node) int) (*GraphModule, error) {
 	s, err := SplitModuleWith(gm, partition)
 	if err != nil {
 		return nil, err
@@ -90,24 +89,24 @@ func SplitModule(gm *fx.GraphModule, partition func(n *node.Node) int) (*fx.Grap
 // each other in a cycle; an error for a negative partition number, a panic
 // in the callback, or a target that does not resolve. gm is not changed;
 // the split module shares gm's modules, parameters and buffers.
-func SplitModuleWith(gm *fx.GraphModule, partition func(n *node.Node) int) (*Split, error) {
+func SplitModuleWith(gm *GraphModule, partition func(n *node.Node) int) (*Split, error) {
 	if gm == nil || gm.Graph == nil {
-		return nil, errors.New("passes: SplitModule: nil GraphModule")
+		return nil, errors.New("fx: SplitModule: nil GraphModule")
 	}
 	if partition == nil {
-		return nil, errors.New("passes: SplitModule: nil partition callback")
+		return nil, errors.New("fx: SplitModule: nil partition callback")
 	}
 	s := &splitter{gm: gm, part: make(map[*node.Node]*splitPart, gm.Graph.Len()), byID: map[int]*splitPart{}}
 	if err := s.assign(partition); err != nil {
-		return nil, fmt.Errorf("passes: SplitModule: %w", err)
+		return nil, fmt.Errorf("fx: SplitModule: %w", err)
 	}
 	order, err := s.sort()
 	if err != nil {
-		return nil, fmt.Errorf("passes: SplitModule: %w", err)
+		return nil, fmt.Errorf("fx: SplitModule: %w", err)
 	}
 	out, err := s.build(order)
 	if err != nil {
-		return nil, fmt.Errorf("passes: SplitModule: %w", err)
+		return nil, fmt.Errorf("fx: SplitModule: %w", err)
 	}
 	return out, nil
 }
@@ -135,7 +134,7 @@ type splitPart struct {
 }
 
 type splitter struct {
-	gm    *fx.GraphModule
+	gm    *GraphModule
 	part  map[*node.Node]*splitPart
 	parts []*splitPart // in order of first appearance
 	byID  map[int]*splitPart
@@ -319,53 +318,15 @@ func newModule() *module {
 	return m
 }
 
-// modIndex resolves dotted module and attribute paths below a root in
-// O(path length): nn.Submodule scans each module's children, which is
-// quadratic over the 10,000 blocks of a long ModuleList.
-type modIndex struct {
-	root nn.Module
-	mods map[string]nn.Module
-}
-
-func newModIndex(root nn.Module) *modIndex {
-	x := &modIndex{root: root, mods: map[string]nn.Module{}}
-	for path, m := range nn.NamedModules(root) {
-		x.mods[path] = m
+// resolveAttr returns the parameter, buffer or module at path below root.
+func resolveAttr(root nn.Module, path string) (any, error) {
+	if a, err := nn.Attr(root, path); err == nil {
+		return a, nil
 	}
-	return x
-}
-
-// module returns the module at path.
-func (x *modIndex) module(path string) (nn.Module, error) {
-	if m, ok := x.mods[path]; ok {
+	if m, err := nn.Submodule(root, path); err == nil {
 		return m, nil
 	}
-	return nn.Submodule(x.root, path) // a module shared under two paths, or an error
-}
-
-// attr returns the parameter, buffer or module at path.
-func (x *modIndex) attr(path string) (any, error) {
-	mod, leaf := "", path
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		mod, leaf = path[:i], path[i+1:]
-	}
-	if m, err := x.module(mod); err == nil {
-		b := m.ModuleBase()
-		for name, p := range b.Parameters() {
-			if name == leaf {
-				return p, nil
-			}
-		}
-		for name, buf := range b.Buffers() {
-			if name == leaf {
-				return buf, nil
-			}
-		}
-	}
-	if m, err := x.module(path); err == nil {
-		return m, nil
-	}
-	if _, err := nn.Attr(x.root, path); err != nil {
+	if _, err := nn.Attr(root, path); err != nil {
 		return nil, fmt.Errorf("target %q does not resolve: %w", path, err)
 	}
 	return nil, fmt.Errorf("target %q does not resolve", path)
@@ -426,7 +387,6 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 	res := &Split{QualNames: map[string]string{}}
 	graphs := make(map[*splitPart]*graph.Graph, len(s.parts))
 	roots := make(map[*splitPart]*installer, len(s.parts))
-	idx := newModIndex(s.gm)
 	env := make(map[*node.Node]*node.Node, s.gm.Graph.Len()) // original node -> node in its own partition
 	penv := make(map[*splitPart]map[*node.Node]*node.Node, len(s.parts))
 	for _, p := range order {
@@ -465,7 +425,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		target := n.Target()
 		if n.Op() == node.CallModule {
 			path := n.Target().String()
-			sub, err := idx.module(path)
+			sub, err := nn.Submodule(s.gm, path)
 			if err != nil {
 				return nil, fmt.Errorf("node %s: call_module target %q does not resolve: %w", n.Name(), path, err)
 			}
@@ -502,7 +462,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		case node.GetAttr:
 			path := n.Target().String()
 			if !top.done[path] {
-				v, rerr := idx.attr(path)
+				v, rerr := resolveAttr(s.gm, path)
 				if rerr != nil {
 					return nil, fmt.Errorf("node %s: get_attr %w", n.Name(), rerr)
 				}
@@ -536,7 +496,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		if _, err := pg.Output(result); err != nil {
 			return nil, fmt.Errorf("partition %d: output: %w", p.id, err)
 		}
-		sub, err := fx.NewGraphModule(roots[p].root, pg)
+		sub, err := NewGraphModule(roots[p].root, pg)
 		if err != nil {
 			return nil, fmt.Errorf("partition %d: %w", p.id, err)
 		}
@@ -588,7 +548,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		}
 		on.Meta = o.Meta.Clone()
 	}
-	gm, err := fx.NewGraphModule(top.root, base)
+	gm, err := NewGraphModule(top.root, base)
 	if err != nil {
 		return nil, err
 	}
