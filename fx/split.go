@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	dgraph "github.com/dominikbraun/graph"
+
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -84,9 +86,11 @@ func SplitModule(gm *GraphModule, partition func(n *node.Node) int) (*GraphModul
 //   - call_module targets are resolved in gm and registered in the
 //     partition's module under the path with dots replaced by underscores.
 //
-// It returns an error wrapping ErrPartitionCycle, naming the partitions on
-// the cycle and the nodes that link them, when the partitions depend on
-// each other in a cycle; an error for a negative partition number, a panic
+// The partitions and their dependencies form a graph (dominikbraun/graph,
+// with cycle prevention): the dependency that would close a cycle is
+// refused, and SplitModuleWith returns an error wrapping
+// ErrPartitionCycle that names the partitions on the cycle and the nodes
+// that link them; an error for a negative partition number, a panic
 // in the callback, or a target that does not resolve. gm is not changed;
 // the split module shares gm's modules, parameters and buffers.
 func SplitModuleWith(gm *GraphModule, partition func(n *node.Node) int) (*Split, error) {
@@ -96,7 +100,10 @@ func SplitModuleWith(gm *GraphModule, partition func(n *node.Node) int) (*Split,
 	if partition == nil {
 		return nil, errors.New("fx: SplitModule: nil partition callback")
 	}
-	s := &splitter{gm: gm, part: make(map[*node.Node]*splitPart, gm.Graph.Len()), byID: map[int]*splitPart{}}
+	s := &splitter{
+		gm: gm, part: make(map[*node.Node]*splitPart, gm.Graph.Len()), byID: map[int]*splitPart{},
+		deps: dgraph.New(func(p *splitPart) int { return p.id }, dgraph.Directed(), dgraph.PreventCycles()),
+	}
 	if err := s.assign(partition); err != nil {
 		return nil, fmt.Errorf("fx: SplitModule: %w", err)
 	}
@@ -138,6 +145,10 @@ type splitter struct {
 	part  map[*node.Node]*splitPart
 	parts []*splitPart // in order of first appearance
 	byID  map[int]*splitPart
+	// deps is the partition graph: an edge from each partition to those
+	// that use its values, added as the dependencies are found; it refuses
+	// the edge that would close a cycle.
+	deps dgraph.Graph[int, *splitPart]
 }
 
 // callPartition calls the callback, turning a panic into an error.
@@ -158,7 +169,7 @@ func (s *splitter) assign(partition func(*node.Node) int) error {
 		case node.Placeholder, node.GetAttr:
 			continue
 		case node.Output:
-			n.EachInput(func(d *node.Node) { s.cross(d, nil) })
+			n.EachInput(func(d *node.Node) { _ = s.cross(d, nil) }) // no partition uses the output
 			continue
 		}
 		id, err := callPartition(partition, n)
@@ -178,20 +189,31 @@ func (s *splitter) assign(partition func(*node.Node) int) error {
 			}
 			s.byID[id] = p
 			s.parts = append(s.parts, p)
+			if err := s.deps.AddVertex(p); err != nil {
+				return fmt.Errorf("partition %d: %w", id, err)
+			}
 		}
 		p.nodes = append(p.nodes, n)
 		s.part[n] = p
-		n.EachInput(func(d *node.Node) { s.cross(d, n) })
+		n.EachInput(func(d *node.Node) {
+			if err == nil {
+				err = s.cross(d, n)
+			}
+		})
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // cross records that use (nil: the graph's output) uses def's value, as
-// torch.fx's record_cross_partition_use.
-func (s *splitter) cross(def, use *node.Node) {
+// torch.fx's record_cross_partition_use. It returns an error wrapping
+// ErrPartitionCycle when the dependency closes a cycle of partitions.
+func (s *splitter) cross(def, use *node.Node) error {
 	dp, up := s.part[def], s.part[use] // nil for placeholders, get_attr and the output
 	if dp == up {
-		return
+		return nil
 	}
 	if dp != nil {
 		if !dp.outputSet[def] {
@@ -212,12 +234,22 @@ func (s *splitter) cross(def, use *node.Node) {
 			up.depSet[dp] = true
 			up.dependsOn = append(up.dependsOn, dp)
 			up.via[dp] = [2]*node.Node{use, def}
+			if err := s.deps.AddEdge(dp.id, up.id); err != nil {
+				if errors.Is(err, dgraph.ErrEdgeCreatesCycle) {
+					return s.cycle(dp, up)
+				}
+				return fmt.Errorf("partitions %d and %d: %w", dp.id, up.id, err)
+			}
 		}
 	}
+	return nil
 }
 
-// sort orders the partitions as torch.fx does (Kahn's algorithm with a
-// stack) or reports a cycle.
+// sort orders the partitions as torch.fx does: Kahn's algorithm with a
+// stack, seeded in order of first appearance, which calls independent
+// partitions last-seeded first. (The partition graph's
+// StableTopologicalSort takes the partitions in rounds, in another order,
+// and the split modules would no longer match torch.fx's node for node.)
 func (s *splitter) sort() ([]*splitPart, error) {
 	var stack []*splitPart
 	for _, p := range s.parts {
@@ -238,47 +270,27 @@ func (s *splitter) sort() ([]*splitPart, error) {
 			}
 		}
 	}
-	if len(order) == len(s.parts) {
-		return order, nil
+	if len(order) != len(s.parts) { // the partition graph refused every cycle
+		return nil, fmt.Errorf("%w: %d of %d partitions sorted", ErrPartitionCycle, len(order), len(s.parts))
 	}
-	return nil, s.cycle()
+	return order, nil
 }
 
-// cycle finds a cycle among the partitions left unsorted and describes it.
-func (s *splitter) cycle() error {
-	// Every unsorted partition has an unsorted dependency; following them
-	// from any unsorted partition must come back to one already seen.
-	var start *splitPart
-	for _, p := range s.parts {
-		if p.pending > 0 {
-			start = p
-			break
-		}
+// cycle describes the cycle that the dependency of consumer on producer
+// closes: the partition graph has a path from consumer to producer.
+func (s *splitter) cycle(producer, consumer *splitPart) error {
+	path, err := dgraph.ShortestPath(s.deps, consumer.id, producer.id)
+	if err != nil {
+		return fmt.Errorf("%w: partitions %d and %d: %v", ErrPartitionCycle, producer.id, consumer.id, err)
 	}
-	seen := map[*splitPart]int{}
-	var path []*splitPart
-	p := start
-	for {
-		if i, ok := seen[p]; ok {
-			path = path[i:]
-			break
-		}
-		seen[p] = len(path)
-		path = append(path, p)
-		for _, d := range p.dependsOn {
-			if d.pending > 0 {
-				p = d
-				break
-			}
-		}
+	// flow is in data-flow order: each partition feeds the next, and the
+	// last (producer) the first (consumer). Start it from the partition
+	// that appears first in the graph.
+	flow := make([]*splitPart, len(path))
+	for i, id := range path {
+		flow[i] = s.byID[id]
 	}
-	// path[i] depends on path[i+1]: reverse it into data-flow order and
-	// start from the partition that appears first in the graph.
-	k := len(path)
-	flow := make([]*splitPart, k)
-	for i, p := range path {
-		flow[k-1-i] = p
-	}
+	k := len(flow)
 	first := 0
 	for i, p := range flow {
 		if s.index(p) < s.index(flow[first]) {

@@ -274,6 +274,26 @@ func TestSplitModuleCycle(t *testing.T) {
 	assert.Contains(t, err.Error(), "of partition 1 uses")
 }
 
+// TestSplitModuleLongCycle: blocks 0, 1 and 2 in partitions 0, 1 and 2,
+// block 3 back in 0: the error names the three partitions on the cycle, in
+// data-flow order from the first.
+func TestSplitModuleLongCycle(t *testing.T) {
+	gm, err := fx.SymbolicTrace(chain.NewModel(4))
+	require.NoError(t, err)
+	_, err = fx.SplitModule(gm, func(n *node.Node) int {
+		for _, b := range []string{"blocks.1", "blocks.2"} {
+			st, _ := node.ModuleStack.Get(&n.Meta)
+			if len(st) > 0 && strings.HasPrefix(st[len(st)-1].Path, b) || strings.HasPrefix(n.Target().String(), b) {
+				return int(b[len(b)-1] - '0')
+			}
+		}
+		return 0
+	})
+	require.ErrorIs(t, err, fx.ErrPartitionCycle)
+	assert.Contains(t, err.Error(), "partitions 0 -> 1 -> 2 -> 0 (node ")
+	assert.Contains(t, err.Error(), "of partition 2 uses")
+}
+
 func TestSplitModuleErrors(t *testing.T) {
 	gm, err := fx.SymbolicTrace(chain.NewModel(2))
 	require.NoError(t, err)

@@ -3,7 +3,10 @@
 //
 // A Pass is a value: a name, a one-line doc, the passes it requires to have
 // run before it, and a function that edits a *fx.GraphModule in place and
-// reports whether it changed it. Passes never leave a graph that fails
+// reports whether it changed it. A Manager checks the requirements through
+// a requirement graph (dominikbraun/graph) before running anything: a
+// cycle is refused with the passes on it, and a pass placed before one it
+// requires with the order Order gives. Passes never leave a graph that fails
 // Lint; a Manager runs them in order, optionally linting and verifying
 // after each (and, with FixedPoint, until nothing changes), and reports per
 // pass the nodes before and after, the node counts per opcode and target,

@@ -77,5 +77,5 @@ func ExampleManager_Check() {
 	err := passes.NewManager(fuse, passes.FoldConstants).Check()
 	fmt.Println(err)
 	// Output:
-	// passes: pass "fuse" requires "fold_constants" to run before it, and the pipeline [fuse fold_constants] does not run it earlier
+	// passes: pass "fuse" requires "fold_constants" to run before it, and the pipeline [fuse fold_constants] does not run it earlier (in requirement order: [fold_constants fuse])
 }
