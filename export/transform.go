@@ -42,8 +42,8 @@ func (f PassFunc) Apply(gm *fx.GraphModule) (bool, error) { return f(gm) }
 //   - every tensor a get_attr node still reads is an input: under its old
 //     placeholder when it keeps its kind (a parameter whose tensor a pass
 //     replaced keeps p_conv1_weight), otherwise under a new placeholder
-//     named as export names them (p_conv1_weight_folded, c_..._0), with a
-//     val, after the old inputs of its kind;
+//     named as export names them (p_conv1_weight_folded,
+//     c__folded_constant_0), with a val, after the old inputs of its kind;
 //   - a parameter of the GraphModule is a PARAMETER input, a persistent
 //     buffer a BUFFER, and a new non-persistent buffer (a tensor computed
 //     by constant folding) a lifted CONSTANT_TENSOR; a constant of ep
@@ -249,7 +249,9 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 
 	params := map[string]*tensor.Tensor{}
 	var consts []stateEntry
+	statePH := map[*node.Node]bool{}
 	for _, l := range state {
+		statePH[l.ph] = true
 		sig.Inputs = append(sig.Inputs, l.spec)
 		if l.spec.Kind == ConstantTensor {
 			consts = append(consts, stateEntry{l.spec.Target, l.t})
@@ -258,7 +260,7 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 		}
 	}
 	for _, ph := range g.Placeholders() {
-		if slices.ContainsFunc(state, func(l *lifted) bool { return l.ph == ph }) {
+		if statePH[ph] {
 			continue
 		}
 		sig.Inputs = append(sig.Inputs, InputSpec{Kind: UserInput, Name: ph.Name()})
@@ -333,9 +335,7 @@ func (ep *ExportedProgram) writeBacks(g *graph.Graph) (map[string]*node.Node, er
 		case dst.Op() == node.GetAttr && want[dst.Target().String()] == BufferMutation:
 			target = dst.Target().String()
 		case dst.Op() == node.Placeholder && want[dst.Name()] == UserInputMutation:
-			if _, ok := want[dst.Name()]; ok {
-				target = dst.Name()
-			}
+			target = dst.Name()
 		}
 		if target == "" {
 			continue
