@@ -52,8 +52,9 @@
 //   - Example_fuseConvBN (example_fuse_conv_bn_test.go): passes.FuseConvBN
 //     folds an eval-mode BatchNorm2d into the Conv2d feeding it in a traced
 //     GraphModule (the bn call_module disappears), and
-//     passes.FoldConvBNProgram does the same on an exported program in core
-//     ATen (no batch-norm operator left); outputs stay within 1e-6 of eager.
+//     ep.Transform(passes.FoldConvBN) does the same on an exported program
+//     in core ATen (no batch-norm operator left); outputs stay within 1e-6
+//     of eager.
 //     torch.fx: torch.fx.experimental.optimization.fuse.
 //   - Example_quantizeLinear (example_quantize_test.go): pattern.ReplaceFunc
 //     wraps every linear's input and weight in a fake quantization to int8

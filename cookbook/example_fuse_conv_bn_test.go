@@ -4,7 +4,7 @@
 // channel, so it folds into the weights and bias of the convolution that
 // feeds it, and one layer disappears. passes.FuseConvBN does it on a traced
 // GraphModule (call_module nodes: the bn node and submodule go away);
-// passes.FoldConvBNProgram does it on an exported program, in core ATen
+// ep.Transform(passes.FoldConvBN) does it on an exported program, in core ATen
 // (the batch-norm operator goes away and the folded weights become the
 // convolution's parameters in the program's state). Neither touches the
 // model itself.
@@ -88,8 +88,8 @@ func Example_fuseConvBN() {
 		fmt.Println(err)
 		return
 	}
-	folded, changed, err := passes.FoldConvBNProgram(ep)
-	fmt.Println("folded:", changed, err)
+	folded, err := ep.Transform(passes.FoldConvBN)
+	fmt.Println("folded:", folded != ep, err)
 	fmt.Println("batch-norm ops:", batchNorms(ep), "->", batchNorms(folded))
 	fmt.Print(folded)
 	res, err := folded.Run(x)

@@ -102,5 +102,5 @@ func Example_passManager() {
 	//     add = torch.ops.aten.add.Tensor(hardtanh, hardtanh_1);  hardtanh = hardtanh_1 = None
 	//     return add
 	// tensor([ 0.0000,  1.5000,  7.5000, 10.0000, 12.0000]) <nil>
-	// passes: pass "check_no_relu6" requires "relu6_to_hardtanh" to run before it, and the pipeline [check_no_relu6 relu6_to_hardtanh] does not run it earlier
+	// passes: pass "check_no_relu6" requires "relu6_to_hardtanh" to run before it, and the pipeline [check_no_relu6 relu6_to_hardtanh] does not run it earlier (in requirement order: [relu6_to_hardtanh check_no_relu6])
 }

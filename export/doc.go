@@ -35,5 +35,8 @@
 // dtypes and shapes, the graph signature, the range constraints), runs with
 // its inputs checked against the signature and the ranges, decomposes
 // further with RunDecompositions, and turns back into a GraphModule with
-// Module.
+// Module. Transform runs GraphModule passes (package passes, or any Pass)
+// on that GraphModule and lifts the result back into a program: the
+// folded or new state becomes parameters, buffers and lifted constants
+// again, state nothing reads is dropped, and the inputs keep their checks.
 package export

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -53,4 +54,56 @@ func Example() {
 	// map[add:calls]
 	// [9 3] [1]
 	// export: the program takes 1 inputs (x), got 2
+}
+
+// convBN is a convolution followed by a batch norm.
+type convBN struct {
+	nn.Base
+	Conv *nn.Conv2d
+	BN   *nn.BatchNorm2d
+}
+
+func (m *convBN) Forward(x nn.Value) nn.Value { return nn.Call(m.BN, nn.Call(m.Conv, x)) }
+
+// ExampleExportedProgram_Transform folds the batch norm of an exported
+// program into its convolution: the pass runs on the program's
+// GraphModule, and Transform lifts the folded weights back into
+// parameters. The new program still checks its inputs.
+func ExampleExportedProgram_Transform() {
+	m := &convBN{}
+	m.Init(m, "ConvBN")
+	m.Conv = nn.RegisterModule(&m.Base, "conv", nn.NewConv2d(3, 4, 3))
+	m.BN = nn.RegisterModule(&m.Base, "bn", nn.NewBatchNorm2d(4))
+	nn.Eval(m)
+	x, _ := tensor.New(tensor.Float32, 2, 3, 8, 8)
+	ep, err := export.Export(m, []any{x}, export.Dims{"x": {0: export.Dim("batch", 1, 16)}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	folded, err := ep.Transform(passes.FoldConvBN)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(folded.Graph.Code())
+	fmt.Print(folded.Signature.String())
+	_, err = folded.Run(x, 3)
+	fmt.Println(err)
+	y, _ := tensor.New(tensor.Float32, 2, 3, 8, 9)
+	_, err = folded.Run(y)
+	fmt.Println(err)
+	// Output:
+	// def forward(self, p_conv_weight, p_conv_bias, x):
+	//     convolution = torch.ops.aten.convolution.default(x, p_conv_weight, p_conv_bias, [1, 1], [0, 0], [1, 1], False, [0, 0], 1);  x = p_conv_weight = p_conv_bias = None
+	//     return (convolution,)
+	//     # inputs
+	//     p_conv_weight: PARAMETER target='conv.weight'
+	//     p_conv_bias: PARAMETER target='conv.bias'
+	//     x: USER_INPUT
+	//
+	//     # outputs
+	//     convolution: USER_OUTPUT
+	// export: the program takes 1 inputs (x), got 2
+	// export: input x dim 3: expected size 8 (static), got 9
 }

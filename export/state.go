@@ -42,7 +42,14 @@ func (ep *ExportedProgram) WithState(g *graph.Graph, sig Signature, state map[st
 	if err := g.Lint(); err != nil {
 		return nil, fmt.Errorf("export: WithState: %w", err)
 	}
-	entries, consts, err := ep.checkInputSpecs(g, sig, state)
+	return ep.withState(g, sig, state, ep.constants)
+}
+
+// withState is WithState with the lifted constants that sig's
+// CONSTANT_TENSOR inputs may name: known (ep's for WithState; Transform's
+// include the constants its passes computed).
+func (ep *ExportedProgram) withState(g *graph.Graph, sig Signature, state map[string]*tensor.Tensor, known []stateEntry) (*ExportedProgram, error) {
+	entries, consts, err := ep.checkInputSpecs(g, sig, state, known)
 	if err != nil {
 		return nil, err
 	}
@@ -75,12 +82,15 @@ func (ep *ExportedProgram) WithState(g *graph.Graph, sig Signature, state map[st
 
 // checkInputSpecs checks g's placeholders against sig.Inputs and returns
 // the state entries and the constants kept, in placeholder order.
-func (ep *ExportedProgram) checkInputSpecs(g *graph.Graph, sig Signature, state map[string]*tensor.Tensor) (entries, consts []stateEntry, err error) {
+func (ep *ExportedProgram) checkInputSpecs(g *graph.Graph, sig Signature, state map[string]*tensor.Tensor, constants []stateEntry) (entries, consts []stateEntry, err error) {
 	phs := g.Placeholders()
 	if len(phs) != len(sig.Inputs) {
 		return nil, nil, fmt.Errorf("export: WithState: the graph has %d placeholders (%s), the signature %d inputs (%s)", len(phs), placeholderNames(phs), len(sig.Inputs), specNames(sig.Inputs))
 	}
-	known := ep.Constants()
+	known := make(map[string]*tensor.Tensor, len(constants))
+	for _, c := range constants {
+		known[c.name] = c.t
+	}
 	var users []string
 	targets := map[string]string{}  // target -> input name
 	kinds := map[string]InputKind{} // target -> kind
@@ -124,7 +134,7 @@ func (ep *ExportedProgram) checkInputSpecs(g *graph.Graph, sig Signature, state 
 		case ConstantTensor:
 			t, ok := known[in.Target]
 			if !ok {
-				return nil, nil, fmt.Errorf("export: WithState: constant input %s: the program has no constant %s (it has %s)", in.Name, in.Target, constantNames(ep.constants))
+				return nil, nil, fmt.Errorf("export: WithState: constant input %s: the program has no constant %s (it has %s)", in.Name, in.Target, constantNames(constants))
 			}
 			consts = append(consts, stateEntry{in.Target, t})
 		}

@@ -15,4 +15,8 @@
 // trace with a *TraceError naming the Go line. Wrap marks a Go function as
 // a leaf recorded as one node; a Tracer's IsLeaf decides which modules are
 // leaves.
+//
+// SplitModule and SplitModuleWith split a GraphModule into submodules by a
+// partition callback, with torch.fx's split_module semantics (the golden
+// tests compare with PyTorch's output node for node).
 package fx

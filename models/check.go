@@ -19,8 +19,10 @@ import (
 // interpreter; "export" exports it (export.Export on the example inputs,
 // with the Spec's dynamic dimensions) and runs the ExportedProgram;
 // "decomposed" does the same after RunDecompositions(decomp.Extra());
-// "optimized" exports it, runs passes.Optimize (batch-norm folding,
-// constant folding, CSE, DCE) over ep.Module() and runs the result.
+// "optimized" exports it, runs the passes.Default pipeline (batch-norm
+// folding, constant folding, CSE, DCE) on the program with
+// ExportedProgram.Transform and runs the optimized program (its inputs
+// checked as the exported one's are).
 var Pipelines = []string{"eager", "trace", "export", "decomposed", "optimized"}
 
 // Result is the outcome of one case through one pipeline.
@@ -117,17 +119,12 @@ func runCase(spec *Spec, weights *torchio.StateDict, pipeline string, inputs, ex
 		if err != nil {
 			return nn.None, err
 		}
-		if pipeline == "optimized" {
-			gm, err := ep.Module()
-			if err != nil {
+		switch pipeline {
+		case "optimized":
+			if ep, err = ep.Transform(passes.NewManager(passes.Default()...)); err != nil {
 				return nn.None, err
 			}
-			if _, err := passes.Optimize(gm); err != nil {
-				return nn.None, err
-			}
-			return gm.Run(in...)
-		}
-		if pipeline == "decomposed" {
+		case "decomposed":
 			if ep, err = ep.RunDecompositions(decomp.Extra()); err != nil {
 				return nn.None, err
 			}

@@ -55,12 +55,12 @@ func FoldConstantsWith(o FoldOptions) Pass {
 	return Pass{
 		Name: "fold_constants",
 		Doc:  "compute the parts of the graph that depend only on state and literals once",
-		Run:  func(gm *fx.GraphModule) (bool, error) { return Fold(gm, o) },
+		Run:  func(gm *fx.GraphModule) (bool, error) { return foldConstants(gm, o) },
 	}
 }
 
-// Fold is the constant-folding pass as a function.
-func Fold(gm *fx.GraphModule, o FoldOptions) (bool, error) {
+// foldConstants is the constant-folding pass with the limits o.
+func foldConstants(gm *fx.GraphModule, o FoldOptions) (bool, error) {
 	g := gm.Graph
 	mutated := mutatedState(gm)
 	foldable := map[*node.Node]bool{}

@@ -39,11 +39,10 @@ import (
 var CSE = Pass{
 	Name: "cse",
 	Doc:  "merge nodes computing the same pure expression",
-	Run:  EliminateCommonSubexpressions,
+	Run:  eliminateCommonSubexpressions,
 }
 
-// EliminateCommonSubexpressions is the CSE pass as a function.
-func EliminateCommonSubexpressions(gm *fx.GraphModule) (bool, error) {
+func eliminateCommonSubexpressions(gm *fx.GraphModule) (bool, error) {
 	seen := make(map[string]*node.Node, gm.Graph.Len())
 	changed := false
 	var b strings.Builder

@@ -16,11 +16,10 @@ import (
 var DCE = Pass{
 	Name: "dce",
 	Doc:  "remove unused nodes without side effects",
-	Run:  EliminateDeadCode,
+	Run:  eliminateDeadCode,
 }
 
-// EliminateDeadCode is the DCE pass as a function.
-func EliminateDeadCode(gm *fx.GraphModule) (bool, error) {
+func eliminateDeadCode(gm *fx.GraphModule) (bool, error) {
 	return gm.EliminateDeadCode(), nil
 }
 

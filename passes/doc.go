@@ -3,7 +3,10 @@
 //
 // A Pass is a value: a name, a one-line doc, the passes it requires to have
 // run before it, and a function that edits a *fx.GraphModule in place and
-// reports whether it changed it. Passes never leave a graph that fails
+// reports whether it changed it. A Manager checks the requirements through
+// a requirement graph (dominikbraun/graph) before running anything: a
+// cycle is refused with the passes on it, and a pass placed before one it
+// requires with the order Order gives. Passes never leave a graph that fails
 // Lint; a Manager runs them in order, optionally linting and verifying
 // after each (and, with FixedPoint, until nothing changes), and reports per
 // pass the nodes before and after, the node counts per opcode and target,
@@ -33,13 +36,19 @@
 //     bit-identical to PyTorch's.
 //   - FoldConvBN does the same at core-ATen level: aten.convolution followed
 //     by the batch-norm op in evaluation form, weights read with get_attr
-//     (what ExportedProgram.Module gives). FoldConvBNProgram folds an
-//     ExportedProgram's lifted state directly and returns a new program
-//     (ExportedProgram.WithState), keeping names, constants and constraints.
+//     (what ExportedProgram.Module gives).
 //   - FoldLinearBN does the same for nn.Linear as export writes it
 //     (aten.permute.default(w, [1, 0]) then aten.addmm.default, or
 //     aten.mm.default without bias, which becomes an addmm with the new
-//     bias); FoldLinearBNProgram folds it on an ExportedProgram.
+//     bias).
+//
+// Passes run on an exported program through ExportedProgram.Transform,
+// which runs them on the program's GraphModule and lifts the state back
+// into placeholders (a Pass and a *Manager are export.Pass values; this
+// package does not import export):
+//
+//	folded, err := ep.Transform(passes.FoldConvBN, passes.DCE)
+//	optimized, err := ep.Transform(passes.NewManager(passes.Default()...))
 //
 // Default is the pipeline gofx optimize runs (dropout, the fusions and foldings,
 // constant folding, CSE, DCE, unused submodules) and Optimize runs it.
@@ -51,8 +60,7 @@
 // goes to the GraphModule, and modules on an edited path are replaced by
 // copies.
 //
-// Two tools work on a GraphModule without being passes: SplitModule
-// (torch.fx's split_module: partitions chosen by a callback become
-// submodules called in dependency order, with a cycle check) and the
-// Graphviz drawer (DOT, WriteDOT, SVG, Render; gofx draw).
+// Two tools that work on a GraphModule without being passes live beside
+// the graph they work on: fx.SplitModule (torch.fx's split_module) and the
+// Graphviz drawer of package graph/dot (gofx draw).
 package passes

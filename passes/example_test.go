@@ -73,9 +73,9 @@ func Example() {
 // A pipeline whose requirements are not met is refused before anything
 // runs.
 func ExampleManager_Check() {
-	fuse := passes.Pass{Name: "fuse", Requires: []string{"fold_constants"}, Run: passes.EliminateDeadCode}
+	fuse := passes.Pass{Name: "fuse", Requires: []string{"fold_constants"}, Run: passes.DCE.Run}
 	err := passes.NewManager(fuse, passes.FoldConstants).Check()
 	fmt.Println(err)
 	// Output:
-	// passes: pass "fuse" requires "fold_constants" to run before it, and the pipeline [fuse fold_constants] does not run it earlier
+	// passes: pass "fuse" requires "fold_constants" to run before it, and the pipeline [fuse fold_constants] does not run it earlier (in requirement order: [fold_constants fuse])
 }

@@ -111,7 +111,7 @@ func TestFoldConvBNProgram(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m, sd, io, ep := exported(t, tc.name)
 			text := ep.String()
-			out, changed, err := passes.FoldConvBNProgram(ep)
+			out, changed, err := foldProgram(ep, passes.FoldConvBN)
 			require.NoError(t, err)
 			require.True(t, changed)
 			assert.Zero(t, batchNormOps(out.Graph))
@@ -156,7 +156,7 @@ func TestFoldConvBNProgram(t *testing.T) {
 				require.True(t, ok, name)
 				assert.True(t, tensor.Equal(want, x), "program state %s changed", name)
 			}
-			again, changed, err := passes.FoldConvBNProgram(out)
+			again, changed, err := foldProgram(out, passes.FoldConvBN)
 			require.NoError(t, err)
 			assert.False(t, changed)
 			assert.Same(t, out, again)

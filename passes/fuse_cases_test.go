@@ -155,7 +155,7 @@ func TestFuseBadInput(t *testing.T) {
 		_, err := p.Apply(nil)
 		require.ErrorContains(t, err, p.Name)
 	}
-	_, _, err := passes.FoldConvBNProgram(nil)
+	_, _, err := foldProgram(nil, passes.FoldConvBN)
 	require.Error(t, err)
 	_, _, err = passes.FuseConvBNWeights(nil, nil, nil, nil, 1e-5, nil, nil, false)
 	require.ErrorContains(t, err, "FuseConvBNWeights")

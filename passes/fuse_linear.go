@@ -3,7 +3,6 @@ package passes
 import (
 	"fmt"
 
-	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops/aten"
@@ -51,24 +50,6 @@ func foldLinearBN(gm *fx.GraphModule) (bool, error) {
 	}
 	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: newTree(gm)}, linearLayer)
 	return len(matches) > 0, err
-}
-
-// FoldLinearBNProgram folds the batch norms of an exported program into
-// the linear layers that feed them (FoldLinearBN's patterns, with the
-// weights, statistics and affine parameters read through the placeholders
-// of PARAMETER, BUFFER or CONSTANT_TENSOR inputs) and returns the new
-// program; ep is not changed, nor is the model it was exported from.
-// changed is false (and the result is ep) when nothing folds. The program
-// is edited as FoldConvBNProgram edits it: the folded weight and bias are
-// parameters (fc.weight, fc.bias, or fc.weight_folded when the weight has
-// other readers), an mm without bias becomes an addmm reading a new bias
-// parameter (p_fc_bias), and the batch norm's state goes.
-func FoldLinearBNProgram(ep *export.ExportedProgram) (out *export.ExportedProgram, changed bool, err error) {
-	out, changed, err = foldProgram(ep, linearLayer)
-	if err != nil {
-		return nil, false, fmt.Errorf("passes: FoldLinearBNProgram: %w", err)
-	}
-	return out, changed, nil
 }
 
 var (

@@ -114,7 +114,7 @@ func TestFoldLinearBN(t *testing.T) {
 			state := nn.CloneState(p)
 			text := ep.String()
 
-			out, changed, err := passes.FoldLinearBNProgram(ep)
+			out, changed, err := foldProgram(ep, passes.FoldLinearBN)
 			require.NoError(t, err)
 			require.True(t, changed)
 			require.NoError(t, out.Graph.Lint())
@@ -160,7 +160,7 @@ func TestFoldLinearBN(t *testing.T) {
 				require.True(t, ok, name)
 				assert.True(t, tensor.Equal(w, x), "program state %s changed", name)
 			}
-			again, changed, err := passes.FoldLinearBNProgram(out)
+			again, changed, err := foldProgram(out, passes.FoldLinearBN)
 			require.NoError(t, err)
 			assert.False(t, changed)
 			assert.Same(t, out, again)
@@ -189,7 +189,7 @@ func TestFoldLinearBNUnchanged(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, 1, batchNormOps(ep.Graph))
 
-			out, changed, err := passes.FoldLinearBNProgram(ep)
+			out, changed, err := foldProgram(ep, passes.FoldLinearBN)
 			require.NoError(t, err)
 			assert.False(t, changed)
 			assert.Same(t, ep, out)
@@ -303,7 +303,7 @@ func TestFoldLinearBNGraphs(t *testing.T) {
 // FoldConvBN and FoldConvBN leaves linear layers to FoldLinearBN.
 func TestFoldLinearBNConvIsNot(t *testing.T) {
 	_, ep := linearBN(t, true, false)
-	out, changed, err := passes.FoldConvBNProgram(ep)
+	out, changed, err := foldProgram(ep, passes.FoldConvBN)
 	require.NoError(t, err)
 	assert.False(t, changed)
 	assert.Same(t, ep, out)
@@ -313,15 +313,15 @@ func TestFoldLinearBNConvIsNot(t *testing.T) {
 	require.NoError(t, err)
 	ep, err = export.Export(p, []any{x}, nil)
 	require.NoError(t, err)
-	out, changed, err = passes.FoldLinearBNProgram(ep)
+	out, changed, err = foldProgram(ep, passes.FoldLinearBN)
 	require.NoError(t, err)
 	assert.False(t, changed)
 	assert.Same(t, ep, out)
 
 	_, err = passes.FoldLinearBN.Apply(nil)
 	assert.ErrorContains(t, err, "fold_linear_bn")
-	_, _, err = passes.FoldLinearBNProgram(nil)
-	assert.ErrorContains(t, err, "FoldLinearBNProgram")
+	_, _, err = foldProgram(nil, passes.FoldLinearBN)
+	assert.ErrorContains(t, err, "Transform")
 }
 
 // TestFoldLinearBNInDefault: the default pipeline folds Linear →

@@ -3,11 +3,16 @@ package passes
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	dgraph "github.com/dominikbraun/graph"
+	"github.com/dominikbraun/graph/draw"
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
@@ -62,10 +67,11 @@ func Run(gm *fx.GraphModule, passes ...Pass) (*Report, error) {
 }
 
 // Check reports whether the pipeline is well formed, without running it:
-// every pass has a name and a Run function, and every pass that Requires
-// another comes after it.
+// every pass has a name and a Run function, the requirements form no
+// cycle (the error names the passes on it), every required pass is in
+// the pipeline, and every pass that Requires another comes after it (the
+// error then gives the order Order would use).
 func (m *Manager) Check() error {
-	seen := make(map[string]bool, len(m.Passes))
 	for i, p := range m.Passes {
 		if p.Name == "" {
 			return fmt.Errorf("passes: pass %d of the pipeline has no name", i)
@@ -73,14 +79,131 @@ func (m *Manager) Check() error {
 		if p.Run == nil {
 			return fmt.Errorf("passes: pass %q has no Run function", p.Name)
 		}
+	}
+	g, err := requirementGraph(m.Passes)
+	if err != nil {
+		return err
+	}
+	first := firstPositions(m.Passes)
+	for i, p := range m.Passes {
 		for _, r := range p.Requires {
-			if !seen[r] {
-				return fmt.Errorf("passes: pass %q requires %q to run before it, and the pipeline %v does not run it earlier", p.Name, r, names(m.Passes))
+			if first[r] < i {
+				continue
 			}
+			order, _ := stableOrder(g, m.Passes) // no cycle: requirementGraph refused them
+			return fmt.Errorf("passes: pass %q requires %q to run before it, and the pipeline %v does not run it earlier (in requirement order: %v)", p.Name, r, names(m.Passes), names(order))
 		}
-		seen[p.Name] = true
 	}
 	return nil
+}
+
+// Order returns the passes in an order that runs every pass after the
+// passes it Requires: the stable topological sort of the requirement graph
+// (dominikbraun/graph's StableTopologicalSort), which takes the passes in
+// rounds, first those that require nothing, then those whose requirements
+// the earlier rounds ran, each round by position. A requirement refers to
+// the first pass of its name.
+// It returns an error naming the cycle when the requirements form one,
+// and one naming the pass when a requirement is not in the list.
+func Order(ps ...Pass) ([]Pass, error) {
+	g, err := requirementGraph(ps)
+	if err != nil {
+		return nil, err
+	}
+	return stableOrder(g, ps)
+}
+
+// stableOrder sorts the requirement graph g of ps topologically, ties by
+// position.
+func stableOrder(g dgraph.Graph[int, int], ps []Pass) ([]Pass, error) {
+	pos, err := dgraph.StableTopologicalSort(g, func(a, b int) bool { return a < b })
+	if err != nil {
+		return nil, fmt.Errorf("passes: ordering the pipeline %v: %w", names(ps), err)
+	}
+	out := make([]Pass, len(pos))
+	for i, k := range pos {
+		out[i] = ps[k]
+	}
+	return out, nil
+}
+
+// firstPositions maps each pass name to its first position in ps.
+func firstPositions(ps []Pass) map[string]int {
+	first := make(map[string]int, len(ps))
+	for i := len(ps) - 1; i >= 0; i-- {
+		first[ps[i].Name] = i
+	}
+	return first
+}
+
+// requirementGraph returns the requirement graph of ps: one vertex per
+// position, and an edge to each pass from the first pass of each name it
+// Requires. The graph prevents cycles: the edge that would close one is
+// refused, and the error names the passes on the cycle.
+func requirementGraph(ps []Pass) (dgraph.Graph[int, int], error) {
+	g := dgraph.New(dgraph.IntHash, dgraph.Directed(), dgraph.PreventCycles())
+	for i := range ps {
+		if err := g.AddVertex(i, dgraph.VertexAttribute("label", strconv.Itoa(i)+" "+ps[i].Name)); err != nil {
+			return nil, fmt.Errorf("passes: pass %d: %w", i, err)
+		}
+	}
+	first := firstPositions(ps)
+	for i, p := range ps {
+		for _, r := range p.Requires {
+			j, ok := first[r]
+			if !ok {
+				return nil, fmt.Errorf("passes: pass %q requires %q to run before it, and the pipeline %v does not run it", p.Name, r, names(ps))
+			}
+			err := g.AddEdge(j, i)
+			switch {
+			case err == nil, errors.Is(err, dgraph.ErrEdgeAlreadyExists):
+			case errors.Is(err, dgraph.ErrEdgeCreatesCycle):
+				return nil, requirementCycle(g, ps, j, i)
+			default:
+				return nil, fmt.Errorf("passes: pass %q requires %q: %w", p.Name, r, err)
+			}
+		}
+	}
+	return g, nil
+}
+
+// requirementCycle describes the cycle that pass i requiring pass j
+// closes: g has a path from i to j.
+func requirementCycle(g dgraph.Graph[int, int], ps []Pass, j, i int) error {
+	if i == j {
+		return fmt.Errorf("passes: the requirements form a cycle: %s requires itself", ps[i].Name)
+	}
+	path, err := dgraph.ShortestPath(g, i, j)
+	if err != nil {
+		return fmt.Errorf("passes: the requirements of %s and %s form a cycle", ps[i].Name, ps[j].Name)
+	}
+	// Each pass on the path is required by the next, and i requires j:
+	// cyc[k] requires cyc[k+1], around. Start from the earliest pass.
+	cyc := []int{i}
+	for k := len(path) - 1; k >= 0; k-- {
+		cyc = append(cyc, path[k])
+	}
+	cyc = cyc[:len(cyc)-1] // path[0] is i
+	start := slices.Index(cyc, slices.Min(cyc))
+	cyc = append(cyc[start:], cyc[:start]...)
+	links := make([]string, len(cyc))
+	for k, a := range cyc {
+		links[k] = fmt.Sprintf("%s requires %s", ps[a].Name, ps[cyc[(k+1)%len(cyc)]].Name)
+	}
+	return fmt.Errorf("passes: the requirements form a cycle: %s", strings.Join(links, ", "))
+}
+
+// WriteRequirementsDOT writes the pipeline's requirement graph in
+// Graphviz's DOT language, one vertex per pass labeled with its position
+// and name ("2 cse") and an edge from each required pass to the pass
+// requiring it, for debugging pipelines. The order of the statements is
+// not specified.
+func (m *Manager) WriteRequirementsDOT(w io.Writer) error {
+	g, err := requirementGraph(m.Passes)
+	if err != nil {
+		return err
+	}
+	return draw.DOT(g, w)
 }
 
 func names(ps []Pass) []string {
@@ -392,3 +515,18 @@ func diffLine(n *node.Node) string {
 	}
 	return line
 }
+
+// Apply runs the pipeline over gm (Run, with the Manager's checks) and
+// reports whether it changed the graph. With it a Manager is an
+// export.Pass: ep.Transform(passes.NewManager(passes.Default()...))
+// optimizes an exported program.
+func (m *Manager) Apply(gm *fx.GraphModule) (changed bool, err error) {
+	rep, err := m.Run(gm)
+	if rep == nil {
+		return false, err
+	}
+	return rep.Changed, err
+}
+
+// String names the pipeline: "pipeline[cse dce]".
+func (m *Manager) String() string { return fmt.Sprintf("pipeline%v", names(m.Passes)) }

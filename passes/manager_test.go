@@ -2,21 +2,18 @@ package passes_test
 
 import (
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/tensor"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const pipelineSrc = `%x = placeholder "x"()
 %w = get_attr "w"()
@@ -45,13 +42,7 @@ func TestManagerGolden(t *testing.T) {
 		got += l + "\n"
 	}
 	got += "\n" + gm.Graph.String()
-	golden := filepath.Join("testdata", "manager", "pipeline.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test -update to create the golden file")
-	assert.Equal(t, string(want), got)
+	golden.Check(t, "testdata/manager/pipeline.golden", got)
 
 	// The report's own fields agree with the table.
 	require.Len(t, rep.Passes, 4)
@@ -179,4 +170,74 @@ func TestRunConvenience(t *testing.T) {
 	changed, err := passes.Pass{Name: "x"}.Apply(gm)
 	assert.False(t, changed)
 	assert.ErrorContains(t, err, `pass "x" has no Run function`)
+}
+
+// TestManagerRequirementGraph: requirements are ordered through the
+// requirement graph; a cycle is refused before anything runs, with an
+// error naming the passes on it.
+func TestManagerRequirementGraph(t *testing.T) {
+	run := func(*fx.GraphModule) (bool, error) { return false, nil }
+	p := func(name string, requires ...string) passes.Pass {
+		return passes.Pass{Name: name, Requires: requires, Run: run}
+	}
+	names := func(ps []passes.Pass) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Name)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name     string
+		pipeline []passes.Pass
+		order    []string // Order's result
+		err      string   // the error of Order and Check
+		checkErr string   // Check's error when Order succeeds
+	}{
+		{"in order", []passes.Pass{p("a"), p("b", "a"), p("c", "a", "b")}, []string{"a", "b", "c"}, "", ""},
+		// Rounds: what requires nothing, by position; then what those
+		// rounds ran allows.
+		{"stable: rounds by position", []passes.Pass{p("c", "b"), p("x"), p("b"), p("y")}, []string{"x", "b", "y", "c"}, "",
+			`pass "c" requires "b" to run before it, and the pipeline [c x b y] does not run it earlier (in requirement order: [x b y c])`},
+		{"repeated pass: the first one counts", []passes.Pass{p("dce"), p("x", "dce"), p("dce")}, []string{"dce", "dce", "x"}, "", ""},
+		{"missing", []passes.Pass{p("a", "nope")}, nil, `pass "a" requires "nope" to run before it, and the pipeline [a] does not run it`, ""},
+		{"self", []passes.Pass{p("a", "a")}, nil, "the requirements form a cycle: a requires itself", ""},
+		{"two", []passes.Pass{p("a", "b"), p("b", "a")}, nil, "the requirements form a cycle: a requires b, b requires a", ""},
+		{"three", []passes.Pass{p("x"), p("a", "c"), p("b", "a"), p("c", "b")}, nil,
+			"the requirements form a cycle: a requires c, c requires b, b requires a", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := passes.Order(tc.pipeline...)
+			cerr := passes.NewManager(tc.pipeline...).Check()
+			if tc.err != "" {
+				assert.ErrorContains(t, err, tc.err)
+				assert.ErrorContains(t, cerr, tc.err)
+				_, rerr := passes.NewManager(tc.pipeline...).Run(pipelineGM(t))
+				assert.ErrorContains(t, rerr, tc.err, "Run refuses the pipeline")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.order, names(got))
+			if tc.checkErr != "" {
+				assert.ErrorContains(t, cerr, tc.checkErr)
+			} else {
+				assert.NoError(t, cerr)
+			}
+			assert.NoError(t, passes.NewManager(got...).Check(), "Order's result passes Check")
+		})
+	}
+}
+
+func TestManagerWriteRequirementsDOT(t *testing.T) {
+	run := func(*fx.GraphModule) (bool, error) { return false, nil }
+	m := passes.NewManager(passes.Pass{Name: "fold", Run: run}, passes.Pass{Name: "cse", Requires: []string{"fold"}, Run: run})
+	var b strings.Builder
+	require.NoError(t, m.WriteRequirementsDOT(&b))
+	out := b.String()
+	assert.True(t, strings.HasPrefix(out, "strict digraph {"), out)
+	assert.Contains(t, out, `"0" [ label="0 fold",`)
+	assert.Contains(t, out, `"1" [ label="1 cse",`)
+	assert.Contains(t, out, `"0" -> "1"`)
+	m.Passes[0].Requires = []string{"cse"}
+	assert.ErrorContains(t, m.WriteRequirementsDOT(&b), "cycle: fold requires cse, cse requires fold")
 }

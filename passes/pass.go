@@ -31,6 +31,8 @@ func (p Pass) String() string { return p.Name }
 
 // Apply runs p on gm, checking that p is well formed and wrapping its error
 // with its name. A panic inside Run comes back as an error naming the pass.
+// With Apply a Pass is an export.Pass: ep.Transform(passes.FoldConvBN)
+// runs it on an exported program.
 func (p Pass) Apply(gm *fx.GraphModule) (changed bool, err error) {
 	if p.Run == nil {
 		return false, fmt.Errorf("passes: pass %q has no Run function", p.Name)

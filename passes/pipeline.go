@@ -14,7 +14,9 @@ func Default() []Pass {
 }
 
 // Optimize runs the Default pipeline over gm in a Manager that lints after
-// every pass, and returns the Manager's report.
+// every pass, and returns the Manager's report. For an exported program,
+// ep.Transform(passes.NewManager(passes.Default()...)) runs the same
+// pipeline and returns the optimized program, its inputs still checked.
 func Optimize(gm *fx.GraphModule) (*Report, error) {
 	return NewManager(Default()...).Run(gm)
 }

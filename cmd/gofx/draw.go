@@ -11,9 +11,9 @@ import (
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/graph/dot"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
-	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
@@ -105,14 +105,14 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		g = ep.Graph
 	}
 
-	opts := passes.DOTOptions{Name: *model, Root: root, Cluster: *cluster}
+	opts := dot.Options{Name: *model, Root: root, Cluster: *cluster}
 	var data []byte
 	if *format == "svg" {
-		if data, err = passes.SVG(g, opts); err != nil {
+		if data, err = dot.SVG(g, opts); err != nil {
 			return err
 		}
 	} else {
-		src, err := passes.DOT(g, opts)
+		src, err := dot.DOT(g, opts)
 		if err != nil {
 			return err
 		}

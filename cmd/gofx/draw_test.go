@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gofx/gofx/passes"
+	"github.com/gofx/gofx/graph/dot"
 )
 
 // draw runs runDraw with buffers.
@@ -78,7 +78,7 @@ func TestDrawToFileAndSVG(t *testing.T) {
 
 	out, _, err = draw("-model", "mlp", "-format", "svg")
 	if _, lerr := exec.LookPath("dot"); lerr != nil {
-		require.ErrorIs(t, err, passes.ErrNoGraphviz)
+		require.ErrorIs(t, err, dot.ErrNoGraphviz)
 		t.Skip("Graphviz's dot is not installed: -format svg reports ErrNoGraphviz, as it should")
 	}
 	require.NoError(t, err)
@@ -89,7 +89,7 @@ func TestDrawToFileAndSVG(t *testing.T) {
 func TestDrawSVGWithoutGraphviz(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	_, _, err := draw("-model", "mlp", "-format", "svg")
-	require.ErrorIs(t, err, passes.ErrNoGraphviz)
+	require.ErrorIs(t, err, dot.ErrNoGraphviz)
 	assert.False(t, errors.Is(err, errUsage))
 	assert.Contains(t, err.Error(), "not on PATH")
 }

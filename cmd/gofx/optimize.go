@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -128,24 +130,25 @@ func optimize(in *optimizeInput, runFor time.Duration, showGraph bool, w io.Writ
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	before, err := ep.Module()
-	if err != nil {
-		return err
-	}
-	after, err := ep.Module()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "exported to core ATen in %s: %d nodes\n\n", roundDur(time.Since(t0)), before.Graph.Len())
+	fmt.Fprintf(w, "exported to core ATen in %s: %d nodes\n\n", roundDur(time.Since(t0)), ep.Graph.Len())
 
-	report, err := passes.Optimize(after)
+	// The pipeline runs on the program's GraphModule; Transform lifts the
+	// state back, so the optimized program checks its inputs as ep does.
+	var report *passes.Report
+	opt, err := ep.Transform(export.PassFunc(func(gm *fx.GraphModule) (bool, error) {
+		var err error
+		if report, err = passes.Optimize(gm); err != nil || report == nil {
+			return false, err
+		}
+		return report.Changed, nil
+	}))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "== passes\n%s\n", strings.TrimRight(report.String(), "\n"))
-	fmt.Fprintf(w, "\n== nodes per operator (before -> after)\n%s\n", opCountDiff(before, after))
+	fmt.Fprintf(w, "\n== nodes per operator (before -> after)\n%s\n", opCountDiff(ep.Graph, opt.Graph))
 	if showGraph {
-		fmt.Fprintf(w, "== optimized graph\n%s\n", strings.TrimRight(after.Code(), "\n"))
+		fmt.Fprintf(w, "== optimized graph\n%s\n", strings.TrimRight(opt.Graph.Code(), "\n"))
 	}
 
 	// Outputs: the optimized program against the exported one on every
@@ -153,11 +156,11 @@ func optimize(in *optimizeInput, runFor time.Duration, showGraph bool, w io.Writ
 	fmt.Fprintln(w, "\n== outputs")
 	worst := 0.0
 	for i, c := range in.cases.Cases {
-		want, err := runModule(before, c.Inputs)
+		want, err := runProgram(ep, c.Inputs)
 		if err != nil {
 			return fmt.Errorf("case %d: exported program: %w", i, err)
 		}
-		got, err := runModule(after, c.Inputs)
+		got, err := runProgram(opt, c.Inputs)
 		if err != nil {
 			return fmt.Errorf("case %d: optimized program: %w", i, err)
 		}
@@ -184,11 +187,11 @@ func optimize(in *optimizeInput, runFor time.Duration, showGraph bool, w io.Writ
 	fmt.Fprintf(w, "unchanged within %g on %d case(s)\n", in.spec.Tol, len(in.cases.Cases))
 
 	if runFor > 0 {
-		tb, nb, err := timeModule(before, in.example, runFor)
+		tb, nb, err := timeProgram(ep, in.example, runFor)
 		if err != nil {
 			return err
 		}
-		ta, na, err := timeModule(after, in.example, runFor)
+		ta, na, err := timeProgram(opt, in.example, runFor)
 		if err != nil {
 			return err
 		}
@@ -198,9 +201,9 @@ func optimize(in *optimizeInput, runFor time.Duration, showGraph bool, w io.Writ
 	return nil
 }
 
-// runModule runs gm on copies of the inputs (models may write into them).
-func runModule(gm *fx.GraphModule, inputs []nn.Value) (nn.Value, error) {
-	args := make([]nn.Value, len(inputs))
+// runProgram runs ep on copies of the inputs (models may write into them).
+func runProgram(ep *export.ExportedProgram, inputs []nn.Value) (nn.Value, error) {
+	args := make([]any, len(inputs))
 	for i, v := range inputs {
 		if t := v.Tensor(); t != nil {
 			args[i] = nn.Tensor(t.Clone())
@@ -208,17 +211,17 @@ func runModule(gm *fx.GraphModule, inputs []nn.Value) (nn.Value, error) {
 			args[i] = v
 		}
 	}
-	return gm.Run(args...)
+	return ep.Run(args...)
 }
 
-// timeModule runs gm on inputs for about d (at least 3 runs) and returns
+// timeProgram runs ep on inputs for about d (at least 3 runs) and returns
 // the median time per run.
-func timeModule(gm *fx.GraphModule, inputs []nn.Value, d time.Duration) (time.Duration, int, error) {
+func timeProgram(ep *export.ExportedProgram, inputs []nn.Value, d time.Duration) (time.Duration, int, error) {
 	var times []time.Duration
 	start := time.Now()
 	for len(times) < 3 || time.Since(start) < d {
 		t := time.Now()
-		if _, err := runModule(gm, inputs); err != nil {
+		if _, err := runProgram(ep, inputs); err != nil {
 			return 0, 0, err
 		}
 		times = append(times, time.Since(t))
@@ -229,7 +232,7 @@ func timeModule(gm *fx.GraphModule, inputs []nn.Value, d time.Duration) (time.Du
 
 // opCountDiff lists, per call target, the node count before and after,
 // changed counts marked.
-func opCountDiff(before, after *fx.GraphModule) string {
+func opCountDiff(before, after *graph.Graph) string {
 	b, a := opCounts(before), opCounts(after)
 	keys := make([]string, 0, len(b)+len(a))
 	for k := range b {
@@ -253,14 +256,14 @@ func opCountDiff(before, after *fx.GraphModule) string {
 		}
 		fmt.Fprintf(&sb, "%-*s  %3d -> %3d%s\n", width, k, b[k], a[k], mark)
 	}
-	fmt.Fprintf(&sb, "%-*s  %3d -> %3d\n", width, "total", before.Graph.Len(), after.Graph.Len())
+	fmt.Fprintf(&sb, "%-*s  %3d -> %3d\n", width, "total", before.Len(), after.Len())
 	return sb.String()
 }
 
-// opCounts counts the nodes of gm by opcode and, for calls, target.
-func opCounts(gm *fx.GraphModule) map[string]int {
+// opCounts counts the nodes of g by opcode and, for calls, target.
+func opCounts(g *graph.Graph) map[string]int {
 	c := map[string]int{}
-	for n := range gm.Graph.Nodes() {
+	for n := range g.Nodes() {
 		switch n.Op() {
 		case node.CallFunction, node.CallMethod:
 			c[n.Target().String()]++

@@ -67,7 +67,7 @@ func BenchmarkChainModel(b *testing.B) {
 				}
 			}},
 			{"dce", func(b *testing.B, gm *fx.GraphModule) {
-				if _, err := passes.EliminateDeadCode(gm); err != nil {
+				if _, err := passes.DCE.Run(gm); err != nil {
 					b.Fatal(err)
 				}
 			}},

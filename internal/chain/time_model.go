@@ -92,7 +92,7 @@ func TimeModel(n int) (ModelTimings, error) {
 	step(&t.Interp, func() error { _, e := interp.New(gm.Graph, gm).Run(x); return e })
 	step(&t.ReplacePattern, func() (e error) { matches, e = pattern.Replace(gm, Pattern, Replacement); return })
 	t.Matches = len(matches)
-	step(&t.DCE, func() error { _, e := passes.EliminateDeadCode(gm); return e })
+	step(&t.DCE, func() error { _, e := passes.DCE.Run(gm); return e })
 	step(&t.Codegen, func() error { _ = gm.Code(); return nil })
 	if err != nil {
 		return t, err

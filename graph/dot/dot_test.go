@@ -1,4 +1,4 @@
-package passes_test
+package dot_test
 
 import (
 	"encoding/xml"
@@ -14,10 +14,11 @@ import (
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/graph/dot"
 	"github.com/gofx/gofx/internal/chain"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
-	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/tensor"
 )
@@ -67,17 +68,17 @@ func TestDOTGolden(t *testing.T) {
 	tests := []struct {
 		name string
 		g    *graph.Graph
-		opts passes.DOTOptions
+		opts dot.Options
 	}{
-		{"chain2", gm.Graph, passes.DOTOptions{Name: "chain", Root: gm}},
-		{"chain2_cluster", gm.Graph, passes.DOTOptions{Name: "chain", Root: gm, Cluster: true}},
-		{"weird", weirdGraph(t), passes.DOTOptions{Name: `we"ird`, MaxArgLen: -1}},
+		{"chain2", gm.Graph, dot.Options{Name: "chain", Root: gm}},
+		{"chain2_cluster", gm.Graph, dot.Options{Name: "chain", Root: gm, Cluster: true}},
+		{"weird", weirdGraph(t), dot.Options{Name: `we"ird`, MaxArgLen: -1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := passes.DOT(tt.g, tt.opts)
+			got, err := dot.DOT(tt.g, tt.opts)
 			require.NoError(t, err)
-			golden(t, "testdata/dot/"+tt.name+".dot", got)
+			golden.Check(t, "testdata/"+tt.name+".dot", got)
 			checkDOTParses(t, got)
 		})
 	}
@@ -90,13 +91,13 @@ func checkDOTParses(t *testing.T, src string) {
 		t.Log("Graphviz's dot is not installed: not checking that the DOT parses")
 		return
 	}
-	_, err := passes.Render(src, "canon")
+	_, err := dot.Render(src, "canon")
 	require.NoError(t, err)
 }
 
 func TestDOTContents(t *testing.T) {
 	gm := dotChain(t, 2)
-	got, err := passes.DOT(gm.Graph, passes.DOTOptions{Root: gm})
+	got, err := dot.DOT(gm.Graph, dot.Options{Root: gm})
 	require.NoError(t, err)
 	tests := []struct{ what, want string }{
 		{"header", "digraph \"graph\" {\n"},
@@ -120,7 +121,7 @@ func TestDOTContents(t *testing.T) {
 }
 
 func TestDOTEscaping(t *testing.T) {
-	got, err := passes.DOT(weirdGraph(t), passes.DOTOptions{Name: `we"ird`, MaxArgLen: -1})
+	got, err := dot.DOT(weirdGraph(t), dot.Options{Name: `we"ird`, MaxArgLen: -1})
 	require.NoError(t, err)
 	// Escapes written out by hand: record syntax characters and DOT's quote
 	// get a backslash, a backslash is doubled, a second space is escaped.
@@ -135,7 +136,7 @@ func TestDOTEscaping(t *testing.T) {
 	if _, err := exec.LookPath("dot"); err != nil {
 		t.Skip("Graphviz's dot is not installed: not checking the rendered labels")
 	}
-	svg, err := passes.Render(got, "svg")
+	svg, err := dot.Render(got, "svg")
 	require.NoError(t, err)
 	texts := svgTexts(t, svg)
 	for _, want := range []string{
@@ -181,22 +182,22 @@ func svgTexts(t *testing.T, svg []byte) []string {
 }
 
 func TestDOTErrors(t *testing.T) {
-	_, err := passes.DOT(nil, passes.DOTOptions{})
+	_, err := dot.DOT(nil, dot.Options{})
 	assert.ErrorContains(t, err, "nil graph")
-	_, err = passes.Render("digraph {", "svg")
-	if errors.Is(err, passes.ErrNoGraphviz) {
+	_, err = dot.Render("digraph {", "svg")
+	if errors.Is(err, dot.ErrNoGraphviz) {
 		t.Skip("Graphviz's dot is not installed")
 	}
 	assert.ErrorContains(t, err, "dot -Tsvg")
-	_, err = passes.Render("digraph {}", "svg -o /tmp/x")
+	_, err = dot.Render("digraph {}", "svg -o /tmp/x")
 	assert.ErrorContains(t, err, "bad output format")
 }
 
 func TestSVG(t *testing.T) {
 	gm := dotChain(t, 1)
-	svg, err := passes.SVG(gm.Graph, passes.DOTOptions{Root: gm, Cluster: true})
+	svg, err := dot.SVG(gm.Graph, dot.Options{Root: gm, Cluster: true})
 	if _, lerr := exec.LookPath("dot"); lerr != nil {
-		require.ErrorIs(t, err, passes.ErrNoGraphviz)
+		require.ErrorIs(t, err, dot.ErrNoGraphviz)
 		t.Skip("Graphviz's dot is not installed: SVG returns ErrNoGraphviz, as it should")
 	}
 	require.NoError(t, err)
@@ -210,7 +211,7 @@ func ExampleDOT() {
 	if err != nil {
 		panic(err)
 	}
-	src, err := passes.DOT(gm.Graph, passes.DOTOptions{Name: "chain", Root: gm})
+	src, err := dot.DOT(gm.Graph, dot.Options{Name: "chain", Root: gm})
 	if err != nil {
 		panic(err)
 	}
@@ -234,8 +235,8 @@ func ExampleDOT() {
 
 func TestSVGWithoutGraphviz(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	_, err := passes.SVG(dotChain(t, 1).Graph, passes.DOTOptions{})
-	require.ErrorIs(t, err, passes.ErrNoGraphviz)
+	_, err := dot.SVG(dotChain(t, 1).Graph, dot.Options{})
+	require.ErrorIs(t, err, dot.ErrNoGraphviz)
 	assert.ErrorContains(t, err, "not on PATH")
 }
 
@@ -249,7 +250,7 @@ func BenchmarkDOT(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				if err := passes.WriteDOT(io.Discard, gm.Graph, passes.DOTOptions{Root: gm, Cluster: true}); err != nil {
+				if err := dot.WriteDOT(io.Discard, gm.Graph, dot.Options{Root: gm, Cluster: true}); err != nil {
 					b.Fatal(err)
 				}
 			}

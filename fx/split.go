@@ -1,4 +1,4 @@
-package passes
+package fx
 
 import (
 	"errors"
@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gofx/gofx/fx"
+	dgraph "github.com/dominikbraun/graph"
+
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -39,7 +40,7 @@ type Partition struct {
 	// call_module nodes call, registered under their original dotted path
 	// with dots turned into underscores ("layer1.0.conv1" is
 	// "layer1_0_conv1").
-	Module *fx.GraphModule
+	Module *GraphModule
 }
 
 // A Split is the result of SplitModuleWith.
@@ -47,7 +48,7 @@ type Split struct {
 	// Module is the split module: the original placeholders and get_attr
 	// nodes, one call_module node per partition in dependency order, and
 	// the original output.
-	Module *fx.GraphModule
+	Module *GraphModule
 	// Partitions are the submodules in the order Module calls them.
 	Partitions []*Partition
 	// QualNames maps each module target inside a submodule
@@ -58,7 +59,7 @@ type Split struct {
 
 // SplitModule splits gm into submodules by partition, as torch.fx's
 // split_module(gm, root, split_callback) does; see SplitModuleWith.
-func SplitModule(gm *fx.GraphModule, partition func(n *node.Node) int) (*fx.GraphModule, error) {
+func SplitModule(gm *GraphModule, partition func(n *node.Node) int) (*GraphModule, error) {
 	s, err := SplitModuleWith(gm, partition)
 	if err != nil {
 		return nil, err
@@ -85,29 +86,34 @@ func SplitModule(gm *fx.GraphModule, partition func(n *node.Node) int) (*fx.Grap
 //   - call_module targets are resolved in gm and registered in the
 //     partition's module under the path with dots replaced by underscores.
 //
-// It returns an error wrapping ErrPartitionCycle, naming the partitions on
-// the cycle and the nodes that link them, when the partitions depend on
-// each other in a cycle; an error for a negative partition number, a panic
+// The partitions and their dependencies form a graph (dominikbraun/graph,
+// with cycle prevention): the dependency that would close a cycle is
+// refused, and SplitModuleWith returns an error wrapping
+// ErrPartitionCycle that names the partitions on the cycle and the nodes
+// that link them; an error for a negative partition number, a panic
 // in the callback, or a target that does not resolve. gm is not changed;
 // the split module shares gm's modules, parameters and buffers.
-func SplitModuleWith(gm *fx.GraphModule, partition func(n *node.Node) int) (*Split, error) {
+func SplitModuleWith(gm *GraphModule, partition func(n *node.Node) int) (*Split, error) {
 	if gm == nil || gm.Graph == nil {
-		return nil, errors.New("passes: SplitModule: nil GraphModule")
+		return nil, errors.New("fx: SplitModule: nil GraphModule")
 	}
 	if partition == nil {
-		return nil, errors.New("passes: SplitModule: nil partition callback")
+		return nil, errors.New("fx: SplitModule: nil partition callback")
 	}
-	s := &splitter{gm: gm, part: make(map[*node.Node]*splitPart, gm.Graph.Len()), byID: map[int]*splitPart{}}
+	s := &splitter{
+		gm: gm, part: make(map[*node.Node]*splitPart, gm.Graph.Len()), byID: map[int]*splitPart{},
+		deps: dgraph.New(func(p *splitPart) int { return p.id }, dgraph.Directed(), dgraph.PreventCycles()),
+	}
 	if err := s.assign(partition); err != nil {
-		return nil, fmt.Errorf("passes: SplitModule: %w", err)
+		return nil, fmt.Errorf("fx: SplitModule: %w", err)
 	}
 	order, err := s.sort()
 	if err != nil {
-		return nil, fmt.Errorf("passes: SplitModule: %w", err)
+		return nil, fmt.Errorf("fx: SplitModule: %w", err)
 	}
 	out, err := s.build(order)
 	if err != nil {
-		return nil, fmt.Errorf("passes: SplitModule: %w", err)
+		return nil, fmt.Errorf("fx: SplitModule: %w", err)
 	}
 	return out, nil
 }
@@ -135,10 +141,14 @@ type splitPart struct {
 }
 
 type splitter struct {
-	gm    *fx.GraphModule
+	gm    *GraphModule
 	part  map[*node.Node]*splitPart
 	parts []*splitPart // in order of first appearance
 	byID  map[int]*splitPart
+	// deps is the partition graph: an edge from each partition to those
+	// that use its values, added as the dependencies are found; it refuses
+	// the edge that would close a cycle.
+	deps dgraph.Graph[int, *splitPart]
 }
 
 // callPartition calls the callback, turning a panic into an error.
@@ -159,7 +169,7 @@ func (s *splitter) assign(partition func(*node.Node) int) error {
 		case node.Placeholder, node.GetAttr:
 			continue
 		case node.Output:
-			n.EachInput(func(d *node.Node) { s.cross(d, nil) })
+			n.EachInput(func(d *node.Node) { _ = s.cross(d, nil) }) // no partition uses the output
 			continue
 		}
 		id, err := callPartition(partition, n)
@@ -179,20 +189,31 @@ func (s *splitter) assign(partition func(*node.Node) int) error {
 			}
 			s.byID[id] = p
 			s.parts = append(s.parts, p)
+			if err := s.deps.AddVertex(p); err != nil {
+				return fmt.Errorf("partition %d: %w", id, err)
+			}
 		}
 		p.nodes = append(p.nodes, n)
 		s.part[n] = p
-		n.EachInput(func(d *node.Node) { s.cross(d, n) })
+		n.EachInput(func(d *node.Node) {
+			if err == nil {
+				err = s.cross(d, n)
+			}
+		})
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // cross records that use (nil: the graph's output) uses def's value, as
-// torch.fx's record_cross_partition_use.
-func (s *splitter) cross(def, use *node.Node) {
+// torch.fx's record_cross_partition_use. It returns an error wrapping
+// ErrPartitionCycle when the dependency closes a cycle of partitions.
+func (s *splitter) cross(def, use *node.Node) error {
 	dp, up := s.part[def], s.part[use] // nil for placeholders, get_attr and the output
 	if dp == up {
-		return
+		return nil
 	}
 	if dp != nil {
 		if !dp.outputSet[def] {
@@ -213,12 +234,22 @@ func (s *splitter) cross(def, use *node.Node) {
 			up.depSet[dp] = true
 			up.dependsOn = append(up.dependsOn, dp)
 			up.via[dp] = [2]*node.Node{use, def}
+			if err := s.deps.AddEdge(dp.id, up.id); err != nil {
+				if errors.Is(err, dgraph.ErrEdgeCreatesCycle) {
+					return s.cycle(dp, up)
+				}
+				return fmt.Errorf("partitions %d and %d: %w", dp.id, up.id, err)
+			}
 		}
 	}
+	return nil
 }
 
-// sort orders the partitions as torch.fx does (Kahn's algorithm with a
-// stack) or reports a cycle.
+// sort orders the partitions as torch.fx does: Kahn's algorithm with a
+// stack, seeded in order of first appearance, which calls independent
+// partitions last-seeded first. (The partition graph's
+// StableTopologicalSort takes the partitions in rounds, in another order,
+// and the split modules would no longer match torch.fx's node for node.)
 func (s *splitter) sort() ([]*splitPart, error) {
 	var stack []*splitPart
 	for _, p := range s.parts {
@@ -239,47 +270,27 @@ func (s *splitter) sort() ([]*splitPart, error) {
 			}
 		}
 	}
-	if len(order) == len(s.parts) {
-		return order, nil
+	if len(order) != len(s.parts) { // the partition graph refused every cycle
+		return nil, fmt.Errorf("%w: %d of %d partitions sorted", ErrPartitionCycle, len(order), len(s.parts))
 	}
-	return nil, s.cycle()
+	return order, nil
 }
 
-// cycle finds a cycle among the partitions left unsorted and describes it.
-func (s *splitter) cycle() error {
-	// Every unsorted partition has an unsorted dependency; following them
-	// from any unsorted partition must come back to one already seen.
-	var start *splitPart
-	for _, p := range s.parts {
-		if p.pending > 0 {
-			start = p
-			break
-		}
+// cycle describes the cycle that the dependency of consumer on producer
+// closes: the partition graph has a path from consumer to producer.
+func (s *splitter) cycle(producer, consumer *splitPart) error {
+	path, err := dgraph.ShortestPath(s.deps, consumer.id, producer.id)
+	if err != nil {
+		return fmt.Errorf("%w: partitions %d and %d: %v", ErrPartitionCycle, producer.id, consumer.id, err)
 	}
-	seen := map[*splitPart]int{}
-	var path []*splitPart
-	p := start
-	for {
-		if i, ok := seen[p]; ok {
-			path = path[i:]
-			break
-		}
-		seen[p] = len(path)
-		path = append(path, p)
-		for _, d := range p.dependsOn {
-			if d.pending > 0 {
-				p = d
-				break
-			}
-		}
+	// flow is in data-flow order: each partition feeds the next, and the
+	// last (producer) the first (consumer). Start it from the partition
+	// that appears first in the graph.
+	flow := make([]*splitPart, len(path))
+	for i, id := range path {
+		flow[i] = s.byID[id]
 	}
-	// path[i] depends on path[i+1]: reverse it into data-flow order and
-	// start from the partition that appears first in the graph.
-	k := len(path)
-	flow := make([]*splitPart, k)
-	for i, p := range path {
-		flow[k-1-i] = p
-	}
+	k := len(flow)
 	first := 0
 	for i, p := range flow {
 		if s.index(p) < s.index(flow[first]) {
@@ -319,53 +330,15 @@ func newModule() *module {
 	return m
 }
 
-// modIndex resolves dotted module and attribute paths below a root in
-// O(path length): nn.Submodule scans each module's children, which is
-// quadratic over the 10,000 blocks of a long ModuleList.
-type modIndex struct {
-	root nn.Module
-	mods map[string]nn.Module
-}
-
-func newModIndex(root nn.Module) *modIndex {
-	x := &modIndex{root: root, mods: map[string]nn.Module{}}
-	for path, m := range nn.NamedModules(root) {
-		x.mods[path] = m
+// resolveAttr returns the parameter, buffer or module at path below root.
+func resolveAttr(root nn.Module, path string) (any, error) {
+	if a, err := nn.Attr(root, path); err == nil {
+		return a, nil
 	}
-	return x
-}
-
-// module returns the module at path.
-func (x *modIndex) module(path string) (nn.Module, error) {
-	if m, ok := x.mods[path]; ok {
+	if m, err := nn.Submodule(root, path); err == nil {
 		return m, nil
 	}
-	return nn.Submodule(x.root, path) // a module shared under two paths, or an error
-}
-
-// attr returns the parameter, buffer or module at path.
-func (x *modIndex) attr(path string) (any, error) {
-	mod, leaf := "", path
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		mod, leaf = path[:i], path[i+1:]
-	}
-	if m, err := x.module(mod); err == nil {
-		b := m.ModuleBase()
-		for name, p := range b.Parameters() {
-			if name == leaf {
-				return p, nil
-			}
-		}
-		for name, buf := range b.Buffers() {
-			if name == leaf {
-				return buf, nil
-			}
-		}
-	}
-	if m, err := x.module(path); err == nil {
-		return m, nil
-	}
-	if _, err := nn.Attr(x.root, path); err != nil {
+	if _, err := nn.Attr(root, path); err != nil {
 		return nil, fmt.Errorf("target %q does not resolve: %w", path, err)
 	}
 	return nil, fmt.Errorf("target %q does not resolve", path)
@@ -426,7 +399,6 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 	res := &Split{QualNames: map[string]string{}}
 	graphs := make(map[*splitPart]*graph.Graph, len(s.parts))
 	roots := make(map[*splitPart]*installer, len(s.parts))
-	idx := newModIndex(s.gm)
 	env := make(map[*node.Node]*node.Node, s.gm.Graph.Len()) // original node -> node in its own partition
 	penv := make(map[*splitPart]map[*node.Node]*node.Node, len(s.parts))
 	for _, p := range order {
@@ -465,7 +437,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		target := n.Target()
 		if n.Op() == node.CallModule {
 			path := n.Target().String()
-			sub, err := idx.module(path)
+			sub, err := nn.Submodule(s.gm, path)
 			if err != nil {
 				return nil, fmt.Errorf("node %s: call_module target %q does not resolve: %w", n.Name(), path, err)
 			}
@@ -502,7 +474,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		case node.GetAttr:
 			path := n.Target().String()
 			if !top.done[path] {
-				v, rerr := idx.attr(path)
+				v, rerr := resolveAttr(s.gm, path)
 				if rerr != nil {
 					return nil, fmt.Errorf("node %s: get_attr %w", n.Name(), rerr)
 				}
@@ -536,7 +508,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		if _, err := pg.Output(result); err != nil {
 			return nil, fmt.Errorf("partition %d: output: %w", p.id, err)
 		}
-		sub, err := fx.NewGraphModule(roots[p].root, pg)
+		sub, err := NewGraphModule(roots[p].root, pg)
 		if err != nil {
 			return nil, fmt.Errorf("partition %d: %w", p.id, err)
 		}
@@ -588,7 +560,7 @@ func (s *splitter) build(order []*splitPart) (*Split, error) {
 		}
 		on.Meta = o.Meta.Clone()
 	}
-	gm, err := fx.NewGraphModule(top.root, base)
+	gm, err := NewGraphModule(top.root, base)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package passes
+package dot
 
 import (
 	"bufio"
@@ -21,8 +21,8 @@ import (
 // dot program is not on the PATH.
 var ErrNoGraphviz = errors.New("graphviz's dot program is not on PATH (install Graphviz, or write DOT and render it elsewhere)")
 
-// DOTOptions changes how WriteDOT draws a graph.
-type DOTOptions struct {
+// Options changes how WriteDOT draws a graph.
+type Options struct {
 	// Name is the digraph's name ("" means "graph").
 	Name string
 	// Root, if set, is the module the graph's call_module targets resolve
@@ -49,7 +49,7 @@ var dotFill = map[node.Opcode]string{
 }
 
 // DOT returns g drawn in Graphviz's DOT language; see WriteDOT.
-func DOT(g *graph.Graph, opts DOTOptions) (string, error) {
+func DOT(g *graph.Graph, opts Options) (string, error) {
 	var b strings.Builder
 	if err := WriteDOT(&b, g, opts); err != nil {
 		return "", err
@@ -65,12 +65,12 @@ func DOT(g *graph.Graph, opts DOTOptions) (string, error) {
 // an edge from each node to each node that uses its value. Every name,
 // target and literal is escaped, so that quotes, braces, angle brackets,
 // bars and backslashes in them show as themselves.
-func WriteDOT(w io.Writer, g *graph.Graph, opts DOTOptions) error {
+func WriteDOT(w io.Writer, g *graph.Graph, opts Options) error {
 	if g == nil {
-		return errors.New("passes: WriteDOT: nil graph")
+		return errors.New("dot: WriteDOT: nil graph")
 	}
 	if w == nil {
-		return errors.New("passes: WriteDOT: nil writer")
+		return errors.New("dot: WriteDOT: nil writer")
 	}
 	if opts.MaxArgLen == 0 {
 		opts.MaxArgLen = 120
@@ -81,7 +81,10 @@ func WriteDOT(w io.Writer, g *graph.Graph, opts DOTOptions) error {
 	}
 	var idx *modIndex
 	if opts.Root != nil && len(g.FindNodes(node.CallModule, nil)) > 0 {
-		idx = newModIndex(opts.Root)
+		idx = &modIndex{root: opts.Root, mods: map[string]nn.Module{}}
+		for path, m := range nn.NamedModules(opts.Root) {
+			idx.mods[path] = m
+		}
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "digraph %s {\n", dotID(name))
@@ -104,13 +107,13 @@ func WriteDOT(w io.Writer, g *graph.Graph, opts DOTOptions) error {
 	}
 	bw.WriteString("}\n")
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("passes: WriteDOT: %w", err)
+		return fmt.Errorf("dot: WriteDOT: %w", err)
 	}
 	return nil
 }
 
 // writeDOTNode writes n's record.
-func writeDOTNode(w *bufio.Writer, n *node.Node, indent string, opts DOTOptions, idx *modIndex) {
+func writeDOTNode(w *bufio.Writer, n *node.Node, indent string, opts Options, idx *modIndex) {
 	fields := []string{"%" + n.Name()}
 	head := n.Op().String() + " " + n.Target().String()
 	if n.Op() == node.CallModule && idx != nil {
@@ -177,7 +180,7 @@ func clusterTree(g *graph.Graph) *dotCluster {
 }
 
 // writeCluster writes c's nodes and its children's boxes.
-func writeCluster(w *bufio.Writer, c *dotCluster, indent string, count *int, opts DOTOptions, idx *modIndex) {
+func writeCluster(w *bufio.Writer, c *dotCluster, indent string, count *int, opts Options, idx *modIndex) {
 	for _, n := range c.nodes {
 		writeDOTNode(w, n, indent, opts, idx)
 	}
@@ -352,7 +355,7 @@ func writeDOTSeq(b *strings.Builder, s []node.Arg) {
 
 // SVG draws g with WriteDOT and renders it with Graphviz's dot -Tsvg. It
 // returns an error wrapping ErrNoGraphviz when dot is not on the PATH.
-func SVG(g *graph.Graph, opts DOTOptions) ([]byte, error) {
+func SVG(g *graph.Graph, opts Options) ([]byte, error) {
 	src, err := DOT(g, opts)
 	if err != nil {
 		return nil, err
@@ -366,18 +369,32 @@ func SVG(g *graph.Graph, opts DOTOptions) ([]byte, error) {
 // when dot fails.
 func Render(src, format string) ([]byte, error) {
 	if format == "" || strings.TrimLeft(format, "abcdefghijklmnopqrstuvwxyz0123456789:_") != "" {
-		return nil, fmt.Errorf("passes: Render: bad output format %q (want a Graphviz format such as svg)", format)
+		return nil, fmt.Errorf("dot: Render: bad output format %q (want a Graphviz format such as svg)", format)
 	}
 	path, err := exec.LookPath("dot")
 	if err != nil {
-		return nil, fmt.Errorf("passes: Render: %w", ErrNoGraphviz)
+		return nil, fmt.Errorf("dot: Render: %w", ErrNoGraphviz)
 	}
 	cmd := exec.Command(path, "-T"+format)
 	cmd.Stdin = strings.NewReader(src)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("passes: Render: dot -T%s: %v: %s", format, err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("dot: Render: dot -T%s: %v: %s", format, err, strings.TrimSpace(stderr.String()))
 	}
 	return out.Bytes(), nil
+}
+
+// modIndex resolves dotted module paths below a root.
+type modIndex struct {
+	root nn.Module
+	mods map[string]nn.Module
+}
+
+// module returns the module at path.
+func (x *modIndex) module(path string) (nn.Module, error) {
+	if m, ok := x.mods[path]; ok {
+		return m, nil
+	}
+	return nn.Submodule(x.root, path) // a module shared under two paths, or an error
 }

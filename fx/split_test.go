@@ -1,4 +1,4 @@
-package passes_test
+package fx_test
 
 import (
 	"encoding/json"
@@ -14,30 +14,13 @@ import (
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/internal/chain"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
-	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
 )
-
-// updateGolden reports whether -update (manager_test.go) was given.
-func updateGolden() bool { return *update }
-
-// golden compares got with the file at path, or rewrites it under -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if updateGolden() {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./passes -update to create it")
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got; -update rewrites it):\n%s", path, diff)
-	}
-}
 
 // splitDocModule is split_module's docstring example with relu for clamp
 // (testdata/split/gen_split_ref.py).
@@ -121,7 +104,7 @@ func TestSplitModuleMatchesTorch(t *testing.T) {
 
 	gm, err := fx.SymbolicTrace(newSplitDocModule(t))
 	require.NoError(t, err)
-	s, err := passes.SplitModuleWith(gm, roundRobin(3))
+	s, err := fx.SplitModuleWith(gm, roundRobin(3))
 	require.NoError(t, err)
 	got := map[string][][]any{"top": splitNodes(s.Module)}
 	for _, p := range s.Partitions {
@@ -202,7 +185,7 @@ func TestSplitModuleComputesTheSame(t *testing.T) {
 				case "one":
 					cb = func(*node.Node) int { return 5 }
 				}
-				s, err := passes.SplitModuleWith(gm, cb)
+				s, err := fx.SplitModuleWith(gm, cb)
 				require.NoError(t, err)
 				require.NoError(t, s.Module.Lint())
 				for _, p := range s.Partitions {
@@ -258,14 +241,14 @@ func TestSplitModuleGolden(t *testing.T) {
 			for n := range gm.Graph.Nodes() {
 				n.Meta.Delete(node.StackTrace.Name()) // file paths differ between checkouts
 			}
-			s, err := passes.SplitModuleWith(gm, tt.cb)
+			s, err := fx.SplitModuleWith(gm, tt.cb)
 			require.NoError(t, err)
 			var b strings.Builder
 			fmt.Fprintf(&b, "# top\n%s\n", s.Module.Graph.Text())
 			for _, p := range s.Partitions {
 				fmt.Fprintf(&b, "\n# %s: nodes %v inputs %v outputs %v depends on %v\n%s\n", p.Name, p.Nodes, p.Inputs, p.Outputs, p.DependsOn, p.Module.Graph.Text())
 			}
-			golden(t, "testdata/split/"+tt.name+".txt", b.String())
+			golden.Check(t, "testdata/split/"+tt.name+".txt", b.String())
 		})
 	}
 }
@@ -274,7 +257,7 @@ func TestSplitModuleCycle(t *testing.T) {
 	gm, err := fx.SymbolicTrace(chain.NewModel(3))
 	require.NoError(t, err)
 	// blocks.0 in partition 0, blocks.1 in 1, blocks.2 in 0 again.
-	_, err = passes.SplitModule(gm, func(n *node.Node) int {
+	_, err = fx.SplitModule(gm, func(n *node.Node) int {
 		st, _ := node.ModuleStack.Get(&n.Meta)
 		if len(st) > 0 && strings.HasPrefix(st[len(st)-1].Path, "blocks.1") {
 			return 1
@@ -285,10 +268,30 @@ func TestSplitModuleCycle(t *testing.T) {
 		return 0
 	})
 	require.Error(t, err)
-	assert.ErrorIs(t, err, passes.ErrPartitionCycle)
+	assert.ErrorIs(t, err, fx.ErrPartitionCycle)
 	assert.Contains(t, err.Error(), "partitions 0 -> 1 -> 0")
 	assert.Contains(t, err.Error(), "uses relu of partition 0")
 	assert.Contains(t, err.Error(), "of partition 1 uses")
+}
+
+// TestSplitModuleLongCycle: blocks 0, 1 and 2 in partitions 0, 1 and 2,
+// block 3 back in 0: the error names the three partitions on the cycle, in
+// data-flow order from the first.
+func TestSplitModuleLongCycle(t *testing.T) {
+	gm, err := fx.SymbolicTrace(chain.NewModel(4))
+	require.NoError(t, err)
+	_, err = fx.SplitModule(gm, func(n *node.Node) int {
+		for _, b := range []string{"blocks.1", "blocks.2"} {
+			st, _ := node.ModuleStack.Get(&n.Meta)
+			if len(st) > 0 && strings.HasPrefix(st[len(st)-1].Path, b) || strings.HasPrefix(n.Target().String(), b) {
+				return int(b[len(b)-1] - '0')
+			}
+		}
+		return 0
+	})
+	require.ErrorIs(t, err, fx.ErrPartitionCycle)
+	assert.Contains(t, err.Error(), "partitions 0 -> 1 -> 2 -> 0 (node ")
+	assert.Contains(t, err.Error(), "of partition 2 uses")
 }
 
 func TestSplitModuleErrors(t *testing.T) {
@@ -307,7 +310,7 @@ func TestSplitModuleErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := passes.SplitModule(tt.gm, tt.cb)
+			_, err := fx.SplitModule(tt.gm, tt.cb)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 		})
@@ -320,7 +323,7 @@ func ExampleSplitModuleWith() {
 		panic(err)
 	}
 	// One partition per block.
-	s, err := passes.SplitModuleWith(gm, func(n *node.Node) int {
+	s, err := fx.SplitModuleWith(gm, func(n *node.Node) int {
 		if st, ok := node.ModuleStack.Get(&n.Meta); ok && strings.HasPrefix(st[len(st)-1].Path, "blocks.1") {
 			return 1
 		}
@@ -366,7 +369,7 @@ func TestSplitModuleExported(t *testing.T) {
 			gm, err := ep.Module()
 			require.NoError(t, err)
 			require.NotEmpty(t, gm.Graph.FindNodes(node.GetAttr, nil))
-			s, err := passes.SplitModuleWith(gm, chunks(gm, 3))
+			s, err := fx.SplitModuleWith(gm, chunks(gm, 3))
 			require.NoError(t, err)
 			require.Len(t, s.Partitions, 3)
 			for _, ga := range gm.Graph.FindNodes(node.GetAttr, nil) {
@@ -397,10 +400,24 @@ func BenchmarkSplitModule(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := passes.SplitModule(gm, cb); err != nil {
+				if _, err := fx.SplitModule(gm, cb); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+// zooFiles returns the paths of a zoo model's weights and io.json, in
+// testdata/models or ../shared/models, or skips the test naming them.
+func zooFiles(t *testing.T, name string) (weights, io string) {
+	t.Helper()
+	for _, dir := range []string{"../testdata/models", "../../shared/models"} {
+		w := filepath.Join(dir, name+".state_dict.pt")
+		if _, err := os.Stat(w); err == nil {
+			return w, filepath.Join(dir, name+".io.json")
+		}
+	}
+	t.Skipf("%s: no %s.state_dict.pt in testdata/models or ../shared/models (the shared model zoo beside the repository)", name, name)
+	return "", ""
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // convBNs is a convolution followed by batch norms, in the forms that
-// exercise FoldConvBNProgram's bookkeeping:
+// exercise Transform's bookkeeping:
 //   - y = bn1(conv(x)) repeated n times (an int input, specialized) with a
 //     lifted constant c added each time;
 //   - with Twice, conv is called a second time, on x, into bn2, and the
@@ -61,6 +61,13 @@ func (m *convBNs) Forward(x, n nn.Value) nn.Value {
 		y = y.Add(nn.Call(m.BN2, F.Conv2d(x, nn.Tensor(m.w), nn.None, F.ConvOptions{})))
 	}
 	return y
+}
+
+// foldProgram runs the fold p on ep with Transform; changed reports
+// whether it returned a new program.
+func foldProgram(ep *export.ExportedProgram, p passes.Pass) (out *export.ExportedProgram, changed bool, err error) {
+	out, err = ep.Transform(p)
+	return out, err == nil && out != ep, err
 }
 
 // TestFoldConvBNProgramEdits checks the state and signature of folded
@@ -113,7 +120,7 @@ func TestFoldConvBNProgramEdits(t *testing.T) {
 			require.NoError(t, err)
 			text := ep.String()
 
-			out, changed, err := passes.FoldConvBNProgram(ep)
+			out, changed, err := foldProgram(ep, passes.FoldConvBN)
 			require.NoError(t, err)
 			require.True(t, changed)
 			assert.Equal(t, text, ep.String(), "ep changed")
@@ -125,6 +132,17 @@ func TestFoldConvBNProgramEdits(t *testing.T) {
 			assert.Equal(t, tc.inputs, got, "%s", out)
 			assert.Equal(t, ep.RangeConstraints, out.RangeConstraints)
 			requireEdited(t, ep, out, len(out.Signature.Inputs)-len(ep.Signature.Inputs)+countDropped(ep, out))
+			require.Len(t, out.ModuleCallGraph, len(ep.ModuleCallGraph))
+			for i, c := range out.ModuleCallGraph {
+				for _, name := range append(c.Inputs, c.Outputs...) {
+					_, ok := out.Graph.Node(name)
+					assert.True(t, ok, "module call %s names %s, which is no node of the program", c.FQN, name)
+				}
+				if c.FQN == "bn1" {
+					assert.Equal(t, c.Inputs, c.Outputs, "the folded bn1 returns its input")
+				}
+				assert.Equal(t, ep.ModuleCallGraph[i].FQN, c.FQN)
+			}
 			for name, c := range out.Constants() {
 				assert.Same(t, ep.Constants()[name], c, "constant %s", name)
 			}
@@ -141,7 +159,7 @@ func TestFoldConvBNProgramEdits(t *testing.T) {
 			_, err = out.Run(x, tc.n+1)
 			assert.ErrorContains(t, err, "input n: the program was exported with the value")
 
-			again, changed, err := passes.FoldConvBNProgram(out)
+			again, changed, err := foldProgram(out, passes.FoldConvBN)
 			require.NoError(t, err)
 			assert.False(t, changed)
 			assert.Same(t, out, again)
@@ -168,7 +186,7 @@ func TestFoldConvBNProgramUnchanged(t *testing.T) {
 	require.NoError(t, err)
 	ep, err := export.Export(p, []any{x}, nil)
 	require.NoError(t, err)
-	out, changed, err := passes.FoldConvBNProgram(ep)
+	out, changed, err := foldProgram(ep, passes.FoldConvBN)
 	require.NoError(t, err)
 	assert.False(t, changed)
 	assert.Same(t, ep, out)

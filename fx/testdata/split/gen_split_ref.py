@@ -1,6 +1,6 @@
 """Records what torch.fx 1.13's split_module makes of split_module's own
 docstring example (with relu instead of clamp), partitioned round-robin
-into 3 partitions by node index, for passes' TestSplitModuleMatchesTorch.
+into 3 partitions by node index, for fx's TestSplitModuleMatchesTorch.
 
 Run: python3 gen_split_ref.py > split_ref.json
 
