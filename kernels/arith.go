@@ -5,7 +5,7 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-func init() {
+func registerArith() {
 	registerBoth("aten::add.Tensor", addTensor)
 }
 

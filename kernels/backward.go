@@ -10,7 +10,7 @@ import (
 // elements its forward value came from, accumulated in the input's type
 // (bfloat16 rounds at every addition).
 
-func init() {
+func registerBackward() {
 	registerBoth("aten::_adaptive_avg_pool2d_backward", pxAdaptiveAvgPool2dBackward)
 	registerBoth("aten::avg_pool2d_backward", pxAvgPool2dBackward)
 	registerBoth("aten::max_pool2d_with_indices_backward", pxMaxPool2dWithIndicesBackward)

@@ -15,7 +15,7 @@ import (
 // through the forward convolution's im2col, col2im and GEMM helpers in the
 // forward's work type.
 
-func init() {
+func registerBackwardMore() {
 	registerBoth("aten::native_layer_norm_backward", bwNativeLayerNormBackward)
 	registerBoth("aten::native_group_norm_backward", bwNativeGroupNormBackward)
 	registerBoth("aten::convolution_backward", bwConvolutionBackward)

@@ -28,7 +28,7 @@ import (
 //     exponent), ew1VecRegion tells the parts apart from the shapes, as
 //     TensorIterator lays the loops out for contiguous inputs.
 
-func init() {
+func registerBinary() {
 	registerBoth("aten::add.Scalar", ew1AddScalar)
 	registerBoth("aten::sub.Tensor", ew1SubTensor)
 	registerBoth("aten::sub.Scalar", ew1SubScalar)

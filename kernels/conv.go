@@ -22,7 +22,7 @@ import (
 // products run in parallel. float32 and bfloat16 compute in float32,
 // integers in int64 (wrapped to the dtype at the end).
 
-func init() {
+func registerConv() {
 	registerBoth("aten::convolution", cvConvolution)
 	registerBoth("aten::conv1d", func(c *ops.Call) ([]any, error) { return cvConvNd(c, 1) })
 	registerBoth("aten::conv2d", func(c *ops.Call) ([]any, error) { return cvConvNd(c, 2) })

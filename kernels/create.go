@@ -12,7 +12,7 @@ import (
 // Factory and conversion kernels: full, full_like, zeros_like, ones_like,
 // arange, scalar_tensor and _to_copy.
 
-func init() {
+func registerCreate() {
 	registerBoth("aten::full", shFullOp)
 	registerBoth("aten::full_like", shFullLike)
 	registerBoth("aten::zeros_like", shZerosLike)

@@ -11,7 +11,7 @@ import (
 // index_select. They compute the storage offset of every output element
 // in self and copy the elements with shTake.
 
-func init() {
+func registerIndex() {
 	registerBoth("aten::gather", shGather)
 	registerBoth("aten::index.Tensor", shIndex)
 	registerBoth("aten::index_select", shIndexSelect)

@@ -24,7 +24,7 @@ import (
 // float16 and bool, and these kernels refuse them with PyTorch's message;
 // the meta functions accept every dtype, as PyTorch's meta kernels do.
 
-func init() {
+func registerLinalg() {
 	registerBoth("aten::mm", cvMm)
 	registerBoth("aten::bmm", cvBmm)
 	registerBoth("aten::addmm", cvAddmm)

@@ -15,7 +15,7 @@ import (
 // channel), so that degenerate inputs (zero variance with eps = 0) give
 // PyTorch's NaN and infinity.
 
-func init() {
+func registerNorm() {
 	registerBoth("aten::native_layer_norm", redNativeLayerNorm)
 	registerBoth("aten::layer_norm", redLayerNorm)
 	registerBoth("aten::native_group_norm", redNativeGroupNorm)

@@ -7,7 +7,7 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-func init() {
+func registerOutVariants() {
 	// out= variants in the core opset, computed by their functional
 	// overload and written into out.
 	registerOut("aten::atan2.out", "aten::atan2")
@@ -49,4 +49,5 @@ func registerOut(outName, funcName string) {
 		return one(out), nil
 	}
 	register(outName, k, k)
+	origins[op(outName)] = origin{file: "out.go", derivedFrom: fn}
 }

@@ -14,7 +14,7 @@ import (
 // float16 and bfloat16 for reflection_pad3d) and index formulas, which
 // also define what negative padding (cropping) gives.
 
-func init() {
+func registerPad() {
 	registerBoth("aten::reflection_pad1d", ixReflectionPad1d)
 	registerBoth("aten::reflection_pad2d", ixReflectionPad2d)
 	registerBoth("aten::reflection_pad3d", ixReflectionPad3d)

@@ -40,7 +40,7 @@ var pwHyperbolics = []*pwVecUnary{
 	{ew2Unary: ew2Unary{name: "aten::sinh.default", cpuName: "sinh_cpu", res: ew2Float, ff: pwSinh}},
 }
 
-func init() {
+func registerPointwiseMore() {
 	for _, u := range pwUnaries {
 		registerBoth(u.name, u.kernel)
 	}
@@ -245,7 +245,7 @@ var (
 	pwLogitOp      = &ew2Unary{name: "aten::logit", cpuName: "logit_cpu", res: ew2Float}
 )
 
-func init() {
+func registerPointwiseMore2() {
 	registerBoth("aten::square", pwSquare)
 	registerBoth("aten::clamp_min", pwClampBound("min"))
 	registerBoth("aten::clamp_max", pwClampBound("max"))

@@ -14,7 +14,7 @@ import (
 // same window bounds, float32 sums for float32 and bfloat16, and NaN
 // winning max pooling.
 
-func init() {
+func registerPool() {
 	registerBoth("aten::max_pool2d", cvMaxPool2d)
 	registerBoth("aten::max_pool2d_with_indices", cvMaxPool2dWithIndices)
 	registerBoth("aten::avg_pool2d", cvAvgPool2d)

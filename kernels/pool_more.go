@@ -16,7 +16,7 @@ import (
 // operation of a float32 (or bfloat16, float16) kernel is rounded to that
 // type through rounder.
 
-func init() {
+func registerPoolMore() {
 	registerBoth("aten::avg_pool1d", pxAvgPool1d)
 	registerBoth("aten::adaptive_avg_pool1d", pxAdaptiveAvgPool1d)
 	registerBoth("aten::avg_pool3d", pxAvgPool3d)
@@ -831,7 +831,7 @@ func pxCol2im(c *ops.Call) ([]any, error) {
 	return cvOne(tensor.FromFloat64s(dt, res, shape...))
 }
 
-func init() {
+func registerPoolMore2() {
 	registerBoth("aten::_cdist_forward", pxCdistForward)
 	registerBoth("aten::_pdist_forward", pxPdistForward)
 	registerBoth("aten::_embedding_bag", pxEmbeddingBag)

@@ -23,7 +23,7 @@ func ManualSeed(seed uint64) {
 	rndGen = tensor.NewGenerator(seed)
 }
 
-func init() {
+func registerRandom() {
 	registerBoth("aten::rand", func(c *ops.Call) ([]any, error) { return rndFactory(c, false) })
 	registerBoth("aten::randn", func(c *ops.Call) ([]any, error) { return rndFactory(c, true) })
 	registerBoth("aten::randperm", rndPerm)

@@ -16,7 +16,7 @@ import (
 // PyTorch accumulates float32 pairwise in float32, which is less accurate
 // and within the accumulation tolerance of our result.
 
-func init() {
+func registerReduce() {
 	registerBoth("aten::sum", redSumDefault)
 	registerBoth("aten::sum.dim_IntList", redSumDimIntList)
 	registerBoth("aten::mean.dim", redMeanDim)

@@ -21,7 +21,7 @@ import (
 // is whatever those algorithms leave, so they are transcribed here step by
 // step (rxSorter).
 
-func init() {
+func registerReduceMore() {
 	registerBoth("aten::any", rxAny)
 	registerBoth("aten::any.dims", rxAnyDims)
 	registerBoth("aten::mean", rxMean)

@@ -16,7 +16,7 @@ import (
 // (row-major over the index), and reductions round to the dtype after
 // every step as ATen's kernels do.
 
-func init() {
+func registerScatter() {
 	registerBoth("aten::scatter.src", ixScatterSrc)
 	registerBoth("aten::scatter.value", ixScatterValue)
 	registerBoth("aten::scatter_add", ixScatterAdd)

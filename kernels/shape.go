@@ -15,7 +15,7 @@ import (
 // storage, as ATen does; on meta tensors the same code computes the output
 // shapes, since views touch no data.
 
-func init() {
+func registerShape() {
 	registerBoth("aten::view", shView)
 	registerBoth("aten::_unsafe_view", shUnsafeView)
 	registerBoth("aten::reshape", shReshape)

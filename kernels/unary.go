@@ -101,7 +101,7 @@ var (
 	ew2GeluOp      = &ew2Unary{name: "aten::gelu.default", cpuName: "GeluKernelImpl", res: ew2FloatOnly}
 )
 
-func init() {
+func registerUnary() {
 	for _, u := range ew2Unaries {
 		registerBoth(u.name, u.kernel)
 	}

@@ -31,25 +31,22 @@ import (
 // (at first call) would leave Operator.HasKernel false for the in-place
 // overloads until then.
 
-func init() {
-	ipRegisterMissing("aten::copy_", ipCopy("src"))
-	ipRegisterMissing("aten::copy_.Tensor", ipCopy("other"))
-	ipRegisterMissing("aten::zero_", ipZero)
-	ipRegisterMissing("aten::fill_.Tensor", ipFillTensor)
+func registerZzInplace() {
+	registerBoth("aten::copy_", ipCopy("src"))
+	registerBoth("aten::copy_.Tensor", ipCopy("other"))
+	registerBoth("aten::zero_", ipZero)
+	registerBoth("aten::fill_.Tensor", ipFillTensor)
 	registerBoth("aten::contiguous", ipContiguous)
 	registerBoth("aten::group_norm", ipGroupNorm)
 	registerBoth("aten::instance_norm", ipInstanceNorm)
 	registerBoth("aten::conv_transpose1d", func(c *ops.Call) ([]any, error) { return ipConvTranspose(c, 1) })
 	registerBoth("aten::conv_transpose2d.input", func(c *ops.Call) ([]any, error) { return ipConvTranspose(c, 2) })
-	ipRegisterGeneric(ops.Global())
 }
 
-// ipRegisterMissing installs k as kernel and meta function of the operator
-// called name unless it has a kernel already.
-func ipRegisterMissing(name string, k ops.Kernel) {
-	if !op(name).HasKernel() {
-		registerBoth(name, k)
-	}
+// registerDerived installs the derived in-place kernels; it runs after
+// every family has registered its functional kernels.
+func registerDerived() {
+	ipRegisterGeneric(ops.Global())
 }
 
 // ipNoGeneric lists in-place operators that change self's metadata or
@@ -90,6 +87,7 @@ func ipRegisterGeneric(reg *ops.Registry) {
 		if fn.HasMeta() {
 			o.SetMeta(k)
 		}
+		origins[o] = origin{file: "zz_inplace.go", derivedFrom: fn}
 	}
 }
 
