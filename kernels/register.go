@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/gofx/gofx/ops"
-	"github.com/gofx/gofx/tensor"
 )
 
 // A family is the kernels of one file of this package, named after the
@@ -20,29 +19,41 @@ type family struct {
 // out= overloads computed by a functional overload, derived for those whose
 // functional overload has a kernel.
 var families = []family{
-	{"arith.go", registerArith},
-	{"backward.go", registerBackward},
-	{"backward_more.go", registerBackwardMore},
-	{"binary.go", registerBinary},
-	{"conv.go", registerConv},
-	{"create.go", registerCreate},
-	{"index.go", registerIndex},
-	{"linalg.go", registerLinalg},
-	{"norm.go", registerNorm},
-	{"pad.go", registerPad},
-	{"pointwise_more.go", registerPointwiseMore},
-	{"pointwise_more.go", registerPointwiseMore2},
-	{"pool.go", registerPool},
-	{"pool_more.go", registerPoolMore},
-	{"pool_more.go", registerPoolMore2},
-	{"random.go", registerRandom},
-	{"reduce.go", registerReduce},
-	{"reduce_more.go", registerReduceMore},
-	{"scatter.go", registerScatter},
-	{"shape.go", registerShape},
-	{"strided.go", registerStrided},
-	{"unary.go", registerUnary},
-	{"zz_inplace.go", registerZzInplace},
+	{"unary_ops.go", registerUnaryOps},
+	{"activation.go", registerActivation},
+	{"binary_ops.go", registerBinaryOps},
+	{"pow.go", registerPow},
+	{"lerp.go", registerLerp},
+	{"pointwise_ops.go", registerPointwiseOps},
+	{"tensor_compare.go", registerTensorCompare},
+	{"reduce_ops.go", registerReduceOps},
+	{"softmax.go", registerSoftmax},
+	{"sorting.go", registerSorting},
+	{"tensor_factories.go", registerTensorFactories},
+	{"tensor_conversions.go", registerTensorConversions},
+	{"copy.go", registerCopy},
+	{"fill.go", registerFill},
+	{"tensor_properties.go", registerTensorProperties},
+	{"resize.go", registerResize},
+	{"scalar.go", registerScalar},
+	{"tensor_shape.go", registerTensorShape},
+	{"tensor_transformations.go", registerTensorTransformations},
+	{"padding.go", registerPadding},
+	{"indexing.go", registerIndexing},
+	{"linear_algebra.go", registerLinearAlgebra},
+	{"linear.go", registerLinear},
+	{"convolution.go", registerConvolution},
+	{"col2im.go", registerCol2im},
+	{"pooling.go", registerPooling},
+	{"upsample.go", registerUpsample},
+	{"grid_sampler.go", registerGridSampler},
+	{"embedding.go", registerEmbedding},
+	{"embedding_bag.go", registerEmbeddingBag},
+	{"distance.go", registerDistance},
+	{"normalization.go", registerNormalization},
+	{"layer_norm.go", registerLayerNorm},
+	{"group_norm.go", registerGroupNorm},
+	{"dropout.go", registerDropout},
 }
 
 // The package's only init: every family, in order, then the derived
@@ -53,7 +64,6 @@ func init() {
 		f.register()
 	}
 	registering = ""
-	registerOutVariants()
 	registerDerived()
 }
 
@@ -101,59 +111,3 @@ func register(name string, kernel, meta ops.Kernel) {
 // must check t.IsMeta() (through the helpers) before touching data. Most
 // view and shape kernels work on meta tensors unchanged.
 func registerBoth(name string, k ops.Kernel) { register(name, k, k) }
-
-// one wraps a single tensor result.
-func one(t *tensor.Tensor) []any { return []any{t} }
-
-// meta reports whether any of ts is a meta tensor.
-func meta(ts ...*tensor.Tensor) bool {
-	for _, t := range ts {
-		if t != nil && t.IsMeta() {
-			return true
-		}
-	}
-	return false
-}
-
-// empty returns a new tensor of dt and shape: a meta tensor when isMeta.
-func empty(isMeta bool, dt tensor.DType, shape []int) (*tensor.Tensor, error) {
-	if isMeta {
-		return tensor.NewMeta(dt, shape...)
-	}
-	return tensor.New(dt, shape...)
-}
-
-// ints converts int64 arguments to ints.
-func ints(v []int64) []int {
-	out := make([]int, len(v))
-	for i, x := range v {
-		out[i] = int(x)
-	}
-	return out
-}
-
-// computeType returns the dtype math is done in for dtype dt: float16 and
-// bfloat16 compute in float32.
-func computeType(dt tensor.DType) tensor.DType {
-	if dt == tensor.Float16 || dt == tensor.BFloat16 {
-		return tensor.Float32
-	}
-	return dt
-}
-
-// floatType returns dt if it is floating, and the default dtype float32
-// otherwise: the result dtype of float math on integer inputs.
-func floatType(dt tensor.DType) tensor.DType {
-	if dt.IsFloat() {
-		return dt
-	}
-	return tensor.Float32
-}
-
-// to converts t to dt unless it already has that dtype.
-func to(t *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
-	if t.DType() == dt {
-		return t
-	}
-	return t.To(dt)
-}
