@@ -27,66 +27,66 @@ import (
 //   - Where the reference build's AVX2 kernels round differently in the
 //     explicitly vectorized part of an inner loop and in its scalar tail
 //     (add's alpha, SLEEF's fmod in fmod/remainder/floor division, pow's
-//     exponent), ew1VecRegion (tensor_iterator.go) tells the parts apart
+//     exponent), vecRegion (tensor_iterator.go) tells the parts apart
 //     from the shapes, as TensorIterator lays the loops out for contiguous
 //     inputs.
 
 // registerBinaryOps registers the kernels of binary_ops.go.
 func registerBinaryOps() {
 	registerBoth("aten::add.Tensor", addTensor)
-	registerBoth("aten::add.Scalar", ew1AddScalar)
-	registerBoth("aten::sub.Tensor", ew1SubTensor)
-	registerBoth("aten::sub.Scalar", ew1SubScalar)
-	registerBoth("aten::rsub.Scalar", ew1RsubScalar)
-	registerBoth("aten::rsub.Tensor", ew1RsubTensor)
-	registerBoth("aten::mul.Tensor", ew1Mul)
-	registerBoth("aten::mul.Scalar", ew1Mul)
-	registerBoth("aten::div.Tensor", ew1Div)
-	registerBoth("aten::div.Scalar", ew1Div)
-	registerBoth("aten::div.Tensor_mode", ew1DivMode)
-	registerBoth("aten::div.Scalar_mode", ew1DivMode)
-	registerBoth("aten::fmod.Tensor", ew1Fmod)
-	registerBoth("aten::fmod.Scalar", ew1Fmod)
-	registerBoth("aten::remainder.Tensor", ew1Remainder)
-	registerBoth("aten::remainder.Scalar", ew1Remainder)
-	registerBoth("aten::remainder.Scalar_Tensor", ew1Remainder)
-	registerBoth("aten::maximum", ew1Maximum)
-	registerBoth("aten::minimum", ew1Minimum)
-	registerBoth("aten::atan2", ew1Atan2)
+	registerBoth("aten::add.Scalar", addScalar)
+	registerBoth("aten::sub.Tensor", subTensor)
+	registerBoth("aten::sub.Scalar", subScalar)
+	registerBoth("aten::rsub.Scalar", rsubScalar)
+	registerBoth("aten::rsub.Tensor", rsubTensor)
+	registerBoth("aten::mul.Tensor", mul)
+	registerBoth("aten::mul.Scalar", mul)
+	registerBoth("aten::div.Tensor", divKernel)
+	registerBoth("aten::div.Scalar", divKernel)
+	registerBoth("aten::div.Tensor_mode", divMode)
+	registerBoth("aten::div.Scalar_mode", divMode)
+	registerBoth("aten::fmod.Tensor", fmodKernel)
+	registerBoth("aten::fmod.Scalar", fmodKernel)
+	registerBoth("aten::remainder.Tensor", remainder)
+	registerBoth("aten::remainder.Scalar", remainder)
+	registerBoth("aten::remainder.Scalar_Tensor", remainder)
+	registerBoth("aten::maximum", maximum)
+	registerBoth("aten::minimum", minimum)
+	registerBoth("aten::atan2", atan2)
 	for _, name := range []string{"eq", "ne", "lt", "le", "gt", "ge"} {
-		k := ew1Compare(name)
+		k := compare(name)
 		registerBoth("aten::"+name+".Tensor", k)
 		registerBoth("aten::"+name+".Scalar", k)
 	}
-	registerBoth("aten::logical_and", ew1LogicalAnd)
-	registerBoth("aten::logical_or", ew1LogicalOr)
-	registerBoth("aten::bitwise_and.Tensor", ew1BitwiseAnd)
-	registerBoth("aten::bitwise_and.Scalar", ew1BitwiseAnd)
-	registerBoth("aten::bitwise_and.Scalar_Tensor", ew1BitwiseAnd)
-	registerBoth("aten::logical_xor", pwLogicalXor)
+	registerBoth("aten::logical_and", logicalAnd)
+	registerBoth("aten::logical_or", logicalOr)
+	registerBoth("aten::bitwise_and.Tensor", bitwiseAnd)
+	registerBoth("aten::bitwise_and.Scalar", bitwiseAnd)
+	registerBoth("aten::bitwise_and.Scalar_Tensor", bitwiseAnd)
+	registerBoth("aten::logical_xor", logicalXor)
 	for _, o := range []string{"Tensor", "Scalar", "Scalar_Tensor"} {
-		registerBoth("aten::bitwise_or."+o, pwBitwise("bitwise_or_cpu", func(x, y int64) int64 { return x | y }))
-		registerBoth("aten::bitwise_xor."+o, pwBitwise("bitwise_xor_cpu", func(x, y int64) int64 { return x ^ y }))
+		registerBoth("aten::bitwise_or."+o, bitwise("bitwise_or_cpu", func(x, y int64) int64 { return x | y }))
+		registerBoth("aten::bitwise_xor."+o, bitwise("bitwise_xor_cpu", func(x, y int64) int64 { return x ^ y }))
 	}
-	registerBoth("aten::floor_divide", pwFloorDivide("aten::div.Tensor_mode"))
-	registerBoth("aten::floor_divide.Scalar", pwFloorDivide("aten::div.Scalar_mode"))
+	registerBoth("aten::floor_divide", floorDivide("aten::div.Tensor_mode"))
+	registerBoth("aten::floor_divide.Scalar", floorDivide("aten::div.Scalar_mode"))
 	for _, o := range []string{"Tensor", "Scalar_Other", "Scalar_Self"} {
-		registerBoth("aten::xlogy."+o, pwXlogy)
+		registerBoth("aten::xlogy."+o, xlogy)
 	}
-	registerBoth("aten::copysign.Tensor", pwCopysign)
-	registerBoth("aten::copysign.Scalar", pwCopysign)
-	registerBoth("aten::hypot", pwHypot)
+	registerBoth("aten::copysign.Tensor", copysign)
+	registerBoth("aten::copysign.Scalar", copysign)
+	registerBoth("aten::hypot", hypot)
 }
 
 // addTensor is aten::add.Tensor: self + alpha*other with type promotion and
 // broadcasting; alpha is checked and cast to the result dtype as PyTorch
-// does (see ew1Axpy).
+// does (see axpy).
 func addTensor(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
-	return ew1Axpy(c, o, o.a, o.b, ew1ScalarArg(c, "alpha"))
+	return axpy(c, o, o.a, o.b, scalarArg(c, "alpha"))
 }
 
 // addSame returns a + b for contiguous float32 or float64 tensors of one
@@ -112,41 +112,41 @@ func addTyped[T float32 | float64](a, b *tensor.Tensor) *tensor.Tensor {
 	return out
 }
 
-// ew1Operands holds the two operands of a binary op: a Scalar operand is a
+// binaryOperands holds the two operands of a binary op: a Scalar operand is a
 // 0-d tensor of its own kind (int64 or float64), not yet cast.
-type ew1Operands struct {
+type binaryOperands struct {
 	a, b  *tensor.Tensor
 	dt    tensor.DType // at::result_type of the operands
 	shape []int        // broadcast shape
 }
 
-// ew1ScalarArg returns the Scalar argument name, a bool turned into the int
+// scalarArg returns the Scalar argument name, a bool turned into the int
 // 0 or 1 as torch.ops.aten passes it to ATen.
-func ew1ScalarArg(c *ops.Call, name string) ops.Scalar {
-	return ew1NoBool(c.Scalar(name))
+func scalarArg(c *ops.Call, name string) ops.Scalar {
+	return noBool(c.Scalar(name))
 }
 
-// ew1NoBool returns s with a bool replaced by the int 0 or 1.
-func ew1NoBool(s ops.Scalar) ops.Scalar {
+// noBool returns s with a bool replaced by the int 0 or 1.
+func noBool(s ops.Scalar) ops.Scalar {
 	if s.IsBool() {
 		return ops.IntScalar(s.Int())
 	}
 	return s
 }
 
-// ew1Wrap returns s as a 0-d tensor of its own kind: int64 or float64.
-func ew1Wrap(s ops.Scalar) *tensor.Tensor {
+// wrapScalar returns s as a 0-d tensor of its own kind: int64 or float64.
+func wrapScalar(s ops.Scalar) *tensor.Tensor {
 	if s.IsFloat() {
 		return s.Tensor(tensor.Float64)
 	}
 	return s.Tensor(tensor.Int64)
 }
 
-// ew1Binary reads the operands aName and bName of a binary op, each a
+// binary reads the operands aName and bName of a binary op, each a
 // Tensor or a Scalar argument, and returns them with their result dtype and
 // broadcast shape.
-func ew1Binary(c *ops.Call, aName, bName string) (*ew1Operands, error) {
-	var o ew1Operands
+func binary(c *ops.Call, aName, bName string) (*binaryOperands, error) {
+	var o binaryOperands
 	var prom [2]any
 	for i, name := range []string{aName, bName} {
 		var t *tensor.Tensor
@@ -155,8 +155,8 @@ func ew1Binary(c *ops.Call, aName, bName string) (*ew1Operands, error) {
 			t = v
 			prom[i] = v
 		case ops.Scalar:
-			s := ew1NoBool(v)
-			t = ew1Wrap(s)
+			s := noBool(v)
+			t = wrapScalar(s)
 			prom[i] = s
 		default:
 			return nil, c.Errorf(name, "expected a Tensor or a number, got %T", v)
@@ -179,19 +179,19 @@ func ew1Binary(c *ops.Call, aName, bName string) (*ew1Operands, error) {
 }
 
 // isMeta reports whether an operand is a meta tensor.
-func (o *ew1Operands) isMeta() bool { return meta(o.a, o.b) }
+func (o *binaryOperands) isMeta() bool { return meta(o.a, o.b) }
 
 // cast converts both operands to dt, as TensorIterator casts its inputs to
 // the common dtype.
-func (o *ew1Operands) cast(dt tensor.DType) (a, b *tensor.Tensor) {
+func (o *binaryOperands) cast(dt tensor.DType) (a, b *tensor.Tensor) {
 	return to(o.a, dt), to(o.b, dt)
 }
 
-// ew1Fits reports whether s converts to dt without overflow under
+// fits reports whether s converts to dt without overflow under
 // c10::checked_convert's rules: anything converts to bool, infinities and
 // NaN to floating dtypes, and a negative int to uint8 down to -255 (it
 // wraps).
-func ew1Fits(s ops.Scalar, dt tensor.DType) bool {
+func fits(s ops.Scalar, dt tensor.DType) bool {
 	var lo, hi float64
 	switch dt {
 	case tensor.Bool, tensor.Float64:
@@ -230,25 +230,25 @@ func ew1Fits(s ops.Scalar, dt tensor.DType) bool {
 	return float64(v) >= lo && float64(v) <= hi
 }
 
-// ew1CheckFits returns ATen's overflow error, blaming arg, unless s
+// checkFits returns ATen's overflow error, blaming arg, unless s
 // converts to dt.
-func ew1CheckFits(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) error {
-	if !ew1Fits(s, dt) {
+func checkFits(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) error {
+	if !fits(s, dt) {
 		return c.Errorf(arg, "value cannot be converted to type %s without overflow", cppTypeName(dt))
 	}
 	return nil
 }
 
-// ew1Neg returns -s.
-func ew1Neg(s ops.Scalar) ops.Scalar {
+// negScalar returns -s.
+func negScalar(s ops.Scalar) ops.Scalar {
 	if s.IsFloat() {
 		return ops.FloatScalar(-s.Float())
 	}
 	return ops.IntScalar(-s.Int())
 }
 
-// ew1SubCheck is ATen's sub_check: subtraction rejects bool tensors.
-func ew1SubCheck(c *ops.Call, self, other *tensor.Tensor, selfName, otherName string) error {
+// subCheck is ATen's sub_check: subtraction rejects bool tensors.
+func subCheck(c *ops.Call, self, other *tensor.Tensor, selfName, otherName string) error {
 	sb := self != nil && self.DType() == tensor.Bool
 	ob := other != nil && other.DType() == tensor.Bool
 	switch {
@@ -262,18 +262,18 @@ func ew1SubCheck(c *ops.Call, self, other *tensor.Tensor, selfName, otherName st
 	return nil
 }
 
-// ew1Axpy returns x + alpha*y over o's shape in dtype o.dt, as ATen's add
+// axpy returns x + alpha*y over o's shape in dtype o.dt, as ATen's add
 // kernel computes it: after alpha_check, alpha is converted to the dtype
 // (checked); float32 and float64 use a fused multiply-add (the compiler
 // contracts ATen's loop) except where alpha*y is hoisted out of it, float16
 // rounds the product and the sum, bfloat16 too outside the vectorized
 // part.
-func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar) ([]any, error) {
+func axpy(c *ops.Call, o *binaryOperands, x, y *tensor.Tensor, alpha ops.Scalar) ([]any, error) {
 	dt := o.dt
 	if alpha.IsFloat() && !dt.IsFloat() {
 		return nil, c.Errorf("alpha", "For integral input tensors, argument alpha must not be a floating point number.")
 	}
-	if err := ew1CheckFits(c, "alpha", alpha, dt); err != nil {
+	if err := checkFits(c, "alpha", alpha, dt); err != nil {
 		return nil, err
 	}
 	if meta(x, y) {
@@ -294,9 +294,9 @@ func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar)
 			// A multiply-add by 1 is the plain sum: a direct loop.
 			return one(addSame(x, y)), nil
 		}
-		n, bc := ew1InnerRun(o.shape, x.Shape(), y.Shape())
+		n, bc := innerRun(o.shape, x.Shape(), y.Shape())
 		if !bc[1] || bc[0] {
-			ff = func(p, q float64) float64 { return ew1FMA(dt, af, q, p) }
+			ff = func(p, q float64) float64 { return fma(dt, af, q, p) }
 			break
 		}
 		// y is constant along the inner loop: ATen's explicitly vectorized
@@ -308,13 +308,13 @@ func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar)
 		if dt == tensor.Float64 {
 			sse = 2
 		}
-		nv := n / ew1VecWidth(dt) * ew1VecWidth(dt)
+		nv := n / vecWidth(dt) * vecWidth(dt)
 		hoistEnd := nv + 1 + (n-nv-1)/sse*sse
-		return one(ew1MapIndexed(x, y, o.shape, dt, func(k int, p, q float64) float64 {
+		return one(mapIndexed(x, y, o.shape, dt, func(k int, p, q float64) float64 {
 			if i := k % n; i > nv && i < hoistEnd {
 				return p + roundTo(dt, af*q)
 			}
-			return ew1FMA(dt, af, q, p)
+			return fma(dt, af, q, p)
 		})), nil
 	case tensor.Float16:
 		af := roundTo(dt, alpha.Float())
@@ -323,10 +323,10 @@ func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar)
 		// The vectorized part fuses in float32, the rest rounds the
 		// product to bfloat16.
 		af := roundTo(dt, alpha.Float())
-		inVec := ew1VecRegion(dt, o.shape, x.Shape(), y.Shape())
-		return one(ew1MapIndexed(x, y, o.shape, dt, func(k int, p, q float64) float64 {
+		inVec := vecRegion(dt, o.shape, x.Shape(), y.Shape())
+		return one(mapIndexed(x, y, o.shape, dt, func(k int, p, q float64) float64 {
 			if inVec(k) {
-				return roundTo(dt, ew1FMA(tensor.Float32, af, q, p))
+				return roundTo(dt, fma(tensor.Float32, af, q, p))
 			}
 			return roundTo(dt, p+roundTo(dt, af*q))
 		})), nil
@@ -334,10 +334,10 @@ func ew1Axpy(c *ops.Call, o *ew1Operands, x, y *tensor.Tensor, alpha ops.Scalar)
 	return one(mapBinary(x, y, o.shape, dt, ff, fi)), nil
 }
 
-// ew1FMA returns a*b + c rounded once to dt (float32 or float64), for a, b
+// fma returns a*b + c rounded once to dt (float32 or float64), for a, b
 // and c of that dtype. For float32 the double result is rounded to odd
 // first, so that rounding it again to float32 is exact.
-func ew1FMA(dt tensor.DType, a, b, c float64) float64 {
+func fma(dt tensor.DType, a, b, c float64) float64 {
 	if dt != tensor.Float32 {
 		return math.FMA(a, b, c)
 	}
@@ -354,35 +354,35 @@ func ew1FMA(dt tensor.DType, a, b, c float64) float64 {
 	return float64(float32(s))
 }
 
-// ew1Toward0f returns the float32 next to v toward zero, as SLEEF's
+// toward0f returns the float32 next to v toward zero, as SLEEF's
 // toward0f does (v itself for zero).
-func ew1Toward0f(v float32) float32 {
+func toward0f(v float32) float32 {
 	if v == 0 {
 		return 0
 	}
 	return math.Float32frombits(math.Float32bits(v) - 1)
 }
 
-// ew1Toward0 is ew1Toward0f for float64.
-func ew1Toward0(v float64) float64 {
+// toward0 is toward0f for float64.
+func toward0(v float64) float64 {
 	if v == 0 {
 		return 0
 	}
 	return math.Float64frombits(math.Float64bits(v) - 1)
 }
 
-// ew1SleefFmod returns the fmod of SLEEF's AVX2 functions, which ATen's
+// sleefFmod returns the fmod of SLEEF's AVX2 functions, which ATen's
 // vectorized float, double and bfloat16 loops use: exact like C's fmod,
 // except that it gives NaN when |x| times the reciprocal of |y| overflows
 // (huge quotients).
-func ew1SleefFmod(dt tensor.DType) func(x, y float64) float64 {
+func sleefFmod(dt tensor.DType) func(x, y float64) float64 {
 	if dt == tensor.Float64 {
 		return func(x, y float64) float64 {
 			nu, de := math.Abs(x), math.Abs(y)
 			if de < 0x1p-1022 {
 				nu, de = nu*0x1p54, de*0x1p54
 			}
-			if math.IsInf(ew1Toward0(nu)*ew1Toward0(1/de), 0) {
+			if math.IsInf(toward0(nu)*toward0(1/de), 0) {
 				return math.NaN()
 			}
 			return math.Mod(x, y)
@@ -393,64 +393,64 @@ func ew1SleefFmod(dt tensor.DType) func(x, y float64) float64 {
 		if de < 0x1p-126 {
 			nu, de = nu*0x1p25, de*0x1p25
 		}
-		if p := ew1Toward0f(nu) * ew1Toward0f(1/de); math.IsInf(float64(p), 0) {
+		if p := toward0f(nu) * toward0f(1/de); math.IsInf(float64(p), 0) {
 			return math.NaN()
 		}
 		return math.Mod(x, y)
 	}
 }
 
-// ew1AddScalar is aten::add.Scalar: self + alpha*other.
-func ew1AddScalar(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+// addScalar is aten::add.Scalar: self + alpha*other.
+func addScalar(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
-	return ew1Axpy(c, o, o.a, o.b, ew1ScalarArg(c, "alpha"))
+	return axpy(c, o, o.a, o.b, scalarArg(c, "alpha"))
 }
 
-// ew1Sub implements sub.Tensor and sub.Scalar: self - alpha*other.
-func ew1Sub(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+// sub implements sub.Tensor and sub.Scalar: self - alpha*other.
+func sub(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
-	if err := ew1SubCheck(c, c.Tensor("self"), c.Tensor("other"), "self", "other"); err != nil {
+	if err := subCheck(c, c.Tensor("self"), c.Tensor("other"), "self", "other"); err != nil {
 		return nil, err
 	}
-	alpha := ew1ScalarArg(c, "alpha")
-	return ew1Axpy(c, o, o.a, o.b, ew1Neg(alpha))
+	alpha := scalarArg(c, "alpha")
+	return axpy(c, o, o.a, o.b, negScalar(alpha))
 }
 
-// ew1SubTensor is aten::sub.Tensor: self - alpha*other.
-func ew1SubTensor(c *ops.Call) ([]any, error) { return ew1Sub(c) }
+// subTensor is aten::sub.Tensor: self - alpha*other.
+func subTensor(c *ops.Call) ([]any, error) { return sub(c) }
 
-// ew1SubScalar is aten::sub.Scalar: self - alpha*other.
-func ew1SubScalar(c *ops.Call) ([]any, error) { return ew1Sub(c) }
+// subScalar is aten::sub.Scalar: self - alpha*other.
+func subScalar(c *ops.Call) ([]any, error) { return sub(c) }
 
-// ew1Rsub implements rsub.Scalar and rsub.Tensor: other - alpha*self.
-func ew1Rsub(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+// rsub implements rsub.Scalar and rsub.Tensor: other - alpha*self.
+func rsub(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
-	if err := ew1SubCheck(c, c.Tensor("other"), c.Tensor("self"), "other", "self"); err != nil {
+	if err := subCheck(c, c.Tensor("other"), c.Tensor("self"), "other", "self"); err != nil {
 		return nil, err
 	}
-	alpha := ew1ScalarArg(c, "alpha")
-	return ew1Axpy(c, o, o.b, o.a, ew1Neg(alpha))
+	alpha := scalarArg(c, "alpha")
+	return axpy(c, o, o.b, o.a, negScalar(alpha))
 }
 
-// ew1RsubScalar is aten::rsub.Scalar: other - alpha*self.
-func ew1RsubScalar(c *ops.Call) ([]any, error) { return ew1Rsub(c) }
+// rsubScalar is aten::rsub.Scalar: other - alpha*self.
+func rsubScalar(c *ops.Call) ([]any, error) { return rsub(c) }
 
-// ew1RsubTensor is aten::rsub.Tensor: other - alpha*self.
-func ew1RsubTensor(c *ops.Call) ([]any, error) { return ew1Rsub(c) }
+// rsubTensor is aten::rsub.Tensor: other - alpha*self.
+func rsubTensor(c *ops.Call) ([]any, error) { return rsub(c) }
 
-// ew1Mul is aten::mul.Tensor and aten::mul.Scalar (bool * bool is logical
+// mul is aten::mul.Tensor and aten::mul.Scalar (bool * bool is logical
 // and).
-func ew1Mul(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+func mul(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
@@ -460,27 +460,27 @@ func ew1Mul(c *ops.Call) ([]any, error) {
 		func(x, y int64) int64 { return x * y })), nil
 }
 
-// ew1Div is aten::div.Tensor and aten::div.Scalar: true division, integer
+// divKernel is aten::div.Tensor and aten::div.Scalar: true division, integer
 // and bool inputs computing in float32.
-func ew1Div(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+func divKernel(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
-	return ew1TrueDiv(o), nil
+	return trueDiv(o), nil
 }
 
-// ew1TrueDiv returns o.a / o.b in floatType(o.dt).
-func ew1TrueDiv(o *ew1Operands) []any {
+// trueDiv returns o.a / o.b in floatType(o.dt).
+func trueDiv(o *binaryOperands) []any {
 	dt := floatType(o.dt)
 	a, b := o.cast(dt)
 	return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return x / y }, nil))
 }
 
-// ew1CheckNoZero returns ATen's ZeroDivisionError, blaming arg, when the
+// checkNoZero returns ATen's ZeroDivisionError, blaming arg, when the
 // integral divisor b (already in the compute dtype) has a zero and the
 // result is not empty.
-func ew1CheckNoZero(c *ops.Call, arg string, b *tensor.Tensor, shape []int) error {
+func checkNoZero(c *ops.Call, arg string, b *tensor.Tensor, shape []int) error {
 	if b.IsMeta() {
 		return nil
 	}
@@ -496,10 +496,10 @@ func ew1CheckNoZero(c *ops.Call, arg string, b *tensor.Tensor, shape []int) erro
 	return nil
 }
 
-// ew1DivMode is aten::div.Tensor_mode and aten::div.Scalar_mode:
+// divMode is aten::div.Tensor_mode and aten::div.Scalar_mode:
 // rounding_mode None (true division), "trunc" or "floor".
-func ew1DivMode(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+func divMode(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
@@ -510,7 +510,7 @@ func ew1DivMode(c *ops.Call) ([]any, error) {
 			return nil, c.Errorf("rounding_mode", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode)
 		}
 	} else {
-		return ew1TrueDiv(o), nil
+		return trueDiv(o), nil
 	}
 	dt := o.dt
 	if dt == tensor.Bool {
@@ -521,12 +521,12 @@ func ew1DivMode(c *ops.Call) ([]any, error) {
 	}
 	a, b := o.cast(dt)
 	if !dt.IsFloat() {
-		if err := ew1CheckNoZero(c, "other", b, o.shape); err != nil {
+		if err := checkNoZero(c, "other", b, o.shape); err != nil {
 			return nil, err
 		}
 		fi := func(x, y int64) int64 { return x / y }
 		if mode == "floor" {
-			fi = ew1FloorDivInt
+			fi = floorDivInt64
 		}
 		return one(mapBinary(a, b, o.shape, dt, nil, fi)), nil
 	}
@@ -539,20 +539,20 @@ func ew1DivMode(c *ops.Call) ([]any, error) {
 	op := r
 	if dt == tensor.Float16 {
 		op = func(v float64) float64 { return roundTo(tensor.Float32, v) }
-		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return ew1FloorDiv(x, y, op, r, math.Mod) }, nil)), nil
+		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return floorDivFloat(x, y, op, r, math.Mod) }, nil)), nil
 	}
-	sleef := ew1SleefFmod(dt)
-	inVec := ew1VecRegion(dt, o.shape, a.Shape(), b.Shape())
-	return one(ew1MapIndexed(a, b, o.shape, dt, func(k int, x, y float64) float64 {
+	sleef := sleefFmod(dt)
+	inVec := vecRegion(dt, o.shape, a.Shape(), b.Shape())
+	return one(mapIndexed(a, b, o.shape, dt, func(k int, x, y float64) float64 {
 		if inVec(k) {
-			return ew1FloorDiv(x, y, op, r, sleef)
+			return floorDivFloat(x, y, op, r, sleef)
 		}
-		return ew1FloorDiv(x, y, op, r, math.Mod)
+		return floorDivFloat(x, y, op, r, math.Mod)
 	})), nil
 }
 
-// ew1FloorDivInt is c10::div_floor_integer (b != 0).
-func ew1FloorDivInt(a, b int64) int64 {
+// floorDivInt64 is c10::div_floor_integer (b != 0).
+func floorDivInt64(a, b int64) int64 {
 	if (a < 0) != (b < 0) {
 		if q, r := a/b, a%b; r != 0 {
 			return q - 1
@@ -561,11 +561,11 @@ func ew1FloorDivInt(a, b int64) int64 {
 	return a / b
 }
 
-// ew1FloorDiv is ATen's div_floor_floating, Python's floor division
+// floorDivFloat is ATen's div_floor_floating, Python's floor division
 // computed through fmod (so ±inf/finite gives NaN): op rounds each
 // arithmetic result to the loop's precision, r rounds a value stored into
 // the dtype, fmod is C's or SLEEF's.
-func ew1FloorDiv(a, b float64, op, r func(float64) float64, fmod func(x, y float64) float64) float64 {
+func floorDivFloat(a, b float64, op, r func(float64) float64, fmod func(x, y float64) float64) float64 {
 	if b == 0 {
 		return r(op(a / b))
 	}
@@ -584,17 +584,17 @@ func ew1FloorDiv(a, b float64, op, r func(float64) float64, fmod func(x, y float
 	return fl
 }
 
-// ew1Fmod is aten::fmod.Tensor and aten::fmod.Scalar: C's fmod (the sign
+// fmodKernel is aten::fmod.Tensor and aten::fmod.Scalar: C's fmod (the sign
 // of the dividend); integer division by zero is an error.
-func ew1Fmod(c *ops.Call) ([]any, error) {
-	return ew1Mod(c, "fmod_cpu", func(m, _ float64) float64 { return m },
+func fmodKernel(c *ops.Call) ([]any, error) {
+	return modulo(c, "fmod_cpu", func(m, _ float64) float64 { return m },
 		func(x, y int64) int64 { return x % y })
 }
 
-// ew1Remainder is aten::remainder (Tensor, Scalar and Scalar_Tensor): the
+// remainder is aten::remainder (Tensor, Scalar and Scalar_Tensor): the
 // remainder with the sign of the divisor, Python's %.
-func ew1Remainder(c *ops.Call) ([]any, error) {
-	return ew1Mod(c, "remainder_cpu",
+func remainder(c *ops.Call) ([]any, error) {
+	return modulo(c, "remainder_cpu",
 		func(m, y float64) float64 {
 			if m != 0 && (y < 0) != (m < 0) {
 				m += y
@@ -610,12 +610,12 @@ func ew1Remainder(c *ops.Call) ([]any, error) {
 		})
 }
 
-// ew1Mod computes fmod or remainder: fix turns fmod(x, y) into the result
+// modulo computes fmod or remainder: fix turns fmod(x, y) into the result
 // for floating dtypes, fi computes integers (after the division-by-zero
 // check). ATen's vectorized float, double and bfloat16 loops use SLEEF's
 // fmod.
-func ew1Mod(c *ops.Call, kernel string, fix func(m, y float64) float64, fi intFn2) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+func modulo(c *ops.Call, kernel string, fix func(m, y float64) float64, fi intFn2) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
@@ -631,34 +631,34 @@ func ew1Mod(c *ops.Call, kernel string, fix func(m, y float64) float64, fi intFn
 	case tensor.Float16:
 		return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return fix(math.Mod(x, y), y) }, nil)), nil
 	case tensor.Float32, tensor.Float64, tensor.BFloat16:
-		sleef := ew1SleefFmod(dt)
-		inVec := ew1VecRegion(dt, o.shape, a.Shape(), b.Shape())
-		return one(ew1MapIndexed(a, b, o.shape, dt, func(k int, x, y float64) float64 {
+		sleef := sleefFmod(dt)
+		inVec := vecRegion(dt, o.shape, a.Shape(), b.Shape())
+		return one(mapIndexed(a, b, o.shape, dt, func(k int, x, y float64) float64 {
 			if inVec(k) {
 				return roundTo(dt, fix(sleef(x, y), y))
 			}
 			return roundTo(dt, fix(math.Mod(x, y), y))
 		})), nil
 	}
-	if err := ew1CheckNoZero(c, "other", b, o.shape); err != nil {
+	if err := checkNoZero(c, "other", b, o.shape); err != nil {
 		return nil, err
 	}
 	return one(mapBinary(a, b, o.shape, dt, nil, fi)), nil
 }
 
-// ew1Maximum is aten::maximum: the larger element, NaN propagating (bool:
+// maximum is aten::maximum: the larger element, NaN propagating (bool:
 // logical or).
-func ew1Maximum(c *ops.Call) ([]any, error) { return ew1MinMax(c, "other", true) }
+func maximum(c *ops.Call) ([]any, error) { return minMax(c, "other", true) }
 
-// ew1Minimum is aten::minimum: the smaller element, NaN propagating (bool:
+// minimum is aten::minimum: the smaller element, NaN propagating (bool:
 // logical and).
-func ew1Minimum(c *ops.Call) ([]any, error) { return ew1MinMax(c, "other", false) }
+func minimum(c *ops.Call) ([]any, error) { return minMax(c, "other", false) }
 
-// ew1MinMax returns the elementwise maximum (isMax) or minimum of self and
+// minMax returns the elementwise maximum (isMax) or minimum of self and
 // the tensor argument other (clamp_min.Tensor calls it min) in their result
 // dtype, NaN if either is NaN.
-func ew1MinMax(c *ops.Call, other string, isMax bool) ([]any, error) {
-	o, err := ew1Binary(c, "self", other)
+func minMax(c *ops.Call, other string, isMax bool) ([]any, error) {
+	o, err := binary(c, "self", other)
 	if err != nil {
 		return nil, err
 	}
@@ -681,10 +681,10 @@ func ew1MinMax(c *ops.Call, other string, isMax bool) ([]any, error) {
 		})), nil
 }
 
-// ew1Atan2 is aten::atan2: integer inputs compute in float32; float16 is
+// atan2 is aten::atan2: integer inputs compute in float32; float16 is
 // not implemented on CPU.
-func ew1Atan2(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+func atan2(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
@@ -696,10 +696,10 @@ func ew1Atan2(c *ops.Call) ([]any, error) {
 	return one(mapBinary(a, b, o.shape, dt, math.Atan2, nil)), nil
 }
 
-// ew1Compare returns the kernel of the comparison name (eq, ne, lt, le, gt,
+// compare returns the kernel of the comparison name (eq, ne, lt, le, gt,
 // ge), Tensor and Scalar overloads: both operands are cast to their result
 // dtype and compared there; the output is bool.
-func ew1Compare(name string) ops.Kernel {
+func compare(name string) ops.Kernel {
 	var ff func(x, y float64) bool
 	var fi func(x, y int64) bool
 	switch name {
@@ -719,7 +719,7 @@ func ew1Compare(name string) ops.Kernel {
 		panic(fmt.Sprintf("kernels: no comparison %q", name))
 	}
 	return func(c *ops.Call) ([]any, error) {
-		o, err := ew1Binary(c, "self", "other")
+		o, err := binary(c, "self", "other")
 		if err != nil {
 			return nil, err
 		}
@@ -727,10 +727,10 @@ func ew1Compare(name string) ops.Kernel {
 	}
 }
 
-// ew1Logical returns the bool tensor of f over the truth values of self and
+// logical returns the bool tensor of f over the truth values of self and
 // other, taken after casting both to their result dtype.
-func ew1Logical(c *ops.Call, f func(x, y bool) bool) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+func logical(c *ops.Call, f func(x, y bool) bool) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
@@ -739,20 +739,20 @@ func ew1Logical(c *ops.Call, f func(x, y bool) bool) ([]any, error) {
 		func(x, y int64) bool { return f(x != 0, y != 0) })), nil
 }
 
-// ew1LogicalAnd is aten::logical_and: the output is bool for any inputs.
-func ew1LogicalAnd(c *ops.Call) ([]any, error) {
-	return ew1Logical(c, func(x, y bool) bool { return x && y })
+// logicalAnd is aten::logical_and: the output is bool for any inputs.
+func logicalAnd(c *ops.Call) ([]any, error) {
+	return logical(c, func(x, y bool) bool { return x && y })
 }
 
-// ew1LogicalOr is aten::logical_or: the output is bool for any inputs.
-func ew1LogicalOr(c *ops.Call) ([]any, error) {
-	return ew1Logical(c, func(x, y bool) bool { return x || y })
+// logicalOr is aten::logical_or: the output is bool for any inputs.
+func logicalOr(c *ops.Call) ([]any, error) {
+	return logical(c, func(x, y bool) bool { return x || y })
 }
 
-// ew1BitwiseAnd is aten::bitwise_and (Tensor, Scalar and Scalar_Tensor):
+// bitwiseAnd is aten::bitwise_and (Tensor, Scalar and Scalar_Tensor):
 // integral and bool dtypes only.
-func ew1BitwiseAnd(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+func bitwiseAnd(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
@@ -763,17 +763,17 @@ func ew1BitwiseAnd(c *ops.Call) ([]any, error) {
 	return one(mapBinary(a, b, o.shape, o.dt, nil, func(x, y int64) int64 { return x & y })), nil
 }
 
-// pwLogicalXor is aten::logical_xor: the output is bool for any inputs.
-func pwLogicalXor(c *ops.Call) ([]any, error) {
-	return ew1Logical(c, func(x, y bool) bool { return x != y })
+// logicalXor is aten::logical_xor: the output is bool for any inputs.
+func logicalXor(c *ops.Call) ([]any, error) {
+	return logical(c, func(x, y bool) bool { return x != y })
 }
 
-// pwBitwise returns the kernel of a bitwise binary op (Tensor, Scalar and
+// bitwise returns the kernel of a bitwise binary op (Tensor, Scalar and
 // Scalar_Tensor overloads): integral and bool dtypes only; a Scalar is cast
 // to the result dtype (wrapping), as TensorIterator does.
-func pwBitwise(kernel string, fi intFn2) ops.Kernel {
+func bitwise(kernel string, fi intFn2) ops.Kernel {
 	return func(c *ops.Call) ([]any, error) {
-		o, err := ew1Binary(c, "self", "other")
+		o, err := binary(c, "self", "other")
 		if err != nil {
 			return nil, err
 		}
@@ -785,20 +785,20 @@ func pwBitwise(kernel string, fi intFn2) ops.Kernel {
 	}
 }
 
-// pwFloorDivide returns the kernel of aten::floor_divide (Tensor or
+// floorDivide returns the kernel of aten::floor_divide (Tensor or
 // Scalar): in PyTorch 1.13 it is div with rounding_mode="floor".
-func pwFloorDivide(div string) ops.Kernel {
+func floorDivide(div string) ops.Kernel {
 	return func(c *ops.Call) ([]any, error) {
-		return pwDelegate(c, div, []any{c.Arg("self"), c.Arg("other")}, map[string]any{"rounding_mode": "floor"})
+		return delegate(c, div, []any{c.Arg("self"), c.Arg("other")}, map[string]any{"rounding_mode": "floor"})
 	}
 }
 
-// pwFloatBinary returns f over the operands self and other (Tensors or
+// floatBinary returns f over the operands self and other (Tensors or
 // Scalars) in their result dtype, integral and bool inputs computing in
 // float32; kernel names the CPU kernel for the dtype errors: floatOnly
 // ones reject integral inputs, and noHalf ones float16.
-func pwFloatBinary(c *ops.Call, kernel string, floatOnly, noHalf bool, f floatFn2) ([]any, error) {
-	o, err := ew1Binary(c, "self", "other")
+func floatBinary(c *ops.Call, kernel string, floatOnly, noHalf bool, f floatFn2) ([]any, error) {
+	o, err := binary(c, "self", "other")
 	if err != nil {
 		return nil, err
 	}
@@ -814,28 +814,28 @@ func pwFloatBinary(c *ops.Call, kernel string, floatOnly, noHalf bool, f floatFn
 	return one(mapBinary(a, b, o.shape, dt, f, nil)), nil
 }
 
-// pwXlogy is aten::xlogy (Tensor, Scalar_Other and Scalar_Self): NaN where
+// xlogy is aten::xlogy (Tensor, Scalar_Other and Scalar_Self): NaN where
 // other is NaN, else 0 where self is 0, else self*log(other).
-func pwXlogy(c *ops.Call) ([]any, error) {
-	return pwFloatBinary(c, "xlogy_cpu", false, false, func(x, y float64) float64 {
+func xlogy(c *ops.Call) ([]any, error) {
+	return floatBinary(c, "xlogy_cpu", false, false, func(x, y float64) float64 {
 		switch {
 		case y != y:
 			return math.NaN()
 		case x == 0:
 			return 0
 		}
-		return x * pwLog(y)
+		return x * logFloat(y)
 	})
 }
 
-// pwCopysign is aten::copysign (Tensor and Scalar): |self| with the sign
+// copysign is aten::copysign (Tensor and Scalar): |self| with the sign
 // of other.
-func pwCopysign(c *ops.Call) ([]any, error) {
-	return pwFloatBinary(c, "copysign_cpu", false, false, math.Copysign)
+func copysign(c *ops.Call) ([]any, error) {
+	return floatBinary(c, "copysign_cpu", false, false, math.Copysign)
 }
 
-// pwHypot is aten::hypot: sqrt(self² + other²) for floating dtypes other
+// hypot is aten::hypot: sqrt(self² + other²) for floating dtypes other
 // than float16.
-func pwHypot(c *ops.Call) ([]any, error) {
-	return pwFloatBinary(c, "hypot_cpu", true, true, math.Hypot)
+func hypot(c *ops.Call) ([]any, error) {
+	return floatBinary(c, "hypot_cpu", true, true, math.Hypot)
 }

@@ -11,34 +11,34 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// ew1Op looks up an operator of the global registry.
-func ew1Op(t *testing.T, name string) *ops.Operator {
+// lookupOp looks up an operator of the global registry.
+func lookupOp(t *testing.T, name string) *ops.Operator {
 	t.Helper()
 	o, ok := ops.Global().Lookup(name)
 	require.True(t, ok, name)
 	return o
 }
 
-// ew1F32 returns a float32 tensor of vals and shape.
-func ew1F32(t *testing.T, vals []float64, shape ...int) *tensor.Tensor {
+// binaryF32 returns a float32 tensor of vals and shape.
+func binaryF32(t *testing.T, vals []float64, shape ...int) *tensor.Tensor {
 	t.Helper()
 	x, err := tensor.FromFloat64s(tensor.Float32, vals, shape...)
 	require.NoError(t, err)
 	return x
 }
 
-// ew1Ints returns a tensor of dtype dt holding vals.
-func ew1Ints(t *testing.T, dt tensor.DType, vals ...int64) *tensor.Tensor {
+// binaryInts returns a tensor of dtype dt holding vals.
+func binaryInts(t *testing.T, dt tensor.DType, vals ...int64) *tensor.Tensor {
 	t.Helper()
 	x, err := tensor.FromInt64s(dt, vals, len(vals))
 	require.NoError(t, err)
 	return x
 }
 
-// ew1Call1 calls op and returns its single tensor result.
-func ew1Call1(t *testing.T, name string, args []any, kwargs map[string]any) *tensor.Tensor {
+// callBinary1 calls op and returns its single tensor result.
+func callBinary1(t *testing.T, name string, args []any, kwargs map[string]any) *tensor.Tensor {
 	t.Helper()
-	out, err := ew1Op(t, name).Call(args, kwargs)
+	out, err := lookupOp(t, name).Call(args, kwargs)
 	require.NoError(t, err)
 	require.Len(t, out, 1)
 	res, ok := out[0].(*tensor.Tensor)
@@ -46,15 +46,15 @@ func ew1Call1(t *testing.T, name string, args []any, kwargs map[string]any) *ten
 	return res
 }
 
-// TestEw1BadInput checks that bad arguments give an error naming the
+// TestBinaryOpsBadInput checks that bad arguments give an error naming the
 // argument to blame, never a panic.
-func TestEw1BadInput(t *testing.T) {
-	f := func() *tensor.Tensor { return ew1F32(t, []float64{1, 2, 3}, 3) }
-	b := func() *tensor.Tensor { return ew1Ints(t, tensor.Bool, 1, 0, 1) }
-	i := func() *tensor.Tensor { return ew1Ints(t, tensor.Int64, 1, 0, 3) }
-	i8 := func() *tensor.Tensor { return ew1Ints(t, tensor.Int8, 1, 2, 3) }
+func TestBinaryOpsBadInput(t *testing.T) {
+	f := func() *tensor.Tensor { return binaryF32(t, []float64{1, 2, 3}, 3) }
+	b := func() *tensor.Tensor { return binaryInts(t, tensor.Bool, 1, 0, 1) }
+	i := func() *tensor.Tensor { return binaryInts(t, tensor.Int64, 1, 0, 3) }
+	i8 := func() *tensor.Tensor { return binaryInts(t, tensor.Int8, 1, 2, 3) }
 	h := func() *tensor.Tensor { return f().To(tensor.Float16) }
-	four := func() *tensor.Tensor { return ew1F32(t, []float64{1, 2, 3, 4}, 4) }
+	four := func() *tensor.Tensor { return binaryF32(t, []float64{1, 2, 3, 4}, 4) }
 	cases := []struct {
 		name   string
 		op     string
@@ -98,7 +98,7 @@ func TestEw1BadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ew1Op(t, tc.op).Call(tc.args, tc.kwargs)
+			_, err := lookupOp(t, tc.op).Call(tc.args, tc.kwargs)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "'"+tc.arg+"'")
 			assert.Contains(t, err.Error(), tc.msg)
@@ -107,76 +107,76 @@ func TestEw1BadInput(t *testing.T) {
 	}
 }
 
-// TestEw1NonContiguous checks that strided (transposed, expanded) inputs
+// TestBinaryOpsNonContiguous checks that strided (transposed, expanded) inputs
 // are read in logical order.
-func TestEw1NonContiguous(t *testing.T) {
-	x := ew1F32(t, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+func TestBinaryOpsNonContiguous(t *testing.T) {
+	x := binaryF32(t, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
 	xt, err := x.T() // [[1 4] [2 5] [3 6]]
 	require.NoError(t, err)
-	y := ew1F32(t, []float64{10, 20}, 2)
-	got := ew1Call1(t, "aten::sub.Tensor", []any{xt, y}, map[string]any{"alpha": int64(2)})
+	y := binaryF32(t, []float64{10, 20}, 2)
+	got := callBinary1(t, "aten::sub.Tensor", []any{xt, y}, map[string]any{"alpha": int64(2)})
 	assert.Equal(t, []int{3, 2}, got.Shape())
 	assert.Equal(t, []float64{-19, -36, -18, -35, -17, -34}, got.Float64s())
 
 	cond, err := tensor.FromSlice([]bool{true, false}, 2)
 	require.NoError(t, err)
-	got = ew1Call1(t, "aten::where.self", []any{cond, xt, y}, nil)
+	got = callBinary1(t, "aten::where.self", []any{cond, xt, y}, nil)
 	assert.Equal(t, []float64{1, 20, 2, 20, 3, 20}, got.Float64s())
 
-	got = ew1Call1(t, "aten::gt.Scalar", []any{xt, 2.5}, nil)
+	got = callBinary1(t, "aten::gt.Scalar", []any{xt, 2.5}, nil)
 	assert.Equal(t, []bool{false, true, false, true, true, true}, got.Bools())
 }
 
-// TestEw1Semantics spot-checks PyTorch 1.13 results that the conformance
+// TestBinaryOpsSemantics spot-checks PyTorch 1.13 results that the conformance
 // vectors do not pin down.
-func TestEw1Semantics(t *testing.T) {
+func TestBinaryOpsSemantics(t *testing.T) {
 	// Integer floor division rounds toward -inf, trunc toward zero.
-	a := ew1Ints(t, tensor.Int64, 7, -7, 7, -7)
-	d := ew1Ints(t, tensor.Int64, 2, 2, -2, -2)
-	got := ew1Call1(t, "aten::div.Tensor_mode", []any{a, d}, map[string]any{"rounding_mode": "floor"})
+	a := binaryInts(t, tensor.Int64, 7, -7, 7, -7)
+	d := binaryInts(t, tensor.Int64, 2, 2, -2, -2)
+	got := callBinary1(t, "aten::div.Tensor_mode", []any{a, d}, map[string]any{"rounding_mode": "floor"})
 	assert.Equal(t, tensor.Int64, got.DType())
 	assert.Equal(t, []int64{3, -4, -4, 3}, got.Int64s())
-	got = ew1Call1(t, "aten::div.Tensor_mode", []any{a, d}, map[string]any{"rounding_mode": "trunc"})
+	got = callBinary1(t, "aten::div.Tensor_mode", []any{a, d}, map[string]any{"rounding_mode": "trunc"})
 	assert.Equal(t, []int64{3, -3, -3, 3}, got.Int64s())
-	got = ew1Call1(t, "aten::remainder.Tensor", []any{a, d}, nil)
+	got = callBinary1(t, "aten::remainder.Tensor", []any{a, d}, nil)
 	assert.Equal(t, []int64{1, 1, -1, -1}, got.Int64s())
-	got = ew1Call1(t, "aten::fmod.Tensor", []any{a, d}, nil)
+	got = callBinary1(t, "aten::fmod.Tensor", []any{a, d}, nil)
 	assert.Equal(t, []int64{1, -1, 1, -1}, got.Int64s())
 
 	// Floor division of ±inf by a finite number is NaN (through fmod).
-	got = ew1Call1(t, "aten::div.Tensor_mode", []any{ew1F32(t, []float64{math.Inf(1)}, 1), ew1F32(t, []float64{2}, 1)},
+	got = callBinary1(t, "aten::div.Tensor_mode", []any{binaryF32(t, []float64{math.Inf(1)}, 1), binaryF32(t, []float64{2}, 1)},
 		map[string]any{"rounding_mode": "floor"})
 	assert.True(t, math.IsNaN(got.Float64s()[0]))
 
 	// A scalar is cast to the tensor's dtype: uint8 wraps.
-	u := ew1Ints(t, tensor.Uint8, 250, 3)
-	got = ew1Call1(t, "aten::add.Scalar", []any{u, int64(300)}, nil)
+	u := binaryInts(t, tensor.Uint8, 250, 3)
+	got = callBinary1(t, "aten::add.Scalar", []any{u, int64(300)}, nil)
 	assert.Equal(t, tensor.Uint8, got.DType())
 	assert.Equal(t, []int64{38, 47}, got.Int64s())
-	got = ew1Call1(t, "aten::eq.Scalar", []any{u, int64(-6)}, nil)
+	got = callBinary1(t, "aten::eq.Scalar", []any{u, int64(-6)}, nil)
 	assert.Equal(t, []bool{true, false}, got.Bools())
 
 	// Integer powers are exact, negative exponents follow powi.
-	got = ew1Call1(t, "aten::pow.Tensor_Tensor", []any{ew1Ints(t, tensor.Int64, 1, -1, 2, 3), ew1Ints(t, tensor.Int64, -5, -3, -1, 39)}, nil)
+	got = callBinary1(t, "aten::pow.Tensor_Tensor", []any{binaryInts(t, tensor.Int64, 1, -1, 2, 3), binaryInts(t, tensor.Int64, -5, -3, -1, 39)}, nil)
 	assert.Equal(t, []int64{1, -1, 0, 4052555153018976267}, got.Int64s())
 
 	// clamp: an int tensor with a float bound computes in float32; min >
 	// max gives max.
-	got = ew1Call1(t, "aten::clamp", []any{ew1Ints(t, tensor.Int64, 1, 5), 3.5, 2.0}, nil)
+	got = callBinary1(t, "aten::clamp", []any{binaryInts(t, tensor.Int64, 1, 5), 3.5, 2.0}, nil)
 	assert.Equal(t, tensor.Float32, got.DType())
 	assert.Equal(t, []float64{2, 2}, got.Float64s())
 
 	// Bool operands: mul is logical and, maximum is logical or.
-	bt := ew1Ints(t, tensor.Bool, 1, 0, 1)
-	bf := ew1Ints(t, tensor.Bool, 0, 0, 1)
-	assert.Equal(t, []bool{false, false, true}, ew1Call1(t, "aten::mul.Tensor", []any{bt, bf}, nil).Bools())
-	assert.Equal(t, []bool{true, false, true}, ew1Call1(t, "aten::maximum", []any{bt, bf}, nil).Bools())
-	assert.Equal(t, []bool{false, true, false}, ew1Call1(t, "aten::bitwise_not", []any{bt}, nil).Bools())
+	bt := binaryInts(t, tensor.Bool, 1, 0, 1)
+	bf := binaryInts(t, tensor.Bool, 0, 0, 1)
+	assert.Equal(t, []bool{false, false, true}, callBinary1(t, "aten::mul.Tensor", []any{bt, bf}, nil).Bools())
+	assert.Equal(t, []bool{true, false, true}, callBinary1(t, "aten::maximum", []any{bt, bf}, nil).Bools())
+	assert.Equal(t, []bool{false, true, false}, callBinary1(t, "aten::bitwise_not", []any{bt}, nil).Bools())
 }
 
-// TestEw1Meta checks output dtypes and shapes on meta tensors, including
+// TestBinaryOpsMeta checks output dtypes and shapes on meta tensors, including
 // checks that need no data.
-func TestEw1Meta(t *testing.T) {
+func TestBinaryOpsMeta(t *testing.T) {
 	m := func(dt tensor.DType, shape ...int) *tensor.Tensor {
 		x, err := tensor.NewMeta(dt, shape...)
 		require.NoError(t, err)
@@ -206,7 +206,7 @@ func TestEw1Meta(t *testing.T) {
 			if tc.op == "aten::div.Scalar_mode" {
 				args, kwargs = args[:2], map[string]any{"rounding_mode": args[2]}
 			}
-			got := ew1Call1(t, tc.op, args, kwargs)
+			got := callBinary1(t, tc.op, args, kwargs)
 			assert.True(t, got.IsMeta())
 			assert.Equal(t, tc.dt, got.DType())
 			assert.Equal(t, tc.shape, got.Shape())

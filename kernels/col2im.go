@@ -10,14 +10,14 @@ import (
 
 // registerCol2im registers the kernels of col2im.go.
 func registerCol2im() {
-	registerBoth("aten::col2im", pxCol2im)
+	registerBoth("aten::col2im", col2imKernel)
 }
 
-// cvCol2im zeroes out [cog, out...] and accumulates into it the columns
+// col2imScatter zeroes out [cog, out...] and accumulates into it the columns
 // [cog*K, Lin] of a transposed convolution: column (id, ih, iw) of row
 // (c, kd, kh, kw) adds to out[c, id*s-p+kd*d, ...] where that lies inside.
 // With inner set the channels are split over the cores.
-func cvCol2im[T float32 | float64 | int64](geo cvGeom, cols, out []T, inner bool) {
+func col2imScatter[T float32 | float64 | int64](geo geom, cols, out []T, inner bool) {
 	kk := geo.k[0] * geo.k[1] * geo.k[2]
 	lin := geo.in[0] * geo.in[1] * geo.in[2]
 	lout := geo.out[0] * geo.out[1] * geo.out[2]
@@ -29,8 +29,8 @@ func cvCol2im[T float32 | float64 | int64](geo cvGeom, cols, out []T, inner bool
 				kd, kh, kw := kr/(geo.k[1]*geo.k[2]), (kr/geo.k[2])%geo.k[1], kr%geo.k[2]
 				src := cols[(ch*kk+kr)*lin : (ch*kk+kr+1)*lin]
 				// Input positions i map to output i*s - p + k*d; the valid
-				// i form a range, the inverse of cvOutRange's.
-				wlo, whi := cvOutRange(geo.in[2], geo.s[2], geo.p[2], kw*geo.d[2], geo.out[2])
+				// i form a range, the inverse of outRange's.
+				wlo, whi := outRange(geo.in[2], geo.s[2], geo.p[2], kw*geo.d[2], geo.out[2])
 				for id := range geo.in[0] {
 					od := id*geo.s[0] - geo.p[0] + kd*geo.d[0]
 					if od < 0 || od >= geo.out[0] {
@@ -53,16 +53,16 @@ func cvCol2im[T float32 | float64 | int64](geo cvGeom, cols, out []T, inner bool
 		}
 	}
 	if inner {
-		cvParallel(geo.cog, geo.cog*kk*lin, run)
+		parallel(geo.cog, geo.cog*kk*lin, run)
 	} else {
 		run(0, geo.cog)
 	}
 }
 
-// pxCol2im is aten::col2im: columns [N, C*kh*kw, L] (or unbatched) summed
+// col2imKernel is aten::col2im: columns [N, C*kh*kw, L] (or unbatched) summed
 // back into images [N, C, oh, ow], in ATen's order, adding in the input's
 // type.
-func pxCol2im(c *ops.Call) ([]any, error) {
+func col2imKernel(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	var geo [5][]int64
 	for i, a := range []string{"output_size", "kernel_size", "dilation", "padding", "stride"} {
@@ -89,14 +89,14 @@ func pxCol2im(c *ops.Call) ([]any, error) {
 	xs := x.Shape()
 	nd := len(xs)
 	if !(nd == 2 && xs[0] != 0 && xs[1] != 0 || nd == 3 && xs[1] != 0 && xs[2] != 0) {
-		return nil, c.Errorf("self", "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: %s", cvShapeString(xs))
+		return nil, c.Errorf("self", "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: %s", shapeString(xs))
 	}
 	planes, length := xs[nd-2], xs[nd-1]
 	if planes%(kh*kw) != 0 {
 		return nil, c.Errorf("self", "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=%d and kernel_size=(%d, %d)", planes, kh, kw)
 	}
-	bh := cvFloorDiv(oh+2*ph-dh*(kh-1)-1, sh) + 1
-	bw := cvFloorDiv(ow+2*pw-dw*(kw-1)-1, sw) + 1
+	bh := floorDivInt(oh+2*ph-dh*(kh-1)-1, sh) + 1
+	bw := floorDivInt(ow+2*pw-dw*(kw-1)-1, sw) + 1
 	if length != bh*bw {
 		return nil, c.Errorf("self", "Given output_size=(%d, %d), kernel_size=(%d, %d), dilation=(%d, %d), padding=(%d, %d), stride=(%d, %d), expected size of input's dimension 2 to match the calculated number of sliding blocks %d * %d = %d, but got input.size(2)=%d.",
 			oh, ow, kh, kw, dh, dw, ph, pw, sh, sw, bh, bw, bh*bw, length)
@@ -114,15 +114,15 @@ func pxCol2im(c *ops.Call) ([]any, error) {
 	}
 	dt := x.DType()
 	if meta(x) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	if !dt.IsFloat() {
 		return nil, notImplemented(c, "self", "col2im_out_cpu", dt)
 	}
 	r := rounder(dt)
 	vals := x.Float64s()
-	res := make([]float64, cvProd(shape))
-	cvParallel(batch, batch*planes*length, func(lo, hi int) {
+	res := make([]float64, product(shape))
+	parallel(batch, batch*planes*length, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			col := vals[b*planes*length : (b+1)*planes*length]
 			im := res[b*ch*oh*ow : (b+1)*ch*oh*ow]
@@ -145,5 +145,5 @@ func pxCol2im(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return cvOne(tensor.FromFloat64s(dt, res, shape...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
 }

@@ -18,7 +18,7 @@ import (
 // spatial dimensions of size 1). A forward convolution is im2col followed
 // by one GEMM per (batch, group): weight [Cout/g, Cin/g*K] × columns
 // [Cin/g*K, L]; a transposed one is one GEMM weightᵀ × input giving
-// columns, scattered into the output (col2im). GEMMs go through cvGemm
+// columns, scattered into the output (col2im). GEMMs go through gemm
 // (gonum's BLAS for floats, which parallelizes large products itself);
 // im2col and col2im split over both cores, and many small (batch, group)
 // products run in parallel. float32 and bfloat16 compute in float32,
@@ -29,31 +29,31 @@ import (
 
 // registerConvolution registers the kernels of convolution.go.
 func registerConvolution() {
-	registerBoth("aten::convolution_backward", bwConvolutionBackward)
-	registerBoth("aten::convolution", cvConvolution)
-	registerBoth("aten::conv1d", func(c *ops.Call) ([]any, error) { return cvConvNd(c, 1) })
-	registerBoth("aten::conv2d", func(c *ops.Call) ([]any, error) { return cvConvNd(c, 2) })
-	registerBoth("aten::conv3d", func(c *ops.Call) ([]any, error) { return cvConvNd(c, 3) })
-	registerBoth("aten::conv_transpose1d", func(c *ops.Call) ([]any, error) { return ipConvTranspose(c, 1) })
-	registerBoth("aten::conv_transpose2d.input", func(c *ops.Call) ([]any, error) { return ipConvTranspose(c, 2) })
+	registerBoth("aten::convolution_backward", convolutionBackward)
+	registerBoth("aten::convolution", convolution)
+	registerBoth("aten::conv1d", func(c *ops.Call) ([]any, error) { return convNd(c, 1) })
+	registerBoth("aten::conv2d", func(c *ops.Call) ([]any, error) { return convNd(c, 2) })
+	registerBoth("aten::conv3d", func(c *ops.Call) ([]any, error) { return convNd(c, 3) })
+	registerBoth("aten::conv_transpose1d", func(c *ops.Call) ([]any, error) { return convTranspose(c, 1) })
+	registerBoth("aten::conv_transpose2d.input", func(c *ops.Call) ([]any, error) { return convTranspose(c, 2) })
 }
 
-// bwConvolutionBackward is aten::convolution_backward: the gradients of a
+// convolutionBackward is aten::convolution_backward: the gradients of a
 // convolution's output with respect to input (a transposed convolution of
 // grad_output, or a convolution for a transposed forward), weight (im2col
 // GEMMs accumulated over the batch) and bias (grad_output summed over all
 // dimensions but the channels).
-func bwConvolutionBackward(c *ops.Call) ([]any, error) {
+func convolutionBackward(c *ops.Call) ([]any, error) {
 	g, x, w := c.Tensor("grad_output"), c.Tensor("input"), c.Tensor("weight")
 	stride, padding, dilation := c.Ints("stride"), c.Ints("padding"), c.Ints("dilation")
 	transposed, outPad, groups := c.Bool("transposed"), c.Ints("output_padding"), c.Int("groups")
-	mask := bwMask(c)
+	mask := outputMask(c)
 	nd := w.Dim() - 2
 	if nd <= 0 {
 		return nil, c.Errorf("weight", "weight should have at least three dimensions")
 	}
 	// The forward's checks (and its output shape), by a meta call.
-	fwd, err := pxCallOp(c, "aten::convolution", []any{x.Meta(), w.Meta(), nil, stride, padding, dilation, transposed, outPad, groups}, nil)
+	fwd, err := callOp(c, "aten::convolution", []any{x.Meta(), w.Meta(), nil, stride, padding, dilation, transposed, outPad, groups}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func bwConvolutionBackward(c *ops.Call) ([]any, error) {
 	if !transposed {
 		for _, p := range outPad {
 			if p != 0 {
-				return nil, c.Errorf("output_padding", "output_padding is not supported for non-transposed convolutions; got: %s", cvShapeString(ints(outPad)))
+				return nil, c.Errorf("output_padding", "output_padding is not supported for non-transposed convolutions; got: %s", shapeString(ints(outPad)))
 			}
 		}
 	}
@@ -73,7 +73,7 @@ func bwConvolutionBackward(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("grad_output", "expected scalar type %s but found %s", scalarTypeName(dt), scalarTypeName(g.DType()))
 	}
 	if !slices.Equal(g.Shape(), outShape) {
-		return nil, c.Errorf("grad_output", "Expected grad_output of the convolution's output shape %s, but got %s", cvShapeString(outShape), cvShapeString(g.Shape()))
+		return nil, c.Errorf("grad_output", "Expected grad_output of the convolution's output shape %s, but got %s", shapeString(outShape), shapeString(g.Shape()))
 	}
 	bsizes := c.Ints("bias_sizes")
 	hasBias := !c.IsNone("bias_sizes")
@@ -87,19 +87,19 @@ func bwConvolutionBackward(c *ops.Call) ([]any, error) {
 		biasShape = ints(bsizes)
 		for _, s := range biasShape {
 			if s < 0 {
-				return nil, c.Errorf("bias_sizes", "Trying to create tensor with negative dimension %d: %s", s, cvShapeString(biasShape))
+				return nil, c.Errorf("bias_sizes", "Trying to create tensor with negative dimension %d: %s", s, shapeString(biasShape))
 			}
 		}
 	}
 	isMeta := meta(g, x, w)
-	var p cvConvParams
-	p.stride, _ = cvExpandParam(c, "stride", stride, nd)
-	p.padding, _ = cvExpandParam(c, "padding", padding, nd)
-	p.dilation, _ = cvExpandParam(c, "dilation", dilation, nd)
-	p.outPad, _ = cvExpandParam(c, "output_padding", outPad, nd)
+	var p convParams
+	p.stride, _ = expandParam(c, "stride", stride, nd)
+	p.padding, _ = expandParam(c, "padding", padding, nd)
+	p.dilation, _ = expandParam(c, "dilation", dilation, nd)
+	p.outPad, _ = expandParam(c, "output_padding", outPad, nd)
 	p.transposed, p.groups = transposed, int(groups)
 	if !noInput && !isMeta && (mask[0] || mask[1]) {
-		if err := bwConvSupported(c, dt, nd, p, mask); err != nil {
+		if err := convBackwardSupported(c, dt, nd, p, mask); err != nil {
 			return nil, err
 		}
 	}
@@ -114,7 +114,7 @@ func bwConvolutionBackward(c *ops.Call) ([]any, error) {
 		if mask[2] {
 			dB = tensor.Must(tensor.NewMeta(dt, biasShape...))
 		}
-		return bwResult(dX, dW, dB), nil
+		return optionalResults(dX, dW, dB), nil
 	}
 	if noInput {
 		// ATen's Empty backend: zeros.
@@ -127,23 +127,23 @@ func bwConvolutionBackward(c *ops.Call) ([]any, error) {
 		if mask[2] {
 			dB = tensor.Must(tensor.New(dt, biasShape...))
 		}
-		return bwResult(dX, dW, dB), nil
+		return optionalResults(dX, dW, dB), nil
 	}
 	if mask[0] {
-		dX = bwConvGradInput(g, x, w, p, dt)
+		dX = convGradInput(g, x, w, p, dt)
 	}
 	if mask[1] {
-		dW = bwConvGradWeight(g, x, w, p, dt)
+		dW = convGradWeight(g, x, w, p, dt)
 	}
 	if mask[2] {
-		dB = bwConvGradBias(g, dt)
+		dB = convGradBias(g, dt)
 	}
-	return bwResult(dX, dW, dB), nil
+	return optionalResults(dX, dW, dB), nil
 }
 
-// bwConvSupported reports PyTorch 1.13's error for a convolution backward
+// convBackwardSupported reports PyTorch 1.13's error for a convolution backward
 // of dtype dt that no CPU kernel implements.
-func bwConvSupported(c *ops.Call, dt tensor.DType, nd int, p cvConvParams, mask [3]bool) error {
+func convBackwardSupported(c *ops.Call, dt tensor.DType, nd int, p convParams, mask [3]bool) error {
 	dilated := false
 	for _, d := range p.dilation {
 		dilated = dilated || d != 1
@@ -176,25 +176,25 @@ func bwConvSupported(c *ops.Call, dt tensor.DType, nd int, p cvConvParams, mask 
 	return notImplemented(c, "input", name, dt)
 }
 
-// bwConvGeom returns the geometry shared by the backward products: kernel,
+// convGeom returns the geometry shared by the backward products: kernel,
 // stride, padding and dilation lifted to three spatial dimensions.
-func bwConvGeom(w *tensor.Tensor, p cvConvParams) cvGeom {
-	return cvGeom{
-		g: p.groups, k: cvLift3(w.Shape()[2:], 1),
-		s: cvLift3(p.stride, 1), p: cvLift3(p.padding, 0), d: cvLift3(p.dilation, 1),
+func convGeom(w *tensor.Tensor, p convParams) geom {
+	return geom{
+		g: p.groups, k: lift3(w.Shape()[2:], 1),
+		s: lift3(p.stride, 1), p: lift3(p.padding, 0), d: lift3(p.dilation, 1),
 	}
 }
 
-// bwConvGradInput computes the input gradient: for a forward convolution a
+// convGradInput computes the input gradient: for a forward convolution a
 // transposed convolution of grad_output with the same weight (col2im into
 // the input's size), for a transposed one a forward convolution of
 // grad_output evaluated at the input's positions.
-func bwConvGradInput(g, x, w *tensor.Tensor, p cvConvParams, dt tensor.DType) *tensor.Tensor {
+func convGradInput(g, x, w *tensor.Tensor, p convParams, dt tensor.DType) *tensor.Tensor {
 	xs := x.Shape()
-	geo := bwConvGeom(w, p)
+	geo := convGeom(w, p)
 	geo.n = xs[0]
 	if p.transposed && geo.k == [3]int{1, 1, 1} && geo.s == [3]int{1, 1, 1} && geo.p == [3]int{} {
-		// cvConvRun reads a 1x1 unstrided unpadded input in place, which
+		// convRun reads a 1x1 unstrided unpadded input in place, which
 		// needs input and output of one size: output i reads grad_output i
 		// only, so drop the trailing output_padding positions.
 		for i := 2; i < len(xs); i++ {
@@ -203,54 +203,54 @@ func bwConvGradInput(g, x, w *tensor.Tensor, p cvConvParams, dt tensor.DType) *t
 	}
 	gs := g.Shape()
 	geo.cig, geo.cog = gs[1]/p.groups, xs[1]/p.groups
-	geo.in, geo.out = cvLift3(gs[2:], 1), cvLift3(xs[2:], 1)
+	geo.in, geo.out = lift3(gs[2:], 1), lift3(xs[2:], 1)
 	geo.transposed = !p.transposed
-	wt := cvWorkType(dt)
+	wt := workType(dt)
 	out := tensor.Empty(wt, xs...)
 	gw, ww := to(g, wt).Contiguous(), to(w, wt).Contiguous()
 	switch wt {
 	case tensor.Float32:
-		cvConvRun(geo, tensor.Values[float32](gw), tensor.Values[float32](ww), nil, tensor.Data[float32](out))
+		convRun(geo, tensor.Values[float32](gw), tensor.Values[float32](ww), nil, tensor.Data[float32](out))
 	case tensor.Float64:
-		cvConvRun(geo, tensor.Values[float64](gw), tensor.Values[float64](ww), nil, tensor.Data[float64](out))
+		convRun(geo, tensor.Values[float64](gw), tensor.Values[float64](ww), nil, tensor.Data[float64](out))
 	default:
-		cvConvRun(geo, tensor.Values[int64](gw), tensor.Values[int64](ww), nil, tensor.Data[int64](out))
+		convRun(geo, tensor.Values[int64](gw), tensor.Values[int64](ww), nil, tensor.Data[int64](out))
 	}
 	return to(out, dt)
 }
 
-// bwConvGradWeight computes the weight gradient, per group the sum over
+// convGradWeight computes the weight gradient, per group the sum over
 // the batch of A × im2col(B)ᵀ: A = grad_output and B = input for a forward
 // convolution, A = input and B = grad_output for a transposed one.
-func bwConvGradWeight(g, x, w *tensor.Tensor, p cvConvParams, dt tensor.DType) *tensor.Tensor {
-	wt := cvWorkType(dt)
+func convGradWeight(g, x, w *tensor.Tensor, p convParams, dt tensor.DType) *tensor.Tensor {
+	wt := workType(dt)
 	out := tensor.Empty(wt, w.Shape()...)
 	gw, xw := to(g, wt).Contiguous(), to(x, wt).Contiguous()
 	a, b := gw, xw
 	if p.transposed {
 		a, b = xw, gw
 	}
-	geo := bwConvGeom(w, p)
+	geo := convGeom(w, p)
 	geo.n = x.Size(0)
 	geo.cig = b.Size(1) / p.groups
 	geo.cog = a.Size(1) / p.groups
-	geo.in, geo.out = cvLift3(b.Shape()[2:], 1), cvLift3(a.Shape()[2:], 1)
+	geo.in, geo.out = lift3(b.Shape()[2:], 1), lift3(a.Shape()[2:], 1)
 	switch wt {
 	case tensor.Float32:
-		bwWeightRun(geo, tensor.Values[float32](a), tensor.Values[float32](b), tensor.Data[float32](out))
+		weightRun(geo, tensor.Values[float32](a), tensor.Values[float32](b), tensor.Data[float32](out))
 	case tensor.Float64:
-		bwWeightRun(geo, tensor.Values[float64](a), tensor.Values[float64](b), tensor.Data[float64](out))
+		weightRun(geo, tensor.Values[float64](a), tensor.Values[float64](b), tensor.Data[float64](out))
 	default:
-		bwWeightRun(geo, tensor.Values[int64](a), tensor.Values[int64](b), tensor.Data[int64](out))
+		weightRun(geo, tensor.Values[int64](a), tensor.Values[int64](b), tensor.Data[int64](out))
 	}
 	return to(out, dt)
 }
 
-// bwWeightRun accumulates into out [g][cog, cig*K] the products a_ng
+// weightRun accumulates into out [g][cog, cig*K] the products a_ng
 // [cog, Lout] × im2col(b_ng)ᵀ [Lout, cig*K] over the batch, where geo
 // describes b as the input (cig channels, size in) and a as the output
 // (cog channels, size out) of a forward convolution.
-func bwWeightRun[T float32 | float64 | int64](geo cvGeom, a, b, out []T) {
+func weightRun[T float32 | float64 | int64](geo geom, a, b, out []T) {
 	kk := geo.k[0] * geo.k[1] * geo.k[2]
 	lin := geo.in[0] * geo.in[1] * geo.in[2]
 	lout := geo.out[0] * geo.out[1] * geo.out[2]
@@ -262,16 +262,16 @@ func bwWeightRun[T float32 | float64 | int64](geo cvGeom, a, b, out []T) {
 			i := n*geo.g + gi
 			ai := a[i*geo.cog*lout : (i+1)*geo.cog*lout]
 			bi := b[i*geo.cig*lin : (i+1)*geo.cig*lin]
-			cvIm2col(geo, bi, cols, true)
-			cvGemm(false, true, geo.cog, geo.cig*kk, lout, 1, ai, max(lout, 1), cols, max(lout, 1), 1, out[gi*blk:(gi+1)*blk], max(geo.cig*kk, 1))
+			im2col(geo, bi, cols, true)
+			gemm(false, true, geo.cog, geo.cig*kk, lout, 1, ai, max(lout, 1), cols, max(lout, 1), 1, out[gi*blk:(gi+1)*blk], max(geo.cig*kk, 1))
 		}
 	}
 }
 
-// bwConvGradBias sums grad_output over every dimension but the channels.
-func bwConvGradBias(g *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
+// convGradBias sums grad_output over every dimension but the channels.
+func convGradBias(g *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	gs := g.Shape()
-	n, ch, l := gs[0], gs[1], cvProd(gs[2:])
+	n, ch, l := gs[0], gs[1], product(gs[2:])
 	if !dt.IsFloat() {
 		v := g.Int64s()
 		res := make([]int64, ch)
@@ -288,23 +288,23 @@ func bwConvGradBias(g *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	res := make([]float64, ch)
 	for i := range n {
 		for c := range ch {
-			res[c] += redSumF64(v[(i*ch+c)*l : (i*ch+c+1)*l])
+			res[c] += sumF64(v[(i*ch+c)*l : (i*ch+c+1)*l])
 		}
 	}
 	return tensor.Must(tensor.FromFloat64s(dt, res, ch))
 }
 
-// cvConvParams are a convolution's arguments, expanded to one value per
+// convParams are a convolution's arguments, expanded to one value per
 // spatial dimension.
-type cvConvParams struct {
+type convParams struct {
 	stride, padding, dilation, outPad []int
 	transposed                        bool
 	groups                            int
 }
 
-// cvConvolution is aten::convolution.
-func cvConvolution(c *ops.Call) ([]any, error) {
-	out, err := cvConv(c, c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias"),
+// convolution is aten::convolution.
+func convolution(c *ops.Call) ([]any, error) {
+	out, err := convolve(c, c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias"),
 		c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), c.Bool("transposed"),
 		c.Ints("output_padding"), c.Int("groups"))
 	if err != nil {
@@ -313,10 +313,10 @@ func cvConvolution(c *ops.Call) ([]any, error) {
 	return one(out), nil
 }
 
-// cvConvNd is aten::conv1d, conv2d or conv3d (nd spatial dimensions): a
+// convNd is aten::conv1d, conv2d or conv3d (nd spatial dimensions): a
 // forward convolution whose input may lack the batch dimension, and whose
 // bias must have the input's dtype.
-func cvConvNd(c *ops.Call, nd int) ([]any, error) {
+func convNd(c *ops.Call, nd int) ([]any, error) {
 	x, w, bias := c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias")
 	if bias != nil && bias.DType() != x.DType() {
 		return nil, c.Errorf("bias", "Input type (%s) and bias type (%s) should be the same", demangledTypeName(x.DType()), demangledTypeName(bias.DType()))
@@ -324,13 +324,13 @@ func cvConvNd(c *ops.Call, nd int) ([]any, error) {
 	batched := x.Dim() == nd+2
 	if !batched && x.Dim() != nd+1 {
 		return nil, c.Errorf("input", "Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: %s",
-			nd+1, nd+2, nd, cvShapeString(x.Shape()))
+			nd+1, nd+2, nd, shapeString(x.Shape()))
 	}
 	if !batched {
 		x = tensor.Must(x.Unsqueeze(0))
 	}
 	zeros := make([]int64, nd)
-	out, err := cvConv(c, x, w, bias, c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), false, zeros, c.Int("groups"))
+	out, err := convolve(c, x, w, bias, c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), false, zeros, c.Int("groups"))
 	if err != nil {
 		return nil, err
 	}
@@ -340,9 +340,9 @@ func cvConvNd(c *ops.Call, nd int) ([]any, error) {
 	return one(out), nil
 }
 
-// cvExpandParam expands a convolution parameter list of one value (or of
+// expandParam expands a convolution parameter list of one value (or of
 // nd values) to nd values, as ATen's expand_param_if_needed does.
-func cvExpandParam(c *ops.Call, arg string, v []int64, nd int) ([]int, error) {
+func expandParam(c *ops.Call, arg string, v []int64, nd int) ([]int, error) {
 	if len(v) == 1 {
 		out := make([]int, nd)
 		for i := range out {
@@ -352,14 +352,14 @@ func cvExpandParam(c *ops.Call, arg string, v []int64, nd int) ([]int, error) {
 	}
 	if len(v) != nd {
 		return nil, c.Errorf(arg, "expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%s",
-			arg, nd, arg, cvShapeString(ints(v)))
+			arg, nd, arg, shapeString(ints(v)))
 	}
 	return ints(v), nil
 }
 
-// cvConv checks a convolution's arguments as ATen's _convolution does and
+// convolve checks a convolution's arguments as ATen's _convolution does and
 // computes it (or its meta result).
-func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []int64, transposed bool, outPad []int64, groups int64) (*tensor.Tensor, error) {
+func convolve(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []int64, transposed bool, outPad []int64, groups int64) (*tensor.Tensor, error) {
 	k := w.Dim()
 	nd := k - 2
 	if nd <= 0 {
@@ -368,18 +368,18 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 	if groups <= 0 {
 		return nil, c.Errorf("groups", "non-positive groups is not supported")
 	}
-	var p cvConvParams
+	var p convParams
 	var err error
-	if p.stride, err = cvExpandParam(c, "stride", stride, nd); err != nil {
+	if p.stride, err = expandParam(c, "stride", stride, nd); err != nil {
 		return nil, err
 	}
-	if p.padding, err = cvExpandParam(c, "padding", padding, nd); err != nil {
+	if p.padding, err = expandParam(c, "padding", padding, nd); err != nil {
 		return nil, err
 	}
-	if p.dilation, err = cvExpandParam(c, "dilation", dilation, nd); err != nil {
+	if p.dilation, err = expandParam(c, "dilation", dilation, nd); err != nil {
 		return nil, err
 	}
-	if p.outPad, err = cvExpandParam(c, "output_padding", outPad, nd); err != nil {
+	if p.outPad, err = expandParam(c, "output_padding", outPad, nd); err != nil {
 		return nil, err
 	}
 	p.transposed, p.groups = transposed, int(groups)
@@ -392,32 +392,32 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 		case p.stride[i] <= 0:
 			return nil, c.Errorf("stride", "non-positive stride is not supported")
 		case p.dilation[i] <= 0:
-			return nil, c.Errorf("dilation", "dilation should be greater than zero, but got %s", cvShapeString(p.dilation))
+			return nil, c.Errorf("dilation", "dilation should be greater than zero, but got %s", shapeString(p.dilation))
 		}
 	}
 	ws := w.Shape()
 	if x.Dim() != k {
 		return nil, c.Errorf("input", "Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
-			k, k, cvShapeString(ws), x.Dim(), cvShapeString(x.Shape()))
+			k, k, shapeString(ws), x.Dim(), shapeString(x.Shape()))
 	}
 	g := p.groups
 	if ws[0] < g {
-		return nil, c.Errorf("weight", "Given groups=%d, expected weight to be at least %d at dimension 0, but got weight of size %s instead", g, g, cvShapeString(ws))
+		return nil, c.Errorf("weight", "Given groups=%d, expected weight to be at least %d at dimension 0, but got weight of size %s instead", g, g, shapeString(ws))
 	}
 	if ws[0]%g != 0 {
-		return nil, c.Errorf("weight", "Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", g, g, cvShapeString(ws))
+		return nil, c.Errorf("weight", "Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", g, g, shapeString(ws))
 	}
 	xs := x.Shape()
 	var cout int
 	if !transposed {
 		if xs[1] != ws[1]*g {
 			return nil, c.Errorf("input", "Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead",
-				g, cvShapeString(ws), cvShapeString(xs), ws[1]*g, xs[1])
+				g, shapeString(ws), shapeString(xs), ws[1]*g, xs[1])
 		}
 		cout = ws[0]
 		if bias != nil && (bias.Dim() != 1 || bias.Size(0) != cout) {
 			return nil, c.Errorf("bias", "Given weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead",
-				cvShapeString(ws), cout, cvShapeString(bias.Shape()))
+				shapeString(ws), cout, shapeString(bias.Shape()))
 		}
 		var in, ker []string
 		ok := true
@@ -434,17 +434,17 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 	} else {
 		if xs[1] != ws[0] {
 			return nil, c.Errorf("input", "Given transposed=1, weight of size %s, expected input%s to have %d channels, but got %d channels instead",
-				cvShapeString(ws), cvShapeString(xs), ws[0], xs[1])
+				shapeString(ws), shapeString(xs), ws[0], xs[1])
 		}
 		cout = ws[1] * g
 		if bias != nil && (bias.Dim() != 1 || bias.Size(0) != cout) {
 			return nil, c.Errorf("bias", "Given transposed=1, weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead",
-				cvShapeString(ws), cout, cvShapeString(bias.Shape()))
+				shapeString(ws), cout, shapeString(bias.Shape()))
 		}
 	}
 	for i := range nd {
 		if ws[i+2] <= 0 {
-			return nil, c.Errorf("weight", "kernel size should be greater than zero, but got kernel size %s", cvShapeString(ws[2:]))
+			return nil, c.Errorf("weight", "kernel size should be greater than zero, but got kernel size %s", shapeString(ws[2:]))
 		}
 	}
 	outShape := []int{xs[0], cout}
@@ -462,7 +462,7 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 		tooSmall = tooSmall || o < 1
 	}
 	if x.Numel() == 0 && xs[0] != 0 && xs[1] != 0 {
-		return nil, c.Errorf("input", "Only zero batch or zero channel inputs are supported, but got input shape: %s", cvShapeString(xs))
+		return nil, c.Errorf("input", "Only zero batch or zero channel inputs are supported, but got input shape: %s", shapeString(xs))
 	}
 	if !transposed && xs[1] == 0 {
 		// PyTorch's empty-input path gives no output channels here.
@@ -476,7 +476,7 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 		for i := range nd {
 			if p.outPad[i] >= p.stride[i] && p.outPad[i] >= p.dilation[i] {
 				return nil, c.Errorf("output_padding", "output padding must be smaller than either stride or dilation, but got output_padding %s, stride %s, dilation %s",
-					cvShapeString(p.outPad), cvShapeString(p.stride), cvShapeString(p.dilation))
+					shapeString(p.outPad), shapeString(p.stride), shapeString(p.dilation))
 			}
 		}
 	}
@@ -492,15 +492,15 @@ func cvConv(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []
 	if meta(x, w, bias) {
 		return empty(true, dt, outShape)
 	}
-	if name, ok := cvConvSupported(dt, nd, p); !ok {
+	if name, ok := convSupported(dt, nd, p); !ok {
 		return nil, notImplemented(c, "input", name, dt)
 	}
-	return cvConvCompute(x, w, bias, p, outShape, dt), nil
+	return convCompute(x, w, bias, p, outShape, dt), nil
 }
 
-// cvConvSupported reports whether PyTorch 1.13 has a CPU convolution for
+// convSupported reports whether PyTorch 1.13 has a CPU convolution for
 // dtype dt, and otherwise the name of the kernel that lacks it.
-func cvConvSupported(dt tensor.DType, nd int, p cvConvParams) (string, bool) {
+func convSupported(dt tensor.DType, nd int, p convParams) (string, bool) {
 	dilated := false
 	for _, d := range p.dilation {
 		dilated = dilated || d != 1
@@ -525,29 +525,29 @@ func cvConvSupported(dt tensor.DType, nd int, p cvConvParams) (string, bool) {
 	return name, false
 }
 
-// cvGeom is a convolution's geometry, lifted to three spatial dimensions.
-type cvGeom struct {
+// geom is a convolution's geometry, lifted to three spatial dimensions.
+type geom struct {
 	n, g, cig, cog int    // batch, groups, input and output channels per group
 	in, k, out     [3]int // input, kernel and output spatial sizes
 	s, p, d        [3]int // stride, padding, dilation
 	transposed     bool
 }
 
-// cvLift3 returns v's last len(v) values right-aligned in a [3]int padded
+// lift3 returns v's last len(v) values right-aligned in a [3]int padded
 // with fill.
-func cvLift3(v []int, fill int) [3]int {
+func lift3(v []int, fill int) [3]int {
 	r := [3]int{fill, fill, fill}
 	copy(r[3-len(v):], v)
 	return r
 }
 
-// cvConvCompute computes a checked, supported convolution.
-func cvConvCompute(x, w, bias *tensor.Tensor, p cvConvParams, outShape []int, dt tensor.DType) *tensor.Tensor {
+// convCompute computes a checked, supported convolution.
+func convCompute(x, w, bias *tensor.Tensor, p convParams, outShape []int, dt tensor.DType) *tensor.Tensor {
 	xs, ws := x.Shape(), w.Shape()
-	geo := cvGeom{
+	geo := geom{
 		n: xs[0], g: p.groups,
-		in: cvLift3(xs[2:], 1), k: cvLift3(ws[2:], 1), out: cvLift3(outShape[2:], 1),
-		s: cvLift3(p.stride, 1), p: cvLift3(p.padding, 0), d: cvLift3(p.dilation, 1),
+		in: lift3(xs[2:], 1), k: lift3(ws[2:], 1), out: lift3(outShape[2:], 1),
+		s: lift3(p.stride, 1), p: lift3(p.padding, 0), d: lift3(p.dilation, 1),
 		transposed: p.transposed,
 	}
 	if p.transposed {
@@ -555,7 +555,7 @@ func cvConvCompute(x, w, bias *tensor.Tensor, p cvConvParams, outShape []int, dt
 	} else {
 		geo.cig, geo.cog = xs[1]/p.groups, ws[0]/p.groups
 	}
-	wt := cvWorkType(dt)
+	wt := workType(dt)
 	out := tensor.Empty(wt, outShape...)
 	if out.Numel() > 0 {
 		xw := to(x, wt).Contiguous()
@@ -566,27 +566,27 @@ func cvConvCompute(x, w, bias *tensor.Tensor, p cvConvParams, outShape []int, dt
 		}
 		switch wt {
 		case tensor.Float32:
-			cvConvRun(geo, cvVals[float32](xw), cvVals[float32](ww), cvVals[float32](bw), tensor.Data[float32](out))
+			convRun(geo, valuesOf[float32](xw), valuesOf[float32](ww), valuesOf[float32](bw), tensor.Data[float32](out))
 		case tensor.Float64:
-			cvConvRun(geo, cvVals[float64](xw), cvVals[float64](ww), cvVals[float64](bw), tensor.Data[float64](out))
+			convRun(geo, valuesOf[float64](xw), valuesOf[float64](ww), valuesOf[float64](bw), tensor.Data[float64](out))
 		default:
-			cvConvRun(geo, cvVals[int64](xw), cvVals[int64](ww), cvVals[int64](bw), tensor.Data[int64](out))
+			convRun(geo, valuesOf[int64](xw), valuesOf[int64](ww), valuesOf[int64](bw), tensor.Data[int64](out))
 		}
 	}
 	return to(out, dt)
 }
 
-// cvVals returns t's elements in row-major order, or nil for a nil t.
-func cvVals[T tensor.Elem](t *tensor.Tensor) []T {
+// valuesOf returns t's elements in row-major order, or nil for a nil t.
+func valuesOf[T tensor.Elem](t *tensor.Tensor) []T {
 	if t == nil {
 		return nil
 	}
 	return tensor.Values[T](t)
 }
 
-// cvConvRun computes the convolution described by geo of contiguous x and
+// convRun computes the convolution described by geo of contiguous x and
 // w into the contiguous out, adding bias (nil for none).
-func cvConvRun[T float32 | float64 | int64](geo cvGeom, x, w, bias, out []T) {
+func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T) {
 	lin := geo.in[0] * geo.in[1] * geo.in[2]
 	lout := geo.out[0] * geo.out[1] * geo.out[2]
 	kk := geo.k[0] * geo.k[1] * geo.k[2]
@@ -606,16 +606,16 @@ func cvConvRun[T float32 | float64 | int64](geo cvGeom, x, w, bias, out []T) {
 		oi := out[i*geo.cog*lout : (i+1)*geo.cog*lout]
 		if geo.transposed {
 			wg := w[g*geo.cig*geo.cog*kk : (g+1)*geo.cig*geo.cog*kk]
-			cvGemm(true, false, geo.cog*kk, lin, geo.cig, 1, wg, geo.cog*kk, xi, max(lin, 1), 0, cols, max(lin, 1))
-			cvCol2im(geo, cols, oi, inner)
+			gemm(true, false, geo.cog*kk, lin, geo.cig, 1, wg, geo.cog*kk, xi, max(lin, 1), 0, cols, max(lin, 1))
+			col2imScatter(geo, cols, oi, inner)
 		} else {
 			wg := w[g*geo.cog*geo.cig*kk : (g+1)*geo.cog*geo.cig*kk]
 			src := xi
 			if !direct {
-				cvIm2col(geo, xi, cols, inner)
+				im2col(geo, xi, cols, inner)
 				src = cols
 			}
-			cvGemm(false, false, geo.cog, lout, geo.cig*kk, 1, wg, max(geo.cig*kk, 1), src, max(lout, 1), 0, oi, max(lout, 1))
+			gemm(false, false, geo.cog, lout, geo.cig*kk, 1, wg, max(geo.cig*kk, 1), src, max(lout, 1), 0, oi, max(lout, 1))
 		}
 		if bias != nil {
 			for co := range geo.cog {
@@ -632,7 +632,7 @@ func cvConvRun[T float32 | float64 | int64](geo cvGeom, x, w, bias, out []T) {
 	}
 	if items >= 2 && flops < 1<<22 {
 		// Many small products: one (batch, group) item per task.
-		cvParallel(items, items*flops, func(lo, hi int) {
+		parallel(items, items*flops, func(lo, hi int) {
 			cols := make([]T, colsLen)
 			for i := lo; i < hi; i++ {
 				item(i, cols, false)
@@ -646,17 +646,17 @@ func cvConvRun[T float32 | float64 | int64](geo cvGeom, x, w, bias, out []T) {
 	}
 }
 
-// cvOutRange returns the range [lo, hi) of output positions o in [0, n)
+// outRange returns the range [lo, hi) of output positions o in [0, n)
 // whose input position o*s - p + off lies in [0, in).
-func cvOutRange(n, s, p, off, in int) (int, int) {
+func outRange(n, s, p, off, in int) (int, int) {
 	// o*s >= p - off  and  o*s < in + p - off
-	lo := cvCeilDiv(p-off, s)
-	hi := cvCeilDiv(in+p-off, s)
+	lo := ceilDiv(p-off, s)
+	hi := ceilDiv(in+p-off, s)
 	return min(max(lo, 0), n), min(max(hi, 0), n)
 }
 
-// cvCeilDiv returns ⌈a/b⌉ for b > 0.
-func cvCeilDiv(a, b int) int {
+// ceilDiv returns ⌈a/b⌉ for b > 0.
+func ceilDiv(a, b int) int {
 	q := a / b
 	if a%b != 0 && a > 0 {
 		q++
@@ -664,11 +664,11 @@ func cvCeilDiv(a, b int) int {
 	return q
 }
 
-// cvIm2col fills cols [cig*K, L] with the input patches of one (batch,
+// im2col fills cols [cig*K, L] with the input patches of one (batch,
 // group) item x [cig, in...]: row (c, kd, kh, kw), column (od, oh, ow)
 // holds x[c, od*s-p+kd*d, ...], zero in the padding. With inner set the
 // rows are split over the cores.
-func cvIm2col[T float32 | float64 | int64](geo cvGeom, x, cols []T, inner bool) {
+func im2col[T float32 | float64 | int64](geo geom, x, cols []T, inner bool) {
 	kk := geo.k[0] * geo.k[1] * geo.k[2]
 	lin := geo.in[0] * geo.in[1] * geo.in[2]
 	lout := geo.out[0] * geo.out[1] * geo.out[2]
@@ -679,7 +679,7 @@ func cvIm2col[T float32 | float64 | int64](geo cvGeom, x, cols []T, inner bool) 
 			kd, kh, kw := kr/(geo.k[1]*geo.k[2]), (kr/geo.k[2])%geo.k[1], kr%geo.k[2]
 			dst := cols[r*lout : (r+1)*lout]
 			src := x[ch*lin : (ch+1)*lin]
-			wlo, whi := cvOutRange(geo.out[2], geo.s[2], geo.p[2], kw*geo.d[2], geo.in[2])
+			wlo, whi := outRange(geo.out[2], geo.s[2], geo.p[2], kw*geo.d[2], geo.in[2])
 			for od := range geo.out[0] {
 				id := od*geo.s[0] - geo.p[0] + kd*geo.d[0]
 				plane := dst[od*geo.out[1]*geo.out[2] : (od+1)*geo.out[1]*geo.out[2]]
@@ -710,21 +710,21 @@ func cvIm2col[T float32 | float64 | int64](geo cvGeom, x, cols []T, inner bool) 
 		}
 	}
 	if inner {
-		cvParallel(rows, rows*lout, fill)
+		parallel(rows, rows*lout, fill)
 	} else {
 		fill(0, rows)
 	}
 }
 
-// ipConvTranspose is aten::conv_transpose1d and conv_transpose2d.input (nd
+// convTranspose is aten::conv_transpose1d and conv_transpose2d.input (nd
 // spatial dimensions): aten::convolution with transposed=True, on input
 // given a batch dimension when it has none.
-func ipConvTranspose(c *ops.Call, nd int) ([]any, error) {
+func convTranspose(c *ops.Call, nd int) ([]any, error) {
 	x := c.Tensor("input")
 	batched := x.Dim() == nd+2
 	if !batched && x.Dim() != nd+1 {
 		return nil, c.Errorf("input", "Expected %dD (unbatched) or %dD (batched) input to conv_transpose%dd, but got input of size: %s",
-			nd+1, nd+2, nd, cvShapeString(x.Shape()))
+			nd+1, nd+2, nd, shapeString(x.Shape()))
 	}
 	if !batched {
 		x = tensor.Must(x.Unsqueeze(0))
@@ -733,7 +733,7 @@ func ipConvTranspose(c *ops.Call, nd int) ([]any, error) {
 	out, err := conv.Call([]any{x, c.Tensor("weight"), c.Tensor("bias"), c.Ints("stride"), c.Ints("padding"),
 		c.Ints("dilation"), true, c.Ints("output_padding"), c.Int("groups")}, nil)
 	if err != nil {
-		return nil, ipRebind(c, conv, err, map[string]string{"transposed": ""})
+		return nil, rebind(c, conv, err, map[string]string{"transposed": ""})
 	}
 	y := out[0].(*tensor.Tensor)
 	if !batched {

@@ -11,9 +11,9 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// bwRand returns a tensor of dtype dt and the given shape filled with
+// rand returns a tensor of dtype dt and the given shape filled with
 // deterministic values in [-1, 1).
-func bwRand(dt tensor.DType, seed int, shape ...int) *tensor.Tensor {
+func rand(dt tensor.DType, seed int, shape ...int) *tensor.Tensor {
 	n := 1
 	for _, d := range shape {
 		n *= d
@@ -25,8 +25,8 @@ func bwRand(dt tensor.DType, seed int, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.FromFloat64s(dt, v, shape...))
 }
 
-// bwCall calls the operator name and requires it to succeed.
-func bwCall(t *testing.T, name string, args ...any) []any {
+// callBackward calls the operator name and requires it to succeed.
+func callBackward(t *testing.T, name string, args ...any) []any {
 	t.Helper()
 	o, ok := ops.Global().Lookup(name)
 	require.True(t, ok, "no operator %s", name)
@@ -35,9 +35,9 @@ func bwCall(t *testing.T, name string, args ...any) []any {
 	return out
 }
 
-// bwAssertMasked checks that out holds nil where mask is false and the
+// assertMasked checks that out holds nil where mask is false and the
 // tensor of full (the all-true result) where it is true.
-func bwAssertMasked(t *testing.T, mask []bool, out, full []any) {
+func assertMasked(t *testing.T, mask []bool, out, full []any) {
 	t.Helper()
 	require.Len(t, out, 3)
 	for i, m := range mask {
@@ -55,46 +55,46 @@ func bwAssertMasked(t *testing.T, mask []bool, out, full []any) {
 	}
 }
 
-// bwMasks are the partial output masks the tests try.
-var bwMasks = [][]bool{
+// masks are the partial output masks the tests try.
+var masks = [][]bool{
 	{true, false, false}, {false, true, false}, {false, false, true},
 	{true, true, false}, {false, true, true}, {false, false, false},
 }
 
-// bwLayerNormArgs returns native_layer_norm_backward's arguments for a
+// layerNormArgs returns native_layer_norm_backward's arguments for a
 // [3, 4, 5] input normalized over [5].
-func bwLayerNormArgs(t *testing.T) []any {
-	x, w, b := bwRand(tensor.Float32, 1, 3, 4, 5), bwRand(tensor.Float32, 2, 5), bwRand(tensor.Float32, 3, 5)
-	fwd := bwCall(t, "aten::native_layer_norm", x, []int64{5}, w, b, 1e-5)
-	return []any{bwRand(tensor.Float32, 4, 3, 4, 5), x, []int64{5}, fwd[1], fwd[2], w, b, []bool{true, true, true}}
+func layerNormArgs(t *testing.T) []any {
+	x, w, b := rand(tensor.Float32, 1, 3, 4, 5), rand(tensor.Float32, 2, 5), rand(tensor.Float32, 3, 5)
+	fwd := callBackward(t, "aten::native_layer_norm", x, []int64{5}, w, b, 1e-5)
+	return []any{rand(tensor.Float32, 4, 3, 4, 5), x, []int64{5}, fwd[1], fwd[2], w, b, []bool{true, true, true}}
 }
 
-// bwGroupNormArgs returns native_group_norm_backward's arguments for a
+// groupNormArgs returns native_group_norm_backward's arguments for a
 // [2, 6, 3] input in 3 groups.
-func bwGroupNormArgs(t *testing.T) []any {
-	x, w, b := bwRand(tensor.Float64, 1, 2, 6, 3), bwRand(tensor.Float64, 2, 6), bwRand(tensor.Float64, 3, 6)
-	fwd := bwCall(t, "aten::native_group_norm", x, w, b, int64(2), int64(6), int64(3), int64(3), 1e-5)
-	return []any{bwRand(tensor.Float64, 4, 2, 6, 3), x, fwd[1], fwd[2], w, int64(2), int64(6), int64(3), int64(3), []bool{true, true, true}}
+func groupNormArgs(t *testing.T) []any {
+	x, w, b := rand(tensor.Float64, 1, 2, 6, 3), rand(tensor.Float64, 2, 6), rand(tensor.Float64, 3, 6)
+	fwd := callBackward(t, "aten::native_group_norm", x, w, b, int64(2), int64(6), int64(3), int64(3), 1e-5)
+	return []any{rand(tensor.Float64, 4, 2, 6, 3), x, fwd[1], fwd[2], w, int64(2), int64(6), int64(3), int64(3), []bool{true, true, true}}
 }
 
-// bwConvArgs returns convolution_backward's arguments for a grouped,
+// convArgs returns convolution_backward's arguments for a grouped,
 // strided, dilated 2-d convolution (transposed when tr).
-func bwConvArgs(t *testing.T, tr bool) []any {
-	x := bwRand(tensor.Float32, 1, 2, 4, 5, 6)
-	w := bwRand(tensor.Float32, 2, 6, 2, 3, 2)
+func convArgs(t *testing.T, tr bool) []any {
+	x := rand(tensor.Float32, 1, 2, 4, 5, 6)
+	w := rand(tensor.Float32, 2, 6, 2, 3, 2)
 	outPad := []int64{0, 0}
 	if tr {
-		w = bwRand(tensor.Float32, 2, 4, 3, 3, 2)
+		w = rand(tensor.Float32, 2, 4, 3, 3, 2)
 		outPad = []int64{1, 0}
 	}
 	stride, padding, dilation := []int64{2, 1}, []int64{1, 0}, []int64{1, 2}
-	y := bwCall(t, "aten::convolution", x, w, nil, stride, padding, dilation, tr, outPad, int64(2))[0].(*tensor.Tensor)
-	g := bwRand(tensor.Float32, 3, y.Shape()...)
+	y := callBackward(t, "aten::convolution", x, w, nil, stride, padding, dilation, tr, outPad, int64(2))[0].(*tensor.Tensor)
+	g := rand(tensor.Float32, 3, y.Shape()...)
 	return []any{g, x, w, []int64{int64(y.Size(1))}, stride, padding, dilation, tr, outPad, int64(2), []bool{true, true, true}}
 }
 
-// bwMetaArgs replaces the tensors of args by meta tensors.
-func bwMetaArgs(args []any) []any {
+// metaArgs replaces the tensors of args by meta tensors.
+func metaArgs(args []any) []any {
 	out := make([]any, len(args))
 	for i, a := range args {
 		if x, ok := a.(*tensor.Tensor); ok && x != nil {
@@ -105,59 +105,59 @@ func bwMetaArgs(args []any) []any {
 	return out
 }
 
-// TestBwPartialMasks checks that outputs output_mask does not ask for are
+// TestBackwardPartialMasks checks that outputs output_mask does not ask for are
 // nil (None in ATen) and the others equal the all-true results, on data
 // and on meta tensors.
-func TestBwPartialMasks(t *testing.T) {
+func TestBackwardPartialMasks(t *testing.T) {
 	for _, tc := range []struct {
 		op   string
 		args []any
 	}{
-		{"aten::native_layer_norm_backward", bwLayerNormArgs(t)},
-		{"aten::native_group_norm_backward", bwGroupNormArgs(t)},
-		{"aten::convolution_backward", bwConvArgs(t, false)},
-		{"aten::convolution_backward", bwConvArgs(t, true)},
+		{"aten::native_layer_norm_backward", layerNormArgs(t)},
+		{"aten::native_group_norm_backward", groupNormArgs(t)},
+		{"aten::convolution_backward", convArgs(t, false)},
+		{"aten::convolution_backward", convArgs(t, true)},
 	} {
 		t.Run(tc.op, func(t *testing.T) {
-			full := bwCall(t, tc.op, tc.args...)
-			for _, m := range bwMasks {
+			full := callBackward(t, tc.op, tc.args...)
+			for _, m := range masks {
 				args := append([]any(nil), tc.args...)
 				args[len(args)-1] = m
-				bwAssertMasked(t, m, bwCall(t, tc.op, args...), full)
-				bwAssertMasked(t, m, bwCall(t, tc.op, bwMetaArgs(args)...), full)
+				assertMasked(t, m, callBackward(t, tc.op, args...), full)
+				assertMasked(t, m, callBackward(t, tc.op, metaArgs(args)...), full)
 			}
 		})
 	}
 }
 
-// TestBwNoAffine checks that the input gradients of layer and group norm
+// TestBackwardNoAffine checks that the input gradients of layer and group norm
 // without weight (and bias) match those with a weight of ones.
-func TestBwNoAffine(t *testing.T) {
-	ln := bwLayerNormArgs(t)
+func TestBackwardNoAffine(t *testing.T) {
+	ln := layerNormArgs(t)
 	ones := tensor.Must(tensor.FromFloat64s(tensor.Float32, []float64{1, 1, 1, 1, 1}, 5))
 	ln[5], ln[6] = ones, nil
 	ln[7] = []bool{true, true, false}
-	withOnes := bwCall(t, "aten::native_layer_norm_backward", ln...)
+	withOnes := callBackward(t, "aten::native_layer_norm_backward", ln...)
 	ln[5] = nil
 	ln[7] = []bool{true, false, false}
-	none := bwCall(t, "aten::native_layer_norm_backward", ln...)
+	none := callBackward(t, "aten::native_layer_norm_backward", ln...)
 	assert.InDeltaSlice(t, withOnes[0].(*tensor.Tensor).Float64s(), none[0].(*tensor.Tensor).Float64s(), 1e-6)
 
-	gn := bwGroupNormArgs(t)
+	gn := groupNormArgs(t)
 	gn[4] = tensor.Must(tensor.FromFloat64s(tensor.Float64, []float64{1, 1, 1, 1, 1, 1}, 6))
-	withOnes = bwCall(t, "aten::native_group_norm_backward", gn...)
+	withOnes = callBackward(t, "aten::native_group_norm_backward", gn...)
 	gn[4] = nil
 	gn[9] = []bool{true, false, false}
-	none = bwCall(t, "aten::native_group_norm_backward", gn...)
+	none = callBackward(t, "aten::native_group_norm_backward", gn...)
 	assert.InDeltaSlice(t, withOnes[0].(*tensor.Tensor).Float64s(), none[0].(*tensor.Tensor).Float64s(), 1e-12)
 }
 
-// TestBwConvNonContiguous checks that non-contiguous grad_output, input
+// TestBackwardConvNonContiguous checks that non-contiguous grad_output, input
 // and weight give the results of their contiguous copies.
-func TestBwConvNonContiguous(t *testing.T) {
+func TestBackwardConvNonContiguous(t *testing.T) {
 	for _, tr := range []bool{false, true} {
-		args := bwConvArgs(t, tr)
-		want := bwCall(t, "aten::convolution_backward", args...)
+		args := convArgs(t, tr)
+		want := callBackward(t, "aten::convolution_backward", args...)
 		nc := append([]any(nil), args...)
 		for i := 0; i < 3; i++ {
 			x := args[i].(*tensor.Tensor)
@@ -165,33 +165,33 @@ func TestBwConvNonContiguous(t *testing.T) {
 			tt := tensor.Must(x.Transpose(0, 1)).Contiguous()
 			nc[i] = tensor.Must(tt.Transpose(0, 1))
 		}
-		got := bwCall(t, "aten::convolution_backward", nc...)
+		got := callBackward(t, "aten::convolution_backward", nc...)
 		for i := range want {
 			assert.Equal(t, want[i].(*tensor.Tensor).Float64s(), got[i].(*tensor.Tensor).Float64s(), "transposed=%v output %d", tr, i)
 		}
 	}
 }
 
-// TestBwBadInput checks that bad arguments give errors naming them.
-func TestBwBadInput(t *testing.T) {
-	ln := bwLayerNormArgs(t)
-	gn := bwGroupNormArgs(t)
-	cv := bwConvArgs(t, false)
-	ct := bwConvArgs(t, true)
+// TestBackwardBadInput checks that bad arguments give errors naming them.
+func TestBackwardBadInput(t *testing.T) {
+	ln := layerNormArgs(t)
+	gn := groupNormArgs(t)
+	cv := convArgs(t, false)
+	ct := convArgs(t, true)
 	with := func(args []any, i int, v any) []any {
 		out := append([]any(nil), args...)
 		out[i] = v
 		return out
 	}
-	f32 := func(shape ...int) *tensor.Tensor { return bwRand(tensor.Float32, 0, shape...) }
-	f64 := func(shape ...int) *tensor.Tensor { return bwRand(tensor.Float64, 0, shape...) }
-	lnOp, gnOp, cvOp := "aten::native_layer_norm_backward", "aten::native_group_norm_backward", "aten::convolution_backward"
+	f32 := func(shape ...int) *tensor.Tensor { return rand(tensor.Float32, 0, shape...) }
+	f64 := func(shape ...int) *tensor.Tensor { return rand(tensor.Float64, 0, shape...) }
+	lnOp, gnOp, convBackwardOp := "aten::native_layer_norm_backward", "aten::native_group_norm_backward", "aten::convolution_backward"
 	cv1d := []any{f32(1, 2, 4), f32(1, 2, 6), f32(3, 2, 3), []int64{3}, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, true, true}}
-	cases := []pxBad{
+	cases := []badCase{
 		{name: "ln grad_out dtype", op: lnOp, args: with(ln, 0, f64(3, 4, 5)), arg: "grad_out"},
 		{name: "ln grad_out shape", op: lnOp, args: with(ln, 0, f32(3, 4, 4)), arg: "grad_out"},
-		{name: "ln int input", op: lnOp, args: with(with(ln, 0, pxTyped(tensor.Int32, 3, 4, 5)), 1, pxTyped(tensor.Int32, 3, 4, 5)), arg: "input"},
-		{name: "ln half input", op: lnOp, args: with(with(ln, 0, pxTyped(tensor.Float16, 3, 4, 5)), 1, pxTyped(tensor.Float16, 3, 4, 5)), arg: "input"},
+		{name: "ln int input", op: lnOp, args: with(with(ln, 0, zerosOf(tensor.Int32, 3, 4, 5)), 1, zerosOf(tensor.Int32, 3, 4, 5)), arg: "input"},
+		{name: "ln half input", op: lnOp, args: with(with(ln, 0, zerosOf(tensor.Float16, 3, 4, 5)), 1, zerosOf(tensor.Float16, 3, 4, 5)), arg: "input"},
 		{name: "ln empty normalized_shape", op: lnOp, args: with(ln, 2, []int64{}), arg: "normalized_shape"},
 		{name: "ln normalized_shape mismatch", op: lnOp, args: with(ln, 2, []int64{4}), arg: "weight"},
 		{name: "ln mean numel", op: lnOp, args: with(ln, 3, f32(3, 1, 1)), arg: "mean"},
@@ -214,33 +214,33 @@ func TestBwBadInput(t *testing.T) {
 		{name: "gn rstd dtype", op: gnOp, args: with(gn, 3, f32(2, 3)), arg: "rstd"},
 		{name: "gn weight numel", op: gnOp, args: with(gn, 4, f64(5)), arg: "weight"},
 		{name: "gn weight None with mask", op: gnOp, args: with(gn, 4, nil), arg: "weight"},
-		{name: "gn half", op: gnOp, args: []any{pxTyped(tensor.Float16, 2, 6, 3), pxTyped(tensor.Float16, 2, 6, 3), pxTyped(tensor.Float16, 2, 3), pxTyped(tensor.Float16, 2, 3), nil, int64(2), int64(6), int64(3), int64(3), []bool{true, false, false}}, arg: "input"},
+		{name: "gn half", op: gnOp, args: []any{zerosOf(tensor.Float16, 2, 6, 3), zerosOf(tensor.Float16, 2, 6, 3), zerosOf(tensor.Float16, 2, 3), zerosOf(tensor.Float16, 2, 3), nil, int64(2), int64(6), int64(3), int64(3), []bool{true, false, false}}, arg: "input"},
 
-		{name: "conv 2-d weight", op: cvOp, args: with(cv, 2, f32(6, 2)), arg: "weight"},
-		{name: "conv grad_output dims", op: cvOp, args: with(cv, 0, f32(6, 3, 5)), arg: "grad_output"},
-		{name: "conv grad_output shape", op: cvOp, args: with(cv, 0, f32(2, 6, 3, 3)), arg: "grad_output"},
-		{name: "conv grad_output dtype", op: cvOp, args: with(cv1d, 0, f64(1, 3, 4)), arg: "grad_output"},
-		{name: "conv weight dtype", op: cvOp, args: with(cv1d, 2, f64(3, 2, 3)), arg: "weight"},
-		{name: "conv input channels", op: cvOp, args: with(cv1d, 1, f32(1, 3, 6)), arg: "input"},
-		{name: "conv stride length", op: cvOp, args: with(cv, 4, []int64{1, 1, 1}), arg: "stride"},
-		{name: "conv zero stride", op: cvOp, args: with(cv1d, 4, []int64{0}), arg: "stride"},
-		{name: "conv negative padding", op: cvOp, args: with(cv1d, 5, []int64{-1}), arg: "padding"},
-		{name: "conv zero groups", op: cvOp, args: with(cv1d, 9, int64(0)), arg: "groups"},
-		{name: "conv output_padding not transposed", op: cvOp, args: with(cv1d, 8, []int64{1}), arg: "output_padding"},
-		{name: "conv output_padding too big", op: cvOp, args: with(ct, 8, []int64{2, 0}), arg: "output_padding"},
-		{name: "conv kernel too big", op: cvOp, args: with(with(cv1d, 2, f32(3, 2, 7)), 0, f32(1, 3, 1)), arg: "input"},
-		{name: "conv int32", op: cvOp, args: []any{pxTyped(tensor.Int32, 1, 3, 4), pxTyped(tensor.Int32, 1, 2, 6), pxTyped(tensor.Int32, 3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, true, false}}, arg: "input"},
-		{name: "conv int64 undilated", op: cvOp, args: []any{pxTyped(tensor.Int64, 1, 3, 4), pxTyped(tensor.Int64, 1, 2, 6), pxTyped(tensor.Int64, 3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, true, false}}, arg: "input"},
-		{name: "conv half", op: cvOp, args: []any{pxTyped(tensor.Float16, 1, 3, 4), pxTyped(tensor.Float16, 1, 2, 6), pxTyped(tensor.Float16, 3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, false, false}}, arg: "input"},
-		{name: "conv bfloat16 transposed", op: cvOp, args: []any{pxTyped(tensor.BFloat16, 1, 2, 6), pxTyped(tensor.BFloat16, 1, 3, 4), pxTyped(tensor.BFloat16, 3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, true, []int64{0}, int64(1), []bool{true, false, false}}, arg: "input"},
-		{name: "conv empty input without bias_sizes", op: cvOp, args: []any{f32(0, 3, 4), f32(0, 2, 6), f32(3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, true, true}}, arg: "bias_sizes"},
+		{name: "conv 2-d weight", op: convBackwardOp, args: with(cv, 2, f32(6, 2)), arg: "weight"},
+		{name: "conv grad_output dims", op: convBackwardOp, args: with(cv, 0, f32(6, 3, 5)), arg: "grad_output"},
+		{name: "conv grad_output shape", op: convBackwardOp, args: with(cv, 0, f32(2, 6, 3, 3)), arg: "grad_output"},
+		{name: "conv grad_output dtype", op: convBackwardOp, args: with(cv1d, 0, f64(1, 3, 4)), arg: "grad_output"},
+		{name: "conv weight dtype", op: convBackwardOp, args: with(cv1d, 2, f64(3, 2, 3)), arg: "weight"},
+		{name: "conv input channels", op: convBackwardOp, args: with(cv1d, 1, f32(1, 3, 6)), arg: "input"},
+		{name: "conv stride length", op: convBackwardOp, args: with(cv, 4, []int64{1, 1, 1}), arg: "stride"},
+		{name: "conv zero stride", op: convBackwardOp, args: with(cv1d, 4, []int64{0}), arg: "stride"},
+		{name: "conv negative padding", op: convBackwardOp, args: with(cv1d, 5, []int64{-1}), arg: "padding"},
+		{name: "conv zero groups", op: convBackwardOp, args: with(cv1d, 9, int64(0)), arg: "groups"},
+		{name: "conv output_padding not transposed", op: convBackwardOp, args: with(cv1d, 8, []int64{1}), arg: "output_padding"},
+		{name: "conv output_padding too big", op: convBackwardOp, args: with(ct, 8, []int64{2, 0}), arg: "output_padding"},
+		{name: "conv kernel too big", op: convBackwardOp, args: with(with(cv1d, 2, f32(3, 2, 7)), 0, f32(1, 3, 1)), arg: "input"},
+		{name: "conv int32", op: convBackwardOp, args: []any{zerosOf(tensor.Int32, 1, 3, 4), zerosOf(tensor.Int32, 1, 2, 6), zerosOf(tensor.Int32, 3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, true, false}}, arg: "input"},
+		{name: "conv int64 undilated", op: convBackwardOp, args: []any{zerosOf(tensor.Int64, 1, 3, 4), zerosOf(tensor.Int64, 1, 2, 6), zerosOf(tensor.Int64, 3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, true, false}}, arg: "input"},
+		{name: "conv half", op: convBackwardOp, args: []any{zerosOf(tensor.Float16, 1, 3, 4), zerosOf(tensor.Float16, 1, 2, 6), zerosOf(tensor.Float16, 3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, false, false}}, arg: "input"},
+		{name: "conv bfloat16 transposed", op: convBackwardOp, args: []any{zerosOf(tensor.BFloat16, 1, 2, 6), zerosOf(tensor.BFloat16, 1, 3, 4), zerosOf(tensor.BFloat16, 3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, true, []int64{0}, int64(1), []bool{true, false, false}}, arg: "input"},
+		{name: "conv empty input without bias_sizes", op: convBackwardOp, args: []any{f32(0, 3, 4), f32(0, 2, 6), f32(3, 2, 3), nil, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, int64(1), []bool{true, true, true}}, arg: "bias_sizes"},
 	}
-	pxRunBad(t, cases)
+	runBad(t, cases)
 }
 
-// cvNaiveConv2d is a direct float64 2-d convolution (transposed ones
+// naiveConv2d is a direct float64 2-d convolution (transposed ones
 // scatter), the reference for the im2col paths.
-func cvNaiveConv2d(x, w []float64, n, cin, h, wd, cout, kh, kw, s, p, d, g int, transposed bool, oh, ow int) []float64 {
+func naiveConv2d(x, w []float64, n, cin, h, wd, cout, kh, kw, s, p, d, g int, transposed bool, oh, ow int) []float64 {
 	out := make([]float64, n*cout*oh*ow)
 	cig := cin / g
 	if !transposed {
@@ -295,9 +295,9 @@ func cvNaiveConv2d(x, w []float64, n, cin, h, wd, cout, kh, kw, s, p, d, g int, 
 	return out
 }
 
-// TestCvConvParallelPaths checks convolutions large enough to take the
+// TestConvParallelPaths checks convolutions large enough to take the
 // parallel im2col/col2im and per-item paths against a direct loop.
-func TestCvConvParallelPaths(t *testing.T) {
+func TestConvParallelPaths(t *testing.T) {
 	cases := []struct {
 		name                              string
 		n, cin, h, w, cout, k, s, p, d, g int
@@ -311,7 +311,7 @@ func TestCvConvParallelPaths(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			x := cvRandn(tensor.Float64, 1, tc.n, tc.cin, tc.h, tc.w)
+			x := randn(tensor.Float64, 1, tc.n, tc.cin, tc.h, tc.w)
 			var ws []int
 			var oh, ow int
 			if tc.transposed {
@@ -323,15 +323,15 @@ func TestCvConvParallelPaths(t *testing.T) {
 				oh = (tc.h+2*tc.p-tc.d*(tc.k-1)-1)/tc.s + 1
 				ow = (tc.w+2*tc.p-tc.d*(tc.k-1)-1)/tc.s + 1
 			}
-			w := cvRandn(tensor.Float64, 2, ws...)
-			got := cvCall1(t, "aten::convolution", []any{x, w, nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
+			w := randn(tensor.Float64, 2, ws...)
+			got := callLinalg1(t, "aten::convolution", []any{x, w, nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
 				tc.transposed, []int64{0}, int64(tc.g)}, nil)
-			ref := cvNaiveConv2d(x.Float64s(), w.Float64s(), tc.n, tc.cin, tc.h, tc.w, tc.cout, tc.k, tc.k, tc.s, tc.p, tc.d, tc.g, tc.transposed, oh, ow)
-			cvClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float64, ref, tc.n, tc.cout, oh, ow)), got, 1e-12)
+			ref := naiveConv2d(x.Float64s(), w.Float64s(), tc.n, tc.cin, tc.h, tc.w, tc.cout, tc.k, tc.k, tc.s, tc.p, tc.d, tc.g, tc.transposed, oh, ow)
+			requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float64, ref, tc.n, tc.cout, oh, ow)), got, 1e-12)
 			// float32 through gonum's Sgemm agrees within float32 accuracy.
-			got32 := cvCall1(t, "aten::convolution", []any{x.To(tensor.Float32), w.To(tensor.Float32), nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
+			got32 := callLinalg1(t, "aten::convolution", []any{x.To(tensor.Float32), w.To(tensor.Float32), nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
 				tc.transposed, []int64{0}, int64(tc.g)}, nil)
-			cvClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float32, ref, tc.n, tc.cout, oh, ow)), got32, 1e-4)
+			requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float32, ref, tc.n, tc.cout, oh, ow)), got32, 1e-4)
 		})
 	}
 }

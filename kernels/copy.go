@@ -10,16 +10,16 @@ import (
 
 // registerCopy registers the kernels of copy.go.
 func registerCopy() {
-	registerBoth("aten::copy", ixCopy)
-	registerBoth("aten::copy_", ipCopy("src"))
-	registerBoth("aten::copy_.Tensor", ipCopy("other"))
+	registerBoth("aten::copy", copyKernel)
+	registerBoth("aten::copy_", copyInplace("src"))
+	registerBoth("aten::copy_.Tensor", copyInplace("other"))
 }
 
-// ixCopy is aten::copy, the functional form of copy_: a new tensor of
+// copyKernel is aten::copy, the functional form of copy_: a new tensor of
 // self's dtype and shape holding src broadcast to self's shape and
 // converted to its dtype (floating values to integers as x86 casts them).
 // non_blocking changes nothing on the CPU.
-func ixCopy(c *ops.Call) ([]any, error) {
+func copyKernel(c *ops.Call) ([]any, error) {
 	x, src := c.Tensor("self"), c.Tensor("src")
 	if _, err := src.Expand(x.Shape()...); err != nil {
 		return nil, c.Errorf("src", "%v", err)
@@ -31,24 +31,24 @@ func ixCopy(c *ops.Call) ([]any, error) {
 	if out.IsMeta() || out.Numel() == 0 {
 		return one(out), nil
 	}
-	if err := out.CopyFrom(shConvert(src, x.DType())); err != nil {
+	if err := out.CopyFrom(convert(src, x.DType())); err != nil {
 		return nil, c.Errorf("src", "%v", err)
 	}
 	return one(out), nil
 }
 
-// ipCopy returns the kernel of aten::copy_ (source argument src) or of
+// copyInplace returns the kernel of aten::copy_ (source argument src) or of
 // TorchScript's copy_.Tensor (other): src broadcast to self's shape and
 // converted to self's dtype (floats to integers truncate, as a cast does)
 // is written into self, which is returned.
-func ipCopy(srcName string) ops.Kernel {
+func copyInplace(srcName string) ops.Kernel {
 	return func(c *ops.Call) ([]any, error) {
 		self, src := c.Tensor("self"), c.Tensor(srcName)
 		if self == src {
 			return one(self), nil
 		}
 		// TensorIterator checks memory overlap before shapes.
-		if err := ipOverlapChecks(c, self, ipRule{internal: true, partial: true}); err != nil {
+		if err := overlapChecks(c, self, inplaceRule{internal: true, partial: true}); err != nil {
 			return nil, err
 		}
 		shape, err := ops.BroadcastShapes(self.Shape(), src.Shape())
@@ -57,9 +57,9 @@ func ipCopy(srcName string) ops.Kernel {
 		}
 		if !slices.Equal(shape, self.Shape()) {
 			return nil, c.Errorf("self", "output with shape %s doesn't match the broadcast shape %s",
-				cvShapeString(self.Shape()), cvShapeString(shape))
+				shapeString(self.Shape()), shapeString(shape))
 		}
-		if err := ipWrite(self, src); err != nil {
+		if err := write(self, src); err != nil {
 			return nil, c.Errorf("self", "%v", err)
 		}
 		return one(self), nil

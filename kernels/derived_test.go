@@ -10,32 +10,32 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// ipCallOp calls the operator called name.
-func ipCallOp(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
+// callInplace calls the operator called name.
+func callInplace(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
 	t.Helper()
 	o, ok := ops.Global().Lookup(name)
 	require.True(t, ok, name)
 	return o.Call(args, kwargs)
 }
 
-// ipF returns a float32 tensor of vals and shape.
-func ipF(vals []float64, shape ...int) *tensor.Tensor {
+// inplaceF32 returns a float32 tensor of vals and shape.
+func inplaceF32(vals []float64, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.FromFloat64s(tensor.Float32, vals, shape...))
 }
 
-// ipRange returns a float32 tensor 0, 1, 2, ... of shape.
-func ipRange(shape ...int) *tensor.Tensor {
+// inplaceRange returns a float32 tensor 0, 1, 2, ... of shape.
+func inplaceRange(shape ...int) *tensor.Tensor {
 	n, _ := tensor.Numel(shape)
 	v := make([]float64, n)
 	for i := range v {
 		v[i] = float64(i)
 	}
-	return ipF(v, shape...)
+	return inplaceF32(v, shape...)
 }
 
-// TestIpRegistered checks which in-place overloads got a kernel and a meta
+// TestInplaceRegistered checks which in-place overloads got a kernel and a meta
 // function: those whose functional overload has one, and not the view ones.
-func TestIpRegistered(t *testing.T) {
+func TestInplaceRegistered(t *testing.T) {
 	for _, name := range []string{
 		"aten::add_.Tensor", "aten::add_.Scalar", "aten::mul_.Tensor", "aten::relu_", "aten::sigmoid_",
 		"aten::div_.Scalar", "aten::clamp_", "aten::hardtanh_", "aten::fill_.Scalar", "aten::fill_.Tensor",
@@ -54,65 +54,65 @@ func TestIpRegistered(t *testing.T) {
 	}
 	// pow_.Scalar is pow.Tensor_Scalar in place: its functional overload
 	// of the same name takes a Scalar self.
-	fn := ipFunctional(ops.Global(), op("aten::pow_.Scalar"))
+	fn := functional(ops.Global(), op("aten::pow_.Scalar"))
 	require.NotNil(t, fn)
 	assert.Equal(t, "aten.pow.Tensor_Scalar", fn.String())
 }
 
-// TestIpReturnsSelfStrided checks that in-place kernels return self itself
+// TestInplaceReturnsSelfStrided checks that in-place kernels return self itself
 // and write through a strided view into its base.
-func TestIpReturnsSelfStrided(t *testing.T) {
-	base := ipRange(2, 3) // [[0 1 2] [3 4 5]]
+func TestInplaceReturnsSelfStrided(t *testing.T) {
+	base := inplaceRange(2, 3) // [[0 1 2] [3 4 5]]
 	view := tensor.Must(base.T())
-	other := ipF([]float64{10, 20, 30, 40, 50, 60}, 3, 2)
-	out, err := ipCallOp(t, "aten::add_.Tensor", []any{view, other}, nil)
+	other := inplaceF32([]float64{10, 20, 30, 40, 50, 60}, 3, 2)
+	out, err := callInplace(t, "aten::add_.Tensor", []any{view, other}, nil)
 	require.NoError(t, err)
 	require.Same(t, view, out[0].(*tensor.Tensor))
 	// view[i][j] = base[j][i] += other[i][j].
 	assert.Equal(t, []float64{10, 31, 52, 23, 44, 65}, base.Float64s())
 
-	out, err = ipCallOp(t, "aten::relu_", []any{view}, nil)
+	out, err = callInplace(t, "aten::relu_", []any{view}, nil)
 	require.NoError(t, err)
 	require.Same(t, view, out[0].(*tensor.Tensor))
 
-	neg := ipF([]float64{-1, 2, -3, 4, -5, 6}, 3, 2)
-	out, err = ipCallOp(t, "aten::copy_", []any{view, neg}, nil)
+	neg := inplaceF32([]float64{-1, 2, -3, 4, -5, 6}, 3, 2)
+	out, err = callInplace(t, "aten::copy_", []any{view, neg}, nil)
 	require.NoError(t, err)
 	require.Same(t, view, out[0].(*tensor.Tensor))
 	assert.Equal(t, []float64{-1, -3, -5, 2, 4, 6}, base.Float64s())
 
 	col := tensor.Must(base.Select(1, 1)) // base[:, 1]
-	out, err = ipCallOp(t, "aten::zero_", []any{col}, nil)
+	out, err = callInplace(t, "aten::zero_", []any{col}, nil)
 	require.NoError(t, err)
 	require.Same(t, col, out[0].(*tensor.Tensor))
 	assert.Equal(t, []float64{-1, 0, -5, 2, 0, 6}, base.Float64s())
 
-	out, err = ipCallOp(t, "aten::fill_.Scalar", []any{col, 7.5}, nil)
+	out, err = callInplace(t, "aten::fill_.Scalar", []any{col, 7.5}, nil)
 	require.NoError(t, err)
 	require.Same(t, col, out[0].(*tensor.Tensor))
 	assert.Equal(t, []float64{-1, 7.5, -5, 2, 7.5, 6}, base.Float64s())
 
 	// float32 self times a float64 tensor is computed in float64 and
 	// rounded to float32.
-	x := ipF([]float64{1.1, 2.2}, 2)
+	x := inplaceF32([]float64{1.1, 2.2}, 2)
 	y := tensor.Must(tensor.FromFloat64s(tensor.Float64, []float64{3.3, 1}, 2))
-	out, err = ipCallOp(t, "aten::mul_.Tensor", []any{x, y}, nil)
+	out, err = callInplace(t, "aten::mul_.Tensor", []any{x, y}, nil)
 	require.NoError(t, err)
 	require.Same(t, x, out[0].(*tensor.Tensor))
 	assert.Equal(t, tensor.Float32, x.DType())
 	assert.Equal(t, []float32{float32(float64(float32(1.1)) * 3.3), float32(2.2)}, tensor.Values[float32](x))
 
 	// x.add_(x) reads and writes the same elements.
-	z := ipRange(4)
-	_, err = ipCallOp(t, "aten::add_.Tensor", []any{z, z}, nil)
+	z := inplaceRange(4)
+	_, err = callInplace(t, "aten::add_.Tensor", []any{z, z}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 2, 4, 6}, z.Float64s())
 
 	// A contiguous tensor is its own contiguous version; a view is not.
-	out, err = ipCallOp(t, "aten::contiguous", []any{base}, nil)
+	out, err = callInplace(t, "aten::contiguous", []any{base}, nil)
 	require.NoError(t, err)
 	assert.Same(t, base, out[0].(*tensor.Tensor))
-	out, err = ipCallOp(t, "aten::contiguous", []any{view}, nil)
+	out, err = callInplace(t, "aten::contiguous", []any{view}, nil)
 	require.NoError(t, err)
 	c := out[0].(*tensor.Tensor)
 	assert.True(t, c.IsContiguous())
@@ -120,16 +120,16 @@ func TestIpReturnsSelfStrided(t *testing.T) {
 
 	// Meta: the in-place meta function returns self too.
 	m := tensor.Must(tensor.NewMeta(tensor.Float32, 2, 3))
-	out, err = ipCallOp(t, "aten::add_.Scalar", []any{m, 1.5}, nil)
+	out, err = callInplace(t, "aten::add_.Scalar", []any{m, 1.5}, nil)
 	require.NoError(t, err)
 	assert.Same(t, m, out[0].(*tensor.Tensor))
 }
 
-// TestIpBadInput checks that bad arguments give errors naming the argument
+// TestInplaceBadInput checks that bad arguments give errors naming the argument
 // and PyTorch's message.
-func TestIpBadInput(t *testing.T) {
-	f32 := func(shape ...int) *tensor.Tensor { return ipRange(shape...) }
-	typed := func(dt tensor.DType, shape ...int) *tensor.Tensor { return ipRange(shape...).To(dt) }
+func TestInplaceBadInput(t *testing.T) {
+	f32 := func(shape ...int) *tensor.Tensor { return inplaceRange(shape...) }
+	typed := func(dt tensor.DType, shape ...int) *tensor.Tensor { return inplaceRange(shape...).To(dt) }
 	expanded := tensor.Must(f32(1).Expand(3))
 	line := f32(5)
 	cases := []struct {
@@ -209,7 +209,7 @@ func TestIpBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ipCallOp(t, tc.op, tc.args, tc.kwargs)
+			_, err := callInplace(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.ErrorAs(t, err, &ce)
@@ -220,12 +220,12 @@ func TestIpBadInput(t *testing.T) {
 	}
 }
 
-// TestIpInstanceNormRunningStats checks that instance_norm updates the
+// TestInstanceNormRunningStats checks that instance_norm updates the
 // running statistics in place to the batch mean of the per-instance ones.
-func TestIpInstanceNormRunningStats(t *testing.T) {
-	x := ipF([]float64{1, 2, 3, 4, 10, 20, 30, 40}, 2, 1, 4)
-	rm, rv := ipF([]float64{0}, 1), ipF([]float64{1}, 1)
-	_, err := ipCallOp(t, "aten::instance_norm", []any{x, nil, nil, rm, rv, true, 0.5, 1e-5, false}, nil)
+func TestInstanceNormRunningStats(t *testing.T) {
+	x := inplaceF32([]float64{1, 2, 3, 4, 10, 20, 30, 40}, 2, 1, 4)
+	rm, rv := inplaceF32([]float64{0}, 1), inplaceF32([]float64{1}, 1)
+	_, err := callInplace(t, "aten::instance_norm", []any{x, nil, nil, rm, rv, true, 0.5, 1e-5, false}, nil)
 	require.NoError(t, err)
 	// Means 2.5 and 25: 0.5*0 + 0.5*mean, averaged: 6.875.
 	assert.InDelta(t, 6.875, rm.Float64s()[0], 1e-6)

@@ -12,27 +12,27 @@ import (
 
 // registerDistance registers the kernels of distance.go.
 func registerDistance() {
-	registerBoth("aten::_cdist_forward", pxCdistForward)
-	registerBoth("aten::_pdist_forward", pxPdistForward)
+	registerBoth("aten::_cdist_forward", cdistForward)
+	registerBoth("aten::_pdist_forward", pdistForward)
 }
 
-// pxDist accumulates a p-norm distance as ATen's Dist functors do: p = 0
+// pnormDist accumulates a p-norm distance as ATen's Dist functors do: p = 0
 // counts differing elements, 1 sums |d|, 2 is the square root of the sum
 // of squares, inf is the largest |d|, and other p the p-th root of the sum
 // of |d|^p; every step rounded by r.
-type pxDist struct {
+type pnormDist struct {
 	p    float64
 	invP float64
 	r    func(float64) float64
 }
 
-// newPxDist returns the distance functor for p in the type r rounds to.
-func newPxDist(p float64, r func(float64) float64) *pxDist {
-	return &pxDist{p: p, invP: r(1 / p), r: r}
+// newPnormDist returns the distance functor for p in the type r rounds to.
+func newPnormDist(p float64, r func(float64) float64) *pnormDist {
+	return &pnormDist{p: p, invP: r(1 / p), r: r}
 }
 
 // dist is the distance between rows a and b.
-func (d *pxDist) dist(a, b []float64) float64 {
+func (d *pnormDist) dist(a, b []float64) float64 {
 	r := d.r
 	var agg float64
 	for i := range a {
@@ -65,12 +65,12 @@ func (d *pxDist) dist(a, b []float64) float64 {
 	return r(math.Pow(agg, d.invP))
 }
 
-// pxCdistForward is aten::_cdist_forward: p-norm distances between the
+// cdistForward is aten::_cdist_forward: p-norm distances between the
 // rows of x1 [..., r1, c] and x2 [..., r2, c], batch dimensions
 // broadcast. For p = 2 with compute_mode 1, or 0 and more than 25 rows,
 // PyTorch computes through a matrix product (|a|² + |b|² - 2a·b, clamped
 // at 0), and so does this kernel.
-func pxCdistForward(c *ops.Call) ([]any, error) {
+func cdistForward(c *ops.Call) ([]any, error) {
 	x1, x2 := c.Tensor("x1"), c.Tensor("x2")
 	p := c.Float("p")
 	if x1.Dim() < 2 {
@@ -108,41 +108,41 @@ func pxCdistForward(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("x2", "expected scalar type %s but found %s", scalarTypeName(dt), scalarTypeName(x2.DType()))
 	}
 	if meta(x1, x2) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 {
 		return nil, notImplemented(c, "x1", "cdist", dt)
 	}
-	nb := cvProd(batch)
-	res := make([]float64, cvProd(shape))
+	nb := product(batch)
+	res := make([]float64, product(shape))
 	if nb == 0 || r1 == 0 || r2 == 0 || cols == 0 {
-		return cvOne(tensor.FromFloat64s(dt, res, shape...))
+		return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
 	}
 	a := tensor.Must(x1.Expand(append(append([]int{}, batch...), r1, cols)...)).Float64s()
 	b := tensor.Must(x2.Expand(append(append([]int{}, batch...), r2, cols)...)).Float64s()
 	r := rounder(dt)
 	euclid := p == 2 && (mode == 1 || mode == 0 && (r1 > 25 || r2 > 25))
-	d := newPxDist(p, r)
-	cvParallel(nb*r1, nb*r1*r2*cols, func(lo, hi int) {
+	d := newPnormDist(p, r)
+	parallel(nb*r1, nb*r1*r2*cols, func(lo, hi int) {
 		for row := lo; row < hi; row++ {
 			bi, i := row/r1, row%r1
 			ai := a[(bi*r1+i)*cols : (bi*r1+i+1)*cols]
 			for j := range r2 {
 				bj := b[(bi*r2+j)*cols : (bi*r2+j+1)*cols]
 				if euclid {
-					res[row*r2+j] = pxEuclid(ai, bj, r)
+					res[row*r2+j] = euclidean(ai, bj, r)
 				} else {
 					res[row*r2+j] = d.dist(ai, bj)
 				}
 			}
 		}
 	})
-	return cvOne(tensor.FromFloat64s(dt, res, shape...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
 }
 
-// pxEuclid is _euclidean_dist for one pair of rows: the product of
+// euclidean is _euclidean_dist for one pair of rows: the product of
 // [-2a, |a|², 1] and [b, 1, |b|²], clamped at 0, square-rooted.
-func pxEuclid(a, b []float64, r func(float64) float64) float64 {
+func euclidean(a, b []float64, r func(float64) float64) float64 {
 	var na, nb, dot float64
 	for i := range a {
 		na = r(na + r(a[i]*a[i]))
@@ -155,9 +155,9 @@ func pxEuclid(a, b []float64, r func(float64) float64) float64 {
 	return r(math.Sqrt(math.Max(dot, 0)))
 }
 
-// pxPdistForward is aten::_pdist_forward: the p-norm distances between
+// pdistForward is aten::_pdist_forward: the p-norm distances between
 // every pair of rows i < j of the 2-d self, in row-major pair order.
-func pxPdistForward(c *ops.Call) ([]any, error) {
+func pdistForward(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	p := c.Float("p")
 	if x.Dim() != 2 {
@@ -173,17 +173,17 @@ func pxPdistForward(c *ops.Call) ([]any, error) {
 		count = n * (n - 1) / 2
 	}
 	if meta(x) {
-		return cvOne(empty(true, dt, []int{count}))
+		return oneOrErr(empty(true, dt, []int{count}))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 {
 		return nil, notImplemented(c, "self", "pdist", dt)
 	}
 	res := make([]float64, count)
 	if count == 0 || m == 0 {
-		return cvOne(tensor.FromFloat64s(dt, res, count))
+		return oneOrErr(tensor.FromFloat64s(dt, res, count))
 	}
 	vals := x.Float64s()
-	d := newPxDist(p, rounder(dt))
+	d := newPnormDist(p, rounder(dt))
 	k := 0
 	for i := range n {
 		for j := i + 1; j < n; j++ {
@@ -191,5 +191,5 @@ func pxPdistForward(c *ops.Call) ([]any, error) {
 			k++
 		}
 	}
-	return cvOne(tensor.FromFloat64s(dt, res, count))
+	return oneOrErr(tensor.FromFloat64s(dt, res, count))
 }

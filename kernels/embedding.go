@@ -10,14 +10,14 @@ import (
 
 // registerEmbedding registers the kernels of embedding.go.
 func registerEmbedding() {
-	registerBoth("aten::embedding_dense_backward", pxEmbeddingDenseBackward)
-	registerBoth("aten::embedding", cvEmbedding)
+	registerBoth("aten::embedding_dense_backward", embeddingDenseBackward)
+	registerBoth("aten::embedding", embedding)
 }
 
-// pxEmbeddingDenseBackward is aten::embedding_dense_backward: the gradient
+// embeddingDenseBackward is aten::embedding_dense_backward: the gradient
 // rows of every index (but padding_idx) summed into a [num_weights, D]
 // gradient, each scaled by 1/count of its index when scale_grad_by_freq.
-func pxEmbeddingDenseBackward(c *ops.Call) ([]any, error) {
+func embeddingDenseBackward(c *ops.Call) ([]any, error) {
 	g, idx := c.Tensor("grad_output"), c.Tensor("indices")
 	nw := c.Int("num_weights")
 	pad := c.Int("padding_idx")
@@ -34,12 +34,12 @@ func pxEmbeddingDenseBackward(c *ops.Call) ([]any, error) {
 	dim := g.Size(-1)
 	n := idx.Numel()
 	if n*dim != g.Numel() {
-		return nil, c.Errorf("grad_output", "embedding_dense_backward: grad_output of shape %s does not hold one row of %d for each of the %d indices", cvShapeString(g.Shape()), dim, n)
+		return nil, c.Errorf("grad_output", "embedding_dense_backward: grad_output of shape %s does not hold one row of %d for each of the %d indices", shapeString(g.Shape()), dim, n)
 	}
 	dt := g.DType()
 	shape := []int{int(nw), dim}
 	if meta(g, idx) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	if !dt.IsFloat() {
 		return nil, notImplemented(c, "grad_output", "embedding_dense_backward_cpu", dt)
@@ -68,13 +68,13 @@ func pxEmbeddingDenseBackward(c *ops.Call) ([]any, error) {
 			row[j] = r(row[j] + r(alpha*v))
 		}
 	}
-	return cvOne(tensor.FromFloat64s(dt, res, shape...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
 }
 
-// cvEmbedding is aten::embedding: the rows of the 2-D weight selected by
+// embedding is aten::embedding: the rows of the 2-D weight selected by
 // integer indices, in a tensor of shape indices.shape + [embedding_dim].
 // padding_idx, scale_grad_by_freq and sparse only affect the gradient.
-func cvEmbedding(c *ops.Call) ([]any, error) {
+func embedding(c *ops.Call) ([]any, error) {
 	w, idx := c.Tensor("weight"), c.Tensor("indices")
 	if w.Dim() != 2 {
 		return nil, c.Errorf("weight", "'weight' must be 2-D")
@@ -85,7 +85,7 @@ func cvEmbedding(c *ops.Call) ([]any, error) {
 	rows, dim := w.Size(0), w.Size(1)
 	shape := append(idx.Shape(), dim)
 	if meta(w, idx) {
-		return cvOne(empty(true, w.DType(), shape))
+		return oneOrErr(empty(true, w.DType(), shape))
 	}
 	iv := idx.Int64s()
 	for _, i := range iv {
@@ -95,38 +95,38 @@ func cvEmbedding(c *ops.Call) ([]any, error) {
 	}
 	wc := w.Contiguous()
 	out := tensor.Empty(w.DType(), shape...)
-	cvEmbeddingCopy(wc, out, iv, dim)
+	embeddingCopy(wc, out, iv, dim)
 	return one(out), nil
 }
 
-// cvEmbeddingCopy copies rows iv of the contiguous 2-D w into out.
-func cvEmbeddingCopy(w, out *tensor.Tensor, iv []int64, dim int) {
+// embeddingCopy copies rows iv of the contiguous 2-D w into out.
+func embeddingCopy(w, out *tensor.Tensor, iv []int64, dim int) {
 	switch w.DType() {
 	case tensor.Float32:
-		cvGatherRows[float32](w, out, iv, dim)
+		gatherRows[float32](w, out, iv, dim)
 	case tensor.Float64:
-		cvGatherRows[float64](w, out, iv, dim)
+		gatherRows[float64](w, out, iv, dim)
 	case tensor.Float16:
-		cvGatherRows[tensor.Half](w, out, iv, dim)
+		gatherRows[tensor.Half](w, out, iv, dim)
 	case tensor.BFloat16:
-		cvGatherRows[tensor.BHalf](w, out, iv, dim)
+		gatherRows[tensor.BHalf](w, out, iv, dim)
 	case tensor.Int64:
-		cvGatherRows[int64](w, out, iv, dim)
+		gatherRows[int64](w, out, iv, dim)
 	case tensor.Int32:
-		cvGatherRows[int32](w, out, iv, dim)
+		gatherRows[int32](w, out, iv, dim)
 	case tensor.Int16:
-		cvGatherRows[int16](w, out, iv, dim)
+		gatherRows[int16](w, out, iv, dim)
 	case tensor.Int8:
-		cvGatherRows[int8](w, out, iv, dim)
+		gatherRows[int8](w, out, iv, dim)
 	case tensor.Uint8:
-		cvGatherRows[uint8](w, out, iv, dim)
+		gatherRows[uint8](w, out, iv, dim)
 	case tensor.Bool:
-		cvGatherRows[bool](w, out, iv, dim)
+		gatherRows[bool](w, out, iv, dim)
 	}
 }
 
-// cvGatherRows copies rows iv of the contiguous 2-D w into out.
-func cvGatherRows[T tensor.Elem](w, out *tensor.Tensor, iv []int64, dim int) {
+// gatherRows copies rows iv of the contiguous 2-D w into out.
+func gatherRows[T tensor.Elem](w, out *tensor.Tensor, iv []int64, dim int) {
 	src := tensor.Values[T](w)
 	dst := tensor.Data[T](out)
 	for r, i := range iv {

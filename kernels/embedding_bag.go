@@ -10,10 +10,10 @@ import (
 
 // registerEmbeddingBag registers the kernels of embedding_bag.go.
 func registerEmbeddingBag() {
-	registerBoth("aten::_embedding_bag", pxEmbeddingBag)
+	registerBoth("aten::_embedding_bag", embeddingBag)
 }
 
-// pxEmbeddingBag is aten::_embedding_bag: sums (mode 0, optionally
+// embeddingBag is aten::_embedding_bag: sums (mode 0, optionally
 // weighted by per_sample_weights), means (1) or maxima (2) of the weight
 // rows of each bag of indices, bags starting at offsets. It returns
 // PyTorch 1.13's four outputs: the result; offset2bag (the bag of every
@@ -21,7 +21,7 @@ func registerEmbeddingBag() {
 // the fast path); bag_size (indices per bag less padding ones, zeros for
 // sums); and max_indices (the arg-max rows of max mode [bags, D], else a
 // copy of bag_size).
-func pxEmbeddingBag(c *ops.Call) ([]any, error) {
+func embeddingBag(c *ops.Call) ([]any, error) {
 	w, idx, off := c.Tensor("weight"), c.Tensor("indices"), c.Tensor("offsets")
 	psw := c.Tensor("per_sample_weights")
 	mode := c.Int("mode")
@@ -60,7 +60,7 @@ func pxEmbeddingBag(c *ops.Call) ([]any, error) {
 		case psw.DType() != wdt:
 			return nil, c.Errorf("per_sample_weights", "expected scalar type %s but found %s", scalarTypeName(wdt), scalarTypeName(psw.DType()))
 		case psw.Dim() != 1 || psw.Numel() != nIdx:
-			return nil, c.Errorf("per_sample_weights", "embedding_bag: expected per_sample_weights of shape [%d], got %s", nIdx, cvShapeString(psw.Shape()))
+			return nil, c.Errorf("per_sample_weights", "embedding_bag: expected per_sample_weights of shape [%d], got %s", nIdx, shapeString(psw.Shape()))
 		}
 	}
 	if ilo && nOff < 1 {

@@ -10,29 +10,29 @@ import (
 
 // registerFill registers the kernels of fill.go.
 func registerFill() {
-	registerBoth("aten::fill.Scalar", ixFill)
-	registerBoth("aten::zero_", ipZero)
-	registerBoth("aten::fill_.Tensor", ipFillTensor)
+	registerBoth("aten::fill.Scalar", fillKernel)
+	registerBoth("aten::zero_", zeroInplace)
+	registerBoth("aten::fill_.Tensor", fillTensor)
 }
 
-// ixFill is aten::fill.Scalar, the functional form of fill_: a new tensor
+// fillKernel is aten::fill.Scalar, the functional form of fill_: a new tensor
 // of self's dtype and shape filled with value, converted with ATen's
 // overflow check.
-func ixFill(c *ops.Call) ([]any, error) {
+func fillKernel(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	v, err := shScalarValue(c, "value", c.Scalar("value"), x.DType())
+	v, err := scalarValue(c, "value", c.Scalar("value"), x.DType())
 	if err != nil {
 		return nil, err
 	}
-	out, err := shFull(x.IsMeta(), x.DType(), x.Shape(), v)
+	out, err := fullTensor(x.IsMeta(), x.DType(), x.Shape(), v)
 	if err != nil {
 		return nil, c.Errorf("self", "%v", err)
 	}
 	return one(out), nil
 }
 
-// ipZero is aten::zero_: self filled with zeros, returned.
-func ipZero(c *ops.Call) ([]any, error) {
+// zeroInplace is aten::zero_: self filled with zeros, returned.
+func zeroInplace(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	if self.IsMeta() {
 		return one(self), nil
@@ -43,9 +43,9 @@ func ipZero(c *ops.Call) ([]any, error) {
 	return one(self), nil
 }
 
-// ipFillTensor is aten::fill_.Tensor: fill_.Scalar with the value of a
+// fillTensor is aten::fill_.Tensor: fill_.Scalar with the value of a
 // 0-d tensor.
-func ipFillTensor(c *ops.Call) ([]any, error) {
+func fillTensor(c *ops.Call) ([]any, error) {
 	self, value := c.Tensor("self"), c.Tensor("value")
 	if value.Dim() != 0 {
 		return nil, c.Errorf("value", "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", value.Dim())
@@ -65,7 +65,7 @@ func ipFillTensor(c *ops.Call) ([]any, error) {
 	fill := op("aten::fill_.Scalar")
 	out, err := fill.Call([]any{self, v}, nil)
 	if err != nil {
-		return nil, ipRebind(c, fill, err, nil)
+		return nil, rebind(c, fill, err, nil)
 	}
 	return out, nil
 }

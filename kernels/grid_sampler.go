@@ -13,34 +13,34 @@ import (
 
 // registerGridSampler registers the kernels of grid_sampler.go.
 func registerGridSampler() {
-	registerBoth("aten::grid_sampler_2d", pxGridSampler2d)
+	registerBoth("aten::grid_sampler_2d", gridSampler2d)
 }
 
-// pxGridSampler2d is aten::grid_sampler_2d: input [N, C, H, W] sampled at
+// gridSampler2d is aten::grid_sampler_2d: input [N, C, H, W] sampled at
 // grid [N, Ho, Wo, 2] (x, y in [-1, 1]) with bilinear (0), nearest (1) or
 // bicubic (2) interpolation and zeros (0), border (1) or reflection (2)
 // padding, as ATen's scalar CPU kernel computes it in the input's type.
-func pxGridSampler2d(c *ops.Call) ([]any, error) {
+func gridSampler2d(c *ops.Call) ([]any, error) {
 	x, g := c.Tensor("input"), c.Tensor("grid")
 	mode, pad := c.Int("interpolation_mode"), c.Int("padding_mode")
 	ac := c.Bool("align_corners")
 	if x.Dim() != 4 || g.Dim() != 4 {
 		return nil, c.Errorf("grid", "grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with sizes %s and grid with sizes %s",
-			cvShapeString(x.Shape()), cvShapeString(g.Shape()))
+			shapeString(x.Shape()), shapeString(g.Shape()))
 	}
 	if x.DType() != g.DType() {
 		return nil, c.Errorf("grid", "grid_sampler(): expected input and grid to have same dtype, but input has %s and grid has %s", scalarTypeName(x.DType()), scalarTypeName(g.DType()))
 	}
 	xs, gs := x.Shape(), g.Shape()
 	if xs[0] != gs[0] {
-		return nil, c.Errorf("grid", "grid_sampler(): expected grid and input to have same batch size, but got input with sizes %s and grid with sizes %s", cvShapeString(xs), cvShapeString(gs))
+		return nil, c.Errorf("grid", "grid_sampler(): expected grid and input to have same batch size, but got input with sizes %s and grid with sizes %s", shapeString(xs), shapeString(gs))
 	}
 	if gs[3] != 2 {
-		return nil, c.Errorf("grid", "grid_sampler(): expected grid to have size 2 in last dimension, but got grid with sizes %s", cvShapeString(gs))
+		return nil, c.Errorf("grid", "grid_sampler(): expected grid to have size 2 in last dimension, but got grid with sizes %s", shapeString(gs))
 	}
 	for i := 2; i < 4; i++ {
 		if xs[i] <= 0 {
-			return nil, c.Errorf("input", "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s with dimension %d being empty", cvShapeString(xs), i)
+			return nil, c.Errorf("input", "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s with dimension %d being empty", shapeString(xs), i)
 		}
 	}
 	if mode < 0 || mode > 2 {
@@ -53,16 +53,16 @@ func pxGridSampler2d(c *ops.Call) ([]any, error) {
 	shape := []int{n, ch, oh, ow}
 	dt := x.DType()
 	if meta(x, g) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 {
 		return nil, notImplemented(c, "input", "grid_sampler_2d_cpu", dt)
 	}
 	r := rounder(dt)
 	vals, gv := x.Float64s(), g.Float64s()
-	res := make([]float64, cvProd(shape))
-	gsm := &pxGridSampler{ih: ih, iw: iw, pad: int(pad), ac: ac, r: r}
-	cvParallel(n, n*ch*oh*ow*16, func(lo, hi int) {
+	res := make([]float64, product(shape))
+	gsm := &gridSampler{ih: ih, iw: iw, pad: int(pad), ac: ac, r: r}
+	parallel(n, n*ch*oh*ow*16, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			for i := range oh {
 				for j := range ow {
@@ -76,11 +76,11 @@ func pxGridSampler2d(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return cvOne(tensor.FromFloat64s(dt, res, shape...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
 }
 
-// pxGridSampler holds a grid sampler's input geometry and options.
-type pxGridSampler struct {
+// gridSampler holds a grid sampler's input geometry and options.
+type gridSampler struct {
 	ih, iw int
 	pad    int
 	ac     bool
@@ -88,7 +88,7 @@ type pxGridSampler struct {
 }
 
 // unnormalize maps a grid coordinate in [-1, 1] to pixel units.
-func (s *pxGridSampler) unnormalize(coord float64, size int) float64 {
+func (s *gridSampler) unnormalize(coord float64, size int) float64 {
 	r := s.r
 	if s.ac {
 		return r(r(r(coord+1)/2) * float64(size-1))
@@ -98,12 +98,12 @@ func (s *pxGridSampler) unnormalize(coord float64, size int) float64 {
 
 // clip clamps coord to [0, size-1] (NaN stays NaN as std::min/max with
 // the bound second do... ATen's clip_coordinates).
-func (s *pxGridSampler) clip(coord float64, size int) float64 {
+func (s *gridSampler) clip(coord float64, size int) float64 {
 	return math.Min(float64(size-1), math.Max(coord, 0))
 }
 
 // reflect is ATen's reflect_coordinates over [twiceLow/2, twiceHigh/2].
-func (s *pxGridSampler) reflect(coord float64, twiceLow, twiceHigh int) float64 {
+func (s *gridSampler) reflect(coord float64, twiceLow, twiceHigh int) float64 {
 	r := s.r
 	if twiceLow == twiceHigh {
 		return 0
@@ -120,7 +120,7 @@ func (s *pxGridSampler) reflect(coord float64, twiceLow, twiceHigh int) float64 
 }
 
 // pad applies the padding mode to an unnormalized coordinate.
-func (s *pxGridSampler) padCoord(coord float64, size int) float64 {
+func (s *gridSampler) padCoord(coord float64, size int) float64 {
 	switch s.pad {
 	case 1:
 		return s.clip(coord, size)
@@ -136,7 +136,7 @@ func (s *pxGridSampler) padCoord(coord float64, size int) float64 {
 }
 
 // at returns plane[y][x], or 0 outside the input.
-func (s *pxGridSampler) at(plane []float64, y, x int) float64 {
+func (s *gridSampler) at(plane []float64, y, x int) float64 {
 	if y < 0 || y >= s.ih || x < 0 || x >= s.iw {
 		return 0
 	}
@@ -144,7 +144,7 @@ func (s *pxGridSampler) at(plane []float64, y, x int) float64 {
 }
 
 // sample is one output value at grid point (gx, gy).
-func (s *pxGridSampler) sample(plane []float64, mode int, gx, gy float64) float64 {
+func (s *gridSampler) sample(plane []float64, mode int, gx, gy float64) float64 {
 	r := s.r
 	switch mode {
 	case 0:
@@ -182,14 +182,14 @@ func (s *pxGridSampler) sample(plane []float64, mode int, gx, gy float64) float6
 		for j := range 4 {
 			v[j] = s.bounded(plane, x0-1+float64(j), y0-1+float64(i))
 		}
-		rows[i] = pxCubicInterp(v, tx, r)
+		rows[i] = cubicInterp(v, tx, r)
 	}
-	return pxCubicInterp(rows, ty, r)
+	return cubicInterp(rows, ty, r)
 }
 
 // bounded is ATen's get_value_bounded: the padded coordinates' value, or
 // 0 outside the input.
-func (s *pxGridSampler) bounded(plane []float64, x, y float64) float64 {
+func (s *gridSampler) bounded(plane []float64, x, y float64) float64 {
 	x = s.padCoord(x, s.iw)
 	y = s.padCoord(y, s.ih)
 	if x != x || y != y || math.IsInf(x, 0) || math.IsInf(y, 0) {
@@ -198,8 +198,8 @@ func (s *pxGridSampler) bounded(plane []float64, x, y float64) float64 {
 	return s.at(plane, int(y), int(x))
 }
 
-// pxCubicInterp is ATen's cubic_interp1d with A = -0.75.
-func pxCubicInterp(v [4]float64, t float64, r func(float64) float64) float64 {
+// cubicInterp is ATen's cubic_interp1d with A = -0.75.
+func cubicInterp(v [4]float64, t float64, r func(float64) float64) float64 {
 	const a = -0.75
 	conv1 := func(x float64) float64 { // ((A+2)*x - (A+3))*x*x + 1
 		return r(r(r(r(r((a+2)*x)-(a+3))*x)*x) + 1)

@@ -13,21 +13,21 @@ import (
 
 // registerGroupNorm registers the kernels of group_norm.go.
 func registerGroupNorm() {
-	registerBoth("aten::native_group_norm_backward", bwNativeGroupNormBackward)
-	registerBoth("aten::native_group_norm", redNativeGroupNorm)
-	registerBoth("aten::group_norm", ipGroupNorm)
+	registerBoth("aten::native_group_norm_backward", nativeGroupNormBackward)
+	registerBoth("aten::native_group_norm", nativeGroupNorm)
+	registerBoth("aten::group_norm", groupNorm)
 }
 
-// bwNativeGroupNormBackward is aten::native_group_norm_backward: the
+// nativeGroupNormBackward is aten::native_group_norm_backward: the
 // gradients of native_group_norm's output, input viewed as [N, C, HxW] and
 // mean and rstd holding N*group values.
-func bwNativeGroupNormBackward(c *ops.Call) ([]any, error) {
+func nativeGroupNormBackward(c *ops.Call) ([]any, error) {
 	g, x := c.Tensor("grad_out"), c.Tensor("input")
 	mean, rstd, weight := c.Tensor("mean"), c.Tensor("rstd"), c.Tensor("weight")
 	n64, c64, hw64, g64 := c.Int("N"), c.Int("C"), c.Int("HxW"), c.Int("group")
-	mask := bwMask(c)
+	mask := outputMask(c)
 	dt := x.DType()
-	if err := redSameDType(c, "grad_out", g, dt); err != nil {
+	if err := checkDType(c, "grad_out", g, dt); err != nil {
 		return nil, err
 	}
 	for _, a := range []struct {
@@ -46,31 +46,31 @@ func bwNativeGroupNormBackward(c *ops.Call) ([]any, error) {
 	}
 	total := float64(n64) * float64(c64) * float64(hw64)
 	if total != float64(g.Numel()) {
-		return nil, c.Errorf("grad_out", "Expected dY.numel() == N * C * HxW to be true, but got false. (grad_out of shape %s, N=%d, C=%d, HxW=%d)", cvShapeString(g.Shape()), n64, c64, hw64)
+		return nil, c.Errorf("grad_out", "Expected dY.numel() == N * C * HxW to be true, but got false. (grad_out of shape %s, N=%d, C=%d, HxW=%d)", shapeString(g.Shape()), n64, c64, hw64)
 	}
 	if total != float64(x.Numel()) {
-		return nil, c.Errorf("input", "Expected X.numel() == N * C * HxW to be true, but got false. (input of shape %s, N=%d, C=%d, HxW=%d)", cvShapeString(x.Shape()), n64, c64, hw64)
+		return nil, c.Errorf("input", "Expected X.numel() == N * C * HxW to be true, but got false. (input of shape %s, N=%d, C=%d, HxW=%d)", shapeString(x.Shape()), n64, c64, hw64)
 	}
 	nn, cc, hw, gr := int(n64), int(c64), int(hw64), int(g64)
 	if float64(n64)*float64(g64) > float64(tensor.MaxElements) {
 		return nil, c.Errorf("group", "too many groups: %d", g64)
 	}
-	if err := bwCheckStat(c, "mean", mean, dt, nn*gr, "N * group"); err != nil {
+	if err := checkStat(c, "mean", mean, dt, nn*gr, "N * group"); err != nil {
 		return nil, err
 	}
-	if err := bwCheckStat(c, "rstd", rstd, dt, nn*gr, "N * group"); err != nil {
+	if err := checkStat(c, "rstd", rstd, dt, nn*gr, "N * group"); err != nil {
 		return nil, err
 	}
 	if weight != nil && weight.Numel() != cc {
-		return nil, c.Errorf("weight", "Expected !gamma.defined() || gamma.numel() == C to be true, but got weight of shape %s and C=%d", cvShapeString(weight.Shape()), cc)
+		return nil, c.Errorf("weight", "Expected !gamma.defined() || gamma.numel() == C to be true, but got weight of shape %s and C=%d", shapeString(weight.Shape()), cc)
 	}
-	if err := redSameDType(c, "weight", weight, dt); err != nil {
+	if err := checkDType(c, "weight", weight, dt); err != nil {
 		return nil, err
 	}
 	if (mask[1] || mask[2]) && weight == nil {
 		return nil, c.Errorf("weight", "output_mask asks for the weight or bias gradient, but weight is None (tensor does not have a device)")
 	}
-	if !redNormDType(dt) {
+	if !normDType(dt) {
 		return nil, notImplemented(c, "input", "GroupNormBackwardKernelImpl", dt)
 	}
 	var dX, dW, dB *tensor.Tensor
@@ -84,15 +84,15 @@ func bwNativeGroupNormBackward(c *ops.Call) ([]any, error) {
 		if mask[2] {
 			dB = tensor.Must(tensor.NewMeta(dt, weight.Shape()...))
 		}
-		return bwResult(dX, dW, dB), nil
+		return optionalResults(dX, dW, dB), nil
 	}
 	dy, xv := g.Float64s(), x.Float64s()
 	mv, rv := mean.Float64s(), rstd.Float64s()
-	w := redOptFloats(weight)
+	w := optFloats(weight)
 	d := cc / gr
 	// ds[n, c] = Σ dY·X and db[n, c] = Σ dY over the HxW positions.
 	ds, db := make([]float64, nn*cc), make([]float64, nn*cc)
-	redRows(nn*cc, hw, func(r int) {
+	forRows(nn*cc, hw, func(r int) {
 		var s, b float64
 		for j := r * hw; j < (r+1)*hw; j++ {
 			s += dy[j] * xv[j]
@@ -109,7 +109,7 @@ func bwNativeGroupNormBackward(c *ops.Call) ([]any, error) {
 	if mask[0] {
 		res := make([]float64, len(xv))
 		s := 1 / float64(d*hw)
-		redRows(nn*gr, d*hw, func(r int) {
+		forRows(nn*gr, d*hw, func(r int) {
 			n, grp := r/gr, r%gr
 			var dsv, dbv float64
 			for k := range d {
@@ -147,13 +147,13 @@ func bwNativeGroupNormBackward(c *ops.Call) ([]any, error) {
 			dB = tensor.Must(tensor.FromFloat64s(dt, gb, weight.Shape()...))
 		}
 	}
-	return bwResult(dX, dW, dB), nil
+	return optionalResults(dX, dW, dB), nil
 }
 
-// redNativeGroupNorm is aten::native_group_norm: input viewed as [N, C,
+// nativeGroupNorm is aten::native_group_norm: input viewed as [N, C,
 // HxW] is normalized per sample over groups of C/group channels; returns
 // (out, mean[N, group], rstd[N, group]).
-func redNativeGroupNorm(c *ops.Call) ([]any, error) {
+func nativeGroupNorm(c *ops.Call) ([]any, error) {
 	input, weight, bias := c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias")
 	n64, c64, hw64, g64 := c.Int("N"), c.Int("C"), c.Int("HxW"), c.Int("group")
 	eps := c.Float("eps")
@@ -161,14 +161,14 @@ func redNativeGroupNorm(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("group", "Expected num groups to be greater than 0, got %d", g64)
 	}
 	if c64%g64 != 0 {
-		return nil, c.Errorf("group", "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d", redFmtShape(input.Shape()), g64)
+		return nil, c.Errorf("group", "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d", fmtShape(input.Shape()), g64)
 	}
 	for _, wb := range []struct {
 		name string
 		t    *tensor.Tensor
 	}{{"weight", weight}, {"bias", bias}} {
 		if wb.t != nil && (wb.t.Dim() != 1 || int64(wb.t.Numel()) != c64) {
-			return nil, c.Errorf(wb.name, "Expected %s to be a vector of size equal to the number of channels in input, but got %s of shape %s and input of shape %s", wb.name, wb.name, redFmtShape(wb.t.Shape()), redFmtShape(input.Shape()))
+			return nil, c.Errorf(wb.name, "Expected %s to be a vector of size equal to the number of channels in input, but got %s of shape %s and input of shape %s", wb.name, wb.name, fmtShape(wb.t.Shape()), fmtShape(input.Shape()))
 		}
 	}
 	for _, a := range []struct {
@@ -184,16 +184,16 @@ func redNativeGroupNorm(c *ops.Call) ([]any, error) {
 	}
 	total := float64(n64) * float64(c64) * float64(hw64)
 	if total != float64(input.Numel()) {
-		return nil, c.Errorf("input", "Expected X.numel() == N * C * HxW to be true, but got false. (input of shape %s, N=%d, C=%d, HxW=%d)", redFmtShape(input.Shape()), n64, c64, hw64)
+		return nil, c.Errorf("input", "Expected X.numel() == N * C * HxW to be true, but got false. (input of shape %s, N=%d, C=%d, HxW=%d)", fmtShape(input.Shape()), n64, c64, hw64)
 	}
 	dt := input.DType()
-	if !redNormDType(dt) {
+	if !normDType(dt) {
 		return nil, notImplemented(c, "input", "GroupNormKernelImpl", dt)
 	}
-	if err := redSameDType(c, "weight", weight, dt); err != nil {
+	if err := checkDType(c, "weight", weight, dt); err != nil {
 		return nil, err
 	}
-	if err := redSameDType(c, "bias", bias, dt); err != nil {
+	if err := checkDType(c, "bias", bias, dt); err != nil {
 		return nil, err
 	}
 	nn, cc, hw, g := int(n64), int(c64), int(hw64), int(g64)
@@ -206,19 +206,19 @@ func redNativeGroupNorm(c *ops.Call) ([]any, error) {
 		}, nil
 	}
 	x := input.Float64s()
-	w, b := redOptFloats(weight), redOptFloats(bias)
+	w, b := optFloats(weight), optFloats(bias)
 	y := make([]float64, len(x))
 	d := cc / g
 	rowLen := d * hw
 	means, rstds := make([]float64, nn*g), make([]float64, nn*g)
-	redRows(nn*g, rowLen, func(r int) {
+	forRows(nn*g, rowLen, func(r int) {
 		row := x[r*rowLen : (r+1)*rowLen]
 		if rowLen == 0 {
 			means[r], rstds[r] = 0, math.NaN()
 			return
 		}
-		mean, variance := redMeanVar(row)
-		rstd := redRstd(variance, eps)
+		mean, variance := meanVar(row)
+		rstd := rstdOf(variance, eps)
 		means[r], rstds[r] = mean, rstd
 		for k := 0; k < d; k++ {
 			ch := (r%g)*d + k
@@ -242,9 +242,9 @@ func redNativeGroupNorm(c *ops.Call) ([]any, error) {
 	}, nil
 }
 
-// ipGroupNorm is aten::group_norm: the checks of ATen's group_norm, then
+// groupNorm is aten::group_norm: the checks of ATen's group_norm, then
 // native_group_norm's output on input viewed as [N, C, HxW].
-func ipGroupNorm(c *ops.Call) ([]any, error) {
+func groupNorm(c *ops.Call) ([]any, error) {
 	input, weight, bias := c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias")
 	groups := c.Int("num_groups")
 	if input.Dim() < 2 {
@@ -252,7 +252,7 @@ func ipGroupNorm(c *ops.Call) ([]any, error) {
 		if input.Dim() == 0 {
 			d = 0
 		}
-		return nil, c.Errorf("input", "%s", ipDimErr(d, input.Dim()))
+		return nil, c.Errorf("input", "%s", dimErr(d, input.Dim()))
 	}
 	shape := input.Shape()
 	n, ch := shape[0], int64(shape[1])
@@ -261,7 +261,7 @@ func ipGroupNorm(c *ops.Call) ([]any, error) {
 	}
 	if ch%groups != 0 {
 		return nil, c.Errorf("num_groups", "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d",
-			cvShapeString(shape), groups)
+			shapeString(shape), groups)
 	}
 	weightShape := []int{0}
 	if weight != nil {
@@ -269,21 +269,21 @@ func ipGroupNorm(c *ops.Call) ([]any, error) {
 	}
 	if weight != nil && (weight.Dim() != 1 || int64(weight.Numel()) != ch) {
 		return nil, c.Errorf("weight", "Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape %s and input of shape %s",
-			cvShapeString(weightShape), cvShapeString(shape))
+			shapeString(weightShape), shapeString(shape))
 	}
 	if bias != nil && (bias.Dim() != 1 || int64(bias.Numel()) != ch) {
 		// ATen prints the weight's shape here.
 		return nil, c.Errorf("bias", "Expected bias to be a vector of size equal to the number of channels in input, but got bias of shape %s and input of shape %s",
-			cvShapeString(weightShape), cvShapeString(shape))
+			shapeString(weightShape), shapeString(shape))
 	}
 	hw := 1
 	for _, s := range shape[2:] {
 		hw *= s
 	}
 	ngn := op("aten::native_group_norm")
-	out, err := ngn.Call([]any{ipContig(input), ipContig(weight), ipContig(bias), int64(n), ch, int64(hw), groups, c.Float("eps")}, nil)
+	out, err := ngn.Call([]any{contig(input), contig(weight), contig(bias), int64(n), ch, int64(hw), groups, c.Float("eps")}, nil)
 	if err != nil {
-		return nil, ipRebind(c, ngn, err, map[string]string{"N": "input", "C": "input", "HxW": "input", "group": "num_groups"})
+		return nil, rebind(c, ngn, err, map[string]string{"N": "input", "C": "input", "HxW": "input", "group": "num_groups"})
 	}
 	return out[:1], nil
 }

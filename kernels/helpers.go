@@ -12,27 +12,27 @@ import (
 // allocation, calling another operator with a call's arguments, and shape
 // and stride formatting for error messages.
 
-// bwMask returns the three flags of the output_mask argument.
-func bwMask(c *ops.Call) [3]bool {
+// outputMask returns the three flags of the output_mask argument.
+func outputMask(c *ops.Call) [3]bool {
 	var m [3]bool
 	copy(m[:], c.Bools("output_mask"))
 	return m
 }
 
-// bwCheckStat checks that a saved statistic (mean or rstd) has dtype dt and
+// checkStat checks that a saved statistic (mean or rstd) has dtype dt and
 // n elements.
-func bwCheckStat(c *ops.Call, arg string, t *tensor.Tensor, dt tensor.DType, n int, what string) error {
-	if err := redSameDType(c, arg, t, dt); err != nil {
+func checkStat(c *ops.Call, arg string, t *tensor.Tensor, dt tensor.DType, n int, what string) error {
+	if err := checkDType(c, arg, t, dt); err != nil {
 		return err
 	}
 	if t.Numel() != n {
-		return c.Errorf(arg, "Expected %s.numel() == %s (%d) to be true, but got %d elements (shape %s)", arg, what, n, t.Numel(), cvShapeString(t.Shape()))
+		return c.Errorf(arg, "Expected %s.numel() == %s (%d) to be true, but got %d elements (shape %s)", arg, what, n, t.Numel(), shapeString(t.Shape()))
 	}
 	return nil
 }
 
-// bwResult wraps three optional results; nil tensors stay untyped nils.
-func bwResult(ts ...*tensor.Tensor) []any {
+// optionalResults wraps three optional results; nil tensors stay untyped nils.
+func optionalResults(ts ...*tensor.Tensor) []any {
 	out := make([]any, len(ts))
 	for i, t := range ts {
 		if t != nil {
@@ -42,8 +42,8 @@ func bwResult(ts ...*tensor.Tensor) []any {
 	return out
 }
 
-// cvShapeString formats a shape as PyTorch prints sizes: [1, 2, 3].
-func cvShapeString(s []int) string {
+// shapeString formats a shape as PyTorch prints sizes: [1, 2, 3].
+func shapeString(s []int) string {
 	b := []byte{'['}
 	for i, d := range s {
 		if i > 0 {
@@ -54,18 +54,18 @@ func cvShapeString(s []int) string {
 	return string(append(b, ']'))
 }
 
-// cvOne wraps a single tensor result that may have failed.
-func cvOne(t *tensor.Tensor, err error) ([]any, error) {
+// oneOrErr wraps a single tensor result that may have failed.
+func oneOrErr(t *tensor.Tensor, err error) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
 	return one(t), nil
 }
 
-// pwDelegate calls the operator name with args and kwargs on behalf of c,
+// delegate calls the operator name with args and kwargs on behalf of c,
 // whose arguments it shares the names of: an error blaming an argument is
 // reported as c's.
-func pwDelegate(c *ops.Call, name string, args []any, kwargs map[string]any) ([]any, error) {
+func delegate(c *ops.Call, name string, args []any, kwargs map[string]any) ([]any, error) {
 	out, err := op(name).Call(args, kwargs)
 	if ce, ok := err.(*ops.CallError); ok && ce.Arg != "" {
 		return nil, c.Errorf(ce.Arg, "%v", ce.Err)
@@ -73,22 +73,22 @@ func pwDelegate(c *ops.Call, name string, args []any, kwargs map[string]any) ([]
 	return out, err
 }
 
-// pwScalarTo converts the Scalar argument name to dtype dt as c10's
+// scalarTo converts the Scalar argument name to dtype dt as c10's
 // checked Scalar::to<T> does (floats truncate toward zero for integral dt;
 // overflow is an error) and returns it as a float64 and an int64.
-func pwScalarTo(c *ops.Call, name string, dt tensor.DType) (float64, int64, error) {
-	s := ew1ScalarArg(c, name)
-	if err := ew1CheckFits(c, name, s, dt); err != nil {
+func scalarTo(c *ops.Call, name string, dt tensor.DType) (float64, int64, error) {
+	s := scalarArg(c, name)
+	if err := checkFits(c, name, s, dt); err != nil {
 		return 0, 0, err
 	}
 	t := s.Tensor(dt)
 	return t.Float64s()[0], t.Int64s()[0], nil
 }
 
-// pxCallOp calls the operator name with args and turns its error into one
+// callOp calls the operator name with args and turns its error into one
 // of c that blames the same argument (rename maps the callee's argument
 // names to c's).
-func pxCallOp(c *ops.Call, name string, args []any, rename map[string]string) ([]any, error) {
+func callOp(c *ops.Call, name string, args []any, rename map[string]string) ([]any, error) {
 	out, err := op(name).Call(args, nil)
 	if err == nil {
 		return out, nil
@@ -107,8 +107,8 @@ func pxCallOp(c *ops.Call, name string, args []any, rename map[string]string) ([
 	return nil, c.Errorf("self", "%v", err)
 }
 
-// redFmtShape formats a shape as PyTorch prints sizes ("[2, 3]").
-func redFmtShape(s []int) string {
+// fmtShape formats a shape as PyTorch prints sizes ("[2, 3]").
+func fmtShape(s []int) string {
 	b := []byte{'['}
 	for i, d := range s {
 		if i > 0 {
@@ -119,11 +119,11 @@ func redFmtShape(s []int) string {
 	return string(append(b, ']'))
 }
 
-// rxDelegate binds args and kwargs to the schema of the operator called
+// delegateKernel binds args and kwargs to the schema of the operator called
 // name and runs kernel on the bound call: how an overload that ATen
 // implements through another one runs. Argument errors keep the argument
 // names, which the overloads share.
-func rxDelegate(name string, kernel ops.Kernel, args []any, kwargs map[string]any) ([]any, error) {
+func delegateKernel(name string, kernel ops.Kernel, args []any, kwargs map[string]any) ([]any, error) {
 	c, err := op(name).Bind(args, kwargs)
 	if err != nil {
 		return nil, err
@@ -131,14 +131,14 @@ func rxDelegate(name string, kernel ops.Kernel, args []any, kwargs map[string]an
 	return kernel(c)
 }
 
-// rxDataDependentMeta is the meta function of ops whose result depends on
+// dataDependentMeta is the meta function of ops whose result depends on
 // the input's values.
-func rxDataDependentMeta(c *ops.Call) ([]any, error) {
+func dataDependentMeta(c *ops.Call) ([]any, error) {
 	return nil, c.Errorf("self", "%s has a data-dependent output shape or value, which a meta tensor cannot provide", c.Op.Schema().QualifiedName())
 }
 
-// rxFull returns a tensor of dt and shape filled with v.
-func rxFull(dt tensor.DType, v int64, shape []int) *tensor.Tensor {
+// filledInts returns a tensor of dt and shape filled with v.
+func filledInts(dt tensor.DType, v int64, shape []int) *tensor.Tensor {
 	n, _ := tensor.Numel(shape)
 	vals := make([]int64, n)
 	for i := range vals {
@@ -177,11 +177,11 @@ func ints(v []int64) []int {
 	return out
 }
 
-// ixFormatStrides returns the strides of shape in memory format f
+// formatStrides returns the strides of shape in memory format f
 // (contiguous_format when None), blaming argument arg for a format that
 // does not apply: preserve_format has no layout of its own here, and the
 // channels-last formats need rank 4 or 5.
-func ixFormatStrides(c *ops.Call, arg string, shape []int) ([]int, error) {
+func formatStrides(c *ops.Call, arg string, shape []int) ([]int, error) {
 	f := "contiguous_format"
 	if !c.IsNone(arg) {
 		f = c.Str(arg)
@@ -215,9 +215,9 @@ func ixFormatStrides(c *ops.Call, arg string, shape []int) ([]int, error) {
 	return nil, c.Errorf(arg, "unknown memory format %q", f)
 }
 
-// ixStorageSize is the number of storage elements a layout reaches from
+// storageSize is the number of storage elements a layout reaches from
 // offset 0: 0 for an empty shape.
-func ixStorageSize(shape, strides []int) int {
+func storageSize(shape, strides []int) int {
 	n := 1
 	for i, d := range shape {
 		if d == 0 {
@@ -228,26 +228,26 @@ func ixStorageSize(shape, strides []int) int {
 	return n
 }
 
-// ipDimErr is ATen's error for reading size(d) of a tensor of rank
+// dimErr is ATen's error for reading size(d) of a tensor of rank
 // dimensions (d >= rank).
-func ipDimErr(d, rank int) string {
+func dimErr(d, rank int) string {
 	if rank == 0 {
 		return fmt.Sprintf("Dimension specified as %d but tensor has no dimensions", d)
 	}
 	return fmt.Sprintf("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -rank, rank-1, d)
 }
 
-// ipContig returns t contiguous (nil for nil).
-func ipContig(t *tensor.Tensor) *tensor.Tensor {
+// contig returns t contiguous (nil for nil).
+func contig(t *tensor.Tensor) *tensor.Tensor {
 	if t == nil {
 		return nil
 	}
 	return t.Contiguous()
 }
 
-// ipRepeat is t.repeat(n) for a 0-d or 1-d t: n copies one after the
+// repeatTensor is t.repeat(n) for a 0-d or 1-d t: n copies one after the
 // other.
-func ipRepeat(t *tensor.Tensor, n int) (*tensor.Tensor, error) {
+func repeatTensor(t *tensor.Tensor, n int) (*tensor.Tensor, error) {
 	if t.IsMeta() {
 		return tensor.NewMeta(t.DType(), t.Numel()*n)
 	}

@@ -19,47 +19,47 @@ import (
 
 // registerIndexing registers the kernels of indexing.go.
 func registerIndexing() {
-	registerBoth("aten::gather", shGather)
-	registerBoth("aten::index.Tensor", shIndex)
-	registerBoth("aten::index_select", shIndexSelect)
-	register("aten::nonzero", rxNonzero, rxDataDependentMeta)
-	registerBoth("aten::scatter.src", ixScatterSrc)
-	registerBoth("aten::scatter.value", ixScatterValue)
-	registerBoth("aten::scatter_add", ixScatterAdd)
-	registerBoth("aten::scatter_reduce.two", ixScatterReduce)
-	registerBoth("aten::index_put", ixIndexPut)
+	registerBoth("aten::gather", gather)
+	registerBoth("aten::index.Tensor", indexKernel)
+	registerBoth("aten::index_select", indexSelect)
+	register("aten::nonzero", nonzeroKernel, dataDependentMeta)
+	registerBoth("aten::scatter.src", scatterSrc)
+	registerBoth("aten::scatter.value", scatterValue)
+	registerBoth("aten::scatter_add", scatterAdd)
+	registerBoth("aten::scatter_reduce.two", scatterReduce)
+	registerBoth("aten::index_put", indexPut)
 }
 
-// shNonEmptyShape is a tensor's shape with a 0-d tensor counted as [1], as
+// nonEmptyShape is a tensor's shape with a 0-d tensor counted as [1], as
 // ATen's ensure_nonempty_dim and ensure_nonempty_size do.
-func shNonEmptyShape(t *tensor.Tensor) []int {
+func nonEmptyShape(t *tensor.Tensor) []int {
 	if t.Dim() == 0 {
 		return []int{1}
 	}
 	return t.Shape()
 }
 
-// shNonEmptyStrides is the strides matching shNonEmptyShape.
-func shNonEmptyStrides(t *tensor.Tensor) []int {
+// nonEmptyStrides is the strides matching nonEmptyShape.
+func nonEmptyStrides(t *tensor.Tensor) []int {
 	if t.Dim() == 0 {
 		return []int{1}
 	}
 	return t.Strides()
 }
 
-// shGather is aten::gather: out[i][j][k] = self[index[i][j][k]][j][k] (for
+// gather is aten::gather: out[i][j][k] = self[index[i][j][k]][j][k] (for
 // dim 0), with index's shape. Indices are not wrapped: a negative one is
 // out of range.
-func shGather(c *ops.Call) ([]any, error) {
+func gather(c *ops.Call) ([]any, error) {
 	x, index := c.Tensor("self"), c.Tensor("index")
-	dim, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	dim, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
 	if index.DType() != tensor.Int64 {
 		return nil, c.Errorf("index", "gather(): Expected dtype int64 for index")
 	}
-	xs, is := shNonEmptyShape(x), shNonEmptyShape(index)
+	xs, is := nonEmptyShape(x), nonEmptyShape(index)
 	if index.Numel() != 0 {
 		if len(xs) != len(is) {
 			return nil, c.Errorf("index", "Index tensor must have the same number of dimensions as input tensor")
@@ -73,14 +73,14 @@ func shGather(c *ops.Call) ([]any, error) {
 	if meta(x, index) {
 		return one(tensor.Must(tensor.NewMeta(x.DType(), index.Shape()...))), nil
 	}
-	strides := shNonEmptyStrides(x)
+	strides := nonEmptyStrides(x)
 	ds := strides[dim]
 	strides[dim] = 0
 	if len(is) != len(strides) {
 		// Only an empty index gets here.
 		return one(tensor.Empty(x.DType(), index.Shape()...)), nil
 	}
-	offs := shOffsets(is, strides, x.Offset())
+	offs := offsets(is, strides, x.Offset())
 	size := int64(xs[dim])
 	for i, v := range index.Int64s() {
 		if v < 0 || v >= size {
@@ -88,14 +88,14 @@ func shGather(c *ops.Call) ([]any, error) {
 		}
 		offs[i] += int(v) * ds
 	}
-	return one(shTake(x, index.Shape(), offs)), nil
+	return one(take(x, index.Shape(), offs)), nil
 }
 
-// shIndexSelect is aten::index_select: the entries of self at index (int64
+// indexSelect is aten::index_select: the entries of self at index (int64
 // or int32, at most 1-d, not wrapped) along dim.
-func shIndexSelect(c *ops.Call) ([]any, error) {
+func indexSelect(c *ops.Call) ([]any, error) {
 	x, index := c.Tensor("self"), c.Tensor("index")
-	dim, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	dim, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func shIndexSelect(c *ops.Call) ([]any, error) {
 	if meta(x, index) {
 		return one(tensor.Must(tensor.NewMeta(x.DType(), shape...))), nil
 	}
-	size := int64(shNonEmptyShape(x)[dim])
+	size := int64(nonEmptyShape(x)[dim])
 	idx := index.Int64s()
 	for _, v := range idx {
 		if v < 0 || v >= size {
@@ -126,23 +126,23 @@ func shIndexSelect(c *ops.Call) ([]any, error) {
 	strides := x.Strides()
 	ds := strides[dim]
 	strides[dim] = 0
-	offs := shOffsets(shape, strides, x.Offset())
+	offs := offsets(shape, strides, x.Offset())
 	// The coordinate along dim of every output element.
 	unit := make([]int, len(shape))
 	unit[dim] = 1
-	for i, k := range shOffsets(shape, unit, 0) {
+	for i, k := range offsets(shape, unit, 0) {
 		offs[i] += int(idx[k]) * ds
 	}
-	return one(shTake(x, shape, offs)), nil
+	return one(take(x, shape, offs)), nil
 }
 
-// shIndex is aten::index.Tensor, NumPy-style advanced indexing: indices
+// indexKernel is aten::index.Tensor, NumPy-style advanced indexing: indices
 // (int64 tensors, bool or uint8 masks, or None) are broadcast together; the
 // indexed dimensions are replaced by the broadcast shape, in place when
 // the indexed dimensions are adjacent and at the front otherwise. Negative
 // indices count from the end. A mask's output shape depends on its values,
 // so meta tensors with masks are an error.
-func shIndex(c *ops.Call) ([]any, error) {
+func indexKernel(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	indices := c.Tensors("indices")
 	if len(indices) > x.Dim() {
@@ -159,7 +159,7 @@ func shIndex(c *ops.Call) ([]any, error) {
 		}
 	}
 	isMeta := x.IsMeta() || slices.ContainsFunc(indices, func(t *tensor.Tensor) bool { return t != nil && t.IsMeta() })
-	idx, err := shExpandMasks(c, x.Shape(), indices, isMeta)
+	idx, err := expandMasks(c, x.Shape(), indices, isMeta)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func shIndex(c *ops.Call) ([]any, error) {
 		}
 		return one(tensor.Must(empty(x.IsMeta(), x.DType(), x.Shape()))), nil
 	}
-	outShape, offs, err := shAdvancedIndex(c, x.Shape(), x.Strides(), x.Offset(), idx, isMeta)
+	outShape, offs, err := advancedIndex(c, x.Shape(), x.Strides(), x.Offset(), idx, isMeta)
 	if err != nil {
 		return nil, err
 	}
@@ -181,15 +181,15 @@ func shIndex(c *ops.Call) ([]any, error) {
 	if len(offs) == 0 {
 		return one(tensor.Must(tensor.New(x.DType(), outShape...))), nil
 	}
-	return one(shTake(x, outShape, offs)), nil
+	return one(take(x, outShape, offs)), nil
 }
 
-// shExpandMasks replaces every bool or uint8 mask among indices by the
+// expandMasks replaces every bool or uint8 mask among indices by the
 // int64 indices of its nonzero positions, one per mask dimension, after
 // checking the mask's shape against the indexed dimensions (0-d masks
 // vanish). Meta masks with dimensions are refused: the number of nonzero
 // positions is data.
-func shExpandMasks(c *ops.Call, shape []int, indices []*tensor.Tensor, isMeta bool) ([]*tensor.Tensor, error) {
+func expandMasks(c *ops.Call, shape []int, indices []*tensor.Tensor, isMeta bool) ([]*tensor.Tensor, error) {
 	var idx []*tensor.Tensor
 	for _, t := range indices {
 		if t == nil || t.DType() == tensor.Int64 {
@@ -212,18 +212,18 @@ func shExpandMasks(c *ops.Call, shape []int, indices []*tensor.Tensor, isMeta bo
 			}
 			continue
 		}
-		idx = append(idx, shNonzero(t)...)
+		idx = append(idx, maskNonzero(t)...)
 	}
 	return idx, nil
 }
 
-// shAdvancedIndex is the core of aten::index.Tensor on a tensor of the
+// advancedIndex is the core of aten::index.Tensor on a tensor of the
 // given shape, strides and storage offset, with int64 indices (nil for a
 // whole dimension; at least one is set): the indices broadcast together,
 // and indexed dimensions that are not adjacent move to the front. It
 // returns the shape of the result and, unless isMeta or the result is
 // empty, the storage offset of every element of the result.
-func shAdvancedIndex(c *ops.Call, shape, strides []int, offset int, idx []*tensor.Tensor, isMeta bool) ([]int, []int, error) {
+func advancedIndex(c *ops.Call, shape, strides []int, offset int, idx []*tensor.Tensor, isMeta bool) ([]int, []int, error) {
 	var shapes [][]int
 	for _, t := range idx {
 		if t != nil {
@@ -256,9 +256,9 @@ func shAdvancedIndex(c *ops.Call, shape, strides []int, offset int, idx []*tenso
 				order = append(order, d)
 			}
 		}
-		idx = shPermuteSlice(idx, order)
-		shape = shPermuteSlice(shape, order)
-		strides = shPermuteSlice(strides, order)
+		idx = permuteSlice(idx, order)
+		shape = permuteSlice(shape, order)
+		strides = permuteSlice(strides, order)
 		first = 0
 	}
 	nIdx := len(shapes)
@@ -298,17 +298,17 @@ func shAdvancedIndex(c *ops.Call, shape, strides []int, offset int, idx []*tenso
 		}
 	}
 	ostr := slices.Concat(strides[:first], make([]int, len(repl)), strides[first+nIdx:])
-	offs := shOffsets(outShape, ostr, offset)
+	offs := offsets(outShape, ostr, offset)
 	rstr := slices.Concat(make([]int, len(before)), tensor.ContiguousStrides(repl), make([]int, len(after)))
-	for i, r := range shOffsets(outShape, rstr, 0) {
+	for i, r := range offsets(outShape, rstr, 0) {
 		offs[i] += add[r]
 	}
 	return outShape, offs, nil
 }
 
-// shPermuteSlice returns s reordered: element i of the result is
+// permuteSlice returns s reordered: element i of the result is
 // s[order[i]].
-func shPermuteSlice[T any](s []T, order []int) []T {
+func permuteSlice[T any](s []T, order []int) []T {
 	out := make([]T, len(order))
 	for i, o := range order {
 		out[i] = s[o]
@@ -316,10 +316,10 @@ func shPermuteSlice[T any](s []T, order []int) []T {
 	return out
 }
 
-// shNonzero returns, for each dimension of mask, the int64 coordinates of
+// maskNonzero returns, for each dimension of mask, the int64 coordinates of
 // its nonzero elements in row-major order (the columns of
 // mask.nonzero()).
-func shNonzero(mask *tensor.Tensor) []*tensor.Tensor {
+func maskNonzero(mask *tensor.Tensor) []*tensor.Tensor {
 	shape := mask.Shape()
 	vals := mask.Bools()
 	coords := make([][]int64, len(shape))
@@ -349,9 +349,9 @@ func shNonzero(mask *tensor.Tensor) []*tensor.Tensor {
 	return out
 }
 
-// rxNonzero is aten::nonzero: the int64 [n, ndim] indices of the nonzero
+// nonzeroKernel is aten::nonzero: the int64 [n, ndim] indices of the nonzero
 // elements (NaN counts) in row-major order.
-func rxNonzero(c *ops.Call) ([]any, error) {
+func nonzeroKernel(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	shape := self.Shape()
 	nd := len(shape)
@@ -380,12 +380,12 @@ func rxNonzero(c *ops.Call) ([]any, error) {
 			}
 		}
 	}
-	return one(redIntResult(tensor.Int64, out, []int{n, nd})), nil
+	return one(intResult(tensor.Int64, out, []int{n, nd})), nil
 }
 
-// ixWrap wraps v to integral dtype dt (bool: nonzero is 1), as C++'s
+// wrapInt wraps v to integral dtype dt (bool: nonzero is 1), as C++'s
 // integer conversions do.
-func ixWrap(dt tensor.DType, v int64) int64 {
+func wrapInt(dt tensor.DType, v int64) int64 {
 	switch dt {
 	case tensor.Int32:
 		return int64(int32(v))
@@ -404,42 +404,42 @@ func ixWrap(dt tensor.DType, v int64) int64 {
 	return v
 }
 
-// ixVals holds a tensor's elements while a kernel writes into them: as
+// scatterValues holds a tensor's elements while a kernel writes into them: as
 // float64 for floating dtypes, as int64 (bool as 0/1) otherwise.
-type ixVals struct {
+type scatterValues struct {
 	dt tensor.DType
 	f  []float64
 	i  []int64
 }
 
-// ixLoad returns x's elements in row-major order, converted to dt.
-func ixLoad(x *tensor.Tensor, dt tensor.DType) *ixVals {
-	x = shRebase(x)
+// load returns x's elements in row-major order, converted to dt.
+func load(x *tensor.Tensor, dt tensor.DType) *scatterValues {
+	x = rebase(x)
 	if x.DType() != dt {
-		x = shConvert(x, dt)
+		x = convert(x, dt)
 	}
 	if dt.IsFloat() {
-		return &ixVals{dt: dt, f: x.Float64s()}
+		return &scatterValues{dt: dt, f: x.Float64s()}
 	}
-	return &ixVals{dt: dt, i: x.Int64s()}
+	return &scatterValues{dt: dt, i: x.Int64s()}
 }
 
 // tensor returns the values as a contiguous tensor of the given shape.
-func (v *ixVals) tensor(shape []int) *tensor.Tensor {
+func (v *scatterValues) tensor(shape []int) *tensor.Tensor {
 	if v.dt.IsFloat() {
 		return tensor.Must(tensor.FromFloat64s(v.dt, v.f, shape...))
 	}
 	return tensor.Must(tensor.FromInt64s(v.dt, v.i, shape...))
 }
 
-// ixScatterTargets checks the arguments of a scatter-like op (ATen's
+// scatterTargets checks the arguments of a scatter-like op (ATen's
 // scatter_gather_dtype_check and scatter_shape_check, then the kernel's
 // bounds check) and returns, for every element of index in row-major
 // order, the row-major position in self it writes and the row-major
 // position in src (when src is not nil) it reads. Meta tensors return
 // after the checks that need no data.
-func ixScatterTargets(c *ops.Call, self, index, src *tensor.Tensor) (dim int, tgt, from []int, err error) {
-	dim, err = shDim(c, "dim", c.Int("dim"), self.Dim())
+func scatterTargets(c *ops.Call, self, index, src *tensor.Tensor) (dim int, tgt, from []int, err error) {
+	dim, err = wrapDim(c, "dim", c.Int("dim"), self.Dim())
 	if err != nil {
 		return 0, nil, nil, err
 	}
@@ -452,13 +452,13 @@ func ixScatterTargets(c *ops.Call, self, index, src *tensor.Tensor) (dim int, tg
 	if index.Numel() == 0 {
 		return dim, nil, nil, nil
 	}
-	xs, is := shNonEmptyShape(self), shNonEmptyShape(index)
+	xs, is := nonEmptyShape(self), nonEmptyShape(index)
 	if len(xs) != len(is) {
 		return 0, nil, nil, c.Errorf("index", "Index tensor must have the same number of dimensions as self tensor")
 	}
 	var ss []int
 	if src != nil {
-		ss = shNonEmptyShape(src)
+		ss = nonEmptyShape(src)
 		if len(ss) != len(xs) {
 			return 0, nil, nil, c.Errorf("src", "Index tensor must have the same number of dimensions as src tensor")
 		}
@@ -481,7 +481,7 @@ func ixScatterTargets(c *ops.Call, self, index, src *tensor.Tensor) (dim int, tg
 	xstr := tensor.ContiguousStrides(xs)
 	ds := xstr[dim]
 	xstr[dim] = 0
-	tgt = shOffsets(is, xstr, 0)
+	tgt = offsets(is, xstr, 0)
 	size := int64(xs[dim])
 	for i, v := range index.Int64s() {
 		if v < 0 || v >= size {
@@ -490,71 +490,71 @@ func ixScatterTargets(c *ops.Call, self, index, src *tensor.Tensor) (dim int, tg
 		tgt[i] += int(v) * ds
 	}
 	if src != nil {
-		from = shOffsets(is, tensor.ContiguousStrides(ss), 0)
+		from = offsets(is, tensor.ContiguousStrides(ss), 0)
 	}
 	return dim, tgt, from, nil
 }
 
-// ixScatterSrc is aten::scatter.src: a copy of self with
+// scatterSrc is aten::scatter.src: a copy of self with
 // self[index[i][j]][j] = src[i][j] (for dim 0); a later write to the same
 // element wins.
-func ixScatterSrc(c *ops.Call) ([]any, error) {
-	return ixScatterReduceOp(c, c.Tensor("src"), "", true)
+func scatterSrc(c *ops.Call) ([]any, error) {
+	return scatterReduceOp(c, c.Tensor("src"), "", true)
 }
 
-// ixScatterValue is aten::scatter.value: scatter with every written
+// scatterValue is aten::scatter.value: scatter with every written
 // element set to value (converted to self's dtype with ATen's overflow
 // check).
-func ixScatterValue(c *ops.Call) ([]any, error) {
+func scatterValue(c *ops.Call) ([]any, error) {
 	x, index := c.Tensor("self"), c.Tensor("index")
-	_, tgt, _, err := ixScatterTargets(c, x, index, nil)
+	_, tgt, _, err := scatterTargets(c, x, index, nil)
 	if err != nil {
 		return nil, err
 	}
-	v, err := shScalarValue(c, "value", c.Scalar("value"), x.DType())
+	v, err := scalarValue(c, "value", c.Scalar("value"), x.DType())
 	if err != nil {
 		return nil, err
 	}
 	if meta(x, index) {
 		return one(x.Meta()), nil
 	}
-	out := ixLoad(x, x.DType())
+	out := load(x, x.DType())
 	for _, t := range tgt {
 		if out.f != nil {
 			out.f[t] = v.Float()
 		} else {
-			out.i[t] = ixWrap(x.DType(), v.Int())
+			out.i[t] = wrapInt(x.DType(), v.Int())
 		}
 	}
 	return one(out.tensor(x.Shape())), nil
 }
 
-// ixScatterAdd is aten::scatter_add: scatter adding src into self.
-func ixScatterAdd(c *ops.Call) ([]any, error) {
-	return ixScatterReduceOp(c, c.Tensor("src"), "sum", true)
+// scatterAdd is aten::scatter_add: scatter adding src into self.
+func scatterAdd(c *ops.Call) ([]any, error) {
+	return scatterReduceOp(c, c.Tensor("src"), "sum", true)
 }
 
-// ixScatterReduce is aten::scatter_reduce.two: scatter reducing src into
+// scatterReduce is aten::scatter_reduce.two: scatter reducing src into
 // self with "sum", "prod", "mean", "amax" or "amin"; without include_self
 // the written elements of self start from the reduction's identity (-inf
 // or the dtype's lowest value for amax, +inf or its highest for amin)
 // instead of self's value. mean divides by the number of values reduced
 // (floor division for integral dtypes); amax and amin propagate NaN.
-func ixScatterReduce(c *ops.Call) ([]any, error) {
+func scatterReduce(c *ops.Call) ([]any, error) {
 	reduce := c.Str("reduce")
 	switch reduce {
 	case "sum", "prod", "mean", "amax", "amin":
 	default:
 		return nil, c.Errorf("reduce", "reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce)
 	}
-	return ixScatterReduceOp(c, c.Tensor("src"), reduce, c.Bool("include_self"))
+	return scatterReduceOp(c, c.Tensor("src"), reduce, c.Bool("include_self"))
 }
 
-// ixScatterReduceOp is the common part of scatter.src (reduce ""),
+// scatterReduceOp is the common part of scatter.src (reduce ""),
 // scatter_add and scatter_reduce.two.
-func ixScatterReduceOp(c *ops.Call, src *tensor.Tensor, reduce string, includeSelf bool) ([]any, error) {
+func scatterReduceOp(c *ops.Call, src *tensor.Tensor, reduce string, includeSelf bool) ([]any, error) {
 	x, index := c.Tensor("self"), c.Tensor("index")
-	_, tgt, from, err := ixScatterTargets(c, x, index, src)
+	_, tgt, from, err := scatterTargets(c, x, index, src)
 	if err != nil {
 		return nil, err
 	}
@@ -565,11 +565,11 @@ func ixScatterReduceOp(c *ops.Call, src *tensor.Tensor, reduce string, includeSe
 	if meta(x, index, src) {
 		return one(x.Meta()), nil
 	}
-	out := ixLoad(x, dt)
+	out := load(x, dt)
 	if tgt == nil {
 		return one(out.tensor(x.Shape())), nil
 	}
-	sv := ixLoad(src, dt)
+	sv := load(src, dt)
 	var count []float64
 	if reduce == "mean" {
 		count = make([]float64, x.Numel())
@@ -581,13 +581,13 @@ func ixScatterReduceOp(c *ops.Call, src *tensor.Tensor, reduce string, includeSe
 	}
 	if !includeSelf {
 		for _, t := range tgt {
-			ixInit(out, t, reduce)
+			scatterInit(out, t, reduce)
 		}
 	}
 	for k, t := range tgt {
-		ixReduce(out, t, sv, from[k], reduce)
+		scatterReduceStep(out, t, sv, from[k], reduce)
 		if count != nil {
-			count[t] = ixCountAdd(dt, count[t])
+			count[t] = countAdd(dt, count[t])
 		}
 	}
 	for t, n := range count {
@@ -597,15 +597,15 @@ func ixScatterReduceOp(c *ops.Call, src *tensor.Tensor, reduce string, includeSe
 		if out.f != nil {
 			out.f[t] = roundTo(dt, out.f[t]/n)
 		} else {
-			out.i[t] = ixWrap(dt, ixFloorDiv(out.i[t], int64(n)))
+			out.i[t] = wrapInt(dt, floorDivWrapped(out.i[t], int64(n)))
 		}
 	}
 	return one(out.tensor(x.Shape())), nil
 }
 
-// ixInit sets element t of out to the identity of reduce, as ATen does
+// scatterInit sets element t of out to the identity of reduce, as ATen does
 // for the written elements when include_self is false.
-func ixInit(out *ixVals, t int, reduce string) {
+func scatterInit(out *scatterValues, t int, reduce string) {
 	if out.f != nil {
 		switch reduce {
 		case "sum", "mean":
@@ -619,7 +619,7 @@ func ixInit(out *ixVals, t int, reduce string) {
 		}
 		return
 	}
-	lo, hi := shIntRange(out.dt)
+	lo, hi := intRange(out.dt)
 	if out.dt == tensor.Bool {
 		lo, hi = 0, 1
 	}
@@ -635,9 +635,9 @@ func ixInit(out *ixVals, t int, reduce string) {
 	}
 }
 
-// ixReduce combines element s of src into element t of out with reduce
+// scatterReduceStep combines element s of src into element t of out with reduce
 // ("" assigns), rounding or wrapping to the dtype.
-func ixReduce(out *ixVals, t int, src *ixVals, s int, reduce string) {
+func scatterReduceStep(out *scatterValues, t int, src *scatterValues, s int, reduce string) {
 	dt := out.dt
 	if out.f != nil {
 		a, b := out.f[t], src.f[s]
@@ -666,9 +666,9 @@ func ixReduce(out *ixVals, t int, src *ixVals, s int, reduce string) {
 	case "":
 		a = b
 	case "sum", "mean":
-		a = ixWrap(dt, a+b)
+		a = wrapInt(dt, a+b)
 	case "prod":
-		a = ixWrap(dt, a*b)
+		a = wrapInt(dt, a*b)
 	case "amax":
 		a = max(a, b)
 	case "amin":
@@ -677,17 +677,17 @@ func ixReduce(out *ixVals, t int, src *ixVals, s int, reduce string) {
 	out.i[t] = a
 }
 
-// ixCountAdd adds 1 to a mean's count n, which ATen keeps in the dtype of
+// countAdd adds 1 to a mean's count n, which ATen keeps in the dtype of
 // self (so it wraps or rounds like the values).
-func ixCountAdd(dt tensor.DType, n float64) float64 {
+func countAdd(dt tensor.DType, n float64) float64 {
 	if dt.IsFloat() {
 		return roundTo(dt, n+1)
 	}
-	return float64(ixWrap(dt, int64(n)+1))
+	return float64(wrapInt(dt, int64(n)+1))
 }
 
-// ixFloorDiv is a divided by b rounded toward negative infinity (b != 0).
-func ixFloorDiv(a, b int64) int64 {
+// floorDivWrapped is a divided by b rounded toward negative infinity (b != 0).
+func floorDivWrapped(a, b int64) int64 {
 	if b == -1 {
 		return -a // wraps for the minimum, as the C++ division would trap
 	}
@@ -698,10 +698,10 @@ func ixFloorDiv(a, b int64) int64 {
 	return q
 }
 
-// ixPutSlice writes src, converted to out's dtype, into view, a view of
+// putSlice writes src, converted to out's dtype, into view, a view of
 // out that must have src's exact shape (select_scatter and slice_scatter
 // do not broadcast).
-func ixPutSlice(c *ops.Call, out, view, src *tensor.Tensor) ([]any, error) {
+func putSlice(c *ops.Call, out, view, src *tensor.Tensor) ([]any, error) {
 	if !slices.Equal(view.Shape(), src.Shape()) {
 		return nil, c.Errorf("src", "expected src to have a size equal to the slice of self. src size = %v, slice size = %v", src.Shape(), view.Shape())
 	}
@@ -709,19 +709,19 @@ func ixPutSlice(c *ops.Call, out, view, src *tensor.Tensor) ([]any, error) {
 		return one(tensor.Must(tensor.NewMeta(out.DType(), out.Shape()...))), nil
 	}
 	if view.Numel() > 0 {
-		if err := view.CopyFrom(shConvert(src, out.DType())); err != nil {
+		if err := view.CopyFrom(convert(src, out.DType())); err != nil {
 			return nil, c.Errorf("src", "%v", err)
 		}
 	}
 	return one(out), nil
 }
 
-// ixIsMask reports whether an index tensor is a mask (bool or uint8).
-func ixIsMask(t *tensor.Tensor) bool {
+// isMask reports whether an index tensor is a mask (bool or uint8).
+func isMask(t *tensor.Tensor) bool {
 	return t != nil && (t.DType() == tensor.Bool || t.DType() == tensor.Uint8)
 }
 
-// ixIndexPut is aten::index_put, the functional form of index_put_: a
+// indexPut is aten::index_put, the functional form of index_put_: a
 // copy of self with self[indices] = values (or += values with
 // accumulate), indices being int64 tensors (negative values count from
 // the end), bool or uint8 masks, or None, as in aten::index.Tensor, and
@@ -731,7 +731,7 @@ func ixIsMask(t *tensor.Tensor) bool {
 // dtype (its element is converted with the overflow check) and the mask
 // is broadcast as masked_fill does. A write to the same element twice
 // keeps the later one; accumulate adds in row-major order of the index.
-func ixIndexPut(c *ops.Call) ([]any, error) {
+func indexPut(c *ops.Call) ([]any, error) {
 	x, values := c.Tensor("self"), c.Tensor("values")
 	indices := c.Tensors("indices")
 	acc := c.Bool("accumulate")
@@ -739,16 +739,16 @@ func ixIndexPut(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("indices", "too many indices for tensor of dimension %d (got %d)", x.Dim(), len(indices))
 	}
 	for _, t := range indices {
-		if t != nil && t.DType() != tensor.Int64 && !ixIsMask(t) {
+		if t != nil && t.DType() != tensor.Int64 && !isMask(t) {
 			return nil, c.Errorf("indices", "tensors used as indices must be long, byte or bool tensors")
 		}
 	}
 	if !acc {
-		if mask, ok, err := ixMaskedFillMask(c, x, indices, values); err != nil || ok {
+		if mask, ok, err := maskedFillMask(c, x, indices, values); err != nil || ok {
 			if err != nil {
 				return nil, err
 			}
-			return ixMaskedFill(c, x, mask, values)
+			return maskedFill(c, x, mask, values)
 		}
 	}
 	if !slices.ContainsFunc(indices, func(t *tensor.Tensor) bool { return t != nil }) {
@@ -762,35 +762,35 @@ func ixIndexPut(c *ops.Call) ([]any, error) {
 	if meta(x, values) || slices.ContainsFunc(indices, func(t *tensor.Tensor) bool { return t != nil && t.IsMeta() }) {
 		return one(x.Meta()), nil
 	}
-	outShape, offs, err := ixIndexOffsets(c, x.Shape(), indices)
+	outShape, offs, err := indexOffsets(c, x.Shape(), indices)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := values.Expand(outShape...); err != nil {
 		return nil, c.Errorf("values", "shape mismatch: value tensor of shape %v cannot be broadcast to indexing result of shape %v", values.Shape(), outShape)
 	}
-	out := ixLoad(x, x.DType())
+	out := load(x, x.DType())
 	if len(offs) == 0 {
 		return one(out.tensor(x.Shape())), nil
 	}
-	vals := ixLoad(tensor.Must(values.Expand(outShape...)), x.DType())
+	vals := load(tensor.Must(values.Expand(outShape...)), x.DType())
 	reduce := ""
 	if acc {
 		reduce = "sum"
 	}
 	for i, t := range offs {
-		ixReduce(out, t, vals, i, reduce)
+		scatterReduceStep(out, t, vals, i, reduce)
 	}
 	return one(out.tensor(x.Shape())), nil
 }
 
-// ixMaskedFillMask reports whether index_put takes ATen's masked_fill
+// maskedFillMask reports whether index_put takes ATen's masked_fill
 // shortcut (canDispatchToMaskedFill: one-element values and exactly one
 // mask among the indices, the others None) and returns the mask with
 // trailing dimensions of size 1 for the dimensions after the indexed
 // ones. Dimensions of None indices after the mask are counted but not
 // added, as in ATen, so such masks broadcast from the right.
-func ixMaskedFillMask(c *ops.Call, x *tensor.Tensor, indices []*tensor.Tensor, values *tensor.Tensor) (*tensor.Tensor, bool, error) {
+func maskedFillMask(c *ops.Call, x *tensor.Tensor, indices []*tensor.Tensor, values *tensor.Tensor) (*tensor.Tensor, bool, error) {
 	if values.Numel() != 1 {
 		return nil, false, nil
 	}
@@ -801,7 +801,7 @@ func ixMaskedFillMask(c *ops.Call, x *tensor.Tensor, indices []*tensor.Tensor, v
 			n++
 			continue
 		}
-		if !ixIsMask(t) || mask != nil {
+		if !isMask(t) || mask != nil {
 			return nil, false, nil
 		}
 		mask = t
@@ -827,10 +827,10 @@ func ixMaskedFillMask(c *ops.Call, x *tensor.Tensor, indices []*tensor.Tensor, v
 	return tensor.Must(mask.Reshape(ms...)), true, nil
 }
 
-// ixMaskedFill is masked_fill(self, mask, values.item()): a copy of self
+// maskedFill is masked_fill(self, mask, values.item()): a copy of self
 // with the elements where mask (broadcast to self's shape) is set replaced
 // by the single element of values, converted with the overflow check.
-func ixMaskedFill(c *ops.Call, x, mask, values *tensor.Tensor) ([]any, error) {
+func maskedFill(c *ops.Call, x, mask, values *tensor.Tensor) ([]any, error) {
 	em, err := mask.Expand(x.Shape()...)
 	if err != nil {
 		return nil, c.Errorf("indices", "%v", err)
@@ -847,11 +847,11 @@ func ixMaskedFill(c *ops.Call, x, mask, values *tensor.Tensor) ([]any, error) {
 	default:
 		s = ops.IntScalar(values.Int64s()[0])
 	}
-	v, err := shScalarValue(c, "values", s, x.DType())
+	v, err := scalarValue(c, "values", s, x.DType())
 	if err != nil {
 		return nil, err
 	}
-	out := ixLoad(x, x.DType())
+	out := load(x, x.DType())
 	for i, set := range em.Bools() {
 		if !set {
 			continue
@@ -859,23 +859,23 @@ func ixMaskedFill(c *ops.Call, x, mask, values *tensor.Tensor) ([]any, error) {
 		if out.f != nil {
 			out.f[i] = v.Float()
 		} else {
-			out.i[i] = ixWrap(x.DType(), v.Int())
+			out.i[i] = wrapInt(x.DType(), v.Int())
 		}
 	}
 	return one(out.tensor(x.Shape())), nil
 }
 
-// ixIndexOffsets computes advanced indexing of a contiguous tensor of the
-// given shape as aten::index.Tensor does (see shExpandMasks and
-// shAdvancedIndex) and returns the shape of the result and the row-major
+// indexOffsets computes advanced indexing of a contiguous tensor of the
+// given shape as aten::index.Tensor does (see expandMasks and
+// advancedIndex) and returns the shape of the result and the row-major
 // position in the tensor of every element of the result.
-func ixIndexOffsets(c *ops.Call, shape []int, indices []*tensor.Tensor) ([]int, []int, error) {
-	idx, err := shExpandMasks(c, shape, indices, false)
+func indexOffsets(c *ops.Call, shape []int, indices []*tensor.Tensor) ([]int, []int, error) {
+	idx, err := expandMasks(c, shape, indices, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !slices.ContainsFunc(idx, func(t *tensor.Tensor) bool { return t != nil }) {
 		return nil, nil, c.Errorf("indices", "at least one index must be a tensor (not None, nor a 0-d mask)")
 	}
-	return shAdvancedIndex(c, shape, tensor.ContiguousStrides(shape), 0, idx, false)
+	return advancedIndex(c, shape, tensor.ContiguousStrides(shape), 0, idx, false)
 }

@@ -15,37 +15,37 @@ import (
 
 // registerLayerNorm registers the kernels of layer_norm.go.
 func registerLayerNorm() {
-	registerBoth("aten::native_layer_norm_backward", bwNativeLayerNormBackward)
-	registerBoth("aten::native_layer_norm", redNativeLayerNorm)
-	registerBoth("aten::layer_norm", redLayerNorm)
+	registerBoth("aten::native_layer_norm_backward", nativeLayerNormBackward)
+	registerBoth("aten::native_layer_norm", nativeLayerNorm)
+	registerBoth("aten::layer_norm", layerNorm)
 }
 
-// bwNativeLayerNormBackward is aten::native_layer_norm_backward: the
+// nativeLayerNormBackward is aten::native_layer_norm_backward: the
 // gradients of native_layer_norm's output with respect to input, weight
 // and bias, from the saved mean and rstd (M values each, one per row).
-func bwNativeLayerNormBackward(c *ops.Call) ([]any, error) {
+func nativeLayerNormBackward(c *ops.Call) ([]any, error) {
 	g, x := c.Tensor("grad_out"), c.Tensor("input")
 	mean, rstd := c.Tensor("mean"), c.Tensor("rstd")
 	weight, bias := c.Tensor("weight"), c.Tensor("bias")
-	mask := bwMask(c)
+	mask := outputMask(c)
 	dt := x.DType()
-	if !redNormDType(dt) {
+	if !normDType(dt) {
 		return nil, notImplemented(c, "input", "LayerNormBackwardKernelImpl", dt)
 	}
-	m, n, _, err := redLayerNormCheck(c, x, weight, bias, c.Ints("normalized_shape"))
+	m, n, _, err := layerNormCheck(c, x, weight, bias, c.Ints("normalized_shape"))
 	if err != nil {
 		return nil, err
 	}
-	if err := redSameDType(c, "grad_out", g, dt); err != nil {
+	if err := checkDType(c, "grad_out", g, dt); err != nil {
 		return nil, err
 	}
 	if !slices.Equal(g.Shape(), x.Shape()) {
-		return nil, c.Errorf("grad_out", "Expected grad_out of the input's shape %s, but got %s", cvShapeString(x.Shape()), cvShapeString(g.Shape()))
+		return nil, c.Errorf("grad_out", "Expected grad_out of the input's shape %s, but got %s", shapeString(x.Shape()), shapeString(g.Shape()))
 	}
-	if err := bwCheckStat(c, "mean", mean, dt, m, "M"); err != nil {
+	if err := checkStat(c, "mean", mean, dt, m, "M"); err != nil {
 		return nil, err
 	}
-	if err := bwCheckStat(c, "rstd", rstd, dt, m, "M"); err != nil {
+	if err := checkStat(c, "rstd", rstd, dt, m, "M"); err != nil {
 		return nil, err
 	}
 	if mask[1] && weight == nil {
@@ -65,15 +65,15 @@ func bwNativeLayerNormBackward(c *ops.Call) ([]any, error) {
 		if mask[2] {
 			dB = tensor.Must(tensor.NewMeta(dt, bias.Shape()...))
 		}
-		return bwResult(dX, dW, dB), nil
+		return optionalResults(dX, dW, dB), nil
 	}
 	dy, xv := g.Float64s(), x.Float64s()
 	mv, rv := mean.Float64s(), rstd.Float64s()
-	w := redOptFloats(weight)
+	w := optFloats(weight)
 	if mask[0] {
 		res := make([]float64, len(xv))
 		scale := 1 / float64(n)
-		redRows(m, n, func(r int) {
+		forRows(m, n, func(r int) {
 			row, grow := xv[r*n:(r+1)*n], dy[r*n:(r+1)*n]
 			var ds, db float64
 			for j := range row {
@@ -114,21 +114,21 @@ func bwNativeLayerNormBackward(c *ops.Call) ([]any, error) {
 			dB = tensor.Must(tensor.FromFloat64s(dt, gb, bias.Shape()...))
 		}
 	}
-	return bwResult(dX, dW, dB), nil
+	return optionalResults(dX, dW, dB), nil
 }
 
-// redLayerNormCheck validates native_layer_norm's arguments and returns the
+// layerNormCheck validates native_layer_norm's arguments and returns the
 // number of rows M, the row length N and the shape of mean and rstd.
-func redLayerNormCheck(c *ops.Call, input, weight, bias *tensor.Tensor, ns []int64) (m, n int, statShape []int, err error) {
+func layerNormCheck(c *ops.Call, input, weight, bias *tensor.Tensor, ns []int64) (m, n int, statShape []int, err error) {
 	norm := ints(ns)
 	if len(norm) == 0 {
 		return 0, 0, nil, c.Errorf("normalized_shape", "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []")
 	}
 	if weight != nil && !slices.Equal(weight.Shape(), norm) {
-		return 0, 0, nil, c.Errorf("weight", "Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s", redFmtShape(weight.Shape()), redFmtShape(norm))
+		return 0, 0, nil, c.Errorf("weight", "Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s", fmtShape(weight.Shape()), fmtShape(norm))
 	}
 	if bias != nil && !slices.Equal(bias.Shape(), norm) {
-		return 0, 0, nil, c.Errorf("bias", "Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s", redFmtShape(bias.Shape()), redFmtShape(norm))
+		return 0, 0, nil, c.Errorf("bias", "Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s", fmtShape(bias.Shape()), fmtShape(norm))
 	}
 	shape := input.Shape()
 	axis := len(shape) - len(norm)
@@ -137,16 +137,16 @@ func redLayerNormCheck(c *ops.Call, input, weight, bias *tensor.Tensor, ns []int
 		for _, d := range norm {
 			want += fmt.Sprintf(", %d", d)
 		}
-		return 0, 0, nil, c.Errorf("normalized_shape", "Given normalized_shape=%s, expected input with shape %s], but got input of size%s", redFmtShape(norm), want, redFmtShape(shape))
+		return 0, 0, nil, c.Errorf("normalized_shape", "Given normalized_shape=%s, expected input with shape %s], but got input of size%s", fmtShape(norm), want, fmtShape(shape))
 	}
 	dt := input.DType()
-	if !redNormDType(dt) {
+	if !normDType(dt) {
 		return 0, 0, nil, notImplemented(c, "input", "LayerNormKernelImpl", dt)
 	}
-	if err := redSameDType(c, "weight", weight, dt); err != nil {
+	if err := checkDType(c, "weight", weight, dt); err != nil {
 		return 0, 0, nil, err
 	}
-	if err := redSameDType(c, "bias", bias, dt); err != nil {
+	if err := checkDType(c, "bias", bias, dt); err != nil {
 		return 0, 0, nil, err
 	}
 	m, n = 1, 1
@@ -163,11 +163,11 @@ func redLayerNormCheck(c *ops.Call, input, weight, bias *tensor.Tensor, ns []int
 	return m, n, statShape, nil
 }
 
-// redLayerNormCompute computes native_layer_norm's three outputs.
-func redLayerNormCompute(c *ops.Call) ([]any, error) {
+// layerNormCompute computes native_layer_norm's three outputs.
+func layerNormCompute(c *ops.Call) ([]any, error) {
 	input, weight, bias := c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias")
 	eps := c.Float("eps")
-	m, n, statShape, err := redLayerNormCheck(c, input, weight, bias, c.Ints("normalized_shape"))
+	m, n, statShape, err := layerNormCheck(c, input, weight, bias, c.Ints("normalized_shape"))
 	if err != nil {
 		return nil, err
 	}
@@ -180,17 +180,17 @@ func redLayerNormCompute(c *ops.Call) ([]any, error) {
 		}, nil
 	}
 	x := input.Float64s()
-	w, b := redOptFloats(weight), redOptFloats(bias)
+	w, b := optFloats(weight), optFloats(bias)
 	y := make([]float64, len(x))
 	means, rstds := make([]float64, m), make([]float64, m)
-	redRows(m, n, func(r int) {
+	forRows(m, n, func(r int) {
 		row := x[r*n : (r+1)*n]
 		if n == 0 {
 			means[r], rstds[r] = 0, math.NaN()
 			return
 		}
-		mean, variance := redMeanVar(row)
-		rstd := redRstd(variance, eps)
+		mean, variance := meanVar(row)
+		rstd := rstdOf(variance, eps)
 		means[r], rstds[r] = mean, rstd
 		scale, shift := rstd, -rstd*mean
 		o := y[r*n : (r+1)*n]
@@ -212,14 +212,14 @@ func redLayerNormCompute(c *ops.Call) ([]any, error) {
 	}, nil
 }
 
-// redNativeLayerNorm is aten::native_layer_norm: (out, mean, rstd)
+// nativeLayerNorm is aten::native_layer_norm: (out, mean, rstd)
 // normalizing over the trailing normalized_shape dims, mean and rstd
 // keeping those dims as size 1.
-func redNativeLayerNorm(c *ops.Call) ([]any, error) { return redLayerNormCompute(c) }
+func nativeLayerNorm(c *ops.Call) ([]any, error) { return layerNormCompute(c) }
 
-// redLayerNorm is aten::layer_norm: native_layer_norm's output alone.
-func redLayerNorm(c *ops.Call) ([]any, error) {
-	out, err := redLayerNormCompute(c)
+// layerNorm is aten::layer_norm: native_layer_norm's output alone.
+func layerNorm(c *ops.Call) ([]any, error) {
+	out, err := layerNormCompute(c)
 	if err != nil {
 		return nil, err
 	}

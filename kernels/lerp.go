@@ -11,22 +11,22 @@ import (
 
 // registerLerp registers the kernels of lerp.go.
 func registerLerp() {
-	registerBoth("aten::lerp.Scalar", pwLerp)
-	registerBoth("aten::lerp.Tensor", pwLerp)
+	registerBoth("aten::lerp.Scalar", lerp)
+	registerBoth("aten::lerp.Tensor", lerp)
 }
 
-// pwLerpOf is ATen's lerp in its opmath precision (rounding each step with
+// lerpOf is ATen's lerp in its opmath precision (rounding each step with
 // r): self + w*(end-self) for |w| < 0.5, end - (end-self)*(1-w) otherwise.
-func pwLerpOf(r func(float64) float64, s, e, w float64) float64 {
+func lerpOf(r func(float64) float64, s, e, w float64) float64 {
 	if math.Abs(w) < 0.5 {
 		return r(s + r(w*r(e-s)))
 	}
 	return r(e - r(r(e-s)*r(1-w)))
 }
 
-// pwLerp is aten::lerp.Scalar and aten::lerp.Tensor: self, end (and a
+// lerp is aten::lerp.Scalar and aten::lerp.Tensor: self, end (and a
 // tensor weight) must share a floating dtype other than float16.
-func pwLerp(c *ops.Call) ([]any, error) {
+func lerp(c *ops.Call) ([]any, error) {
 	self, end := c.Tensor("self"), c.Tensor("end")
 	dt := self.DType()
 	if end.DType() != dt {
@@ -54,7 +54,7 @@ func pwLerp(c *ops.Call) ([]any, error) {
 	var w float64
 	if !isT {
 		// Scalar::to<scalar_t>, then opmath: bfloat16 weights round twice.
-		if w, _, err = pwScalarTo(c, "weight", dt); err != nil {
+		if w, _, err = scalarTo(c, "weight", dt); err != nil {
 			return nil, err
 		}
 	}
@@ -63,7 +63,7 @@ func pwLerp(c *ops.Call) ([]any, error) {
 	}
 	r := rounder(ct)
 	if !isT {
-		return one(mapBinary(self, end, shape, dt, func(s, e float64) float64 { return pwLerpOf(r, s, e, w) }, nil)), nil
+		return one(mapBinary(self, end, shape, dt, func(s, e float64) float64 { return lerpOf(r, s, e, w) }, nil)), nil
 	}
-	return one(pwMap3(self, end, wt, shape, dt, func(s, e, w float64) float64 { return pwLerpOf(r, s, e, w) }, nil)), nil
+	return one(map3(self, end, wt, shape, dt, func(s, e, w float64) float64 { return lerpOf(r, s, e, w) }, nil)), nil
 }

@@ -11,15 +11,15 @@ import (
 
 // registerLinear registers the kernels of linear.go.
 func registerLinear() {
-	registerBoth("aten::linear", cvLinear)
+	registerBoth("aten::linear", linear)
 }
 
-// cvLinear is aten::linear: input @ weight.t() (+ bias), following
+// linear is aten::linear: input @ weight.t() (+ bias), following
 // PyTorch 1.13's paths: addmm for 2-D input with a bias and for contiguous
 // 3-D input with a bias (folded to 2-D), and otherwise matmul followed by
 // an in-place add of the bias, which must broadcast to the product's shape
 // and whose dtype may differ if the sum casts back to the product's dtype.
-func cvLinear(c *ops.Call) ([]any, error) {
+func linear(c *ops.Call) ([]any, error) {
 	x, w, bias := c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias")
 	if w.Dim() > 2 {
 		return nil, c.Errorf("weight", "t() expects a tensor with <= 2 dimensions, but self is %dD", w.Dim())
@@ -36,7 +36,7 @@ func cvLinear(c *ops.Call) ([]any, error) {
 		if wt.Dim() != 2 {
 			return nil, c.Errorf("weight", "mat2 must be a matrix, got %d-D tensor", wt.Dim())
 		}
-		if err := cvCheckMultipliable(c, "weight", x2, wt); err != nil {
+		if err := checkMultipliable(c, "weight", x2, wt); err != nil {
 			return nil, err
 		}
 		shape := []int{x2.Size(0), wt.Size(1)}
@@ -56,34 +56,34 @@ func cvLinear(c *ops.Call) ([]any, error) {
 			outShape = []int{x.Size(0), x.Size(1), wt.Size(1)}
 		}
 		if meta(x, w, bias) {
-			return cvOne(empty(true, dt, outShape))
+			return oneOrErr(empty(true, dt, outShape))
 		}
-		if !cvMatmulSupported(dt) {
+		if !matmulSupported(dt) {
 			return nil, notImplemented(c, "input", "addmm_impl_cpu_", dt)
 		}
-		r := cvAddmmCompute(bb, x2, wt, dt, ops.IntScalar(1), ops.IntScalar(1), cvBF16Sequential(wt, x2.Size(0), x2.Size(1), wt.Size(1)))
+		r := addmmCompute(bb, x2, wt, dt, ops.IntScalar(1), ops.IntScalar(1), bf16Sequential(wt, x2.Size(0), x2.Size(1), wt.Size(1)))
 		return one(tensor.Must(r.Reshape(outShape...))), nil
 	}
-	out, err := cvMatmulTensors(c, "input", "weight", x, wt)
+	out, err := matmulTensors(c, "input", "weight", x, wt)
 	if err != nil {
 		return nil, err
 	}
 	if bias == nil {
 		return one(out), nil
 	}
-	return cvAddInPlace(c, "bias", out, bias)
+	return addInPlace(c, "bias", out, bias)
 }
 
-// cvAddInPlace returns out + b as out.add_(b) computes it: b broadcasts to
+// addInPlace returns out + b as out.add_(b) computes it: b broadcasts to
 // out's shape, the sum is computed in the promoted dtype and cast back to
 // out's dtype, which the promoted dtype must be able to cast to.
-func cvAddInPlace(c *ops.Call, arg string, out, b *tensor.Tensor) ([]any, error) {
+func addInPlace(c *ops.Call, arg string, out, b *tensor.Tensor) ([]any, error) {
 	shape, err := ops.BroadcastShapes(out.Shape(), b.Shape())
 	if err != nil {
 		return nil, c.Errorf(arg, "%v", err)
 	}
 	if !slices.Equal(shape, out.Shape()) {
-		return nil, c.Errorf(arg, "output with shape %s doesn't match the broadcast shape %s", cvShapeString(out.Shape()), cvShapeString(shape))
+		return nil, c.Errorf(arg, "output with shape %s doesn't match the broadcast shape %s", shapeString(out.Shape()), shapeString(shape))
 	}
 	dt, err := ops.ResultType(out, b)
 	if err != nil {
@@ -94,7 +94,7 @@ func cvAddInPlace(c *ops.Call, arg string, out, b *tensor.Tensor) ([]any, error)
 		return nil, c.Errorf(arg, "result type %s can't be cast to the desired output type %s", scalarTypeName(dt), scalarTypeName(odt))
 	}
 	if meta(out, b) {
-		return cvOne(empty(true, odt, shape))
+		return oneOrErr(empty(true, odt, shape))
 	}
 	sum := mapBinary(out, b, shape, dt,
 		func(x, y float64) float64 { return x + y },

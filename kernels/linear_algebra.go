@@ -15,25 +15,25 @@ import (
 
 // registerLinearAlgebra registers the kernels of linear_algebra.go.
 func registerLinearAlgebra() {
-	registerBoth("aten::mm", cvMm)
-	registerBoth("aten::bmm", cvBmm)
-	registerBoth("aten::addmm", cvAddmm)
-	registerBoth("aten::matmul", cvMatmul)
+	registerBoth("aten::mm", mm)
+	registerBoth("aten::bmm", bmm)
+	registerBoth("aten::addmm", addmm)
+	registerBoth("aten::matmul", matmul)
 }
 
-// cvBatchProduct returns a@b for 3-D a [B,m,k] and b [B,k,n] of dtype dt,
+// batchProduct returns a@b for 3-D a [B,m,k] and b [B,k,n] of dtype dt,
 // running batches in parallel when each product is small.
-func cvBatchProduct(a, b *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
-	wt := cvWorkType(dt)
+func batchProduct(a, b *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
+	wt := workType(dt)
 	nb, m, k, n := a.Size(0), a.Size(1), a.Size(2), b.Size(2)
 	out := tensor.Empty(wt, nb, m, n)
 	if out.Numel() == 0 {
-		return cvFinish(out, dt)
+		return finish(out, dt)
 	}
 	// PyTorch's bfloat16 bmm sums in float32 for tiny products (under 400
 	// multiply-adds per batch) and in oneDNN for large batches; in between
 	// it runs mm's gemm per batch.
-	bf16Mid := dt == tensor.BFloat16 && m*k*n >= 400 && nb*m*k*n <= cvMKLDNNMinSize
+	bf16Mid := dt == tensor.BFloat16 && m*k*n >= 400 && nb*m*k*n <= mkldnnMinSize
 	orig := b
 	a, b = to(a, wt), to(b, wt)
 	run := func(lo, hi int) {
@@ -41,75 +41,75 @@ func cvBatchProduct(a, b *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 			ai := tensor.Must(a.Select(0, i))
 			bi := tensor.Must(b.Select(0, i))
 			oi := tensor.Must(out.Select(0, i))
-			if bf16Mid && !cvColumnMajor(tensor.Must(orig.Select(0, i))) {
-				cvGemmBF16Seq(m, n, k, 1, cvVals[float32](ai.Contiguous()), cvVals[float32](bi.Contiguous()), 0, tensor.Data[float32](oi)[oi.Offset():])
+			if bf16Mid && !columnMajor(tensor.Must(orig.Select(0, i))) {
+				gemmBF16Seq(m, n, k, 1, valuesOf[float32](ai.Contiguous()), valuesOf[float32](bi.Contiguous()), 0, tensor.Data[float32](oi)[oi.Offset():])
 				continue
 			}
-			cvMMInto(ai, bi, oi, 1, 0, 1, 0)
+			mmInto(ai, bi, oi, 1, 0, 1, 0)
 		}
 	}
 	if m*n*k >= 64*64*64 {
 		// gonum parallelizes large products itself.
 		run(0, nb)
 	} else {
-		cvParallel(nb, nb*m*n*k, run)
+		parallel(nb, nb*m*n*k, run)
 	}
-	return cvFinish(out, dt)
+	return finish(out, dt)
 }
 
-// cvCheckMatrix returns an error blaming arg unless t is 2-D.
-func cvCheckMatrix(c *ops.Call, arg, what string, t *tensor.Tensor) error {
+// checkMatrix returns an error blaming arg unless t is 2-D.
+func checkMatrix(c *ops.Call, arg, what string, t *tensor.Tensor) error {
 	if t.Dim() != 2 {
 		return c.Errorf(arg, "%s must be a matrix, got %d-D tensor", what, t.Dim())
 	}
 	return nil
 }
 
-// cvCheckMultipliable returns PyTorch's error for mat1 [m,k1] and mat2
+// checkMultipliable returns PyTorch's error for mat1 [m,k1] and mat2
 // [k2,n] with k1 != k2.
-func cvCheckMultipliable(c *ops.Call, arg string, a, b *tensor.Tensor) error {
+func checkMultipliable(c *ops.Call, arg string, a, b *tensor.Tensor) error {
 	if a.Size(1) != b.Size(0) {
 		return c.Errorf(arg, "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", a.Size(0), a.Size(1), b.Size(0), b.Size(1))
 	}
 	return nil
 }
 
-// cvSameDType returns PyTorch's "expected scalar type" error blaming arg
+// sameDTypes returns PyTorch's "expected scalar type" error blaming arg
 // unless b has a's dtype.
-func cvSameDType(c *ops.Call, arg string, a, b *tensor.Tensor) error {
+func sameDTypes(c *ops.Call, arg string, a, b *tensor.Tensor) error {
 	if a.DType() != b.DType() {
 		return c.Errorf(arg, "expected scalar type %s but found %s", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
 	}
 	return nil
 }
 
-// cvMm is aten::mm: the product of two matrices of the same dtype.
-func cvMm(c *ops.Call) ([]any, error) {
+// mm is aten::mm: the product of two matrices of the same dtype.
+func mm(c *ops.Call) ([]any, error) {
 	a, b := c.Tensor("self"), c.Tensor("mat2")
-	if err := cvCheckMatrix(c, "self", "self", a); err != nil {
+	if err := checkMatrix(c, "self", "self", a); err != nil {
 		return nil, err
 	}
-	if err := cvCheckMatrix(c, "mat2", "mat2", b); err != nil {
+	if err := checkMatrix(c, "mat2", "mat2", b); err != nil {
 		return nil, err
 	}
-	if err := cvCheckMultipliable(c, "mat2", a, b); err != nil {
+	if err := checkMultipliable(c, "mat2", a, b); err != nil {
 		return nil, err
 	}
-	if err := cvSameDType(c, "mat2", a, b); err != nil {
+	if err := sameDTypes(c, "mat2", a, b); err != nil {
 		return nil, err
 	}
 	dt := a.DType()
 	if meta(a, b) {
-		return cvOne(empty(true, dt, []int{a.Size(0), b.Size(1)}))
+		return oneOrErr(empty(true, dt, []int{a.Size(0), b.Size(1)}))
 	}
-	if !cvMatmulSupported(dt) {
+	if !matmulSupported(dt) {
 		return nil, notImplemented(c, "self", "addmm_impl_cpu_", dt)
 	}
-	return one(cvMatrixProduct(a, b, dt)), nil
+	return one(matrixProduct(a, b, dt)), nil
 }
 
-// cvBmm is aten::bmm: batched products of [B,m,k] and [B,k,n] tensors.
-func cvBmm(c *ops.Call) ([]any, error) {
+// bmm is aten::bmm: batched products of [B,m,k] and [B,k,n] tensors.
+func bmm(c *ops.Call) ([]any, error) {
 	a, b := c.Tensor("self"), c.Tensor("mat2")
 	if a.Dim() != 3 {
 		return nil, c.Errorf("self", "batch1 must be a 3D tensor, got %d-D", a.Dim())
@@ -121,32 +121,32 @@ func cvBmm(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("mat2", "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].",
 			a.Size(0), a.Size(2), b.Size(0), b.Size(1))
 	}
-	if err := cvSameDType(c, "mat2", a, b); err != nil {
+	if err := sameDTypes(c, "mat2", a, b); err != nil {
 		return nil, err
 	}
 	dt := a.DType()
 	if meta(a, b) {
-		return cvOne(empty(true, dt, []int{a.Size(0), a.Size(1), b.Size(2)}))
+		return oneOrErr(empty(true, dt, []int{a.Size(0), a.Size(1), b.Size(2)}))
 	}
-	if !cvMatmulSupported(dt) {
+	if !matmulSupported(dt) {
 		return nil, notImplemented(c, "self", "bmm", dt)
 	}
-	return one(cvBatchProduct(a, b, dt)), nil
+	return one(batchProduct(a, b, dt)), nil
 }
 
-// cvAddmm is aten::addmm: beta*self + alpha*(mat1@mat2), with self
+// addmm is aten::addmm: beta*self + alpha*(mat1@mat2), with self
 // broadcast to the product's shape. With beta == 0 self is not read, so
 // NaN and inf in it do not propagate.
-func cvAddmm(c *ops.Call) ([]any, error) {
+func addmm(c *ops.Call) ([]any, error) {
 	self, a, b := c.Tensor("self"), c.Tensor("mat1"), c.Tensor("mat2")
 	beta, alpha := c.Scalar("beta"), c.Scalar("alpha")
-	if err := cvCheckMatrix(c, "mat1", "mat1", a); err != nil {
+	if err := checkMatrix(c, "mat1", "mat1", a); err != nil {
 		return nil, err
 	}
-	if err := cvCheckMatrix(c, "mat2", "mat2", b); err != nil {
+	if err := checkMatrix(c, "mat2", "mat2", b); err != nil {
 		return nil, err
 	}
-	if err := cvCheckMultipliable(c, "mat2", a, b); err != nil {
+	if err := checkMultipliable(c, "mat2", a, b); err != nil {
 		return nil, err
 	}
 	shape := []int{a.Size(0), b.Size(1)}
@@ -162,23 +162,23 @@ func cvAddmm(c *ops.Call) ([]any, error) {
 	}
 	dt := a.DType()
 	if meta(self, a, b) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
-	if !cvMatmulSupported(dt) {
+	if !matmulSupported(dt) {
 		return nil, notImplemented(c, "self", "addmm_impl_cpu_", dt)
 	}
-	return one(cvAddmmCompute(bias, a, b, dt, beta, alpha, cvBF16Sequential(b, a.Size(0), a.Size(1), b.Size(1)))), nil
+	return one(addmmCompute(bias, a, b, dt, beta, alpha, bf16Sequential(b, a.Size(0), a.Size(1), b.Size(1)))), nil
 }
 
-// cvAddmmCompute returns beta*bias + alpha*(a@b) for bias already expanded
+// addmmCompute returns beta*bias + alpha*(a@b) for bias already expanded
 // to the result's shape: the result is initialized with bias and the gemm
 // accumulates onto it, as PyTorch's addmm does. Scalars are cast to the
 // work dtype (integers truncate a float alpha or beta).
 //
 // For bfloat16, seq selects PyTorch's all-bfloat16 loop (see
-// cvBF16Sequential); otherwise it computes in float32 and rounds once.
-func cvAddmmCompute(bias, a, b *tensor.Tensor, dt tensor.DType, beta, alpha ops.Scalar, seq bool) *tensor.Tensor {
-	wt := cvWorkType(dt)
+// bf16Sequential); otherwise it computes in float32 and rounds once.
+func addmmCompute(bias, a, b *tensor.Tensor, dt tensor.DType, beta, alpha ops.Scalar, seq bool) *tensor.Tensor {
+	wt := workType(dt)
 	m, k, n := a.Size(0), a.Size(1), b.Size(1)
 	out := tensor.Empty(wt, m, n)
 	bf, af := beta.Float(), alpha.Float()
@@ -192,28 +192,28 @@ func cvAddmmCompute(bias, a, b *tensor.Tensor, dt tensor.DType, beta, alpha ops.
 	}
 	if dt == tensor.BFloat16 && seq {
 		ac, bc := to(a, wt).Contiguous(), to(b, wt).Contiguous()
-		cvGemmBF16Seq(m, n, k, float32(af), cvVals[float32](ac), cvVals[float32](bc), float32(bf), tensor.Data[float32](out))
-		return cvFinish(out, dt)
+		gemmBF16Seq(m, n, k, float32(af), valuesOf[float32](ac), valuesOf[float32](bc), float32(bf), tensor.Data[float32](out))
+		return finish(out, dt)
 	}
-	cvMMInto(to(a, wt), to(b, wt), out, af, bf, ai, bi)
-	return cvFinish(out, dt)
+	mmInto(to(a, wt), to(b, wt), out, af, bf, ai, bi)
+	return finish(out, dt)
 }
 
-// cvMatmul is aten::matmul with torch.matmul's cases: dot for two vectors,
+// matmul is aten::matmul with torch.matmul's cases: dot for two vectors,
 // matrix-vector and vector-matrix products, mm, and batched products with
 // broadcast batch dimensions (a 1-D operand gets a dimension of size 1
 // prepended or appended, removed from the result).
-func cvMatmul(c *ops.Call) ([]any, error) {
-	out, err := cvMatmulTensors(c, "self", "other", c.Tensor("self"), c.Tensor("other"))
+func matmul(c *ops.Call) ([]any, error) {
+	out, err := matmulTensors(c, "self", "other", c.Tensor("self"), c.Tensor("other"))
 	if err != nil {
 		return nil, err
 	}
 	return one(out), nil
 }
 
-// cvMatmulTensors computes torch.matmul(a, b); argA and argB name the
+// matmulTensors computes torch.matmul(a, b); argA and argB name the
 // arguments errors blame.
-func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tensor.Tensor, error) {
+func matmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tensor.Tensor, error) {
 	da, db := a.Dim(), b.Dim()
 	if da == 0 || db == 0 {
 		arg := argA
@@ -235,11 +235,11 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 		if isMeta {
 			return empty(true, dt, []int{})
 		}
-		if !cvMatmulSupported(dt) {
+		if !matmulSupported(dt) {
 			return nil, notImplemented(c, argA, "dot", dt)
 		}
 		// dot sums in float32 (opmath) for bfloat16.
-		r := cvAddmmCompute(nil, tensor.Must(a.Unsqueeze(0)), tensor.Must(b.Unsqueeze(1)), dt, ops.IntScalar(0), ops.IntScalar(1), false)
+		r := addmmCompute(nil, tensor.Must(a.Unsqueeze(0)), tensor.Must(b.Unsqueeze(1)), dt, ops.IntScalar(0), ops.IntScalar(1), false)
 		return tensor.Must(r.Reshape()), nil
 	}
 	k := a.Size(-1)
@@ -277,10 +277,10 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 		if isMeta {
 			return empty(true, dt, shape)
 		}
-		if !cvMatmulSupported(dt) {
+		if !matmulSupported(dt) {
 			return nil, notImplemented(c, argA, "addmm_impl_cpu_", dt)
 		}
-		return tensor.Must(cvMatrixProduct(a2, b2, dt).Reshape(shape...)), nil
+		return tensor.Must(matrixProduct(a2, b2, dt).Reshape(shape...)), nil
 	}
 	// Batched: at least one operand has 3 or more dimensions.
 	as, bs := a.Shape(), b.Shape()
@@ -297,7 +297,7 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 	}
 	if k != kb {
 		return nil, c.Errorf(argB, "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].",
-			cvProd(batch), k, cvProd(batch), kb)
+			product(batch), k, product(batch), kb)
 	}
 	if a.DType() != b.DType() {
 		return nil, c.Errorf(argB, "expected scalar type %s but found %s", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
@@ -312,10 +312,10 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 	if isMeta {
 		return empty(true, dt, shape)
 	}
-	if !cvMatmulSupported(dt) {
+	if !matmulSupported(dt) {
 		return nil, notImplemented(c, argA, "bmm", dt)
 	}
-	nb := cvProd(batch)
+	nb := product(batch)
 	if db <= 2 && da >= 3 {
 		// Fold a's batch dimensions into its rows: one mm.
 		b2 := b
@@ -323,15 +323,15 @@ func cvMatmulTensors(c *ops.Call, argA, argB string, a, b *tensor.Tensor) (*tens
 			b2 = tensor.Must(b.Unsqueeze(1))
 		}
 		a2 := tensor.Must(a.Reshape(nb*m, k))
-		return tensor.Must(cvMatrixProduct(a2, b2, dt).Reshape(shape...)), nil
+		return tensor.Must(matrixProduct(a2, b2, dt).Reshape(shape...)), nil
 	}
 	a3 := tensor.Must(tensor.Must(tensor.Must(a.Reshape(as...)).Expand(append(slices.Clone(batch), m, k)...)).Reshape(nb, m, k))
 	b3 := tensor.Must(tensor.Must(tensor.Must(b.Reshape(bs...)).Expand(append(slices.Clone(batch), k, n)...)).Reshape(nb, k, n))
-	return tensor.Must(cvBatchProduct(a3, b3, dt).Reshape(shape...)), nil
+	return tensor.Must(batchProduct(a3, b3, dt).Reshape(shape...)), nil
 }
 
-// cvProd returns the product of sizes.
-func cvProd(sizes []int) int {
+// product returns the product of sizes.
+func product(sizes []int) int {
 	p := 1
 	for _, s := range sizes {
 		p *= s

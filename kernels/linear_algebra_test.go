@@ -11,9 +11,9 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// cvTensor returns a tensor of dtype dt and shape filled with a
+// patternTensor returns a tensor of dtype dt and shape filled with a
 // deterministic pattern of small values.
-func cvTensor(dt tensor.DType, shape ...int) *tensor.Tensor {
+func patternTensor(dt tensor.DType, shape ...int) *tensor.Tensor {
 	n, err := tensor.Numel(shape)
 	if err != nil {
 		panic(err)
@@ -28,31 +28,31 @@ func cvTensor(dt tensor.DType, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.FromFloat64s(dt, vals, shape...))
 }
 
-// cvRandn returns a float tensor of normal values from a fixed seed.
-func cvRandn(dt tensor.DType, seed uint64, shape ...int) *tensor.Tensor {
+// randn returns a float tensor of normal values from a fixed seed.
+func randn(dt tensor.DType, seed uint64, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.NewGenerator(seed).Randn(dt, shape...))
 }
 
-// cvCall calls the operator called name.
-func cvCall(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
+// callLinalg calls the operator called name.
+func callLinalg(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
 	t.Helper()
 	o, ok := ops.Global().Lookup(name)
 	require.True(t, ok, name)
 	return o.Call(args, kwargs)
 }
 
-// cvCall1 calls the operator called name and returns its first result,
+// callLinalg1 calls the operator called name and returns its first result,
 // failing the test on an error.
-func cvCall1(t *testing.T, name string, args []any, kwargs map[string]any) *tensor.Tensor {
+func callLinalg1(t *testing.T, name string, args []any, kwargs map[string]any) *tensor.Tensor {
 	t.Helper()
-	out, err := cvCall(t, name, args, kwargs)
+	out, err := callLinalg(t, name, args, kwargs)
 	require.NoError(t, err)
 	return out[0].(*tensor.Tensor)
 }
 
-func TestCvBadInput(t *testing.T) {
-	f32 := func(s ...int) *tensor.Tensor { return cvTensor(tensor.Float32, s...) }
-	typed := func(dt tensor.DType, s ...int) *tensor.Tensor { return cvTensor(dt, s...) }
+func TestLinearAlgebraBadInput(t *testing.T) {
+	f32 := func(s ...int) *tensor.Tensor { return patternTensor(tensor.Float32, s...) }
+	typed := func(dt tensor.DType, s ...int) *tensor.Tensor { return patternTensor(dt, s...) }
 	idx := func(v ...int64) *tensor.Tensor { return tensor.Must(tensor.FromSlice(v)) }
 	conv := func(x, w, b *tensor.Tensor, s, p, d []int64, tr bool, op []int64, g int64) []any {
 		var bias any
@@ -176,7 +176,7 @@ func TestCvBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := cvCall(t, tc.op, tc.args, tc.kwargs)
+			_, err := callLinalg(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "argument '"+tc.arg+"'")
 			assert.NotContains(t, err.Error(), "internal error")
@@ -184,30 +184,30 @@ func TestCvBadInput(t *testing.T) {
 	}
 }
 
-// TestCvMeta checks meta results of shape errors and of data-independent
+// TestLinearAlgebraMeta checks meta results of shape errors and of data-independent
 // outputs for ops whose kernels refuse some dtypes.
-func TestCvMeta(t *testing.T) {
+func TestLinearAlgebraMeta(t *testing.T) {
 	m := func(dt tensor.DType, s ...int) *tensor.Tensor { return tensor.Must(tensor.NewMeta(dt, s...)) }
-	out := cvCall1(t, "aten::mm", []any{m(tensor.Float16, 2, 3), m(tensor.Float16, 3, 4)}, nil)
+	out := callLinalg1(t, "aten::mm", []any{m(tensor.Float16, 2, 3), m(tensor.Float16, 3, 4)}, nil)
 	assert.True(t, out.IsMeta())
 	assert.Equal(t, []int{2, 4}, out.Shape())
 	assert.Equal(t, tensor.Float16, out.DType())
-	out = cvCall1(t, "aten::linear", []any{m(tensor.Float32, 2, 5, 3), m(tensor.Float32, 4, 3), m(tensor.Float32, 4)}, nil)
+	out = callLinalg1(t, "aten::linear", []any{m(tensor.Float32, 2, 5, 3), m(tensor.Float32, 4, 3), m(tensor.Float32, 4)}, nil)
 	assert.Equal(t, []int{2, 5, 4}, out.Shape())
-	out = cvCall1(t, "aten::conv3d", []any{m(tensor.Float32, 4, 5, 5, 5), m(tensor.Float32, 6, 2, 3, 3, 3), nil, []int64{1, 1, 1}, []int64{1, 1, 1}, []int64{1, 1, 1}, int64(2)}, nil)
+	out = callLinalg1(t, "aten::conv3d", []any{m(tensor.Float32, 4, 5, 5, 5), m(tensor.Float32, 6, 2, 3, 3, 3), nil, []int64{1, 1, 1}, []int64{1, 1, 1}, []int64{1, 1, 1}, int64(2)}, nil)
 	assert.Equal(t, []int{6, 5, 5, 5}, out.Shape())
-	outs, err := cvCall(t, "aten::max_pool2d_with_indices", []any{m(tensor.Float32, 3, 7, 7), []int64{3, 3}, []int64{2, 2}, []int64{1, 1}, []int64{1, 1}, true}, nil)
+	outs, err := callLinalg(t, "aten::max_pool2d_with_indices", []any{m(tensor.Float32, 3, 7, 7), []int64{3, 3}, []int64{2, 2}, []int64{1, 1}, []int64{1, 1}, true}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int{3, 4, 4}, outs[0].(*tensor.Tensor).Shape())
 	assert.Equal(t, tensor.Int64, outs[1].(*tensor.Tensor).DType())
-	_, err = cvCall(t, "aten::mm", []any{m(tensor.Float32, 2, 3), m(tensor.Float32, 4, 4)}, nil)
+	_, err = callLinalg(t, "aten::mm", []any{m(tensor.Float32, 2, 3), m(tensor.Float32, 4, 4)}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "argument 'mat2'")
 }
 
-// cvClose asserts that got and want have the same dtype and shape and
+// requireClose asserts that got and want have the same dtype and shape and
 // values within tol.
-func cvClose(t *testing.T, want, got *tensor.Tensor, tol float64) {
+func requireClose(t *testing.T, want, got *tensor.Tensor, tol float64) {
 	t.Helper()
 	require.Equal(t, want.DType(), got.DType())
 	require.Equal(t, want.Shape(), got.Shape())
@@ -219,46 +219,46 @@ func cvClose(t *testing.T, want, got *tensor.Tensor, tol float64) {
 	}
 }
 
-// TestCvNonContiguous runs kernels on strided views and checks them
+// TestLinearAlgebraNonContiguous runs kernels on strided views and checks them
 // against contiguous copies.
-func TestCvNonContiguous(t *testing.T) {
-	a := cvRandn(tensor.Float32, 1, 6, 5)
-	b := cvRandn(tensor.Float32, 2, 4, 6)
+func TestLinearAlgebraNonContiguous(t *testing.T) {
+	a := randn(tensor.Float32, 1, 6, 5)
+	b := randn(tensor.Float32, 2, 4, 6)
 	at := tensor.Must(a.T()) // [5, 6] column-major
 	bt := tensor.Must(b.T()) // [6, 4] column-major
-	want := cvCall1(t, "aten::mm", []any{at.Contiguous(), bt.Contiguous()}, nil)
-	cvClose(t, want, cvCall1(t, "aten::mm", []any{at, bt}, nil), 1e-6)
-	sl := tensor.Must(cvRandn(tensor.Float32, 3, 6, 9).Slice(1, 1, 9, 2)) // [6, 4] with row stride 9
-	want = cvCall1(t, "aten::mm", []any{at.Contiguous(), sl.Contiguous()}, nil)
-	cvClose(t, want, cvCall1(t, "aten::mm", []any{at, sl}, nil), 1e-6)
-	ints := tensor.Must(cvTensor(tensor.Int64, 4, 3).T())
-	want = cvCall1(t, "aten::mm", []any{ints.Contiguous(), cvTensor(tensor.Int64, 4, 2)}, nil)
-	cvClose(t, want, cvCall1(t, "aten::mm", []any{ints, cvTensor(tensor.Int64, 4, 2)}, nil), 0)
+	want := callLinalg1(t, "aten::mm", []any{at.Contiguous(), bt.Contiguous()}, nil)
+	requireClose(t, want, callLinalg1(t, "aten::mm", []any{at, bt}, nil), 1e-6)
+	sl := tensor.Must(randn(tensor.Float32, 3, 6, 9).Slice(1, 1, 9, 2)) // [6, 4] with row stride 9
+	want = callLinalg1(t, "aten::mm", []any{at.Contiguous(), sl.Contiguous()}, nil)
+	requireClose(t, want, callLinalg1(t, "aten::mm", []any{at, sl}, nil), 1e-6)
+	ints := tensor.Must(patternTensor(tensor.Int64, 4, 3).T())
+	want = callLinalg1(t, "aten::mm", []any{ints.Contiguous(), patternTensor(tensor.Int64, 4, 2)}, nil)
+	requireClose(t, want, callLinalg1(t, "aten::mm", []any{ints, patternTensor(tensor.Int64, 4, 2)}, nil), 0)
 
-	x := tensor.Must(cvRandn(tensor.Float32, 4, 1, 5, 6, 3).Permute(0, 3, 1, 2)) // [1, 3, 5, 6] channels-last
-	w := cvRandn(tensor.Float32, 5, 2, 3, 3, 3)
+	x := tensor.Must(randn(tensor.Float32, 4, 1, 5, 6, 3).Permute(0, 3, 1, 2)) // [1, 3, 5, 6] channels-last
+	w := randn(tensor.Float32, 5, 2, 3, 3, 3)
 	args := func(x *tensor.Tensor) []any {
 		return []any{x, w, nil, []int64{1}, []int64{1}, []int64{1}, false, []int64{0}, int64(1)}
 	}
-	want = cvCall1(t, "aten::convolution", args(x.Contiguous()), nil)
-	cvClose(t, want, cvCall1(t, "aten::convolution", args(x), nil), 1e-6)
+	want = callLinalg1(t, "aten::convolution", args(x.Contiguous()), nil)
+	requireClose(t, want, callLinalg1(t, "aten::convolution", args(x), nil), 1e-6)
 
-	want = cvCall1(t, "aten::max_pool2d", []any{x.Contiguous(), []int64{2, 2}}, nil)
-	cvClose(t, want, cvCall1(t, "aten::max_pool2d", []any{x, []int64{2, 2}}, nil), 0)
-	want = cvCall1(t, "aten::avg_pool2d", []any{x.Contiguous(), []int64{2, 2}}, nil)
-	cvClose(t, want, cvCall1(t, "aten::avg_pool2d", []any{x, []int64{2, 2}}, nil), 0)
-	want = cvCall1(t, "aten::upsample_nearest2d.vec", []any{x.Contiguous(), []int64{7, 9}, nil}, nil)
-	cvClose(t, want, cvCall1(t, "aten::upsample_nearest2d.vec", []any{x, []int64{7, 9}, nil}, nil), 0)
-	emb := tensor.Must(cvRandn(tensor.Float32, 6, 4, 5).T())
-	want = cvCall1(t, "aten::embedding", []any{emb.Contiguous(), tensor.Must(tensor.FromSlice([]int64{4, 0, 2}))}, nil)
-	cvClose(t, want, cvCall1(t, "aten::embedding", []any{emb, tensor.Must(tensor.FromSlice([]int64{4, 0, 2}))}, nil), 0)
+	want = callLinalg1(t, "aten::max_pool2d", []any{x.Contiguous(), []int64{2, 2}}, nil)
+	requireClose(t, want, callLinalg1(t, "aten::max_pool2d", []any{x, []int64{2, 2}}, nil), 0)
+	want = callLinalg1(t, "aten::avg_pool2d", []any{x.Contiguous(), []int64{2, 2}}, nil)
+	requireClose(t, want, callLinalg1(t, "aten::avg_pool2d", []any{x, []int64{2, 2}}, nil), 0)
+	want = callLinalg1(t, "aten::upsample_nearest2d.vec", []any{x.Contiguous(), []int64{7, 9}, nil}, nil)
+	requireClose(t, want, callLinalg1(t, "aten::upsample_nearest2d.vec", []any{x, []int64{7, 9}, nil}, nil), 0)
+	emb := tensor.Must(randn(tensor.Float32, 6, 4, 5).T())
+	want = callLinalg1(t, "aten::embedding", []any{emb.Contiguous(), tensor.Must(tensor.FromSlice([]int64{4, 0, 2}))}, nil)
+	requireClose(t, want, callLinalg1(t, "aten::embedding", []any{emb, tensor.Must(tensor.FromSlice([]int64{4, 0, 2}))}, nil), 0)
 }
 
-// TestCvLargeMatmul checks products large enough for gonum's parallel
+// TestLinearAlgebraLargeMatmul checks products large enough for gonum's parallel
 // blocks and the integer loop's row split against a float64 reference.
-func TestCvLargeMatmul(t *testing.T) {
-	a := cvRandn(tensor.Float64, 3, 130, 70)
-	b := cvRandn(tensor.Float64, 4, 70, 150)
+func TestLinearAlgebraLargeMatmul(t *testing.T) {
+	a := randn(tensor.Float64, 3, 130, 70)
+	b := randn(tensor.Float64, 4, 70, 150)
 	av, bv := a.Float64s(), b.Float64s()
 	ref := make([]float64, 130*150)
 	for i := range 130 {
@@ -269,9 +269,9 @@ func TestCvLargeMatmul(t *testing.T) {
 		}
 	}
 	want := tensor.Must(tensor.FromFloat64s(tensor.Float64, ref, 130, 150))
-	cvClose(t, want, cvCall1(t, "aten::mm", []any{a, b}, nil), 1e-12)
-	cvClose(t, want.To(tensor.Float32), cvCall1(t, "aten::mm", []any{a.To(tensor.Float32), b.To(tensor.Float32)}, nil), 1e-4)
-	ai, bi := cvTensor(tensor.Int64, 130, 70), cvTensor(tensor.Int64, 70, 150)
+	requireClose(t, want, callLinalg1(t, "aten::mm", []any{a, b}, nil), 1e-12)
+	requireClose(t, want.To(tensor.Float32), callLinalg1(t, "aten::mm", []any{a.To(tensor.Float32), b.To(tensor.Float32)}, nil), 1e-4)
+	ai, bi := patternTensor(tensor.Int64, 130, 70), patternTensor(tensor.Int64, 70, 150)
 	aiv, biv := ai.Int64s(), bi.Int64s()
 	iref := make([]int64, 130*150)
 	for i := range 130 {
@@ -281,5 +281,5 @@ func TestCvLargeMatmul(t *testing.T) {
 			}
 		}
 	}
-	cvClose(t, tensor.Must(tensor.FromInt64s(tensor.Int64, iref, 130, 150)), cvCall1(t, "aten::mm", []any{ai, bi}, nil), 0)
+	requireClose(t, tensor.Must(tensor.FromInt64s(tensor.Int64, iref, 130, 150)), callLinalg1(t, "aten::mm", []any{ai, bi}, nil), 0)
 }

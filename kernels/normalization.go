@@ -17,42 +17,42 @@ import (
 
 // registerNormalization registers the kernels of normalization.go.
 func registerNormalization() {
-	registerBoth("aten::native_batch_norm", redNativeBatchNorm)
-	registerBoth("aten::batch_norm", redBatchNorm)
-	registerBoth("aten::_native_batch_norm_legit", rxBatchNormLegit)
-	registerBoth("aten::_native_batch_norm_legit.no_stats", rxBatchNormLegitNoStats)
-	registerBoth("aten::_native_batch_norm_legit_no_training", rxBatchNormLegitNoTraining)
-	registerBoth("aten::instance_norm", ipInstanceNorm)
+	registerBoth("aten::native_batch_norm", nativeBatchNorm)
+	registerBoth("aten::batch_norm", batchNorm)
+	registerBoth("aten::_native_batch_norm_legit", batchNormLegit)
+	registerBoth("aten::_native_batch_norm_legit.no_stats", batchNormLegitNoStats)
+	registerBoth("aten::_native_batch_norm_legit_no_training", batchNormLegitNoTraining)
+	registerBoth("aten::instance_norm", instanceNorm)
 }
 
-// redNormDType reports whether dt is one of the dtypes ATen's CPU
+// normDType reports whether dt is one of the dtypes ATen's CPU
 // normalization kernels support.
-func redNormDType(dt tensor.DType) bool {
+func normDType(dt tensor.DType) bool {
 	return dt == tensor.Float32 || dt == tensor.Float64 || dt == tensor.BFloat16
 }
 
-// redSameDType checks that the optional tensor argument arg has dtype dt,
+// checkDType checks that the optional tensor argument arg has dtype dt,
 // as the kernels' data_ptr<T> checks do.
-func redSameDType(c *ops.Call, arg string, t *tensor.Tensor, dt tensor.DType) error {
+func checkDType(c *ops.Call, arg string, t *tensor.Tensor, dt tensor.DType) error {
 	if t != nil && t.DType() != dt {
 		return c.Errorf(arg, "expected scalar type %s but found %s", scalarTypeName(dt), scalarTypeName(t.DType()))
 	}
 	return nil
 }
 
-// redOptFloats returns t's elements as float64, or nil for a nil t.
-func redOptFloats(t *tensor.Tensor) []float64 {
+// optFloats returns t's elements as float64, or nil for a nil t.
+func optFloats(t *tensor.Tensor) []float64 {
 	if t == nil {
 		return nil
 	}
 	return t.Float64s()
 }
 
-// redMeanVar returns the mean and the biased variance of vals (NaN for
+// meanVar returns the mean and the biased variance of vals (NaN for
 // both when vals is empty).
-func redMeanVar(vals []float64) (mean, variance float64) {
+func meanVar(vals []float64) (mean, variance float64) {
 	n := float64(len(vals))
-	mean = redSumF64(vals) / n
+	mean = sumF64(vals) / n
 	var m2 float64
 	for _, v := range vals {
 		d := v - mean
@@ -61,19 +61,19 @@ func redMeanVar(vals []float64) (mean, variance float64) {
 	return mean, m2 / n
 }
 
-// redRstd is the reciprocal standard deviation of layer and group norm,
+// rstdOf is the reciprocal standard deviation of layer and group norm,
 // 1/sqrt(max(var, 0) + eps).
-func redRstd(variance, eps float64) float64 {
+func rstdOf(variance, eps float64) float64 {
 	return 1 / math.Sqrt(math.Max(variance, 0)+eps)
 }
 
-// redBNArgs are batch norm's tensor arguments in schema order.
-var redBNArgs = []string{"weight", "bias", "running_mean", "running_var"}
+// bnArgs are batch norm's tensor arguments in schema order.
+var bnArgs = []string{"weight", "bias", "running_mean", "running_var"}
 
-// redBatchNormCheck validates native_batch_norm's arguments and returns
+// batchNormCheck validates native_batch_norm's arguments and returns
 // the channel count and the dtype of the statistics (float32 when a
 // bfloat16 input comes with float32 parameters, ATen's "mixed" mode).
-func redBatchNormCheck(c *ops.Call) (channels int, statDT tensor.DType, err error) {
+func batchNormCheck(c *ops.Call) (channels int, statDT tensor.DType, err error) {
 	input := c.Tensor("input")
 	if input.Dim() == 0 {
 		return 0, 0, c.Errorf("input", "Dimension specified as 1 but tensor has no dimensions")
@@ -82,13 +82,13 @@ func redBatchNormCheck(c *ops.Call) (channels int, statDT tensor.DType, err erro
 		return 0, 0, c.Errorf("input", "Dimension out of range (expected to be in range of [-1, 0], but got 1)")
 	}
 	channels = input.Size(1)
-	for _, name := range redBNArgs {
+	for _, name := range bnArgs {
 		if t := c.Tensor(name); t != nil && t.Numel() != channels {
 			return 0, 0, c.Errorf(name, "%s should contain %d elements not %d", name, channels, t.Numel())
 		}
 	}
 	if !c.Bool("training") {
-		for _, name := range redBNArgs[2:] {
+		for _, name := range bnArgs[2:] {
 			if c.Tensor(name) == nil {
 				return 0, 0, c.Errorf(name, "%s must be defined in evaluation mode", name)
 			}
@@ -96,13 +96,13 @@ func redBatchNormCheck(c *ops.Call) (channels int, statDT tensor.DType, err erro
 	}
 	dt := input.DType()
 	mixed := false
-	for _, name := range redBNArgs {
+	for _, name := range bnArgs {
 		if t := c.Tensor(name); t != nil && t.DType() != dt {
 			mixed = true
 		}
 	}
 	if mixed {
-		for _, name := range redBNArgs {
+		for _, name := range bnArgs {
 			if t := c.Tensor(name); t != nil && t.DType() != tensor.Float32 {
 				return 0, 0, c.Errorf(name, "mixed dtype (CPU): expect parameter to have scalar type of Float")
 			}
@@ -112,18 +112,18 @@ func redBatchNormCheck(c *ops.Call) (channels int, statDT tensor.DType, err erro
 		}
 		return channels, tensor.Float32, nil
 	}
-	if !redNormDType(dt) {
+	if !normDType(dt) {
 		return 0, 0, notImplemented(c, "input", "batch_norm", dt)
 	}
 	return channels, dt, nil
 }
 
-// redBatchNormCompute computes native_batch_norm after redBatchNormCheck:
+// batchNormCompute computes native_batch_norm after batchNormCheck:
 // with training, batch statistics (biased variance) normalize the input
 // and the running statistics are updated in place (unbiased variance,
 // momentum); otherwise the running statistics normalize it and the saved
 // statistics are empty.
-func redBatchNormCompute(c *ops.Call, channels int, statDT tensor.DType) ([]any, error) {
+func batchNormCompute(c *ops.Call, channels int, statDT tensor.DType) ([]any, error) {
 	input := c.Tensor("input")
 	weight, bias := c.Tensor("weight"), c.Tensor("bias")
 	rmean, rvar := c.Tensor("running_mean"), c.Tensor("running_var")
@@ -147,7 +147,7 @@ func redBatchNormCompute(c *ops.Call, channels int, statDT tensor.DType) ([]any,
 		spatial *= s
 	}
 	x := input.Float64s()
-	w, b := redOptFloats(weight), redOptFloats(bias)
+	w, b := optFloats(weight), optFloats(bias)
 	mean, invstd := make([]float64, channels), make([]float64, channels)
 	count := batch * spatial
 	if training {
@@ -160,7 +160,7 @@ func redBatchNormCompute(c *ops.Call, channels int, statDT tensor.DType) ([]any,
 					base := (nb*channels + ch) * spatial
 					vals = append(vals, x[base:base+spatial]...)
 				}
-				m, v := redMeanVar(vals)
+				m, v := meanVar(vals)
 				mean[ch] = m
 				// ATen's InvStd: 0 when var and eps are both 0.
 				if v != 0 || eps != 0 {
@@ -194,7 +194,7 @@ func redBatchNormCompute(c *ops.Call, channels int, statDT tensor.DType) ([]any,
 		}
 	}
 	y := make([]float64, len(x))
-	redRows(batch*channels, spatial, func(r int) {
+	forRows(batch*channels, spatial, func(r int) {
 		ch := r % channels
 		alpha := invstd[ch]
 		if w != nil {
@@ -219,24 +219,24 @@ func redBatchNormCompute(c *ops.Call, channels int, statDT tensor.DType) ([]any,
 	}, nil
 }
 
-// redNativeBatchNorm is aten::native_batch_norm: (out, save_mean,
+// nativeBatchNorm is aten::native_batch_norm: (out, save_mean,
 // save_invstd), the last two empty [0] tensors when not training.
-func redNativeBatchNorm(c *ops.Call) ([]any, error) {
-	channels, statDT, err := redBatchNormCheck(c)
+func nativeBatchNorm(c *ops.Call) ([]any, error) {
+	channels, statDT, err := batchNormCheck(c)
 	if err != nil {
 		return nil, err
 	}
-	return redBatchNormCompute(c, channels, statDT)
+	return batchNormCompute(c, channels, statDT)
 }
 
-// redBatchNorm is aten::batch_norm: native_batch_norm's output, except that
+// batchNorm is aten::batch_norm: native_batch_norm's output, except that
 // an empty input gives input*weight[0] + bias[0] (an empty tensor of the
 // promoted dtype), as ATen's _batch_norm_impl_index does.
-func redBatchNorm(c *ops.Call) ([]any, error) {
+func batchNorm(c *ops.Call) ([]any, error) {
 	input := c.Tensor("input")
 	if input.Dim() >= 2 && input.Numel() == 0 {
 		dt := input.DType()
-		for _, name := range redBNArgs[:2] {
+		for _, name := range bnArgs[:2] {
 			t := c.Tensor(name)
 			if t == nil {
 				continue
@@ -255,53 +255,53 @@ func redBatchNorm(c *ops.Call) ([]any, error) {
 		}
 		return one(tensor.Must(empty(input.IsMeta(), dt, input.Shape()))), nil
 	}
-	channels, statDT, err := redBatchNormCheck(c)
+	channels, statDT, err := batchNormCheck(c)
 	if err != nil {
 		return nil, err
 	}
-	out, err := redBatchNormCompute(c, channels, statDT)
+	out, err := batchNormCompute(c, channels, statDT)
 	if err != nil {
 		return nil, err
 	}
 	return out[:1], nil
 }
 
-// rxBatchNormLegit is aten::_native_batch_norm_legit (newer than PyTorch
+// batchNormLegit is aten::_native_batch_norm_legit (newer than PyTorch
 // 1.13): native_batch_norm with its running statistics always given.
-func rxBatchNormLegit(c *ops.Call) ([]any, error) {
-	return rxDelegate("aten::native_batch_norm", redNativeBatchNorm, []any{
+func batchNormLegit(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::native_batch_norm", nativeBatchNorm, []any{
 		c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias"), c.Tensor("running_mean"), c.Tensor("running_var"),
 		c.Bool("training"), c.Float("momentum"), c.Float("eps"),
 	}, nil)
 }
 
-// rxBatchNormLegitNoStats is aten::_native_batch_norm_legit.no_stats:
+// batchNormLegitNoStats is aten::_native_batch_norm_legit.no_stats:
 // native_batch_norm without running statistics, which only works in
 // training mode.
-func rxBatchNormLegitNoStats(c *ops.Call) ([]any, error) {
+func batchNormLegitNoStats(c *ops.Call) ([]any, error) {
 	if !c.Bool("training") {
 		return nil, c.Errorf("training", "running_mean must be defined in evaluation mode (no_stats needs training=True)")
 	}
-	return rxDelegate("aten::native_batch_norm", redNativeBatchNorm, []any{
+	return delegateKernel("aten::native_batch_norm", nativeBatchNorm, []any{
 		c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias"), nil, nil,
 		true, c.Float("momentum"), c.Float("eps"),
 	}, nil)
 }
 
-// rxBatchNormLegitNoTraining is aten::_native_batch_norm_legit_no_training:
+// batchNormLegitNoTraining is aten::_native_batch_norm_legit_no_training:
 // native_batch_norm with training=False (saved statistics empty [0]).
-func rxBatchNormLegitNoTraining(c *ops.Call) ([]any, error) {
-	return rxDelegate("aten::native_batch_norm", redNativeBatchNorm, []any{
+func batchNormLegitNoTraining(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::native_batch_norm", nativeBatchNorm, []any{
 		c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias"), c.Tensor("running_mean"), c.Tensor("running_var"),
 		false, c.Float("momentum"), c.Float("eps"),
 	}, nil)
 }
 
-// ipInstanceNorm is aten::instance_norm as ATen composes it: batch_norm on
+// instanceNorm is aten::instance_norm as ATen composes it: batch_norm on
 // input viewed as [1, N*C, ...] with the parameters and running statistics
 // repeated N times; the running statistics, when given, are then updated
 // in place to the mean over the batch of the updated copies.
-func ipInstanceNorm(c *ops.Call) ([]any, error) {
+func instanceNorm(c *ops.Call) ([]any, error) {
 	input := c.Tensor("input")
 	rm, rv := c.Tensor("running_mean"), c.Tensor("running_var")
 	useStats := c.Bool("use_input_stats")
@@ -313,7 +313,7 @@ func ipInstanceNorm(c *ops.Call) ([]any, error) {
 		if input.Dim() == 1 {
 			d = 1
 		}
-		return nil, c.Errorf("input", "%s", ipDimErr(d, input.Dim()))
+		return nil, c.Errorf("input", "%s", dimErr(d, input.Dim()))
 	}
 	shape := input.Shape()
 	b, ch := shape[0], shape[1]
@@ -328,7 +328,7 @@ func ipInstanceNorm(c *ops.Call) ([]any, error) {
 		if t.Dim() > 1 {
 			return nil, c.Errorf(name, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
 		}
-		r, err := ipRepeat(t, b)
+		r, err := repeatTensor(t, b)
 		if err != nil {
 			return nil, c.Errorf(name, "%v", err)
 		}
@@ -346,12 +346,12 @@ func ipInstanceNorm(c *ops.Call) ([]any, error) {
 	out, err := bn.Call([]any{x, rep["weight"], rep["bias"], rep["running_mean"], rep["running_var"],
 		useStats, c.Float("momentum"), c.Float("eps"), c.Bool("cudnn_enabled")}, nil)
 	if err != nil {
-		return nil, ipRebind(c, bn, err, map[string]string{"training": "use_input_stats"})
+		return nil, rebind(c, bn, err, map[string]string{"training": "use_input_stats"})
 	}
 	y := out[0].(*tensor.Tensor)
 	for _, name := range []string{"running_mean", "running_var"} {
 		if t := c.Tensor(name); t != nil && !meta(t, rep[name]) {
-			if err := t.CopyFrom(ipBatchMean(rep[name], b, ch)); err != nil {
+			if err := t.CopyFrom(batchMean(rep[name], b, ch)); err != nil {
 				return nil, c.Errorf(name, "%v", err)
 			}
 		}
@@ -362,10 +362,10 @@ func ipInstanceNorm(c *ops.Call) ([]any, error) {
 	return one(tensor.Must(y.Reshape(shape...))), nil
 }
 
-// ipBatchMean is t.view(b, c).mean(0): the mean over b rows, summed in
+// batchMean is t.view(b, c).mean(0): the mean over b rows, summed in
 // order in the dtype's accumulation type (float32 for float32 and the
 // half types, float64 for float64).
-func ipBatchMean(t *tensor.Tensor, b, c int) *tensor.Tensor {
+func batchMean(t *tensor.Tensor, b, c int) *tensor.Tensor {
 	v := t.Float64s()
 	out := make([]float64, c)
 	for j := range out {

@@ -18,16 +18,16 @@ import (
 
 // registerPadding registers the kernels of padding.go.
 func registerPadding() {
-	registerBoth("aten::reflection_pad1d", ixReflectionPad1d)
-	registerBoth("aten::reflection_pad2d", ixReflectionPad2d)
-	registerBoth("aten::reflection_pad3d", ixReflectionPad3d)
-	registerBoth("aten::replication_pad2d", ixReplicationPad2d)
-	registerBoth("aten::replication_pad3d", ixReplicationPad3d)
-	registerBoth("aten::constant_pad_nd", shConstantPadND)
+	registerBoth("aten::reflection_pad1d", reflectionPad1d)
+	registerBoth("aten::reflection_pad2d", reflectionPad2d)
+	registerBoth("aten::reflection_pad3d", reflectionPad3d)
+	registerBoth("aten::replication_pad2d", replicationPad2d)
+	registerBoth("aten::replication_pad3d", replicationPad3d)
+	registerBoth("aten::constant_pad_nd", constantPadND)
 }
 
-// ixPadSpec describes one of the padding ops.
-type ixPadSpec struct {
+// padSpec describes one of the padding ops.
+type padSpec struct {
 	name    string // the name in ATen's "not implemented" message
 	nd      int    // number of padded (trailing) dimensions
 	reflect bool   // reflection (else replication)
@@ -38,41 +38,41 @@ type ixPadSpec struct {
 	half     bool // float16 and bfloat16 are supported
 }
 
-// ixReflectionPad1d is aten::reflection_pad1d: the last dimension of a
+// reflectionPad1d is aten::reflection_pad1d: the last dimension of a
 // (C, W) or (N, C, W) tensor padded with its reflection (the edge not
 // repeated); each padding must be smaller than the width.
-func ixReflectionPad1d(c *ops.Call) ([]any, error) {
-	return ixPad(c, ixPadSpec{name: "reflection_pad1d", nd: 1, reflect: true})
+func reflectionPad1d(c *ops.Call) ([]any, error) {
+	return padKernel(c, padSpec{name: "reflection_pad1d", nd: 1, reflect: true})
 }
 
-// ixReflectionPad2d is aten::reflection_pad2d, for (C, H, W) and
+// reflectionPad2d is aten::reflection_pad2d, for (C, H, W) and
 // (N, C, H, W) tensors.
-func ixReflectionPad2d(c *ops.Call) ([]any, error) {
-	return ixPad(c, ixPadSpec{name: "reflection_pad2d", nd: 2, reflect: true})
+func reflectionPad2d(c *ops.Call) ([]any, error) {
+	return padKernel(c, padSpec{name: "reflection_pad2d", nd: 2, reflect: true})
 }
 
-// ixReflectionPad3d is aten::reflection_pad3d, for (C, D, H, W) and
+// reflectionPad3d is aten::reflection_pad3d, for (C, D, H, W) and
 // (N, C, D, H, W) tensors.
-func ixReflectionPad3d(c *ops.Call) ([]any, error) {
-	return ixPad(c, ixPadSpec{name: "reflection_pad3d_cpu", nd: 3, reflect: true, exactLen: true, half: true})
+func reflectionPad3d(c *ops.Call) ([]any, error) {
+	return padKernel(c, padSpec{name: "reflection_pad3d_cpu", nd: 3, reflect: true, exactLen: true, half: true})
 }
 
-// ixReplicationPad2d is aten::replication_pad2d: the last two dimensions
+// replicationPad2d is aten::replication_pad2d: the last two dimensions
 // of a (C, H, W) or (N, C, H, W) tensor padded by repeating the edge
 // values.
-func ixReplicationPad2d(c *ops.Call) ([]any, error) {
-	return ixPad(c, ixPadSpec{name: "replication_pad2d_cpu", nd: 2, exactLen: true})
+func replicationPad2d(c *ops.Call) ([]any, error) {
+	return padKernel(c, padSpec{name: "replication_pad2d_cpu", nd: 2, exactLen: true})
 }
 
-// ixReplicationPad3d is aten::replication_pad3d, for (C, D, H, W) and
+// replicationPad3d is aten::replication_pad3d, for (C, D, H, W) and
 // (N, C, D, H, W) tensors.
-func ixReplicationPad3d(c *ops.Call) ([]any, error) {
-	return ixPad(c, ixPadSpec{name: "replication_pad3d_cpu", nd: 3, exactLen: true})
+func replicationPad3d(c *ops.Call) ([]any, error) {
+	return padKernel(c, padSpec{name: "replication_pad3d_cpu", nd: 3, exactLen: true})
 }
 
-// ixPadCheckInput applies the input checks of the op: the rank (nd+1 for
+// padCheckInput applies the input checks of the op: the rank (nd+1 for
 // unbatched, nd+2 for batched input) and which dimensions may be empty.
-func ixPadCheckInput(c *ops.Call, sp ixPadSpec, x *tensor.Tensor) error {
+func padCheckInput(c *ops.Call, sp padSpec, x *tensor.Tensor) error {
 	shape, rank := x.Shape(), x.Dim()
 	if rank < sp.nd+1 || rank > sp.nd+2 {
 		return c.Errorf("self", "%s: expected a %dD or %dD (batch mode) tensor for input, but got %dD input of size %v", sp.name, sp.nd+1, sp.nd+2, rank, shape)
@@ -96,8 +96,8 @@ func ixPadCheckInput(c *ops.Call, sp ixPadSpec, x *tensor.Tensor) error {
 	return nil
 }
 
-// ixPad pads the last sp.nd dimensions of self.
-func ixPad(c *ops.Call, sp ixPadSpec) ([]any, error) {
+// padKernel pads the last sp.nd dimensions of self.
+func padKernel(c *ops.Call, sp padSpec) ([]any, error) {
 	x := c.Tensor("self")
 	pad := c.Ints("padding")
 	if sp.exactLen && len(pad) != 2*sp.nd || len(pad) < 2*sp.nd {
@@ -108,7 +108,7 @@ func ixPad(c *ops.Call, sp ixPadSpec) ([]any, error) {
 			return nil, c.Errorf("padding", "padding %d is too large", p)
 		}
 	}
-	if err := ixPadCheckInput(c, sp, x); err != nil {
+	if err := padCheckInput(c, sp, x); err != nil {
 		return nil, err
 	}
 	dt := x.DType()
@@ -153,7 +153,7 @@ func ixPad(c *ops.Call, sp ixPadSpec) ([]any, error) {
 	}
 	for k := 0; k < sp.nd; k++ {
 		d := rank - 1 - k
-		m, err := ixPadMap(int(pad[2*k]), int(pad[2*k+1]), shape[d], sp.reflect)
+		m, err := padMap(int(pad[2*k]), int(pad[2*k+1]), shape[d], sp.reflect)
 		if err != nil {
 			return nil, c.Errorf("padding", "%v", err)
 		}
@@ -164,27 +164,27 @@ func ixPad(c *ops.Call, sp ixPadSpec) ([]any, error) {
 	strides := x.Strides()
 	lead := rank - sp.nd
 	leadStrides := slices.Concat(strides[:lead], make([]int, sp.nd))
-	offs := shOffsets(outShape, leadStrides, x.Offset())
+	offs := offsets(outShape, leadStrides, x.Offset())
 	coords := make([][]int, sp.nd)
 	for k := 0; k < sp.nd; k++ {
 		d := rank - 1 - k
 		u := make([]int, rank)
 		u[d] = 1
-		coords[k] = shOffsets(outShape, u, 0)
+		coords[k] = offsets(outShape, u, 0)
 	}
 	for i := range offs {
 		for k := 0; k < sp.nd; k++ {
 			offs[i] += maps[k][coords[k][i]] * strides[rank-1-k]
 		}
 	}
-	return one(shTake(x, outShape, offs)), nil
+	return one(take(x, outShape, offs)), nil
 }
 
-// ixPadMap maps every output index of a padded dimension of size in (with
+// padMap maps every output index of a padded dimension of size in (with
 // padding lo before and hi after, negative to crop) to the input index it
 // copies, with ATen's formulas: reflection mirrors about the edge
 // elements, replication repeats them.
-func ixPadMap(lo, hi, in int, reflect bool) ([]int, error) {
+func padMap(lo, hi, in int, reflect bool) ([]int, error) {
 	n := in + lo + hi
 	m := make([]int, n)
 	iStart, oStart := max(-lo, 0), max(lo, 0)
@@ -213,10 +213,10 @@ func ixPadMap(lo, hi, in int, reflect bool) ([]int, error) {
 	return m, nil
 }
 
-// shConstantPadND is aten::constant_pad_nd: self padded with value, pad
+// constantPadND is aten::constant_pad_nd: self padded with value, pad
 // giving (before, after) pairs from the last dimension backwards; negative
 // pads crop.
-func shConstantPadND(c *ops.Call) ([]any, error) {
+func constantPadND(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	pad := c.Ints("pad")
 	if len(pad)%2 != 0 {
@@ -253,7 +253,7 @@ func shConstantPadND(c *ops.Call) ([]any, error) {
 		positive = positive || lo > 0 || hi > 0
 	}
 	if !positive {
-		return one(shRebase(in).Clone()), nil
+		return one(rebase(in).Clone()), nil
 	}
 	for i := rank - lpad; i < rank; i++ {
 		lo, hi := int(pad[2*(rank-i-1)]), int(pad[2*(rank-i-1)+1])
@@ -263,11 +263,11 @@ func shConstantPadND(c *ops.Call) ([]any, error) {
 		}
 		shape[i] = n
 	}
-	v, err := shScalarValue(c, "value", c.Scalar("value"), x.DType())
+	v, err := scalarValue(c, "value", c.Scalar("value"), x.DType())
 	if err != nil {
 		return nil, err
 	}
-	out, err := shFull(x.IsMeta(), x.DType(), shape, v)
+	out, err := fullTensor(x.IsMeta(), x.DType(), shape, v)
 	if err != nil {
 		return nil, c.Errorf("pad", "%v", err)
 	}

@@ -9,13 +9,13 @@ import (
 
 // registerPointwiseOps registers the kernels of pointwise_ops.go.
 func registerPointwiseOps() {
-	registerBoth("aten::addcmul", pwAddcmul)
-	registerBoth("aten::addcdiv", pwAddcdiv)
+	registerBoth("aten::addcmul", addcmul)
+	registerBoth("aten::addcdiv", addcdiv)
 }
 
-// pwAddc reads addcmul's and addcdiv's operands: their result dtype, the
+// addc reads addcmul's and addcdiv's operands: their result dtype, the
 // broadcast shape and value converted to the dtype.
-func pwAddc(c *ops.Call, kernel string) (dt tensor.DType, shape []int, vf float64, vi int64, err error) {
+func addc(c *ops.Call, kernel string) (dt tensor.DType, shape []int, vf float64, vi int64, err error) {
 	self, t1, t2 := c.Tensor("self"), c.Tensor("tensor1"), c.Tensor("tensor2")
 	if dt, err = ops.ResultType(self, t1, t2); err != nil {
 		return
@@ -28,14 +28,14 @@ func pwAddc(c *ops.Call, kernel string) (dt tensor.DType, shape []int, vf float6
 		err = notImplemented(c, "self", kernel, dt)
 		return
 	}
-	vf, vi, err = pwScalarTo(c, "value", dt)
+	vf, vi, err = scalarTo(c, "value", dt)
 	return
 }
 
-// pwAddcmul is aten::addcmul: self + value*tensor1*tensor2 in the result
+// addcmul is aten::addcmul: self + value*tensor1*tensor2 in the result
 // dtype of the three tensors (integers wrap).
-func pwAddcmul(c *ops.Call) ([]any, error) {
-	dt, shape, vf, vi, err := pwAddc(c, "addcmul_cpu_out")
+func addcmul(c *ops.Call) ([]any, error) {
+	dt, shape, vf, vi, err := addc(c, "addcmul_cpu_out")
 	if err != nil {
 		return nil, err
 	}
@@ -44,14 +44,14 @@ func pwAddcmul(c *ops.Call) ([]any, error) {
 		return one(tensor.Must(empty(true, dt, shape))), nil
 	}
 	r := rounder(computeType(dt))
-	return one(pwMap3(to(self, dt), to(t1, dt), to(t2, dt), shape, dt,
+	return one(map3(to(self, dt), to(t1, dt), to(t2, dt), shape, dt,
 		func(s, a, b float64) float64 { return s + r(r(vf*a)*b) },
 		func(s, a, b int64) int64 { return s + vi*a*b })), nil
 }
 
-// pwAddcdiv is aten::addcdiv: self + value*tensor1/tensor2; integer
+// addcdiv is aten::addcdiv: self + value*tensor1/tensor2; integer
 // division (tensor1 and tensor2 both integral or bool) is an error.
-func pwAddcdiv(c *ops.Call) ([]any, error) {
+func addcdiv(c *ops.Call) ([]any, error) {
 	t1, t2 := c.Tensor("tensor1"), c.Tensor("tensor2")
 	if !t1.DType().IsFloat() && !t2.DType().IsFloat() {
 		return nil, c.Errorf("tensor2", "Integer division with addcdiv is no longer supported, and in a future  "+
@@ -60,7 +60,7 @@ func pwAddcdiv(c *ops.Call) ([]any, error) {
 			"for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "+
 			"addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
 	}
-	dt, shape, vf, _, err := pwAddc(c, "addcdiv_cpu_out")
+	dt, shape, vf, _, err := addc(c, "addcdiv_cpu_out")
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +69,6 @@ func pwAddcdiv(c *ops.Call) ([]any, error) {
 		return one(tensor.Must(empty(true, dt, shape))), nil
 	}
 	r := rounder(computeType(dt))
-	return one(pwMap3(to(self, dt), to(t1, dt), to(t2, dt), shape, dt,
+	return one(map3(to(self, dt), to(t1, dt), to(t2, dt), shape, dt,
 		func(s, a, b float64) float64 { return s + r(r(vf*a)/b) }, nil)), nil
 }

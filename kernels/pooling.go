@@ -22,94 +22,94 @@ import (
 
 // registerPooling registers the kernels of pooling.go.
 func registerPooling() {
-	registerBoth("aten::_adaptive_avg_pool2d_backward", pxAdaptiveAvgPool2dBackward)
-	registerBoth("aten::avg_pool2d_backward", pxAvgPool2dBackward)
-	registerBoth("aten::max_pool2d_with_indices_backward", pxMaxPool2dWithIndicesBackward)
-	registerBoth("aten::max_pool2d", cvMaxPool2d)
-	registerBoth("aten::max_pool2d_with_indices", cvMaxPool2dWithIndices)
-	registerBoth("aten::avg_pool2d", cvAvgPool2d)
-	registerBoth("aten::adaptive_avg_pool2d", cvAdaptiveAvgPool2d)
-	registerBoth("aten::_adaptive_avg_pool2d", cvAdaptiveAvgPool2dCore)
-	registerBoth("aten::avg_pool1d", pxAvgPool1d)
-	registerBoth("aten::adaptive_avg_pool1d", pxAdaptiveAvgPool1d)
-	registerBoth("aten::avg_pool3d", pxAvgPool3d)
-	registerBoth("aten::_adaptive_avg_pool3d", pxAdaptiveAvgPool3d)
-	registerBoth("aten::max_pool3d_with_indices", pxMaxPool3dWithIndices)
+	registerBoth("aten::_adaptive_avg_pool2d_backward", adaptiveAvgPool2dBackward)
+	registerBoth("aten::avg_pool2d_backward", avgPool2dBackward)
+	registerBoth("aten::max_pool2d_with_indices_backward", maxPool2dWithIndicesBackward)
+	registerBoth("aten::max_pool2d", maxPool2d)
+	registerBoth("aten::max_pool2d_with_indices", maxPool2dWithIndices)
+	registerBoth("aten::avg_pool2d", avgPool2d)
+	registerBoth("aten::adaptive_avg_pool2d", adaptiveAvgPool2d)
+	registerBoth("aten::_adaptive_avg_pool2d", adaptiveAvgPool2dCore)
+	registerBoth("aten::avg_pool1d", avgPool1d)
+	registerBoth("aten::adaptive_avg_pool1d", adaptiveAvgPool1d)
+	registerBoth("aten::avg_pool3d", avgPool3d)
+	registerBoth("aten::_adaptive_avg_pool3d", adaptiveAvgPool3d)
+	registerBoth("aten::max_pool3d_with_indices", maxPool3dWithIndices)
 }
 
-// pxSameDType checks that grad_output has the dtype of self.
-func pxSameDType(c *ops.Call, g, x *tensor.Tensor) error {
+// gradSameDType checks that grad_output has the dtype of self.
+func gradSameDType(c *ops.Call, g, x *tensor.Tensor) error {
 	if g.DType() != x.DType() {
 		return c.Errorf("grad_output", "expected dtype %s for `grad_output` but got dtype %s", x.DType(), g.DType())
 	}
 	return nil
 }
 
-// pxCheckGradShape checks that grad_output has the forward's output shape.
-func pxCheckGradShape(c *ops.Call, g *tensor.Tensor, want []int) error {
+// checkGradShape checks that grad_output has the forward's output shape.
+func checkGradShape(c *ops.Call, g *tensor.Tensor, want []int) error {
 	gs := g.Shape()
 	if len(gs) != len(want) {
-		return c.Errorf("grad_output", "expected grad_output of shape %s, got %s", cvShapeString(want), cvShapeString(gs))
+		return c.Errorf("grad_output", "expected grad_output of shape %s, got %s", shapeString(want), shapeString(gs))
 	}
 	for i := range gs {
 		if gs[i] != want[i] {
-			return c.Errorf("grad_output", "expected grad_output of shape %s, got %s", cvShapeString(want), cvShapeString(gs))
+			return c.Errorf("grad_output", "expected grad_output of shape %s, got %s", shapeString(want), shapeString(gs))
 		}
 	}
 	return nil
 }
 
-// pxFloatKernel reports whether dt is one of the float32, float64 and
+// floatKernel reports whether dt is one of the float32, float64 and
 // bfloat16 dtypes that ATen's pooling kernels take.
-func pxFloatKernel(dt tensor.DType) bool {
+func floatKernel(dt tensor.DType) bool {
 	return dt == tensor.Float32 || dt == tensor.Float64 || dt == tensor.BFloat16
 }
 
-// pxAdaptiveAvgPool2dBackward is aten::_adaptive_avg_pool2d_backward:
+// adaptiveAvgPool2dBackward is aten::_adaptive_avg_pool2d_backward:
 // each output gradient divided by its window's height and width, added to
 // every input element of the window.
-func pxAdaptiveAvgPool2dBackward(c *ops.Call) ([]any, error) {
+func adaptiveAvgPool2dBackward(c *ops.Call) ([]any, error) {
 	g, x := c.Tensor("grad_output"), c.Tensor("self")
 	nd := g.Dim()
 	if nd != 3 && nd != 4 {
-		return nil, c.Errorf("grad_output", "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got %s", cvShapeString(g.Shape()))
+		return nil, c.Errorf("grad_output", "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got %s", shapeString(g.Shape()))
 	}
 	gs, xs := g.Shape(), x.Shape()
 	for i := 1; i < nd; i++ {
 		if gs[i] <= 0 {
-			return nil, c.Errorf("grad_output", "adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for non-batch dimensions, but grad_output has sizes %s with dimension %d being empty", cvShapeString(gs), i)
+			return nil, c.Errorf("grad_output", "adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for non-batch dimensions, but grad_output has sizes %s with dimension %d being empty", shapeString(gs), i)
 		}
 	}
 	if x.Dim() != nd {
-		return nil, c.Errorf("self", "adaptive_avg_pool2d_backward(): expected self of %d dimensions like grad_output, got %s", nd, cvShapeString(xs))
+		return nil, c.Errorf("self", "adaptive_avg_pool2d_backward(): expected self of %d dimensions like grad_output, got %s", nd, shapeString(xs))
 	}
 	for i := 0; i < nd-2; i++ {
 		if xs[i] != gs[i] {
-			return nil, c.Errorf("grad_output", "adaptive_avg_pool2d_backward(): grad_output sizes %s do not match self sizes %s", cvShapeString(gs), cvShapeString(xs))
+			return nil, c.Errorf("grad_output", "adaptive_avg_pool2d_backward(): grad_output sizes %s do not match self sizes %s", shapeString(gs), shapeString(xs))
 		}
 	}
-	if err := pxSameDType(c, g, x); err != nil {
+	if err := gradSameDType(c, g, x); err != nil {
 		return nil, err
 	}
 	dt := x.DType()
 	if meta(g, x) {
-		return cvOne(empty(true, dt, xs))
+		return oneOrErr(empty(true, dt, xs))
 	}
-	if !pxFloatKernel(dt) {
+	if !floatKernel(dt) {
 		return nil, notImplemented(c, "self", "adaptive_avg_pool2d_backward_cpu", dt)
 	}
 	ih, iw, oh, ow := xs[nd-2], xs[nd-1], gs[nd-2], gs[nd-1]
-	planes := cvProd(xs[:nd-2])
+	planes := product(xs[:nd-2])
 	gv := g.Float64s()
-	res := make([]float64, cvProd(xs))
+	res := make([]float64, product(xs))
 	r := rounder(dt)
-	cvParallel(planes, planes*ih*iw, func(lo, hi int) {
+	parallel(planes, planes*ih*iw, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			dst := res[pl*ih*iw : (pl+1)*ih*iw]
 			for i := range oh {
-				h0, h1 := cvAdaptiveStart(i, oh, ih), cvAdaptiveEnd(i, oh, ih)
+				h0, h1 := adaptiveStart(i, oh, ih), adaptiveEnd(i, oh, ih)
 				for j := range ow {
-					w0, w1 := cvAdaptiveStart(j, ow, iw), cvAdaptiveEnd(j, ow, iw)
+					w0, w1 := adaptiveStart(j, ow, iw), adaptiveEnd(j, ow, iw)
 					delta := r(r(gv[(pl*oh+i)*ow+j]/float64(h1-h0)) / float64(w1-w0))
 					for h := h0; h < h1; h++ {
 						for w := w0; w < w1; w++ {
@@ -120,26 +120,26 @@ func pxAdaptiveAvgPool2dBackward(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return cvOne(tensor.FromFloat64s(dt, res, xs...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, xs...))
 }
 
-// pxPoolGeometry recomputes a 2-d pooling op's geometry with the forward
+// poolGeometry recomputes a 2-d pooling op's geometry with the forward
 // kernel's argument checks, by a meta call of the forward op.
-func pxPoolGeometry(c *ops.Call, x *tensor.Tensor, opName string, args []any) (*cvPool, error) {
+func poolGeometry(c *ops.Call, x *tensor.Tensor, opName string, args []any) (*pool, error) {
 	mx := x.Meta()
-	out, err := pxCallOp(c, opName, append([]any{mx}, args...), nil)
+	out, err := callOp(c, opName, append([]any{mx}, args...), nil)
 	if err != nil {
 		return nil, err
 	}
 	xs, os := x.Shape(), out[0].(*tensor.Tensor).Shape()
 	nd := len(xs)
-	return &cvPool{planes: cvProd(xs[:nd-2]), inH: xs[nd-2], inW: xs[nd-1], outH: os[nd-2], outW: os[nd-1], outShape: os}, nil
+	return &pool{planes: product(xs[:nd-2]), inH: xs[nd-2], inW: xs[nd-1], outH: os[nd-2], outW: os[nd-1], outShape: os}, nil
 }
 
-// pxAvgPool2dBackward is aten::avg_pool2d_backward: each output gradient
+// avgPool2dBackward is aten::avg_pool2d_backward: each output gradient
 // divided as the forward divides its window sum, added to every input
 // element of the window (clipped to the input).
-func pxAvgPool2dBackward(c *ops.Call) ([]any, error) {
+func avgPool2dBackward(c *ops.Call) ([]any, error) {
 	g, x := c.Tensor("grad_output"), c.Tensor("self")
 	ks, st, pd := c.Ints("kernel_size"), c.Ints("stride"), c.Ints("padding")
 	ceil, countPad := c.Bool("ceil_mode"), c.Bool("count_include_pad")
@@ -148,22 +148,22 @@ func pxAvgPool2dBackward(c *ops.Call) ([]any, error) {
 	if hasDiv {
 		divArg = div
 	}
-	p, err := pxPoolGeometry(c, x, "aten::avg_pool2d", []any{ks, st, pd, ceil, countPad, divArg})
+	p, err := poolGeometry(c, x, "aten::avg_pool2d", []any{ks, st, pd, ceil, countPad, divArg})
 	if err != nil {
 		return nil, err
 	}
-	if err := pxSameDType(c, g, x); err != nil {
+	if err := gradSameDType(c, g, x); err != nil {
 		return nil, err
 	}
-	if err := pxCheckGradShape(c, g, p.outShape); err != nil {
+	if err := checkGradShape(c, g, p.outShape); err != nil {
 		return nil, err
 	}
 	dt := x.DType()
 	xs := x.Shape()
 	if meta(g, x) {
-		return cvOne(empty(true, dt, xs))
+		return oneOrErr(empty(true, dt, xs))
 	}
-	if !pxFloatKernel(dt) && dt != tensor.Int64 {
+	if !floatKernel(dt) && dt != tensor.Int64 {
 		return nil, notImplemented(c, "self", "avg_pool2d_backward_out_frame", dt)
 	}
 	p.kH, p.kW = int(ks[0]), int(ks[len(ks)-1])
@@ -197,7 +197,7 @@ func pxAvgPool2dBackward(c *ops.Call) ([]any, error) {
 	}
 	if dt == tensor.Int64 {
 		gv := g.Int64s()
-		res := make([]int64, cvProd(xs))
+		res := make([]int64, product(xs))
 		for pl := range p.planes {
 			dst := res[pl*lin : (pl+1)*lin]
 			for oh := range p.outH {
@@ -215,12 +215,12 @@ func pxAvgPool2dBackward(c *ops.Call) ([]any, error) {
 				}
 			}
 		}
-		return cvOne(tensor.FromInt64s(dt, res, xs...))
+		return oneOrErr(tensor.FromInt64s(dt, res, xs...))
 	}
 	gv := g.Float64s()
-	res := make([]float64, cvProd(xs))
+	res := make([]float64, product(xs))
 	r := rounder(dt)
-	cvParallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
+	parallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			dst := res[pl*lin : (pl+1)*lin]
 			for oh := range p.outH {
@@ -239,22 +239,22 @@ func pxAvgPool2dBackward(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return cvOne(tensor.FromFloat64s(dt, res, xs...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, xs...))
 }
 
-// pxMaxPool2dWithIndicesBackward is aten::max_pool2d_with_indices_backward:
+// maxPool2dWithIndicesBackward is aten::max_pool2d_with_indices_backward:
 // each output gradient added to the input element its index names (a flat
 // offset in the H*W plane).
-func pxMaxPool2dWithIndicesBackward(c *ops.Call) ([]any, error) {
+func maxPool2dWithIndicesBackward(c *ops.Call) ([]any, error) {
 	g, x, idx := c.Tensor("grad_output"), c.Tensor("self"), c.Tensor("indices")
-	p, err := pxPoolGeometry(c, x, "aten::max_pool2d", []any{c.Ints("kernel_size"), c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), c.Bool("ceil_mode")})
+	p, err := poolGeometry(c, x, "aten::max_pool2d", []any{c.Ints("kernel_size"), c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), c.Bool("ceil_mode")})
 	if err != nil {
 		return nil, err
 	}
-	if err := pxSameDType(c, g, x); err != nil {
+	if err := gradSameDType(c, g, x); err != nil {
 		return nil, err
 	}
-	if err := pxCheckGradShape(c, g, p.outShape); err != nil {
+	if err := checkGradShape(c, g, p.outShape); err != nil {
 		return nil, err
 	}
 	if idx.DType() != tensor.Int64 {
@@ -262,19 +262,19 @@ func pxMaxPool2dWithIndicesBackward(c *ops.Call) ([]any, error) {
 	}
 	is := idx.Shape()
 	if len(is) != len(p.outShape) {
-		return nil, c.Errorf("indices", "expected indices of shape %s, got %s", cvShapeString(p.outShape), cvShapeString(is))
+		return nil, c.Errorf("indices", "expected indices of shape %s, got %s", shapeString(p.outShape), shapeString(is))
 	}
 	for i := range is {
 		if is[i] != p.outShape[i] {
-			return nil, c.Errorf("indices", "expected indices of shape %s, got %s", cvShapeString(p.outShape), cvShapeString(is))
+			return nil, c.Errorf("indices", "expected indices of shape %s, got %s", shapeString(p.outShape), shapeString(is))
 		}
 	}
 	dt := x.DType()
 	xs := x.Shape()
 	if meta(g, x, idx) {
-		return cvOne(empty(true, dt, xs))
+		return oneOrErr(empty(true, dt, xs))
 	}
-	if !pxFloatKernel(dt) {
+	if !floatKernel(dt) {
 		return nil, notImplemented(c, "self", "max_pool2d_backward", dt)
 	}
 	lin, lout := p.inH*p.inW, p.outH*p.outW
@@ -285,7 +285,7 @@ func pxMaxPool2dWithIndicesBackward(c *ops.Call) ([]any, error) {
 		}
 	}
 	gv := g.Float64s()
-	res := make([]float64, cvProd(xs))
+	res := make([]float64, product(xs))
 	r := rounder(dt)
 	for pl := range p.planes {
 		dst := res[pl*lin : (pl+1)*lin]
@@ -293,11 +293,11 @@ func pxMaxPool2dWithIndicesBackward(c *ops.Call) ([]any, error) {
 			dst[iv[o]] = r(dst[iv[o]] + gv[o])
 		}
 	}
-	return cvOne(tensor.FromFloat64s(dt, res, xs...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, xs...))
 }
 
-// cvPool is a 2-d pooling geometry over planes of size [inH, inW].
-type cvPool struct {
+// pool is a 2-d pooling geometry over planes of size [inH, inW].
+type pool struct {
 	planes     int // product of the leading (batch, channel) sizes
 	inH, inW   int
 	outH, outW int
@@ -312,8 +312,8 @@ type cvPool struct {
 	hasDivisor bool
 }
 
-// cvFloorDiv returns ⌊a/b⌋ for b != 0, as ATen's div_rtn.
-func cvFloorDiv(a, b int) int {
+// floorDivInt returns ⌊a/b⌋ for b != 0, as ATen's div_rtn.
+func floorDivInt(a, b int) int {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
 		q--
@@ -321,10 +321,10 @@ func cvFloorDiv(a, b int) int {
 	return q
 }
 
-// cvPoolOutSize is ATen's pooling_output_shape with its checks: the
+// poolOutSize is ATen's pooling_output_shape with its checks: the
 // number of windows along a dimension of size in; with ceil the last
 // window must start inside the input or the left padding.
-func cvPoolOutSize(c *ops.Call, in, k, pad, stride, dil int, ceil bool) (int, error) {
+func poolOutSize(c *ops.Call, in, k, pad, stride, dil int, ceil bool) (int, error) {
 	if stride == 0 {
 		return 0, c.Errorf("stride", "stride should not be zero")
 	}
@@ -338,23 +338,23 @@ func cvPoolOutSize(c *ops.Call, in, k, pad, stride, dil int, ceil bool) (int, er
 	if ceil {
 		extra = stride - 1
 	}
-	out := cvFloorDiv(in+2*pad-dil*(k-1)-1+extra, stride) + 1
+	out := floorDivInt(in+2*pad-dil*(k-1)-1+extra, stride) + 1
 	if ceil && (out-1)*stride >= in+pad {
 		out--
 	}
 	return out, nil
 }
 
-// cvPoolArgs reads and checks the arguments of max_pool2d (withDilation)
+// poolArgs reads and checks the arguments of max_pool2d (withDilation)
 // or avg_pool2d (name is the op's name in messages) and computes the
 // output geometry.
-func cvPoolArgs(c *ops.Call, name string, withDilation bool) (*cvPool, error) {
+func poolArgs(c *ops.Call, name string, withDilation bool) (*pool, error) {
 	x := c.Tensor("self")
 	ks, st, pd := c.Ints("kernel_size"), c.Ints("stride"), c.Ints("padding")
 	if len(ks) != 1 && len(ks) != 2 {
 		return nil, c.Errorf("kernel_size", "%s: kernel_size must either be a single int, or a tuple of two ints", name)
 	}
-	p := &cvPool{}
+	p := &pool{}
 	p.kH = int(ks[0])
 	p.kW = int(ks[len(ks)-1])
 	if len(st) > 2 {
@@ -386,10 +386,10 @@ func cvPoolArgs(c *ops.Call, name string, withDilation bool) (*cvPool, error) {
 	xs := x.Shape()
 	p.inH, p.inW = xs[nd-2], xs[nd-1]
 	var err error
-	if p.outH, err = cvPoolOutSize(c, p.inH, p.kH, p.pH, p.sH, p.dH, p.ceil); err != nil {
+	if p.outH, err = poolOutSize(c, p.inH, p.kH, p.pH, p.sH, p.dH, p.ceil); err != nil {
 		return nil, err
 	}
-	if p.outW, err = cvPoolOutSize(c, p.inW, p.kW, p.pW, p.sW, p.dW, p.ceil); err != nil {
+	if p.outW, err = poolOutSize(c, p.inW, p.kW, p.pW, p.sW, p.dW, p.ceil); err != nil {
 		return nil, err
 	}
 	switch {
@@ -402,42 +402,42 @@ func cvPoolArgs(c *ops.Call, name string, withDilation bool) (*cvPool, error) {
 	}
 	valid := xs[1] != 0 && xs[2] != 0 && (nd == 3 && xs[0] != 0 || nd == 4 && xs[3] != 0)
 	if !valid {
-		return nil, c.Errorf("self", "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", cvShapeString(xs))
+		return nil, c.Errorf("self", "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", shapeString(xs))
 	}
 	if p.outH < 1 || p.outW < 1 {
 		return nil, c.Errorf("self", "Given input size: (%dx%dx%d). Calculated output size: (%dx%dx%d). Output size is too small",
 			xs[nd-3], p.inH, p.inW, xs[nd-3], p.outH, p.outW)
 	}
 	p.outShape = append(xs[:nd-2:nd-2], p.outH, p.outW)
-	p.planes = cvProd(xs[:nd-2])
+	p.planes = product(xs[:nd-2])
 	return p, nil
 }
 
-// cvMaxPool2d is aten::max_pool2d: the values of max_pool2d_with_indices.
-func cvMaxPool2d(c *ops.Call) ([]any, error) {
-	out, _, err := cvMaxPool(c, false)
+// maxPool2d is aten::max_pool2d: the values of max_pool2d_with_indices.
+func maxPool2d(c *ops.Call) ([]any, error) {
+	out, _, err := maxPool(c, false)
 	if err != nil {
 		return nil, err
 	}
 	return one(out), nil
 }
 
-// cvMaxPool2dWithIndices is aten::max_pool2d_with_indices: the maximum of
+// maxPool2dWithIndices is aten::max_pool2d_with_indices: the maximum of
 // each window, and its flat offset in the input's H*W plane. NaN wins;
 // among equal values the first in row-major window order wins, and a later
 // NaN replaces an earlier one, as in PyTorch's loop.
-func cvMaxPool2dWithIndices(c *ops.Call) ([]any, error) {
-	out, idx, err := cvMaxPool(c, true)
+func maxPool2dWithIndices(c *ops.Call) ([]any, error) {
+	out, idx, err := maxPool(c, true)
 	if err != nil {
 		return nil, err
 	}
 	return []any{out, idx}, nil
 }
 
-// cvMaxPool computes max pooling and, when withIdx, the indices.
-func cvMaxPool(c *ops.Call, withIdx bool) (*tensor.Tensor, *tensor.Tensor, error) {
+// maxPool computes max pooling and, when withIdx, the indices.
+func maxPool(c *ops.Call, withIdx bool) (*tensor.Tensor, *tensor.Tensor, error) {
 	x := c.Tensor("self")
-	p, err := cvPoolArgs(c, "max_pool2d", true)
+	p, err := poolArgs(c, "max_pool2d", true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -453,19 +453,19 @@ func cvMaxPool(c *ops.Call, withIdx bool) (*tensor.Tensor, *tensor.Tensor, error
 	var out *tensor.Tensor
 	if dt == tensor.Float64 {
 		out = tensor.Empty(dt, p.outShape...)
-		cvMaxPoolRun(p, tensor.Values[float64](x), tensor.Data[float64](out), iv)
+		maxPoolRun(p, tensor.Values[float64](x), tensor.Data[float64](out), iv)
 	} else {
 		out = tensor.Empty(tensor.Float32, p.outShape...)
-		cvMaxPoolRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out), iv)
+		maxPoolRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out), iv)
 		out = to(out, dt)
 	}
 	return out, idx, nil
 }
 
-// cvMaxPoolRun is max pooling over every plane of x.
-func cvMaxPoolRun[T float32 | float64](p *cvPool, x, out []T, idx []int64) {
+// maxPoolRun is max pooling over every plane of x.
+func maxPoolRun[T float32 | float64](p *pool, x, out []T, idx []int64) {
 	lin, lout := p.inH*p.inW, p.outH*p.outW
-	cvParallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
+	parallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*lin : (pl+1)*lin]
 			o := pl * lout
@@ -499,46 +499,46 @@ func cvMaxPoolRun[T float32 | float64](p *cvPool, x, out []T, idx []int64) {
 	})
 }
 
-// cvAvgPool2d is aten::avg_pool2d: window sums divided by divisor_override,
+// avgPool2d is aten::avg_pool2d: window sums divided by divisor_override,
 // or by the window size clipped to the padded input (count_include_pad) or
 // to the input. float32 and bfloat16 sum in float32 as PyTorch does;
 // int64 sums in int64 and divides truncating.
-func cvAvgPool2d(c *ops.Call) ([]any, error) {
+func avgPool2d(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	div, hasDiv := c.OptInt("divisor_override")
 	if hasDiv && div == 0 {
 		return nil, c.Errorf("divisor_override", "divisor must be not zero")
 	}
-	p, err := cvPoolArgs(c, "avg_pool2d", false)
+	p, err := poolArgs(c, "avg_pool2d", false)
 	if err != nil {
 		return nil, err
 	}
 	p.countPad, p.divisor, p.hasDivisor = c.Bool("count_include_pad"), div, hasDiv
 	dt := x.DType()
 	if meta(x) {
-		return cvOne(empty(true, dt, p.outShape))
+		return oneOrErr(empty(true, dt, p.outShape))
 	}
 	switch dt {
 	case tensor.Float64:
 		out := tensor.Empty(dt, p.outShape...)
-		cvAvgPoolRun(p, tensor.Values[float64](x), tensor.Data[float64](out))
+		avgPoolRun(p, tensor.Values[float64](x), tensor.Data[float64](out))
 		return one(out), nil
 	case tensor.Float32, tensor.BFloat16:
 		out := tensor.Empty(tensor.Float32, p.outShape...)
-		cvAvgPoolRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out))
+		avgPoolRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out))
 		return one(to(out, dt)), nil
 	case tensor.Int64:
 		out := tensor.Empty(dt, p.outShape...)
-		cvAvgPoolRun(p, tensor.Values[int64](x), tensor.Data[int64](out))
+		avgPoolRun(p, tensor.Values[int64](x), tensor.Data[int64](out))
 		return one(out), nil
 	}
 	return nil, notImplemented(c, "self", "avg_pool2d", dt)
 }
 
-// cvAvgPoolRun is average pooling over every plane of x.
-func cvAvgPoolRun[T float32 | float64 | int64](p *cvPool, x, out []T) {
+// avgPoolRun is average pooling over every plane of x.
+func avgPoolRun[T float32 | float64 | int64](p *pool, x, out []T) {
 	lin, lout := p.inH*p.inW, p.outH*p.outW
-	cvParallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
+	parallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*lin : (pl+1)*lin]
 			o := pl * lout
@@ -578,10 +578,10 @@ func cvAvgPoolRun[T float32 | float64 | int64](p *cvPool, x, out []T) {
 	})
 }
 
-// cvAdaptiveAvgPool2d is aten::adaptive_avg_pool2d: for output size 1x1 a
+// adaptiveAvgPool2d is aten::adaptive_avg_pool2d: for output size 1x1 a
 // mean over the last two dimensions (of input of any rank, float16
 // included, as PyTorch's shortcut), and otherwise _adaptive_avg_pool2d.
-func cvAdaptiveAvgPool2d(c *ops.Call) ([]any, error) {
+func adaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	os := c.Ints("output_size")
 	if len(os) != 2 {
@@ -591,7 +591,7 @@ func cvAdaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("output_size", "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {%d, %d}", os[0], os[1])
 	}
 	if os[0] != 1 || os[1] != 1 {
-		return cvAdaptiveAvgPool2dCore(c)
+		return adaptiveAvgPool2dCore(c)
 	}
 	nd := x.Dim()
 	if nd < 2 {
@@ -604,10 +604,10 @@ func cvAdaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 	xs := x.Shape()
 	shape := append(xs[:nd-2:nd-2], 1, 1)
 	if meta(x) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	n := xs[nd-2] * xs[nd-1]
-	planes := cvProd(xs[:nd-2])
+	planes := product(xs[:nd-2])
 	vals := x.Float64s()
 	res := make([]float64, planes)
 	for pl := range res {
@@ -617,13 +617,13 @@ func cvAdaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 		}
 		res[pl] = s / float64(n)
 	}
-	return cvOne(tensor.FromFloat64s(dt, res, shape...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
 }
 
-// cvAdaptiveAvgPool2dCore is aten::_adaptive_avg_pool2d: output cell
+// adaptiveAvgPool2dCore is aten::_adaptive_avg_pool2d: output cell
 // (i, j) averages input rows ⌊i*H/oh⌋ to ⌈(i+1)*H/oh⌉ (exclusive), the
 // bounds computed in float32 as PyTorch does, and likewise for columns.
-func cvAdaptiveAvgPool2dCore(c *ops.Call) ([]any, error) {
+func adaptiveAvgPool2dCore(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	os := c.Ints("output_size")
 	if len(os) != 2 {
@@ -638,56 +638,56 @@ func cvAdaptiveAvgPool2dCore(c *ops.Call) ([]any, error) {
 		for _, d := range []int{nd - 2, nd - 1} {
 			if xs[d] <= 0 {
 				return nil, c.Errorf("self", "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty",
-					cvShapeString(xs), d)
+					shapeString(xs), d)
 			}
 		}
 	}
 	if nd != 3 && nd != 4 {
-		return nil, c.Errorf("self", "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", cvShapeString(xs))
+		return nil, c.Errorf("self", "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", shapeString(xs))
 	}
 	oh, ow := int(os[0]), int(os[1])
 	shape := append(xs[:nd-2:nd-2], oh, ow)
 	dt := x.DType()
 	if meta(x) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 {
 		return nil, notImplemented(c, "self", "adaptive_avg_pool2d", dt)
 	}
-	p := &cvPool{planes: cvProd(xs[:nd-2]), inH: xs[nd-2], inW: xs[nd-1], outH: oh, outW: ow}
+	p := &pool{planes: product(xs[:nd-2]), inH: xs[nd-2], inW: xs[nd-1], outH: oh, outW: ow}
 	if dt == tensor.Float64 {
 		out := tensor.Empty(dt, shape...)
-		cvAdaptiveRun(p, tensor.Values[float64](x), tensor.Data[float64](out))
+		adaptiveRun(p, tensor.Values[float64](x), tensor.Data[float64](out))
 		return one(out), nil
 	}
 	out := tensor.Empty(tensor.Float32, shape...)
-	cvAdaptiveRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out))
+	adaptiveRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out))
 	return one(to(out, dt)), nil
 }
 
-// cvAdaptiveStart is ATen's adaptive pooling start_index: ⌊a*c/b⌋ with
+// adaptiveStart is ATen's adaptive pooling start_index: ⌊a*c/b⌋ with
 // the division in float32.
-func cvAdaptiveStart(a, b, c int) int {
+func adaptiveStart(a, b, c int) int {
 	return int(math.Floor(float64(float32(a*c) / float32(b))))
 }
 
-// cvAdaptiveEnd is ATen's end_index: ⌈(a+1)*c/b⌉ with the division in
+// adaptiveEnd is ATen's end_index: ⌈(a+1)*c/b⌉ with the division in
 // float32.
-func cvAdaptiveEnd(a, b, c int) int {
+func adaptiveEnd(a, b, c int) int {
 	return int(math.Ceil(float64(float32((a+1)*c) / float32(b))))
 }
 
-// cvAdaptiveRun is adaptive average pooling over every plane of x.
-func cvAdaptiveRun[T float32 | float64](p *cvPool, x, out []T) {
+// adaptiveRun is adaptive average pooling over every plane of x.
+func adaptiveRun[T float32 | float64](p *pool, x, out []T) {
 	lin, lout := p.inH*p.inW, p.outH*p.outW
-	cvParallel(p.planes, p.planes*lin, func(lo, hi int) {
+	parallel(p.planes, p.planes*lin, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*lin : (pl+1)*lin]
 			o := pl * lout
 			for oh := range p.outH {
-				h0, h1 := cvAdaptiveStart(oh, p.outH, p.inH), cvAdaptiveEnd(oh, p.outH, p.inH)
+				h0, h1 := adaptiveStart(oh, p.outH, p.inH), adaptiveEnd(oh, p.outH, p.inH)
 				for ow := range p.outW {
-					w0, w1 := cvAdaptiveStart(ow, p.outW, p.inW), cvAdaptiveEnd(ow, p.outW, p.inW)
+					w0, w1 := adaptiveStart(ow, p.outW, p.inW), adaptiveEnd(ow, p.outW, p.inW)
 					var sum T
 					for ih := h0; ih < h1; ih++ {
 						for _, v := range src[ih*p.inW+w0 : ih*p.inW+w1] {
@@ -702,17 +702,17 @@ func cvAdaptiveRun[T float32 | float64](p *cvPool, x, out []T) {
 	})
 }
 
-// pxCheck1d is ATen's check1d: an int[1] argument must hold one int.
-func pxCheck1d(c *ops.Call, fn, arg string, v []int64) error {
+// check1d is ATen's check1d: an int[1] argument must hold one int.
+func check1d(c *ops.Call, fn, arg string, v []int64) error {
 	if len(v) != 1 {
 		return c.Errorf(arg, "%s() argument '%s' should contain one int (got %d)", fn, arg, len(v))
 	}
 	return nil
 }
 
-// pxAvgPool1d is aten::avg_pool1d: avg_pool2d over self.unsqueeze(-2) with
+// avgPool1d is aten::avg_pool1d: avg_pool2d over self.unsqueeze(-2) with
 // a 1-row window, squeezed back.
-func pxAvgPool1d(c *ops.Call) ([]any, error) {
+func avgPool1d(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	ks, st, pd := c.Ints("kernel_size"), c.Ints("stride"), c.Ints("padding")
 	if len(st) == 0 {
@@ -725,40 +725,40 @@ func pxAvgPool1d(c *ops.Call) ([]any, error) {
 		n string
 		v []int64
 	}{{"kernel_size", ks}, {"stride", st}, {"padding", pd}} {
-		if err := pxCheck1d(c, "avg_pool1d", a.n, a.v); err != nil {
+		if err := check1d(c, "avg_pool1d", a.n, a.v); err != nil {
 			return nil, err
 		}
 	}
 	xu := tensor.Must(x.Unsqueeze(-2))
-	out, err := pxCallOp(c, "aten::avg_pool2d", []any{xu, []int64{1, ks[0]}, []int64{1, st[0]}, []int64{0, pd[0]},
+	out, err := callOp(c, "aten::avg_pool2d", []any{xu, []int64{1, ks[0]}, []int64{1, st[0]}, []int64{0, pd[0]},
 		c.Bool("ceil_mode"), c.Bool("count_include_pad")}, nil)
 	if err != nil {
 		return nil, err
 	}
-	return cvOne(out[0].(*tensor.Tensor).SqueezeDim(-2))
+	return oneOrErr(out[0].(*tensor.Tensor).SqueezeDim(-2))
 }
 
-// pxAdaptiveAvgPool1d is aten::adaptive_avg_pool1d: adaptive_avg_pool2d
+// adaptiveAvgPool1d is aten::adaptive_avg_pool1d: adaptive_avg_pool2d
 // over self.unsqueeze(-2) to [1, output_size], squeezed back.
-func pxAdaptiveAvgPool1d(c *ops.Call) ([]any, error) {
+func adaptiveAvgPool1d(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	os := c.Ints("output_size")
 	if x.Dim() < 2 || x.Dim() > 3 {
 		return nil, c.Errorf("self", "adaptive_avg_pool1d: Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", x.Dim())
 	}
-	if err := pxCheck1d(c, "adaptive_avg_pool1d", "output_size", os); err != nil {
+	if err := check1d(c, "adaptive_avg_pool1d", "output_size", os); err != nil {
 		return nil, err
 	}
 	xu := tensor.Must(x.Unsqueeze(-2))
-	out, err := pxCallOp(c, "aten::adaptive_avg_pool2d", []any{xu, []int64{1, os[0]}}, nil)
+	out, err := callOp(c, "aten::adaptive_avg_pool2d", []any{xu, []int64{1, os[0]}}, nil)
 	if err != nil {
 		return nil, err
 	}
-	return cvOne(out[0].(*tensor.Tensor).SqueezeDim(-2))
+	return oneOrErr(out[0].(*tensor.Tensor).SqueezeDim(-2))
 }
 
-// pxPool3 is a 3-d pooling geometry over volumes [in[0], in[1], in[2]].
-type pxPool3 struct {
+// pool3 is a 3-d pooling geometry over volumes [in[0], in[1], in[2]].
+type pool3 struct {
 	planes   int
 	in, out  [3]int
 	k, s     [3]int
@@ -766,9 +766,9 @@ type pxPool3 struct {
 	outShape []int
 }
 
-// pxExpand3 reads an int[3] pooling argument: one value for all three
+// expand3 reads an int[3] pooling argument: one value for all three
 // dimensions or three values; empty gives def (when def is non-nil).
-func pxExpand3(c *ops.Call, fn, arg string, v []int64, def *[3]int, what string) ([3]int, error) {
+func expand3(c *ops.Call, fn, arg string, v []int64, def *[3]int, what string) ([3]int, error) {
 	switch {
 	case len(v) == 0 && def != nil:
 		return *def, nil
@@ -780,25 +780,25 @@ func pxExpand3(c *ops.Call, fn, arg string, v []int64, def *[3]int, what string)
 	return [3]int{}, c.Errorf(arg, "%s: %s must be %s", fn, arg, what)
 }
 
-// pxPool3Args reads the kernel_size, stride, padding (and dilation when
+// pool3Args reads the kernel_size, stride, padding (and dilation when
 // withDilation) of a 3-d pooling op fn and checks them and self as ATen's
 // pool3d_shape_check does.
-func pxPool3Args(c *ops.Call, fn string, withDilation, checkInput bool) (*pxPool3, error) {
+func pool3Args(c *ops.Call, fn string, withDilation, checkInput bool) (*pool3, error) {
 	x := c.Tensor("self")
-	p := &pxPool3{}
+	p := &pool3{}
 	var err error
-	if p.k, err = pxExpand3(c, fn, "kernel_size", c.Ints("kernel_size"), nil, "a single int, or a tuple of three ints"); err != nil {
+	if p.k, err = expand3(c, fn, "kernel_size", c.Ints("kernel_size"), nil, "a single int, or a tuple of three ints"); err != nil {
 		return nil, err
 	}
-	if p.s, err = pxExpand3(c, fn, "stride", c.Ints("stride"), &p.k, "omitted, a single int, or a tuple of three ints"); err != nil {
+	if p.s, err = expand3(c, fn, "stride", c.Ints("stride"), &p.k, "omitted, a single int, or a tuple of three ints"); err != nil {
 		return nil, err
 	}
-	if p.p, err = pxExpand3(c, fn, "padding", c.Ints("padding"), nil, "a single int, or a tuple of three ints"); err != nil {
+	if p.p, err = expand3(c, fn, "padding", c.Ints("padding"), nil, "a single int, or a tuple of three ints"); err != nil {
 		return nil, err
 	}
 	p.d = [3]int{1, 1, 1}
 	if withDilation {
-		if p.d, err = pxExpand3(c, fn, "dilation", c.Ints("dilation"), nil, "a single int, or a tuple of three ints"); err != nil {
+		if p.d, err = expand3(c, fn, "dilation", c.Ints("dilation"), nil, "a single int, or a tuple of three ints"); err != nil {
 			return nil, err
 		}
 	}
@@ -810,7 +810,7 @@ func pxPool3Args(c *ops.Call, fn string, withDilation, checkInput bool) (*pxPool
 	ceil := c.Bool("ceil_mode")
 	for i := range 3 {
 		p.in[i] = xs[nd-3+i]
-		if p.out[i], err = cvPoolOutSize(c, p.in[i], p.k[i], p.p[i], p.s[i], p.d[i], ceil); err != nil {
+		if p.out[i], err = poolOutSize(c, p.in[i], p.k[i], p.p[i], p.s[i], p.d[i], ceil); err != nil {
 			return nil, err
 		}
 	}
@@ -824,7 +824,7 @@ func pxPool3Args(c *ops.Call, fn string, withDilation, checkInput bool) (*pxPool
 	}
 	for i := 1; i < nd; i++ {
 		if xs[i] == 0 {
-			return nil, c.Errorf("self", "%s: Expected input's non-batch dimensions to have positive length, but input has a shape of %s and non-batch dimension %d has length zero!", fn, cvShapeString(xs), i)
+			return nil, c.Errorf("self", "%s: Expected input's non-batch dimensions to have positive length, but input has a shape of %s and non-batch dimension %d has length zero!", fn, shapeString(xs), i)
 		}
 	}
 	if checkInput && (p.in[0] < p.k[0] || p.in[1] < p.k[1] || p.in[2] < p.k[2]) {
@@ -836,15 +836,15 @@ func pxPool3Args(c *ops.Call, fn string, withDilation, checkInput bool) (*pxPool
 			xs[nd-4], p.in[0], p.in[1], p.in[2], xs[nd-4], p.out[0], p.out[1], p.out[2])
 	}
 	p.outShape = append(xs[:nd-3:nd-3], p.out[0], p.out[1], p.out[2])
-	p.planes = cvProd(xs[:nd-3])
+	p.planes = product(xs[:nd-3])
 	return p, nil
 }
 
-// pxAvgPool3d is aten::avg_pool3d: as avg_pool2d in three dimensions;
+// avgPool3d is aten::avg_pool3d: as avg_pool2d in three dimensions;
 // float32 sums in float32, int64 in int64 with a truncating division.
-func pxAvgPool3d(c *ops.Call) ([]any, error) {
+func avgPool3d(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	p, err := pxPool3Args(c, "avg_pool3d", false, true)
+	p, err := pool3Args(c, "avg_pool3d", false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -854,31 +854,31 @@ func pxAvgPool3d(c *ops.Call) ([]any, error) {
 	}
 	dt := x.DType()
 	if meta(x) {
-		return cvOne(empty(true, dt, p.outShape))
+		return oneOrErr(empty(true, dt, p.outShape))
 	}
 	countPad := c.Bool("count_include_pad")
 	switch dt {
 	case tensor.Float64:
 		out := tensor.Empty(dt, p.outShape...)
-		pxAvgPool3Run(p, tensor.Values[float64](x), tensor.Data[float64](out), countPad, div, hasDiv)
+		avgPool3Run(p, tensor.Values[float64](x), tensor.Data[float64](out), countPad, div, hasDiv)
 		return one(out), nil
 	case tensor.Float32:
 		out := tensor.Empty(dt, p.outShape...)
-		pxAvgPool3Run(p, tensor.Values[float32](x), tensor.Data[float32](out), countPad, div, hasDiv)
+		avgPool3Run(p, tensor.Values[float32](x), tensor.Data[float32](out), countPad, div, hasDiv)
 		return one(out), nil
 	case tensor.Int64:
 		out := tensor.Empty(dt, p.outShape...)
-		pxAvgPool3Run(p, tensor.Values[int64](x), tensor.Data[int64](out), countPad, div, hasDiv)
+		avgPool3Run(p, tensor.Values[int64](x), tensor.Data[int64](out), countPad, div, hasDiv)
 		return one(out), nil
 	}
 	return nil, notImplemented(c, "self", "avg_pool3d_out_frame", dt)
 }
 
-// pxAvgPool3Run is 3-d average pooling over every volume of x.
-func pxAvgPool3Run[T float32 | float64 | int64](p *pxPool3, x, out []T, countPad bool, divisor int64, hasDiv bool) {
+// avgPool3Run is 3-d average pooling over every volume of x.
+func avgPool3Run[T float32 | float64 | int64](p *pool3, x, out []T, countPad bool, divisor int64, hasDiv bool) {
 	lin := p.in[0] * p.in[1] * p.in[2]
 	lout := p.out[0] * p.out[1] * p.out[2]
-	cvParallel(p.planes, p.planes*lout*p.k[0]*p.k[1]*p.k[2], func(lo, hi int) {
+	parallel(p.planes, p.planes*lout*p.k[0]*p.k[1]*p.k[2], func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*lin : (pl+1)*lin]
 			o := pl * lout
@@ -924,12 +924,12 @@ func pxAvgPool3Run[T float32 | float64 | int64](p *pxPool3, x, out []T, countPad
 	})
 }
 
-// pxMaxPool3dWithIndices is aten::max_pool3d_with_indices: window maxima
+// maxPool3dWithIndices is aten::max_pool3d_with_indices: window maxima
 // and their flat offsets in each T*H*W volume; NaN wins, the first of
 // equal values wins.
-func pxMaxPool3dWithIndices(c *ops.Call) ([]any, error) {
+func maxPool3dWithIndices(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	p, err := pxPool3Args(c, "max_pool3d", true, false)
+	p, err := pool3Args(c, "max_pool3d", true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -941,20 +941,20 @@ func pxMaxPool3dWithIndices(c *ops.Call) ([]any, error) {
 	out := tensor.Empty(dt, p.outShape...)
 	switch dt {
 	case tensor.Float64:
-		pxMaxPool3Run(p, tensor.Values[float64](x), tensor.Data[float64](out), tensor.Data[int64](idx))
+		maxPool3Run(p, tensor.Values[float64](x), tensor.Data[float64](out), tensor.Data[int64](idx))
 	case tensor.Float32:
-		pxMaxPool3Run(p, tensor.Values[float32](x), tensor.Data[float32](out), tensor.Data[int64](idx))
+		maxPool3Run(p, tensor.Values[float32](x), tensor.Data[float32](out), tensor.Data[int64](idx))
 	default:
 		return nil, notImplemented(c, "self", "max_pool3d_with_indices_cpu", dt)
 	}
 	return []any{out, idx}, nil
 }
 
-// pxMaxPool3Run is 3-d max pooling over every volume of x.
-func pxMaxPool3Run[T float32 | float64](p *pxPool3, x, out []T, idx []int64) {
+// maxPool3Run is 3-d max pooling over every volume of x.
+func maxPool3Run[T float32 | float64](p *pool3, x, out []T, idx []int64) {
 	lin := p.in[0] * p.in[1] * p.in[2]
 	lout := p.out[0] * p.out[1] * p.out[2]
-	cvParallel(p.planes, p.planes*lout*p.k[0]*p.k[1]*p.k[2], func(lo, hi int) {
+	parallel(p.planes, p.planes*lout*p.k[0]*p.k[1]*p.k[2], func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*lin : (pl+1)*lin]
 			o := pl * lout
@@ -991,11 +991,11 @@ func pxMaxPool3Run[T float32 | float64](p *pxPool3, x, out []T, idx []int64) {
 	})
 }
 
-// pxAdaptiveAvgPool3d is aten::_adaptive_avg_pool3d: cell (t, h, w)
+// adaptiveAvgPool3d is aten::_adaptive_avg_pool3d: cell (t, h, w)
 // averages the input ranges [⌊t*T/ot⌋, ⌈(t+1)*T/ot⌉) (bounds in float32)
 // and so on. The sum and the three divisions are in the input's type
 // (float16 rounds at every step, as ATen's scalar_t loop).
-func pxAdaptiveAvgPool3d(c *ops.Call) ([]any, error) {
+func adaptiveAvgPool3d(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	os := c.Ints("output_size")
 	if len(os) != 3 {
@@ -1005,11 +1005,11 @@ func pxAdaptiveAvgPool3d(c *ops.Call) ([]any, error) {
 	nd := x.Dim()
 	for i := 1; i < nd; i++ {
 		if xs[i] <= 0 {
-			return nil, c.Errorf("self", "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty", cvShapeString(xs), i)
+			return nil, c.Errorf("self", "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty", shapeString(xs), i)
 		}
 	}
 	if nd != 4 && nd != 5 {
-		return nil, c.Errorf("self", "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got %s", cvShapeString(xs))
+		return nil, c.Errorf("self", "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got %s", shapeString(xs))
 	}
 	for _, v := range os {
 		if v < 0 {
@@ -1019,30 +1019,30 @@ func pxAdaptiveAvgPool3d(c *ops.Call) ([]any, error) {
 	shape := append(xs[:nd-3:nd-3], int(os[0]), int(os[1]), int(os[2]))
 	dt := x.DType()
 	if meta(x) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.Float16 {
 		return nil, notImplemented(c, "self", "adaptive_avg_pool3d_cpu", dt)
 	}
-	p := &pxPool3{planes: cvProd(xs[:nd-3])}
+	p := &pool3{planes: product(xs[:nd-3])}
 	for i := range 3 {
 		p.in[i], p.out[i] = xs[nd-3+i], int(os[i])
 	}
 	vals := x.Float64s()
-	res := make([]float64, cvProd(shape))
+	res := make([]float64, product(shape))
 	r := rounder(dt)
 	lin := p.in[0] * p.in[1] * p.in[2]
 	lout := p.out[0] * p.out[1] * p.out[2]
-	cvParallel(p.planes, p.planes*lin, func(lo, hi int) {
+	parallel(p.planes, p.planes*lin, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := vals[pl*lin : (pl+1)*lin]
 			o := pl * lout
 			for ot := range p.out[0] {
-				t0, t1 := cvAdaptiveStart(ot, p.out[0], p.in[0]), cvAdaptiveEnd(ot, p.out[0], p.in[0])
+				t0, t1 := adaptiveStart(ot, p.out[0], p.in[0]), adaptiveEnd(ot, p.out[0], p.in[0])
 				for oh := range p.out[1] {
-					h0, h1 := cvAdaptiveStart(oh, p.out[1], p.in[1]), cvAdaptiveEnd(oh, p.out[1], p.in[1])
+					h0, h1 := adaptiveStart(oh, p.out[1], p.in[1]), adaptiveEnd(oh, p.out[1], p.in[1])
 					for ow := range p.out[2] {
-						w0, w1 := cvAdaptiveStart(ow, p.out[2], p.in[2]), cvAdaptiveEnd(ow, p.out[2], p.in[2])
+						w0, w1 := adaptiveStart(ow, p.out[2], p.in[2]), adaptiveEnd(ow, p.out[2], p.in[2])
 						var sum float64
 						for t := t0; t < t1; t++ {
 							for h := h0; h < h1; h++ {
@@ -1059,5 +1059,5 @@ func pxAdaptiveAvgPool3d(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return cvOne(tensor.FromFloat64s(dt, res, shape...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
 }

@@ -12,14 +12,14 @@ import (
 
 // registerPow registers the kernels of pow.go.
 func registerPow() {
-	registerBoth("aten::pow.Tensor_Scalar", ew1PowTensorScalar)
-	registerBoth("aten::pow.Tensor_Tensor", ew1PowTensorTensor)
-	registerBoth("aten::pow.Scalar", ew1PowScalar)
+	registerBoth("aten::pow.Tensor_Scalar", powTensorScalar)
+	registerBoth("aten::pow.Tensor_Tensor", powTensorTensor)
+	registerBoth("aten::pow.Scalar", powScalar)
 }
 
-// ew1Powi is ATen's powi: exact integer power by squaring, wrapping; a
+// powi is ATen's powi: exact integer power by squaring, wrapping; a
 // negative exponent gives 1 for base 1, ±1 for base -1 and 0 otherwise.
-func ew1Powi(a, b int64) int64 {
+func powi(a, b int64) int64 {
 	if b < 0 {
 		switch a {
 		case 1:
@@ -43,47 +43,47 @@ func ew1Powi(a, b int64) int64 {
 	return r
 }
 
-// ew1Pow returns base**exp over o in o.dt (pow.Tensor_Tensor's kernel).
-func ew1Pow(c *ops.Call, o *ew1Operands, baseArg string) ([]any, error) {
+// pow returns base**exp over o in o.dt (pow.Tensor_Tensor's kernel).
+func pow(c *ops.Call, o *binaryOperands, baseArg string) ([]any, error) {
 	if o.dt == tensor.Bool {
 		return nil, notImplemented(c, baseArg, "pow", o.dt)
 	}
 	a, b := o.cast(o.dt)
-	return one(mapBinary(a, b, o.shape, o.dt, math.Pow, ew1Powi)), nil
+	return one(mapBinary(a, b, o.shape, o.dt, math.Pow, powi)), nil
 }
 
-// ew1PowTensorTensor is aten::pow.Tensor_Tensor.
-func ew1PowTensorTensor(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "exponent")
+// powTensorTensor is aten::pow.Tensor_Tensor.
+func powTensorTensor(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "exponent")
 	if err != nil {
 		return nil, err
 	}
-	return ew1Pow(c, o, "self")
+	return pow(c, o, "self")
 }
 
-// ew1PowScalar is aten::pow.Scalar: a number raised to a tensor.
-func ew1PowScalar(c *ops.Call) ([]any, error) {
-	o, err := ew1Binary(c, "self", "exponent")
+// powScalar is aten::pow.Scalar: a number raised to a tensor.
+func powScalar(c *ops.Call) ([]any, error) {
+	o, err := binary(c, "self", "exponent")
 	if err != nil {
 		return nil, err
 	}
-	base := ew1ScalarArg(c, "self")
+	base := scalarArg(c, "self")
 	if base.Float() == 1 {
 		if o.isMeta() {
 			return one(tensor.Must(empty(true, o.dt, o.shape))), nil
 		}
 		return one(tensor.Must(tensor.Full(o.dt, 1, o.shape...))), nil
 	}
-	return ew1Pow(c, o, "exponent")
+	return pow(c, o, "exponent")
 }
 
-// ew1PowTensorScalar is aten::pow.Tensor_Scalar, with ATen's fast paths:
+// powTensorScalar is aten::pow.Tensor_Scalar, with ATen's fast paths:
 // exponent 0 fills ones, 1 copies; for float, double and bfloat16 the
 // exponents 0.5, -0.5, -1, 2, 3 and -2 use sqrt, rsqrt, reciprocal and
 // products; float16 uses pow with the exponent rounded to float16.
-func ew1PowTensorScalar(c *ops.Call) ([]any, error) {
+func powTensorScalar(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
-	exp := ew1ScalarArg(c, "exponent")
+	exp := scalarArg(c, "exponent")
 	if !self.DType().IsFloat() && !exp.IsFloat() && exp.Int() < 0 {
 		return nil, c.Errorf("exponent", "Integers to negative integer powers are not allowed.")
 	}
@@ -96,7 +96,7 @@ func ew1PowTensorScalar(c *ops.Call) ([]any, error) {
 	if ef != 0 && ef != 1 && dt != tensor.Float32 {
 		// ATen converts the exponent to double for float and double, to
 		// the dtype otherwise.
-		if err := ew1CheckFits(c, "exponent", exp, dt); err != nil {
+		if err := checkFits(c, "exponent", exp, dt); err != nil {
 			return nil, err
 		}
 	}
@@ -111,7 +111,7 @@ func ew1PowTensorScalar(c *ops.Call) ([]any, error) {
 		return one(x.Clone()), nil
 	case !dt.IsFloat():
 		e := exp.Int()
-		return one(mapUnary(x, dt, nil, func(v int64) int64 { return ew1Powi(v, e) })), nil
+		return one(mapUnary(x, dt, nil, func(v int64) int64 { return powi(v, e) })), nil
 	case dt == tensor.Float16:
 		e := roundTo(dt, ef)
 		return one(mapUnary(x, dt, func(v float64) float64 { return math.Pow(v, e) }, nil)), nil
@@ -142,7 +142,7 @@ func ew1PowTensorScalar(c *ops.Call) ([]any, error) {
 			ff = func(v float64) float64 { return math.Pow(v, e) }
 			if e32 := float64(float32(e)); dt == tensor.Float32 && e32 != e {
 				// The vectorized loop converts the exponent to float.
-				nv := x.Numel() / ew1VecWidth(dt) * ew1VecWidth(dt)
+				nv := x.Numel() / vecWidth(dt) * vecWidth(dt)
 				vals := x.Float64s()
 				for k, v := range vals {
 					if k < nv {

@@ -9,7 +9,7 @@ import (
 
 // Reductions, ATen's ReduceOps.cpp: sum, mean, prod, var, amax, amin,
 // any, argmax, argmin and the scan cumsum. Every kernel moves the reduced
-// dimensions last and makes the result contiguous (redMoveLast), so that
+// dimensions last and makes the result contiguous (moveLast), so that
 // each output element reduces one contiguous row. Floating-point
 // reductions accumulate in float64 and round to the output dtype once;
 // PyTorch accumulates float32 pairwise in float32, which is less accurate
@@ -20,27 +20,27 @@ import (
 
 // registerReduceOps registers the kernels of reduce_ops.go.
 func registerReduceOps() {
-	registerBoth("aten::sum", redSumDefault)
-	registerBoth("aten::sum.dim_IntList", redSumDimIntList)
-	registerBoth("aten::mean.dim", redMeanDim)
-	registerBoth("aten::prod.dim_int", redProdDimInt)
-	registerBoth("aten::var.correction", redVarCorrection)
-	registerBoth("aten::amax", redAmax)
-	registerBoth("aten::amin", redAmin)
-	registerBoth("aten::any.dim", redAnyDim)
-	registerBoth("aten::argmax", redArgmax)
-	registerBoth("aten::argmin", redArgmin)
-	registerBoth("aten::cumsum", redCumsum)
-	registerBoth("aten::any", rxAny)
-	registerBoth("aten::any.dims", rxAnyDims)
-	registerBoth("aten::mean", rxMean)
-	registerBoth("aten::prod", rxProd)
-	registerBoth("aten::var.dim", rxVarDim)
+	registerBoth("aten::sum", sumDefault)
+	registerBoth("aten::sum.dim_IntList", sumDimIntList)
+	registerBoth("aten::mean.dim", meanDim)
+	registerBoth("aten::prod.dim_int", prodDimInt)
+	registerBoth("aten::var.correction", varCorrection)
+	registerBoth("aten::amax", amax)
+	registerBoth("aten::amin", amin)
+	registerBoth("aten::any.dim", anyDim)
+	registerBoth("aten::argmax", argmax)
+	registerBoth("aten::argmin", argmin)
+	registerBoth("aten::cumsum", cumsum)
+	registerBoth("aten::any", anyKernel)
+	registerBoth("aten::any.dims", anyDims)
+	registerBoth("aten::mean", meanKernel)
+	registerBoth("aten::prod", prodKernel)
+	registerBoth("aten::var.dim", varDim)
 }
 
-// redWrapDim normalizes one dimension argument against rank (a 0-d tensor
+// wrapReduceDim normalizes one dimension argument against rank (a 0-d tensor
 // accepts 0 and -1), blaming arg.
-func redWrapDim(c *ops.Call, arg string, d int64, rank int) (int, error) {
+func wrapReduceDim(c *ops.Call, arg string, d int64, rank int) (int, error) {
 	if d < math.MinInt32 || d > math.MaxInt32 {
 		return 0, c.Errorf(arg, "dimension out of range: %d", d)
 	}
@@ -51,10 +51,10 @@ func redWrapDim(c *ops.Call, arg string, d int64, rank int) (int, error) {
 	return nd, nil
 }
 
-// redDimMask turns a dimension list into a mask over rank dimensions (a
+// dimMask turns a dimension list into a mask over rank dimensions (a
 // 0-d tensor has one pseudo-dimension); an empty or nil list selects every
 // dimension, as ATen's reductions do. Repeated dimensions are an error.
-func redDimMask(c *ops.Call, arg string, dims []int64, rank int) ([]bool, error) {
+func dimMask(c *ops.Call, arg string, dims []int64, rank int) ([]bool, error) {
 	n := max(rank, 1)
 	mask := make([]bool, n)
 	if len(dims) == 0 {
@@ -64,7 +64,7 @@ func redDimMask(c *ops.Call, arg string, dims []int64, rank int) ([]bool, error)
 		return mask, nil
 	}
 	for _, d := range dims {
-		nd, err := redWrapDim(c, arg, d, rank)
+		nd, err := wrapReduceDim(c, arg, d, rank)
 		if err != nil {
 			return nil, err
 		}
@@ -76,17 +76,17 @@ func redDimMask(c *ops.Call, arg string, dims []int64, rank int) ([]bool, error)
 	return mask, nil
 }
 
-// redSingleMask is the mask of the single dimension d (already
+// singleMask is the mask of the single dimension d (already
 // normalized).
-func redSingleMask(rank, d int) []bool {
+func singleMask(rank, d int) []bool {
 	mask := make([]bool, max(rank, 1))
 	mask[d] = true
 	return mask
 }
 
-// redOutShape returns the shape of a reduction of shape over mask: reduced
+// reducedShape returns the shape of a reduction of shape over mask: reduced
 // dimensions are dropped, or kept as size 1 with keepdim.
-func redOutShape(shape []int, mask []bool, keepdim bool) []int {
+func reducedShape(shape []int, mask []bool, keepdim bool) []int {
 	out := []int{}
 	for i, s := range shape {
 		switch {
@@ -99,8 +99,8 @@ func redOutShape(shape []int, mask []bool, keepdim bool) []int {
 	return out
 }
 
-// redCount returns the number of elements each output element reduces.
-func redCount(shape []int, mask []bool) int {
+// reducedCount returns the number of elements each output element reduces.
+func reducedCount(shape []int, mask []bool) int {
 	n := 1
 	for i, s := range shape {
 		if mask[i] {
@@ -110,13 +110,13 @@ func redCount(shape []int, mask []bool) int {
 	return n
 }
 
-// redMoveLast permutes t so that the dimensions of mask come last (each
+// moveLast permutes t so that the dimensions of mask come last (each
 // group keeping its order) and makes it contiguous: the result holds outer
 // rows of inner elements, row r reducing to output element r of the
 // reduction with keepdim=false. perm is the permutation applied (a view of
 // the result with perm's inverse has t's shape). A 0-d t is one row of one
 // element.
-func redMoveLast(t *tensor.Tensor, mask []bool) (p *tensor.Tensor, perm []int, outer, inner int) {
+func moveLast(t *tensor.Tensor, mask []bool) (p *tensor.Tensor, perm []int, outer, inner int) {
 	shape := t.Shape()
 	outer, inner = 1, 1
 	var kept, reduced []int
@@ -140,8 +140,8 @@ func redMoveLast(t *tensor.Tensor, mask []bool) (p *tensor.Tensor, perm []int, o
 	return p, perm, outer, inner
 }
 
-// redInverse returns the inverse of permutation perm.
-func redInverse(perm []int) []int {
+// inverse returns the inverse of permutation perm.
+func inverse(perm []int) []int {
 	inv := make([]int, len(perm))
 	for i, p := range perm {
 		inv[p] = i
@@ -149,9 +149,9 @@ func redInverse(perm []int) []int {
 	return inv
 }
 
-// redRows calls f for every row in [0, outer), splitting the rows over the
+// forRows calls f for every row in [0, outer), splitting the rows over the
 // cores with parallelFor when there are many elements in all.
-func redRows(outer, inner int, f func(r int)) {
+func forRows(outer, inner int, f func(r int)) {
 	if inner <= 1 || outer <= 1 {
 		parallelFor(outer, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
@@ -169,10 +169,10 @@ func redRows(outer, inner int, f func(r int)) {
 	})
 }
 
-// redSumF64 returns the sum of vals with Neumaier's compensated summation:
+// sumF64 returns the sum of vals with Neumaier's compensated summation:
 // at least as accurate as PyTorch's pairwise sums. Infinities and NaN
 // propagate as in plain summation.
-func redSumF64(vals []float64) float64 {
+func sumF64(vals []float64) float64 {
 	var s, comp float64
 	for _, v := range vals {
 		t := s + v
@@ -189,24 +189,24 @@ func redSumF64(vals []float64) float64 {
 	return s + comp
 }
 
-// redFloatResult returns a tensor of dt and shape holding vals (rounded to
+// floatResult returns a tensor of dt and shape holding vals (rounded to
 // dt), or a meta tensor.
-func redFloatResult(isMeta bool, dt tensor.DType, vals []float64, shape []int) *tensor.Tensor {
+func floatResult(isMeta bool, dt tensor.DType, vals []float64, shape []int) *tensor.Tensor {
 	if isMeta {
 		return tensor.Must(tensor.NewMeta(dt, shape...))
 	}
 	return tensor.Must(tensor.FromFloat64s(dt, vals, shape...))
 }
 
-// redIntResult returns a tensor of dt and shape holding vals (wrapped to
+// intResult returns a tensor of dt and shape holding vals (wrapped to
 // dt; nonzero is true for Bool).
-func redIntResult(dt tensor.DType, vals []int64, shape []int) *tensor.Tensor {
+func intResult(dt tensor.DType, vals []int64, shape []int) *tensor.Tensor {
 	return tensor.Must(tensor.FromInt64s(dt, vals, shape...))
 }
 
-// redAccType returns the output dtype of sum, prod and cumsum: dtype when
+// sumAccType returns the output dtype of sum, prod and cumsum: dtype when
 // given, int64 for integral and bool inputs, the input's dtype otherwise.
-func redAccType(c *ops.Call, self *tensor.Tensor) tensor.DType {
+func sumAccType(c *ops.Call, self *tensor.Tensor) tensor.DType {
 	if dt, ok := c.DType("dtype"); ok {
 		return dt
 	}
@@ -216,59 +216,59 @@ func redAccType(c *ops.Call, self *tensor.Tensor) tensor.DType {
 	return tensor.Int64
 }
 
-// redSum sums x over mask into dtype dt (x is converted to dt first, as
+// sumKernel sums x over mask into dtype dt (x is converted to dt first, as
 // ATen does): floats in float64, integers in wrapping int64 arithmetic,
 // bool as "any nonzero".
-func redSum(x *tensor.Tensor, mask []bool, keepdim bool, dt tensor.DType) *tensor.Tensor {
-	shape := redOutShape(x.Shape(), mask, keepdim)
+func sumKernel(x *tensor.Tensor, mask []bool, keepdim bool, dt tensor.DType) *tensor.Tensor {
+	shape := reducedShape(x.Shape(), mask, keepdim)
 	if x.IsMeta() {
 		return tensor.Must(tensor.NewMeta(dt, shape...))
 	}
 	x = to(x, dt)
-	p, _, outer, inner := redMoveLast(x, mask)
+	p, _, outer, inner := moveLast(x, mask)
 	if dt.IsFloat() {
 		vals := p.Float64s()
 		out := make([]float64, outer)
-		redRows(outer, inner, func(r int) { out[r] = redSumF64(vals[r*inner : (r+1)*inner]) })
-		return redFloatResult(false, dt, out, shape)
+		forRows(outer, inner, func(r int) { out[r] = sumF64(vals[r*inner : (r+1)*inner]) })
+		return floatResult(false, dt, out, shape)
 	}
 	vals := p.Int64s()
 	out := make([]int64, outer)
-	redRows(outer, inner, func(r int) {
+	forRows(outer, inner, func(r int) {
 		var s int64
 		for _, v := range vals[r*inner : (r+1)*inner] {
 			s += v
 		}
 		out[r] = s
 	})
-	return redIntResult(dt, out, shape)
+	return intResult(dt, out, shape)
 }
 
-// redSumDefault is aten::sum.default: the sum of all elements.
-func redSumDefault(c *ops.Call) ([]any, error) {
+// sumDefault is aten::sum.default: the sum of all elements.
+func sumDefault(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
-	dt := redAccType(c, self)
-	mask, _ := redDimMask(c, "dim", nil, self.Dim())
-	return one(redSum(self, mask, false, dt)), nil
+	dt := sumAccType(c, self)
+	mask, _ := dimMask(c, "dim", nil, self.Dim())
+	return one(sumKernel(self, mask, false, dt)), nil
 }
 
-// redSumDimIntList is aten::sum.dim_IntList: the sum over dim (None or []
+// sumDimIntList is aten::sum.dim_IntList: the sum over dim (None or []
 // meaning every dimension), integral and bool inputs summing to int64
 // unless dtype says otherwise.
-func redSumDimIntList(c *ops.Call) ([]any, error) {
+func sumDimIntList(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
-	mask, err := redDimMask(c, "dim", c.Ints("dim"), self.Dim())
+	mask, err := dimMask(c, "dim", c.Ints("dim"), self.Dim())
 	if err != nil {
 		return nil, err
 	}
-	dt := redAccType(c, self)
-	return one(redSum(self, mask, c.Bool("keepdim"), dt)), nil
+	dt := sumAccType(c, self)
+	return one(sumKernel(self, mask, c.Bool("keepdim"), dt)), nil
 }
 
-// redMeanDim is aten::mean.dim: sum over dim rounded to the output dtype,
+// meanDim is aten::mean.dim: sum over dim rounded to the output dtype,
 // divided by the number of reduced elements (NaN when there are none), as
 // ATen's CPU mean does. The output dtype must be floating.
-func redMeanDim(c *ops.Call) ([]any, error) {
+func meanDim(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	dt, given := c.DType("dtype")
 	switch {
@@ -279,35 +279,35 @@ func redMeanDim(c *ops.Call) ([]any, error) {
 	case !given:
 		dt = self.DType()
 	}
-	mask, err := redDimMask(c, "dim", c.Ints("dim"), self.Dim())
+	mask, err := dimMask(c, "dim", c.Ints("dim"), self.Dim())
 	if err != nil {
 		return nil, err
 	}
 	keepdim := c.Bool("keepdim")
-	s := redSum(self, mask, keepdim, dt)
+	s := sumKernel(self, mask, keepdim, dt)
 	if s.IsMeta() {
 		return one(s), nil
 	}
-	n := float64(redCount(self.Shape(), mask))
+	n := float64(reducedCount(self.Shape(), mask))
 	vals := s.Float64s()
 	for i, v := range vals {
 		vals[i] = roundTo(dt, v/n)
 	}
-	return one(redFloatResult(false, dt, vals, s.Shape())), nil
+	return one(floatResult(false, dt, vals, s.Shape())), nil
 }
 
-// redProdDimInt is aten::prod.dim_int: the product over one dimension
+// prodDimInt is aten::prod.dim_int: the product over one dimension
 // (1 for an empty one), integral and bool inputs giving int64 unless dtype
 // says otherwise.
-func redProdDimInt(c *ops.Call) ([]any, error) {
+func prodDimInt(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
-	d, err := redWrapDim(c, "dim", c.Int("dim"), self.Dim())
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
 	if err != nil {
 		return nil, err
 	}
-	dt := redAccType(c, self)
-	mask := redSingleMask(self.Dim(), d)
-	shape := redOutShape(self.Shape(), mask, c.Bool("keepdim"))
+	dt := sumAccType(c, self)
+	mask := singleMask(self.Dim(), d)
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
 	if self.Numel() > 0 && (dt == tensor.Float16 || dt == tensor.BFloat16) {
 		arg := "self"
 		if _, ok := c.DType("dtype"); ok {
@@ -319,40 +319,40 @@ func redProdDimInt(c *ops.Call) ([]any, error) {
 		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
 	}
 	x := to(self, dt)
-	p, _, outer, inner := redMoveLast(x, mask)
+	p, _, outer, inner := moveLast(x, mask)
 	if dt.IsFloat() {
 		vals := p.Float64s()
 		out := make([]float64, outer)
-		redRows(outer, inner, func(r int) {
+		forRows(outer, inner, func(r int) {
 			s := 1.0
 			for _, v := range vals[r*inner : (r+1)*inner] {
 				s *= v
 			}
 			out[r] = s
 		})
-		return one(redFloatResult(false, dt, out, shape)), nil
+		return one(floatResult(false, dt, out, shape)), nil
 	}
 	vals := p.Int64s()
 	out := make([]int64, outer)
-	redRows(outer, inner, func(r int) {
+	forRows(outer, inner, func(r int) {
 		s := int64(1)
 		for _, v := range vals[r*inner : (r+1)*inner] {
 			s *= v
 		}
 		out[r] = s
 	})
-	return one(redIntResult(dt, out, shape)), nil
+	return one(intResult(dt, out, shape)), nil
 }
 
-// redVarCorrection is aten::var.correction: Σ(x-mean)² / max(0, N -
+// varCorrection is aten::var.correction: Σ(x-mean)² / max(0, N -
 // correction) over dim (None or [] meaning every dimension), correction
 // defaulting to 1.
-func redVarCorrection(c *ops.Call) ([]any, error) {
+func varCorrection(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	if !self.DType().IsFloat() {
 		return nil, c.Errorf("self", "std and var only support floating point and complex dtypes")
 	}
-	mask, err := redDimMask(c, "dim", c.Ints("dim"), self.Dim())
+	mask, err := dimMask(c, "dim", c.Ints("dim"), self.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -361,17 +361,17 @@ func redVarCorrection(c *ops.Call) ([]any, error) {
 		corr = v
 	}
 	dt := self.DType()
-	shape := redOutShape(self.Shape(), mask, c.Bool("keepdim"))
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
 	}
-	p, _, outer, inner := redMoveLast(self, mask)
+	p, _, outer, inner := moveLast(self, mask)
 	vals := p.Float64s()
 	out := make([]float64, outer)
 	divisor := max(0, float64(inner)-float64(corr))
-	redRows(outer, inner, func(r int) {
+	forRows(outer, inner, func(r int) {
 		row := vals[r*inner : (r+1)*inner]
-		mean := redSumF64(row) / float64(len(row))
+		mean := sumF64(row) / float64(len(row))
 		var m2 float64
 		for _, v := range row {
 			d := v - mean
@@ -379,12 +379,12 @@ func redVarCorrection(c *ops.Call) ([]any, error) {
 		}
 		out[r] = m2 / divisor
 	})
-	return one(redFloatResult(false, dt, out, shape)), nil
+	return one(floatResult(false, dt, out, shape)), nil
 }
 
-// redCheckNonEmpty is ATen's zero_numel_check_dims: reducing an empty
+// checkNonEmpty is ATen's zero_numel_check_dims: reducing an empty
 // tensor needs explicit dimensions of nonzero size.
-func redCheckNonEmpty(c *ops.Call, name string, self *tensor.Tensor, mask []bool, explicit bool) error {
+func checkNonEmpty(c *ops.Call, name string, self *tensor.Tensor, mask []bool, explicit bool) error {
 	if self.Numel() != 0 {
 		return nil
 	}
@@ -399,52 +399,52 @@ func redCheckNonEmpty(c *ops.Call, name string, self *tensor.Tensor, mask []bool
 	return nil
 }
 
-// redExtreme implements amax and amin: the largest (smallest) element over
+// extreme implements amax and amin: the largest (smallest) element over
 // dim ([] meaning every dimension); NaN propagates.
-func redExtreme(c *ops.Call, name string, greater bool) ([]any, error) {
+func extreme(c *ops.Call, name string, greater bool) ([]any, error) {
 	self := c.Tensor("self")
 	dims := c.Ints("dim")
-	mask, err := redDimMask(c, "dim", dims, self.Dim())
+	mask, err := dimMask(c, "dim", dims, self.Dim())
 	if err != nil {
 		return nil, err
 	}
-	if err := redCheckNonEmpty(c, name, self, mask, len(dims) > 0); err != nil {
+	if err := checkNonEmpty(c, name, self, mask, len(dims) > 0); err != nil {
 		return nil, err
 	}
 	dt := self.DType()
-	shape := redOutShape(self.Shape(), mask, c.Bool("keepdim"))
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
 	}
-	p, _, outer, inner := redMoveLast(self, mask)
+	p, _, outer, inner := moveLast(self, mask)
 	if dt.IsFloat() {
 		vals := p.Float64s()
 		out := make([]float64, outer)
-		redRows(outer, inner, func(r int) {
+		forRows(outer, inner, func(r int) {
 			row := vals[r*inner : (r+1)*inner]
-			out[r] = row[redArgExtremeF(row, greater)]
+			out[r] = row[argExtremeF(row, greater)]
 		})
-		return one(redFloatResult(false, dt, out, shape)), nil
+		return one(floatResult(false, dt, out, shape)), nil
 	}
 	vals := p.Int64s()
 	out := make([]int64, outer)
-	redRows(outer, inner, func(r int) {
+	forRows(outer, inner, func(r int) {
 		row := vals[r*inner : (r+1)*inner]
-		out[r] = row[redArgExtremeI(row, greater)]
+		out[r] = row[argExtremeI(row, greater)]
 	})
-	return one(redIntResult(dt, out, shape)), nil
+	return one(intResult(dt, out, shape)), nil
 }
 
-// redAmax is aten::amax.
-func redAmax(c *ops.Call) ([]any, error) { return redExtreme(c, "amax", true) }
+// amax is aten::amax.
+func amax(c *ops.Call) ([]any, error) { return extreme(c, "amax", true) }
 
-// redAmin is aten::amin.
-func redAmin(c *ops.Call) ([]any, error) { return redExtreme(c, "amin", false) }
+// amin is aten::amin.
+func amin(c *ops.Call) ([]any, error) { return extreme(c, "amin", false) }
 
-// redArgExtremeF returns the index of the first largest (smallest when
+// argExtremeF returns the index of the first largest (smallest when
 // !greater) element of a non-empty row; a NaN counts as larger (smaller)
 // than everything, so the first NaN wins.
-func redArgExtremeF(row []float64, greater bool) int {
+func argExtremeF(row []float64, greater bool) int {
 	best, bv := 0, row[0]
 	if math.IsNaN(bv) {
 		return 0
@@ -461,9 +461,9 @@ func redArgExtremeF(row []float64, greater bool) int {
 	return best
 }
 
-// redArgExtremeI returns the index of the first largest (smallest when
+// argExtremeI returns the index of the first largest (smallest when
 // !greater) element of a non-empty row.
-func redArgExtremeI(row []int64, greater bool) int {
+func argExtremeI(row []int64, greater bool) int {
 	best, bv := 0, row[0]
 	for i := 1; i < len(row); i++ {
 		v := row[i]
@@ -474,16 +474,16 @@ func redArgExtremeI(row []int64, greater bool) int {
 	return best
 }
 
-// redAnyDim is aten::any.dim: whether any element over dim is nonzero (NaN
+// anyDim is aten::any.dim: whether any element over dim is nonzero (NaN
 // counts); bool output, except uint8 input gives uint8.
-func redAnyDim(c *ops.Call) ([]any, error) {
+func anyDim(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
-	d, err := redWrapDim(c, "dim", c.Int("dim"), self.Dim())
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
 	if err != nil {
 		return nil, err
 	}
-	mask := redSingleMask(self.Dim(), d)
-	shape := redOutShape(self.Shape(), mask, c.Bool("keepdim"))
+	mask := singleMask(self.Dim(), d)
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
 	dt := tensor.Bool
 	if self.DType() == tensor.Uint8 {
 		dt = tensor.Uint8
@@ -491,10 +491,10 @@ func redAnyDim(c *ops.Call) ([]any, error) {
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
 	}
-	p, _, outer, inner := redMoveLast(self, mask)
+	p, _, outer, inner := moveLast(self, mask)
 	vals := p.Bools()
 	out := make([]int64, outer)
-	redRows(outer, inner, func(r int) {
+	forRows(outer, inner, func(r int) {
 		for _, v := range vals[r*inner : (r+1)*inner] {
 			if v {
 				out[r] = 1
@@ -502,98 +502,98 @@ func redAnyDim(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return one(redIntResult(dt, out, shape)), nil
+	return one(intResult(dt, out, shape)), nil
 }
 
-// redIndexReduce validates an argmax-style reduction of self over the
+// indexReduce validates an argmax-style reduction of self over the
 // optional dimension dim (every dimension, flattened, when absent) and
 // returns its mask and output shape.
-func redIndexReduce(c *ops.Call, name string, self *tensor.Tensor, dim int64, hasDim bool) ([]bool, []int, error) {
+func indexReduce(c *ops.Call, name string, self *tensor.Tensor, dim int64, hasDim bool) ([]bool, []int, error) {
 	keepdim := c.Bool("keepdim")
 	if !hasDim {
-		mask, _ := redDimMask(c, "dim", nil, self.Dim())
+		mask, _ := dimMask(c, "dim", nil, self.Dim())
 		if self.Numel() == 0 {
 			return nil, nil, c.Errorf("self", "%s(): Expected reduction dim to be specified for input.numel() == 0.", name)
 		}
-		return mask, redOutShape(self.Shape(), mask, keepdim), nil
+		return mask, reducedShape(self.Shape(), mask, keepdim), nil
 	}
-	d, err := redWrapDim(c, "dim", dim, self.Dim())
+	d, err := wrapReduceDim(c, "dim", dim, self.Dim())
 	if err != nil {
 		return nil, nil, err
 	}
-	mask := redSingleMask(self.Dim(), d)
-	if err := redCheckNonEmpty(c, name, self, mask, true); err != nil {
+	mask := singleMask(self.Dim(), d)
+	if err := checkNonEmpty(c, name, self, mask, true); err != nil {
 		return nil, nil, err
 	}
-	return mask, redOutShape(self.Shape(), mask, keepdim), nil
+	return mask, reducedShape(self.Shape(), mask, keepdim), nil
 }
 
-// redArgIndices returns, per output row, the index of the first largest
+// argIndices returns, per output row, the index of the first largest
 // (smallest) element, NaN winning, and the element itself as a tensor of
 // self's dtype and shape.
-func redArgIndices(self *tensor.Tensor, mask []bool, shape []int, greater bool) (values, indices *tensor.Tensor) {
-	p, _, outer, inner := redMoveLast(self, mask)
+func argIndices(self *tensor.Tensor, mask []bool, shape []int, greater bool) (values, indices *tensor.Tensor) {
+	p, _, outer, inner := moveLast(self, mask)
 	idx := make([]int64, outer)
 	if self.DType().IsFloat() {
 		vals := p.Float64s()
 		out := make([]float64, outer)
-		redRows(outer, inner, func(r int) {
+		forRows(outer, inner, func(r int) {
 			row := vals[r*inner : (r+1)*inner]
-			i := redArgExtremeF(row, greater)
+			i := argExtremeF(row, greater)
 			idx[r], out[r] = int64(i), row[i]
 		})
-		return redFloatResult(false, self.DType(), out, shape), redIntResult(tensor.Int64, idx, shape)
+		return floatResult(false, self.DType(), out, shape), intResult(tensor.Int64, idx, shape)
 	}
 	vals := p.Int64s()
 	out := make([]int64, outer)
-	redRows(outer, inner, func(r int) {
+	forRows(outer, inner, func(r int) {
 		row := vals[r*inner : (r+1)*inner]
-		i := redArgExtremeI(row, greater)
+		i := argExtremeI(row, greater)
 		idx[r], out[r] = int64(i), row[i]
 	})
-	return redIntResult(self.DType(), out, shape), redIntResult(tensor.Int64, idx, shape)
+	return intResult(self.DType(), out, shape), intResult(tensor.Int64, idx, shape)
 }
 
-// redArg implements argmax and argmin.
-func redArg(c *ops.Call, name string, greater bool) ([]any, error) {
+// argExtreme implements argmax and argmin.
+func argExtreme(c *ops.Call, name string, greater bool) ([]any, error) {
 	self := c.Tensor("self")
 	dim, hasDim := c.OptInt("dim")
-	mask, shape, err := redIndexReduce(c, name, self, dim, hasDim)
+	mask, shape, err := indexReduce(c, name, self, dim, hasDim)
 	if err != nil {
 		return nil, err
 	}
 	// ATen fills zeros without dispatching on the dtype when the reduced
 	// dimension has size 1 (or the input is empty).
-	trivial := self.Numel() == 0 || (hasDim && redCount(self.Shape(), mask) == 1)
+	trivial := self.Numel() == 0 || (hasDim && reducedCount(self.Shape(), mask) == 1)
 	if self.DType() == tensor.Bool && !trivial {
 		return nil, notImplemented(c, "self", name+"_cpu", self.DType())
 	}
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(tensor.Int64, shape...))), nil
 	}
-	_, idx := redArgIndices(self, mask, shape, greater)
+	_, idx := argIndices(self, mask, shape, greater)
 	return one(idx), nil
 }
 
-// redArgmax is aten::argmax: the flat (dim None) or per-dim index of the
+// argmax is aten::argmax: the flat (dim None) or per-dim index of the
 // first maximum; NaN counts as the maximum.
-func redArgmax(c *ops.Call) ([]any, error) { return redArg(c, "argmax", true) }
+func argmax(c *ops.Call) ([]any, error) { return argExtreme(c, "argmax", true) }
 
-// redArgmin is aten::argmin: the index of the first minimum; NaN counts as
+// argmin is aten::argmin: the index of the first minimum; NaN counts as
 // the minimum.
-func redArgmin(c *ops.Call) ([]any, error) { return redArg(c, "argmin", false) }
+func argmin(c *ops.Call) ([]any, error) { return argExtreme(c, "argmin", false) }
 
-// redCumsum is aten::cumsum: running sums along dim, in dtype when given
+// cumsum is aten::cumsum: running sums along dim, in dtype when given
 // (the input converted to it first), int64 for integral and bool inputs.
 // float32 accumulates in float64 and bfloat16 in float32, as ATen's CPU
 // kernel does.
-func redCumsum(c *ops.Call) ([]any, error) {
+func cumsum(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
-	d, err := redWrapDim(c, "dim", c.Int("dim"), self.Dim())
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
 	if err != nil {
 		return nil, err
 	}
-	dt := redAccType(c, self)
+	dt := sumAccType(c, self)
 	// A 0-d input is copied without dispatching on the dtype.
 	if self.Dim() > 0 && self.Numel() > 0 && (dt == tensor.Float16 || dt == tensor.Bool) {
 		arg := "self"
@@ -606,12 +606,12 @@ func redCumsum(c *ops.Call) ([]any, error) {
 		return one(tensor.Must(tensor.NewMeta(dt, self.Shape()...))), nil
 	}
 	x := to(self, dt)
-	p, perm, outer, inner := redMoveLast(x, redSingleMask(self.Dim(), d))
+	p, perm, outer, inner := moveLast(x, singleMask(self.Dim(), d))
 	var res *tensor.Tensor
 	if dt.IsFloat() {
 		vals := p.Float64s()
 		out := make([]float64, len(vals))
-		redRows(outer, inner, func(r int) {
+		forRows(outer, inner, func(r int) {
 			if dt == tensor.BFloat16 {
 				var s float32
 				for i := r * inner; i < (r+1)*inner; i++ {
@@ -630,43 +630,43 @@ func redCumsum(c *ops.Call) ([]any, error) {
 	} else {
 		vals := p.Int64s()
 		out := make([]int64, len(vals))
-		redRows(outer, inner, func(r int) {
+		forRows(outer, inner, func(r int) {
 			var s int64
 			for i := r * inner; i < (r+1)*inner; i++ {
 				s += vals[i]
 				out[i] = s
 			}
 		})
-		res = redIntResult(dt, out, p.Shape())
+		res = intResult(dt, out, p.Shape())
 	}
-	return one(tensor.Must(res.Permute(redInverse(perm)...)).Contiguous()), nil
+	return one(tensor.Must(res.Permute(inverse(perm)...)).Contiguous()), nil
 }
 
-// rxDTypeKwargs returns the dtype keyword argument of c for a delegated
+// dTypeKwargs returns the dtype keyword argument of c for a delegated
 // call: empty when dtype is None.
-func rxDTypeKwargs(c *ops.Call) map[string]any {
+func dTypeKwargs(c *ops.Call) map[string]any {
 	if dt, ok := c.DType("dtype"); ok {
 		return map[string]any{"dtype": dt}
 	}
 	return nil
 }
 
-// rxFlat returns t flattened to one dimension (a 0-d tensor becomes [1]).
-func rxFlat(t *tensor.Tensor) *tensor.Tensor {
+// flatten1d returns t flattened to one dimension (a 0-d tensor becomes [1]).
+func flatten1d(t *tensor.Tensor) *tensor.Tensor {
 	return tensor.Must(t.Reshape(-1))
 }
 
-// rxAny is aten::any: whether any element is nonzero (NaN counts); bool,
+// anyKernel is aten::any: whether any element is nonzero (NaN counts); bool,
 // or uint8 for uint8 input. An empty tensor gives false.
-func rxAny(c *ops.Call) ([]any, error) {
-	return rxDelegate("aten::any.dim", redAnyDim, []any{rxFlat(c.Tensor("self")), int64(0)}, nil)
+func anyKernel(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::any.dim", anyDim, []any{flatten1d(c.Tensor("self")), int64(0)}, nil)
 }
 
-// rxAnyDims is aten::any.dims (newer than PyTorch 1.13): any over the
+// anyDims is aten::any.dims (newer than PyTorch 1.13): any over the
 // dimensions in dim, every dimension when dim is None. An empty list
 // reduces nothing: each element becomes its truth value (ATen's
 // allow_empty_dims).
-func rxAnyDims(c *ops.Call) ([]any, error) {
+func anyDims(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	dt := tensor.Bool
 	if self.DType() == tensor.Uint8 {
@@ -674,7 +674,7 @@ func rxAnyDims(c *ops.Call) ([]any, error) {
 	}
 	var mask []bool
 	if c.IsNone("dim") {
-		mask, _ = redDimMask(c, "dim", nil, self.Dim())
+		mask, _ = dimMask(c, "dim", nil, self.Dim())
 	} else {
 		dims := c.Ints("dim")
 		if len(dims) == 0 {
@@ -688,21 +688,21 @@ func rxAnyDims(c *ops.Call) ([]any, error) {
 					out[i] = 1
 				}
 			}
-			return one(redIntResult(dt, out, self.Shape())), nil
+			return one(intResult(dt, out, self.Shape())), nil
 		}
 		var err error
-		if mask, err = redDimMask(c, "dim", dims, self.Dim()); err != nil {
+		if mask, err = dimMask(c, "dim", dims, self.Dim()); err != nil {
 			return nil, err
 		}
 	}
-	shape := redOutShape(self.Shape(), mask, c.Bool("keepdim"))
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
 	}
-	p, _, outer, inner := redMoveLast(self, mask)
+	p, _, outer, inner := moveLast(self, mask)
 	vals := p.Bools()
 	out := make([]int64, outer)
-	redRows(outer, inner, func(r int) {
+	forRows(outer, inner, func(r int) {
 		for _, v := range vals[r*inner : (r+1)*inner] {
 			if v {
 				out[r] = 1
@@ -710,24 +710,24 @@ func rxAnyDims(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return one(redIntResult(dt, out, shape)), nil
+	return one(intResult(dt, out, shape)), nil
 }
 
-// rxMean is aten::mean: the mean of all elements (NaN for none), in dtype
+// meanKernel is aten::mean: the mean of all elements (NaN for none), in dtype
 // when given; the output dtype must be floating.
-func rxMean(c *ops.Call) ([]any, error) {
-	return rxDelegate("aten::mean.dim", redMeanDim, []any{c.Tensor("self"), nil, false}, rxDTypeKwargs(c))
+func meanKernel(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::mean.dim", meanDim, []any{c.Tensor("self"), nil, false}, dTypeKwargs(c))
 }
 
-// rxProd is aten::prod: the product of all elements (1 for none), in dtype
+// prodKernel is aten::prod: the product of all elements (1 for none), in dtype
 // when given, int64 for integral and bool inputs.
-func rxProd(c *ops.Call) ([]any, error) {
-	return rxDelegate("aten::prod.dim_int", redProdDimInt, []any{rxFlat(c.Tensor("self")), int64(0), false}, rxDTypeKwargs(c))
+func prodKernel(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::prod.dim_int", prodDimInt, []any{flatten1d(c.Tensor("self")), int64(0), false}, dTypeKwargs(c))
 }
 
-// rxVarDim is aten::var.dim: var.correction with correction 1 when
+// varDim is aten::var.dim: var.correction with correction 1 when
 // unbiased, 0 otherwise; dim None or [] reduces every dimension.
-func rxVarDim(c *ops.Call) ([]any, error) {
+func varDim(c *ops.Call) ([]any, error) {
 	corr := int64(0)
 	if c.Bool("unbiased") {
 		corr = 1
@@ -736,21 +736,21 @@ func rxVarDim(c *ops.Call) ([]any, error) {
 	if !c.IsNone("dim") {
 		dim = c.Ints("dim")
 	}
-	return rxDelegate("aten::var.correction", redVarCorrection, []any{c.Tensor("self"), dim},
+	return delegateKernel("aten::var.correction", varCorrection, []any{c.Tensor("self"), dim},
 		map[string]any{"correction": corr, "keepdim": c.Bool("keepdim")})
 }
 
 // sort is std::sort(first, last).
-func (s *rxSorter[T]) sort(first, last int) {
+func (s *sorter[T]) sort(first, last int) {
 	if first != last {
-		s.introsortLoop(first, last, 2*rxLg(last-first))
+		s.introsortLoop(first, last, 2*lg(last-first))
 		s.finalInsertionSort(first, last)
 	}
 }
 
 // introsortLoop is std::__introsort_loop.
-func (s *rxSorter[T]) introsortLoop(first, last, depth int) {
-	for last-first > rxThreshold {
+func (s *sorter[T]) introsortLoop(first, last, depth int) {
+	for last-first > sortThreshold {
 		if depth == 0 {
 			s.partialSort(first, last, last)
 			return
@@ -763,14 +763,14 @@ func (s *rxSorter[T]) introsortLoop(first, last, depth int) {
 }
 
 // partitionPivot is std::__unguarded_partition_pivot.
-func (s *rxSorter[T]) partitionPivot(first, last int) int {
+func (s *sorter[T]) partitionPivot(first, last int) int {
 	mid := first + (last-first)/2
 	s.medianToFirst(first, first+1, mid, last-1)
 	return s.partition(first+1, last, first)
 }
 
 // medianToFirst is std::__move_median_to_first.
-func (s *rxSorter[T]) medianToFirst(result, a, b, c int) {
+func (s *sorter[T]) medianToFirst(result, a, b, c int) {
 	x := s.a
 	switch {
 	case s.less(x[a], x[b]):
@@ -792,7 +792,7 @@ func (s *rxSorter[T]) medianToFirst(result, a, b, c int) {
 }
 
 // partition is std::__unguarded_partition around the element at pivot.
-func (s *rxSorter[T]) partition(first, last, pivot int) int {
+func (s *sorter[T]) partition(first, last, pivot int) int {
 	x := s.a
 	for {
 		for s.less(x[first], x[pivot]) {
@@ -811,13 +811,13 @@ func (s *rxSorter[T]) partition(first, last, pivot int) int {
 }
 
 // swap is std::iter_swap.
-func (s *rxSorter[T]) swap(i, j int) { s.a[i], s.a[j] = s.a[j], s.a[i] }
+func (s *sorter[T]) swap(i, j int) { s.a[i], s.a[j] = s.a[j], s.a[i] }
 
 // finalInsertionSort is std::__final_insertion_sort.
-func (s *rxSorter[T]) finalInsertionSort(first, last int) {
-	if last-first > rxThreshold {
-		s.insertionSort(first, first+rxThreshold)
-		for i := first + rxThreshold; i != last; i++ {
+func (s *sorter[T]) finalInsertionSort(first, last int) {
+	if last-first > sortThreshold {
+		s.insertionSort(first, first+sortThreshold)
+		for i := first + sortThreshold; i != last; i++ {
 			s.linearInsert(i)
 		}
 		return
@@ -826,7 +826,7 @@ func (s *rxSorter[T]) finalInsertionSort(first, last int) {
 }
 
 // insertionSort is std::__insertion_sort.
-func (s *rxSorter[T]) insertionSort(first, last int) {
+func (s *sorter[T]) insertionSort(first, last int) {
 	if first == last {
 		return
 	}
@@ -843,7 +843,7 @@ func (s *rxSorter[T]) insertionSort(first, last int) {
 }
 
 // linearInsert is std::__unguarded_linear_insert.
-func (s *rxSorter[T]) linearInsert(last int) {
+func (s *sorter[T]) linearInsert(last int) {
 	x := s.a
 	v := x[last]
 	next := last - 1
@@ -856,7 +856,7 @@ func (s *rxSorter[T]) linearInsert(last int) {
 }
 
 // partialSort is std::partial_sort (std::__partial_sort).
-func (s *rxSorter[T]) partialSort(first, middle, last int) {
+func (s *sorter[T]) partialSort(first, middle, last int) {
 	s.heapSelect(first, middle, last)
 	for middle-first > 1 {
 		middle--
@@ -865,7 +865,7 @@ func (s *rxSorter[T]) partialSort(first, middle, last int) {
 }
 
 // heapSelect is std::__heap_select.
-func (s *rxSorter[T]) heapSelect(first, middle, last int) {
+func (s *sorter[T]) heapSelect(first, middle, last int) {
 	s.makeHeap(first, middle)
 	for i := middle; i < last; i++ {
 		if s.less(s.a[i], s.a[first]) {
@@ -875,7 +875,7 @@ func (s *rxSorter[T]) heapSelect(first, middle, last int) {
 }
 
 // makeHeap is std::__make_heap.
-func (s *rxSorter[T]) makeHeap(first, last int) {
+func (s *sorter[T]) makeHeap(first, last int) {
 	n := last - first
 	if n < 2 {
 		return
@@ -889,7 +889,7 @@ func (s *rxSorter[T]) makeHeap(first, last int) {
 }
 
 // popHeap is std::__pop_heap.
-func (s *rxSorter[T]) popHeap(first, last, result int) {
+func (s *sorter[T]) popHeap(first, last, result int) {
 	v := s.a[result]
 	s.a[result] = s.a[first]
 	s.adjustHeap(first, 0, last-first, v)
@@ -897,7 +897,7 @@ func (s *rxSorter[T]) popHeap(first, last, result int) {
 
 // adjustHeap is std::__adjust_heap followed by std::__push_heap. Go's
 // integer division truncates like C++'s, which matters for n = 0.
-func (s *rxSorter[T]) adjustHeap(first, hole, n int, v rxElem[T]) {
+func (s *sorter[T]) adjustHeap(first, hole, n int, v elem[T]) {
 	x := s.a
 	top, child := hole, hole
 	for child < (n-1)/2 {
@@ -923,11 +923,11 @@ func (s *rxSorter[T]) adjustHeap(first, hole, n int, v rxElem[T]) {
 }
 
 // nthElement is std::nth_element (std::__introselect).
-func (s *rxSorter[T]) nthElement(first, nth, last int) {
+func (s *sorter[T]) nthElement(first, nth, last int) {
 	if first == last || nth == last {
 		return
 	}
-	depth := 2 * rxLg(last-first)
+	depth := 2 * lg(last-first)
 	for last-first > 3 {
 		if depth == 0 {
 			s.heapSelect(first, nth+1, last)

@@ -15,22 +15,22 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// rxCall calls the operator called name and fails the test on an error.
-func rxCall(t *testing.T, name string, args []any, kwargs map[string]any) []any {
+// callReduceOverload calls the operator called name and fails the test on an error.
+func callReduceOverload(t *testing.T, name string, args []any, kwargs map[string]any) []any {
 	t.Helper()
-	out, err := redCall(t, name, args, kwargs)
+	out, err := callReduce(t, name, args, kwargs)
 	require.NoError(t, err, name)
 	return out
 }
 
-// rxF returns a tensor of dt and shape holding vals.
-func rxF(dt tensor.DType, vals []float64, shape ...int) *tensor.Tensor {
+// reduceOverloadTensor returns a tensor of dt and shape holding vals.
+func reduceOverloadTensor(dt tensor.DType, vals []float64, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.FromFloat64s(dt, vals, shape...))
 }
 
-// rxSame asserts that got and want have the same dtype, shape and values
+// requireSameValues asserts that got and want have the same dtype, shape and values
 // (NaN equal to NaN).
-func rxSame(t *testing.T, want, got *tensor.Tensor, what string) {
+func requireSameValues(t *testing.T, want, got *tensor.Tensor, what string) {
 	t.Helper()
 	require.Equal(t, want.DType(), got.DType(), what)
 	require.Equal(t, want.Shape(), got.Shape(), what)
@@ -44,24 +44,24 @@ func rxSame(t *testing.T, want, got *tensor.Tensor, what string) {
 	}
 }
 
-// rxExtraFiles are the extra case files of this file's ops; the value says
+// extraFiles are the extra case files of this file's ops; the value says
 // whether the op's output depends on the input's values, so that its meta
 // function must refuse.
-var rxExtraFiles = map[string]bool{
+var extraFiles = map[string]bool{
 	"aten.any.default": false, "aten.mean.default": false, "aten.prod.default": false,
 	"aten.var.dim": false, "aten.sort.default": false, "aten.sort.stable": false,
 	"aten.topk.default": false, "aten.native_dropout.default": false,
 	"aten._local_scalar_dense.default": true, "aten.nonzero.default": true,
 }
 
-// TestRxMetaExtra runs the extra cases of these ops with meta tensors: the
+// TestReduceOverloadsMetaExtra runs the extra cases of these ops with meta tensors: the
 // output dtypes and shapes must match, and the data-dependent ops must say
 // that they are.
-func TestRxMetaExtra(t *testing.T) {
+func TestReduceOverloadsMetaExtra(t *testing.T) {
 	files, byFile := casesByFile(t, "testdata/extra")
 	seen := 0
 	for _, f := range files {
-		dataDependent, ok := rxExtraFiles[f]
+		dataDependent, ok := extraFiles[f]
 		if !ok {
 			continue
 		}
@@ -78,15 +78,15 @@ func TestRxMetaExtra(t *testing.T) {
 			}
 		})
 	}
-	assert.Equal(t, len(rxExtraFiles), seen)
+	assert.Equal(t, len(extraFiles), seen)
 }
 
-// TestRxAnyDims checks any.dims (newer than PyTorch 1.13) against any.dim
+// TestAnyDims checks any.dims (newer than PyTorch 1.13) against any.dim
 // applied one dimension at a time, and its None and [] dims.
-func TestRxAnyDims(t *testing.T) {
+func TestAnyDims(t *testing.T) {
 	vals := []float64{0, 0, 1, 0, 0, 0, math.NaN(), 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Uint8, tensor.Int64, tensor.Bool, tensor.BFloat16} {
-		x := rxF(dt, vals, 2, 3, 4)
+		x := reduceOverloadTensor(dt, vals, 2, 3, 4)
 		outDT := tensor.Bool
 		if dt == tensor.Uint8 {
 			outDT = tensor.Uint8
@@ -95,7 +95,7 @@ func TestRxAnyDims(t *testing.T) {
 			dims    []int64
 			keepdim bool
 		}{{[]int64{0}, false}, {[]int64{0, 2}, false}, {[]int64{-1, 0}, true}, {[]int64{1}, true}, {[]int64{2, 1, 0}, false}} {
-			got := rxCall(t, "aten::any.dims", []any{x, tc.dims, tc.keepdim}, nil)[0].(*tensor.Tensor)
+			got := callReduceOverload(t, "aten::any.dims", []any{x, tc.dims, tc.keepdim}, nil)[0].(*tensor.Tensor)
 			// Reduce the dims from the highest down with any.dim.
 			sorted := make([]int64, len(tc.dims))
 			for i, d := range tc.dims {
@@ -104,40 +104,40 @@ func TestRxAnyDims(t *testing.T) {
 			slices.Sort(sorted)
 			want := x
 			for i := len(sorted) - 1; i >= 0; i-- {
-				want = rxCall(t, "aten::any.dim", []any{want, sorted[i], tc.keepdim}, nil)[0].(*tensor.Tensor)
+				want = callReduceOverload(t, "aten::any.dim", []any{want, sorted[i], tc.keepdim}, nil)[0].(*tensor.Tensor)
 			}
-			rxSame(t, want, got, dt.String())
-			meta := rxCall(t, "aten::any.dims", []any{x.Meta(), tc.dims, tc.keepdim}, nil)[0].(*tensor.Tensor)
+			requireSameValues(t, want, got, dt.String())
+			meta := callReduceOverload(t, "aten::any.dims", []any{x.Meta(), tc.dims, tc.keepdim}, nil)[0].(*tensor.Tensor)
 			assert.True(t, meta.IsMeta())
 			assert.Equal(t, want.Shape(), meta.Shape())
 			assert.Equal(t, outDT, meta.DType())
 		}
 		// dim None reduces everything, like aten::any.
-		got := rxCall(t, "aten::any.dims", []any{x, nil}, nil)[0].(*tensor.Tensor)
-		want := rxCall(t, "aten::any", []any{x}, nil)[0].(*tensor.Tensor)
-		rxSame(t, want, got, "dim None")
-		got = rxCall(t, "aten::any.dims", []any{x, nil, true}, nil)[0].(*tensor.Tensor)
+		got := callReduceOverload(t, "aten::any.dims", []any{x, nil}, nil)[0].(*tensor.Tensor)
+		want := callReduceOverload(t, "aten::any", []any{x}, nil)[0].(*tensor.Tensor)
+		requireSameValues(t, want, got, "dim None")
+		got = callReduceOverload(t, "aten::any.dims", []any{x, nil, true}, nil)[0].(*tensor.Tensor)
 		assert.Equal(t, []int{1, 1, 1}, got.Shape())
 		// dim [] reduces nothing: each element's truth value.
-		got = rxCall(t, "aten::any.dims", []any{x, []int64{}, true}, nil)[0].(*tensor.Tensor)
+		got = callReduceOverload(t, "aten::any.dims", []any{x, []int64{}, true}, nil)[0].(*tensor.Tensor)
 		require.Equal(t, outDT, got.DType())
 		require.Equal(t, x.Shape(), got.Shape())
 		assert.Equal(t, x.Bools(), got.Bools(), "dim []")
 	}
 	// 0-d and empty inputs.
-	got := rxCall(t, "aten::any.dims", []any{tensor.Scalar[float32](2), []int64{0}}, nil)[0].(*tensor.Tensor)
+	got := callReduceOverload(t, "aten::any.dims", []any{tensor.Scalar[float32](2), []int64{0}}, nil)[0].(*tensor.Tensor)
 	assert.Equal(t, []int{}, got.Shape())
 	assert.Equal(t, []bool{true}, got.Bools())
-	got = rxCall(t, "aten::any.dims", []any{tensor.Empty(tensor.Float32, 0, 3), []int64{0}, true}, nil)[0].(*tensor.Tensor)
+	got = callReduceOverload(t, "aten::any.dims", []any{tensor.Empty(tensor.Float32, 0, 3), []int64{0}, true}, nil)[0].(*tensor.Tensor)
 	assert.Equal(t, []int{1, 3}, got.Shape())
 	assert.Equal(t, []bool{false, false, false}, got.Bools())
 }
 
-// TestRxNonContiguous runs sort, topk, nonzero and _local_scalar_dense on
+// TestReduceOverloadsNonContiguous runs sort, topk, nonzero and _local_scalar_dense on
 // transposed views: results must equal those of contiguous copies.
-func TestRxNonContiguous(t *testing.T) {
+func TestReduceOverloadsNonContiguous(t *testing.T) {
 	vals := []float64{3, 1, 2, 1, 0, 0, 5, math.NaN(), 2, 2, 1, 0}
-	x := tensor.Must(rxF(tensor.Float32, vals, 3, 4).Transpose(0, 1))
+	x := tensor.Must(reduceOverloadTensor(tensor.Float32, vals, 3, 4).Transpose(0, 1))
 	xc := x.Contiguous()
 	for _, tc := range []struct {
 		op   string
@@ -147,22 +147,22 @@ func TestRxNonContiguous(t *testing.T) {
 		{"aten::topk", func(x *tensor.Tensor) []any { return []any{x, int64(2), int64(1), false, false} }},
 		{"aten::nonzero", func(x *tensor.Tensor) []any { return []any{x} }},
 	} {
-		want := rxCall(t, tc.op, tc.args(xc), nil)
-		got := rxCall(t, tc.op, tc.args(x), nil)
+		want := callReduceOverload(t, tc.op, tc.args(xc), nil)
+		got := callReduceOverload(t, tc.op, tc.args(x), nil)
 		for i := range want {
-			rxSame(t, want[i].(*tensor.Tensor), got[i].(*tensor.Tensor), tc.op)
+			requireSameValues(t, want[i].(*tensor.Tensor), got[i].(*tensor.Tensor), tc.op)
 		}
 	}
 	// _local_scalar_dense reads the element at the view's offset.
 	sel := tensor.Must(x.Select(0, 1))
-	got := rxCall(t, "aten::_local_scalar_dense", []any{sel}, nil)
+	got := callReduceOverload(t, "aten::_local_scalar_dense", []any{sel}, nil)
 	assert.Equal(t, []any{1.0}, got)
 }
 
-// TestRxBadInput checks that bad arguments give errors blaming them.
-func TestRxBadInput(t *testing.T) {
-	f32 := func(shape ...int) *tensor.Tensor { return redT(tensor.Float32, shape...) }
-	i64 := func(shape ...int) *tensor.Tensor { return redT(tensor.Int64, shape...) }
+// TestReduceOverloadsBadInput checks that bad arguments give errors blaming them.
+func TestReduceOverloadsBadInput(t *testing.T) {
+	f32 := func(shape ...int) *tensor.Tensor { return reduceTensor(tensor.Float32, shape...) }
+	i64 := func(shape ...int) *tensor.Tensor { return reduceTensor(tensor.Int64, shape...) }
 	cases := []struct {
 		name   string
 		op     string
@@ -174,9 +174,9 @@ func TestRxBadInput(t *testing.T) {
 		{"any.dims dim out of range", "aten::any.dims", []any{f32(2, 3), []int64{2}}, nil, "dim", "out of range"},
 		{"any.dims repeated dim", "aten::any.dims", []any{f32(2, 3), []int64{0, -2}}, nil, "dim", "appears multiple times"},
 		{"mean of int64", "aten::mean", []any{i64(2, 3)}, nil, "self", "Input dtype must be either a floating point"},
-		{"mean of bool", "aten::mean", []any{redT(tensor.Bool, 2)}, nil, "self", "Got: Bool"},
+		{"mean of bool", "aten::mean", []any{reduceTensor(tensor.Bool, 2)}, nil, "self", "Got: Bool"},
 		{"mean with int dtype", "aten::mean", []any{f32(2, 3)}, map[string]any{"dtype": tensor.Int32}, "dtype", "Optional dtype must be"},
-		{"prod of float16", "aten::prod", []any{redT(tensor.Float16, 2, 3)}, nil, "self", `"prod_cpu" not implemented for 'Half'`},
+		{"prod of float16", "aten::prod", []any{reduceTensor(tensor.Float16, 2, 3)}, nil, "self", `"prod_cpu" not implemented for 'Half'`},
 		{"prod with bfloat16 dtype", "aten::prod", []any{f32(2, 3)}, map[string]any{"dtype": tensor.BFloat16}, "dtype", "BFloat16"},
 		{"var.dim of int", "aten::var.dim", []any{i64(2, 3), []int64{1}}, nil, "self", "only support floating point"},
 		{"var.dim dim out of range", "aten::var.dim", []any{f32(2, 3), []int64{-3}}, nil, "dim", "out of range"},
@@ -189,9 +189,9 @@ func TestRxBadInput(t *testing.T) {
 		{"topk negative k", "aten::topk", []any{f32(2, 3), int64(-1)}, nil, "k", "selected index k out of range"},
 		{"topk 0-d k=2", "aten::topk", []any{f32(), int64(2)}, nil, "k", "out of range"},
 		{"topk dim out of range", "aten::topk", []any{f32(2, 3), int64(1), int64(2)}, nil, "dim", "out of range"},
-		{"topk float16", "aten::topk", []any{redT(tensor.Float16, 4), int64(1)}, nil, "self", `"topk_cpu" not implemented for 'Half'`},
-		{"topk bool", "aten::topk", []any{redT(tensor.Bool, 4), int64(1)}, nil, "self", "'Bool'"},
-		{"topk empty float16", "aten::topk", []any{redT(tensor.Float16, 0), int64(0)}, nil, "self", "'Half'"},
+		{"topk float16", "aten::topk", []any{reduceTensor(tensor.Float16, 4), int64(1)}, nil, "self", `"topk_cpu" not implemented for 'Half'`},
+		{"topk bool", "aten::topk", []any{reduceTensor(tensor.Bool, 4), int64(1)}, nil, "self", "'Bool'"},
+		{"topk empty float16", "aten::topk", []any{reduceTensor(tensor.Float16, 0), int64(0)}, nil, "self", "'Half'"},
 		{"_local_scalar_dense empty", "aten::_local_scalar_dense", []any{f32(0)}, nil, "self", "0 elements"},
 		{"_local_scalar_dense meta", "aten::_local_scalar_dense", []any{f32().Meta()}, nil, "self", "data-dependent"},
 		{"nonzero meta", "aten::nonzero", []any{f32(2, 3).Meta()}, nil, "self", "data-dependent output shape"},
@@ -201,7 +201,7 @@ func TestRxBadInput(t *testing.T) {
 		{"native_dropout p < 0", "aten::native_dropout", []any{f32(3), -0.5, true}, nil, "p", "got p=1.5"},
 		{"native_dropout p nan", "aten::native_dropout", []any{f32(3), math.NaN(), true}, nil, "p", "got p=NaN"},
 		{"native_dropout int64 train", "aten::native_dropout", []any{i64(3), 0.0, true}, nil, "input", "can't be cast to the desired output type Long"},
-		{"native_dropout bool train", "aten::native_dropout", []any{redT(tensor.Bool, 3), 1.0, true}, nil, "input", "type Bool"},
+		{"native_dropout bool train", "aten::native_dropout", []any{reduceTensor(tensor.Bool, 3), 1.0, true}, nil, "input", "type Bool"},
 		{"legit weight size", "aten::_native_batch_norm_legit", []any{f32(2, 3), f32(2), nil, f32(3), f32(3), true, 0.1, 1e-5}, nil, "weight", "should contain 3 elements"},
 		{"legit 1-d input", "aten::_native_batch_norm_legit", []any{f32(3), nil, nil, f32(3), f32(3), false, 0.1, 1e-5}, nil, "input", "out of range"},
 		{"legit running_var size", "aten::_native_batch_norm_legit", []any{f32(2, 3), nil, nil, f32(3), f32(4), false, 0.1, 1e-5}, nil, "running_var", "should contain 3 elements"},
@@ -211,7 +211,7 @@ func TestRxBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := redCall(t, tc.op, tc.args, tc.kwargs)
+			_, err := callReduce(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%T: %v", err, err)
@@ -222,9 +222,9 @@ func TestRxBadInput(t *testing.T) {
 	}
 }
 
-// redT returns a float tensor of dtype dt holding 0, 1, 2, ... scaled by
+// reduceTensor returns a float tensor of dtype dt holding 0, 1, 2, ... scaled by
 // 0.5 and shifted by -1, in the given shape.
-func redT(dt tensor.DType, shape ...int) *tensor.Tensor {
+func reduceTensor(dt tensor.DType, shape ...int) *tensor.Tensor {
 	n, err := tensor.Numel(shape)
 	if err != nil {
 		panic(err)
@@ -236,8 +236,8 @@ func redT(dt tensor.DType, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.FromFloat64s(dt, vals, shape...))
 }
 
-// redCall calls the operator called name.
-func redCall(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
+// callReduce calls the operator called name.
+func callReduce(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
 	t.Helper()
 	o, ok := ops.Global().Lookup(name)
 	require.True(t, ok, name)
@@ -245,8 +245,8 @@ func redCall(t *testing.T, name string, args []any, kwargs map[string]any) ([]an
 }
 
 func TestReduceBadInput(t *testing.T) {
-	f32 := func(shape ...int) *tensor.Tensor { return redT(tensor.Float32, shape...) }
-	i64 := func(shape ...int) *tensor.Tensor { return redT(tensor.Int64, shape...) }
+	f32 := func(shape ...int) *tensor.Tensor { return reduceTensor(tensor.Float32, shape...) }
+	i64 := func(shape ...int) *tensor.Tensor { return reduceTensor(tensor.Int64, shape...) }
 	cases := []struct {
 		name   string
 		op     string
@@ -260,7 +260,7 @@ func TestReduceBadInput(t *testing.T) {
 		{"sum 0-d dim 1", "aten::sum.dim_IntList", []any{f32(), []int64{1}}, nil, "dim", "out of range"},
 		{"mean of int64", "aten::mean.dim", []any{i64(2, 3), []int64{1}}, nil, "self", "Input dtype must be either a floating point"},
 		{"mean with int dtype", "aten::mean.dim", []any{f32(2, 3), []int64{1}}, map[string]any{"dtype": tensor.Int64}, "dtype", "Optional dtype must be"},
-		{"prod of float16", "aten::prod.dim_int", []any{redT(tensor.Float16, 2, 3), int64(1)}, nil, "self", `"prod_cpu" not implemented for 'Half'`},
+		{"prod of float16", "aten::prod.dim_int", []any{reduceTensor(tensor.Float16, 2, 3), int64(1)}, nil, "self", `"prod_cpu" not implemented for 'Half'`},
 		{"prod with bfloat16 dtype", "aten::prod.dim_int", []any{f32(2, 3), int64(1)}, map[string]any{"dtype": tensor.BFloat16}, "dtype", "BFloat16"},
 		{"prod dim out of range", "aten::prod.dim_int", []any{f32(2, 3), int64(-3)}, nil, "dim", "out of range"},
 		{"var of int", "aten::var.correction", []any{i64(2, 3), []int64{1}}, map[string]any{"correction": int64(1)}, "self", "only support floating point"},
@@ -272,17 +272,17 @@ func TestReduceBadInput(t *testing.T) {
 		{"argmin of bool", "aten::argmin", []any{tensor.Must(tensor.FromSlice([]bool{true, false})), int64(0)}, nil, "self", `"argmin_cpu" not implemented for 'Bool'`},
 		{"max.dim over empty dim", "aten::max.dim", []any{f32(0, 3), int64(0)}, nil, "dim", "max(): Expected reduction dim 0"},
 		{"min.dim dim out of range", "aten::min.dim", []any{f32(2, 3), int64(5)}, nil, "dim", "out of range"},
-		{"cumsum of float16", "aten::cumsum", []any{redT(tensor.Float16, 2, 3), int64(1)}, nil, "self", `"cumsum_out_cpu" not implemented for 'Half'`},
+		{"cumsum of float16", "aten::cumsum", []any{reduceTensor(tensor.Float16, 2, 3), int64(1)}, nil, "self", `"cumsum_out_cpu" not implemented for 'Half'`},
 		{"cumsum with bool dtype", "aten::cumsum", []any{f32(2, 3), int64(1)}, map[string]any{"dtype": tensor.Bool}, "dtype", "'Bool'"},
 		{"_softmax half_to_float", "aten::_softmax", []any{f32(2, 3), int64(1), true}, nil, "half_to_float", "not supported on CPU"},
 		{"_softmax of int64", "aten::_softmax", []any{i64(2, 3), int64(0), false}, nil, "self", `"softmax_kernel_impl" not implemented for 'Long'`},
-		{"_log_softmax of float16", "aten::_log_softmax", []any{redT(tensor.Float16, 2, 3), int64(1), false}, nil, "self", `"log_softmax_lastdim_kernel_impl" not implemented for 'Half'`},
+		{"_log_softmax of float16", "aten::_log_softmax", []any{reduceTensor(tensor.Float16, 2, 3), int64(1), false}, nil, "self", `"log_softmax_lastdim_kernel_impl" not implemented for 'Half'`},
 		{"softmax dim out of range", "aten::softmax.int", []any{f32(2, 3), int64(2)}, nil, "dim", "out of range"},
 		{"softmax with int dtype", "aten::softmax.int", []any{f32(2, 3), int64(1), tensor.Int64}, nil, "dtype", "'Long'"},
 		{"layer norm without normalized dims", "aten::native_layer_norm", []any{f32(2, 3), []int64{}, nil, nil, 1e-5}, nil, "normalized_shape", "at least 1-dimensional"},
 		{"layer norm shape mismatch", "aten::native_layer_norm", []any{f32(2, 3), []int64{4}, nil, nil, 1e-5}, nil, "normalized_shape", "expected input with shape [*, 4]"},
 		{"layer norm weight shape", "aten::native_layer_norm", []any{f32(2, 3), []int64{3}, f32(4), nil, 1e-5}, nil, "weight", "same shape as normalized_shape"},
-		{"layer norm bias dtype", "aten::native_layer_norm", []any{f32(2, 3), []int64{3}, nil, redT(tensor.Float64, 3), 1e-5}, nil, "bias", "expected scalar type Float but found Double"},
+		{"layer norm bias dtype", "aten::native_layer_norm", []any{f32(2, 3), []int64{3}, nil, reduceTensor(tensor.Float64, 3), 1e-5}, nil, "bias", "expected scalar type Float but found Double"},
 		{"layer norm of int", "aten::layer_norm", []any{i64(2, 3), []int64{3}}, nil, "input", `"LayerNormKernelImpl" not implemented for 'Long'`},
 		{"group norm with no groups", "aten::native_group_norm", []any{f32(2, 6, 4), nil, nil, int64(2), int64(6), int64(4), int64(0), 1e-5}, nil, "group", "greater than 0"},
 		{"group norm indivisible channels", "aten::native_group_norm", []any{f32(2, 6, 4), nil, nil, int64(2), int64(6), int64(4), int64(4), 1e-5}, nil, "group", "divisible by num_groups"},
@@ -293,8 +293,8 @@ func TestReduceBadInput(t *testing.T) {
 		{"batch norm of a scalar", "aten::native_batch_norm", []any{f32(), nil, nil, nil, nil, true, 0.1, 1e-5}, nil, "input", "no dimensions"},
 		{"batch norm eval without running_var", "aten::native_batch_norm", []any{f32(2, 3), nil, nil, f32(3), nil, false, 0.1, 1e-5}, nil, "running_var", "must be defined in evaluation mode"},
 		{"batch norm running_mean size", "aten::batch_norm", []any{f32(2, 3), nil, nil, f32(4), f32(4), false, 0.1, 1e-5, false}, nil, "running_mean", "should contain 3 elements not 4"},
-		{"batch norm mixed float64 weight", "aten::native_batch_norm", []any{f32(2, 3), redT(tensor.Float64, 3), nil, nil, nil, true, 0.1, 1e-5}, nil, "weight", "expect parameter to have scalar type of Float"},
-		{"batch norm mixed float32 input", "aten::native_batch_norm", []any{redT(tensor.Float64, 2, 3), nil, nil, f32(3), f32(3), true, 0.1, 1e-5}, nil, "input", "expect input to have scalar type of BFloat16"},
+		{"batch norm mixed float64 weight", "aten::native_batch_norm", []any{f32(2, 3), reduceTensor(tensor.Float64, 3), nil, nil, nil, true, 0.1, 1e-5}, nil, "weight", "expect parameter to have scalar type of Float"},
+		{"batch norm mixed float32 input", "aten::native_batch_norm", []any{reduceTensor(tensor.Float64, 2, 3), nil, nil, f32(3), f32(3), true, 0.1, 1e-5}, nil, "input", "expect input to have scalar type of BFloat16"},
 		{"batch norm of int", "aten::native_batch_norm", []any{i64(2, 3), nil, nil, nil, nil, true, 0.1, 1e-5}, nil, "input", `"batch_norm" not implemented for 'Long'`},
 		{"batch_norm eval without running_mean", "aten::batch_norm", []any{f32(2, 3), nil, nil, nil, f32(3), false, 0.1, 1e-5, false}, nil, "running_mean", "must be defined in evaluation mode"},
 	}
@@ -311,7 +311,7 @@ func TestReduceBadInput(t *testing.T) {
 						args[i] = a
 					}
 				}
-				_, err := redCall(t, tc.op, args, tc.kwargs)
+				_, err := callReduce(t, tc.op, args, tc.kwargs)
 				require.Error(t, err, "meta=%v", isMeta)
 				var ce *ops.CallError
 				require.True(t, errors.As(err, &ce), "meta=%v: %v", isMeta, err)
@@ -324,7 +324,7 @@ func TestReduceBadInput(t *testing.T) {
 }
 
 func TestReduceNonContiguousInputs(t *testing.T) {
-	base := redT(tensor.Float64, 3, 4, 5)
+	base := reduceTensor(tensor.Float64, 3, 4, 5)
 	perm := tensor.Must(base.Permute(2, 0, 1)) // [5, 3, 4], not contiguous
 	require.False(t, perm.IsContiguous())
 	dense := perm.Clone()
@@ -344,9 +344,9 @@ func TestReduceNonContiguousInputs(t *testing.T) {
 		if tc.op == "aten::var.correction" {
 			kw = map[string]any{"correction": nil}
 		}
-		got, err := redCall(t, tc.op, tc.args(perm), kw)
+		got, err := callReduce(t, tc.op, tc.args(perm), kw)
 		require.NoError(t, err, tc.op)
-		want, err := redCall(t, tc.op, tc.args(dense), kw)
+		want, err := callReduce(t, tc.op, tc.args(dense), kw)
 		require.NoError(t, err, tc.op)
 		for i := range want {
 			g, w := got[i].(*tensor.Tensor), want[i].(*tensor.Tensor)
@@ -359,17 +359,17 @@ func TestReduceNonContiguousInputs(t *testing.T) {
 func TestReduceLargeRowsMatchSmall(t *testing.T) {
 	// 300 rows of 257 elements go through parallelFor; each row reduced on
 	// its own must give the same values.
-	x := redT(tensor.Float32, 300, 257)
-	got, err := redCall(t, "aten::_softmax", []any{x, int64(1), false}, nil)
+	x := reduceTensor(tensor.Float32, 300, 257)
+	got, err := callReduce(t, "aten::_softmax", []any{x, int64(1), false}, nil)
 	require.NoError(t, err)
-	sums, err := redCall(t, "aten::sum.dim_IntList", []any{x, []int64{1}}, nil)
+	sums, err := callReduce(t, "aten::sum.dim_IntList", []any{x, []int64{1}}, nil)
 	require.NoError(t, err)
 	for _, r := range []int{0, 1, 150, 299} {
 		row := tensor.Must(x.Select(0, r))
-		one, err := redCall(t, "aten::_softmax", []any{row, int64(0), false}, nil)
+		one, err := callReduce(t, "aten::_softmax", []any{row, int64(0), false}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, one[0].(*tensor.Tensor).Float64s(), tensor.Must(got[0].(*tensor.Tensor).Select(0, r)).Float64s())
-		s, err := redCall(t, "aten::sum.default", []any{row}, nil)
+		s, err := callReduce(t, "aten::sum.default", []any{row}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, s[0].(*tensor.Tensor).Float64s()[0], sums[0].(*tensor.Tensor).Float64s()[r])
 	}
@@ -379,11 +379,11 @@ func TestReduceIntegerExactness(t *testing.T) {
 	// int64 values beyond 2^53 must not pass through float64.
 	big := int64(1)<<62 + 1
 	x := tensor.Must(tensor.FromSlice([]int64{big, big + 2, big + 1}))
-	out, err := redCall(t, "aten::max.dim", []any{x, int64(0)}, nil)
+	out, err := callReduce(t, "aten::max.dim", []any{x, int64(0)}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int64{big + 2}, out[0].(*tensor.Tensor).Int64s())
 	assert.Equal(t, []int64{1}, out[1].(*tensor.Tensor).Int64s())
-	s, err := redCall(t, "aten::cumsum", []any{x, int64(0)}, nil)
+	s, err := callReduce(t, "aten::cumsum", []any{x, int64(0)}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int64{big, 2*big + 2, 3*big + 3}, s[0].(*tensor.Tensor).Int64s())
 }

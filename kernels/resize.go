@@ -9,11 +9,11 @@ import (
 
 // registerResize registers the kernels of resize.go.
 func registerResize() {
-	registerBoth("aten::resize_", ixResize)
+	registerBoth("aten::resize_", resize)
 }
 
-// ixStorageLen is the number of elements of x's storage.
-func ixStorageLen(x *tensor.Tensor) int {
+// storageLen is the number of elements of x's storage.
+func storageLen(x *tensor.Tensor) int {
 	switch x.DType() {
 	case tensor.Float32:
 		return len(tensor.Data[float32](x))
@@ -37,7 +37,7 @@ func ixStorageLen(x *tensor.Tensor) int {
 	return len(tensor.Data[bool](x))
 }
 
-// ixResize is aten::resize_. ATen resizes self in place: it keeps self's
+// resize is aten::resize_. ATen resizes self in place: it keeps self's
 // storage and storage offset, gives self the new sizes with the strides of
 // memory_format (contiguous by default), and grows the storage when it is
 // too small, the new elements being uninitialized. gofx tensors cannot
@@ -46,16 +46,16 @@ func ixStorageLen(x *tensor.Tensor) int {
 // are self's storage from its offset on, as after ATen's resize_), and
 // otherwise a tensor over a new storage holding a copy of the old one
 // from self's offset on, followed by zeros.
-func ixResize(c *ops.Call) ([]any, error) {
+func resize(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	shape, err := ixNonNegSizes(c, "size", c.Ints("size"))
+	shape, err := nonNegSizes(c, "size", c.Ints("size"))
 	if err != nil {
 		return nil, err
 	}
 	if _, err := tensor.Numel(shape); err != nil {
 		return nil, c.Errorf("size", "%v", err)
 	}
-	strides, err := ixFormatStrides(c, "memory_format", shape)
+	strides, err := formatStrides(c, "memory_format", shape)
 	if err != nil {
 		if c.Str("memory_format") == "preserve_format" {
 			return nil, c.Errorf("memory_format", "Unsupported memory format Preserve")
@@ -65,8 +65,8 @@ func ixResize(c *ops.Call) ([]any, error) {
 	if x.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(x.DType(), shape...))), nil
 	}
-	need := ixStorageSize(shape, strides)
-	off, have := x.Offset(), ixStorageLen(x)
+	need := storageSize(shape, strides)
+	off, have := x.Offset(), storageLen(x)
 	if need == 0 || off+need <= have {
 		return one(tensor.Must(x.AsStrided(shape, strides, off))), nil
 	}

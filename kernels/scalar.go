@@ -10,19 +10,19 @@ import (
 
 // registerScalar registers the kernels of scalar.go.
 func registerScalar() {
-	register("aten::_local_scalar_dense", rxLocalScalarDense, rxDataDependentMeta)
+	register("aten::_local_scalar_dense", localScalarDense, dataDependentMeta)
 }
 
-// rxLocalScalarDense is aten::_local_scalar_dense: the tensor's first
+// localScalarDense is aten::_local_scalar_dense: the tensor's first
 // element as a Go number: float64 for floating dtypes, int64 for integral
 // ones, bool for bool. Like ATen it does not check that there is exactly
 // one element (Tensor.item does); an empty tensor is an error.
-func rxLocalScalarDense(c *ops.Call) ([]any, error) {
+func localScalarDense(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	if self.Numel() == 0 {
 		return nil, c.Errorf("self", "a Tensor with 0 elements cannot be converted to Scalar")
 	}
-	first := tensor.Must(rxFlat(self).Narrow(0, 0, 1))
+	first := tensor.Must(flatten1d(self).Narrow(0, 0, 1))
 	x, err := first.Item()
 	if err != nil {
 		return nil, c.Errorf("self", "%v", err)

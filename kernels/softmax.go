@@ -12,17 +12,17 @@ import (
 
 // registerSoftmax registers the kernels of softmax.go.
 func registerSoftmax() {
-	registerBoth("aten::_softmax", redSoftmaxPrivate)
-	registerBoth("aten::_log_softmax", redLogSoftmaxPrivate)
-	registerBoth("aten::softmax.int", redSoftmaxInt)
-	registerBoth("aten::log_softmax.int", redLogSoftmaxInt)
+	registerBoth("aten::_softmax", softmaxPrivate)
+	registerBoth("aten::_log_softmax", logSoftmaxPrivate)
+	registerBoth("aten::softmax.int", softmaxInt)
+	registerBoth("aten::log_softmax.int", logSoftmaxInt)
 }
 
-// redSoftmax computes softmax (log-softmax when log) of x along dim in x's
+// softmax computes softmax (log-softmax when log) of x along dim in x's
 // dtype, which must be float32, float64 or bfloat16 unless x is empty, as
 // on ATen's CPU. arg names the argument whose dtype is to blame.
-func redSoftmax(c *ops.Call, x *tensor.Tensor, dim int64, log bool, arg string) ([]any, error) {
-	d, err := redWrapDim(c, "dim", dim, x.Dim())
+func softmax(c *ops.Call, x *tensor.Tensor, dim int64, log bool, arg string) ([]any, error) {
+	d, err := wrapReduceDim(c, "dim", dim, x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -43,10 +43,10 @@ func redSoftmax(c *ops.Call, x *tensor.Tensor, dim int64, log bool, arg string) 
 	if x.IsMeta() {
 		return one(x.Meta()), nil
 	}
-	p, perm, outer, inner := redMoveLast(x, redSingleMask(x.Dim(), d))
+	p, perm, outer, inner := moveLast(x, singleMask(x.Dim(), d))
 	vals := p.Float64s()
 	out := make([]float64, len(vals))
-	redRows(outer, inner, func(r int) {
+	forRows(outer, inner, func(r int) {
 		row := vals[r*inner : (r+1)*inner]
 		o := out[r*inner : (r+1)*inner]
 		m := math.Inf(-1)
@@ -73,37 +73,37 @@ func redSoftmax(c *ops.Call, x *tensor.Tensor, dim int64, log bool, arg string) 
 		}
 	})
 	res := tensor.Must(tensor.FromFloat64s(dt, out, p.Shape()...))
-	return one(tensor.Must(res.Permute(redInverse(perm)...)).Contiguous()), nil
+	return one(tensor.Must(res.Permute(inverse(perm)...)).Contiguous()), nil
 }
 
-// redHalfToFloat rejects half_to_float=True, which ATen's CPU kernels do
+// halfToFloat rejects half_to_float=True, which ATen's CPU kernels do
 // not support.
-func redHalfToFloat(c *ops.Call, name string) error {
+func halfToFloat(c *ops.Call, name string) error {
 	if c.Bool("half_to_float") {
 		return c.Errorf("half_to_float", "%s with half to float conversion is not supported on CPU", name)
 	}
 	return nil
 }
 
-// redSoftmaxPrivate is aten::_softmax.
-func redSoftmaxPrivate(c *ops.Call) ([]any, error) {
-	if err := redHalfToFloat(c, "softmax"); err != nil {
+// softmaxPrivate is aten::_softmax.
+func softmaxPrivate(c *ops.Call) ([]any, error) {
+	if err := halfToFloat(c, "softmax"); err != nil {
 		return nil, err
 	}
-	return redSoftmax(c, c.Tensor("self"), c.Int("dim"), false, "self")
+	return softmax(c, c.Tensor("self"), c.Int("dim"), false, "self")
 }
 
-// redLogSoftmaxPrivate is aten::_log_softmax.
-func redLogSoftmaxPrivate(c *ops.Call) ([]any, error) {
-	if err := redHalfToFloat(c, "log_softmax"); err != nil {
+// logSoftmaxPrivate is aten::_log_softmax.
+func logSoftmaxPrivate(c *ops.Call) ([]any, error) {
+	if err := halfToFloat(c, "log_softmax"); err != nil {
 		return nil, err
 	}
-	return redSoftmax(c, c.Tensor("self"), c.Int("dim"), true, "self")
+	return softmax(c, c.Tensor("self"), c.Int("dim"), true, "self")
 }
 
-// redSoftmaxDType converts self to the dtype argument when given, as
+// softmaxDType converts self to the dtype argument when given, as
 // softmax.int and log_softmax.int do before calling the kernel.
-func redSoftmaxDType(c *ops.Call) (*tensor.Tensor, string) {
+func softmaxDType(c *ops.Call) (*tensor.Tensor, string) {
 	self := c.Tensor("self")
 	if dt, ok := c.DType("dtype"); ok {
 		return to(self, dt), "dtype"
@@ -111,14 +111,14 @@ func redSoftmaxDType(c *ops.Call) (*tensor.Tensor, string) {
 	return self, "self"
 }
 
-// redSoftmaxInt is aten::softmax.int.
-func redSoftmaxInt(c *ops.Call) ([]any, error) {
-	x, arg := redSoftmaxDType(c)
-	return redSoftmax(c, x, c.Int("dim"), false, arg)
+// softmaxInt is aten::softmax.int.
+func softmaxInt(c *ops.Call) ([]any, error) {
+	x, arg := softmaxDType(c)
+	return softmax(c, x, c.Int("dim"), false, arg)
 }
 
-// redLogSoftmaxInt is aten::log_softmax.int.
-func redLogSoftmaxInt(c *ops.Call) ([]any, error) {
-	x, arg := redSoftmaxDType(c)
-	return redSoftmax(c, x, c.Int("dim"), true, arg)
+// logSoftmaxInt is aten::log_softmax.int.
+func logSoftmaxInt(c *ops.Call) ([]any, error) {
+	x, arg := softmaxDType(c)
+	return softmax(c, x, c.Int("dim"), true, arg)
 }

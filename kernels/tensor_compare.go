@@ -13,23 +13,23 @@ import (
 
 // registerTensorCompare registers the kernels of tensor_compare.go.
 func registerTensorCompare() {
-	registerBoth("aten::where.self", ew1Where)
-	registerBoth("aten::clamp", ew1Clamp)
-	registerBoth("aten::isnan", ew1Isnan)
-	registerBoth("aten::isinf", pwIsinf)
-	registerBoth("aten::clamp.Tensor", pwClampTensor)
-	registerBoth("aten::clamp_min", pwClampBound("min"))
-	registerBoth("aten::clamp_max", pwClampBound("max"))
-	registerBoth("aten::clamp_min.Tensor", func(c *ops.Call) ([]any, error) { return ew1MinMax(c, "min", true) })
-	registerBoth("aten::clamp_max.Tensor", func(c *ops.Call) ([]any, error) { return ew1MinMax(c, "max", false) })
-	registerBoth("aten::max.dim", redMaxDim)
-	registerBoth("aten::min.dim", redMinDim)
+	registerBoth("aten::where.self", where)
+	registerBoth("aten::clamp", clampKernel)
+	registerBoth("aten::isnan", isnan)
+	registerBoth("aten::isinf", isinf)
+	registerBoth("aten::clamp.Tensor", clampTensor)
+	registerBoth("aten::clamp_min", clampBound("min"))
+	registerBoth("aten::clamp_max", clampBound("max"))
+	registerBoth("aten::clamp_min.Tensor", func(c *ops.Call) ([]any, error) { return minMax(c, "min", true) })
+	registerBoth("aten::clamp_max.Tensor", func(c *ops.Call) ([]any, error) { return minMax(c, "max", false) })
+	registerBoth("aten::max.dim", maxDim)
+	registerBoth("aten::min.dim", minDim)
 }
 
-// ew1Where is aten::where.self: self where condition (bool or uint8) holds,
+// where is aten::where.self: self where condition (bool or uint8) holds,
 // other elsewhere, in the result dtype of self and other, all three
 // broadcast.
-func ew1Where(c *ops.Call) ([]any, error) {
+func where(c *ops.Call) ([]any, error) {
 	cond, a, b := c.Tensor("condition"), c.Tensor("self"), c.Tensor("other")
 	if cd := cond.DType(); cd != tensor.Bool && cd != tensor.Uint8 {
 		return nil, c.Errorf("condition", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", scalarTypeName(cd))
@@ -50,32 +50,32 @@ func ew1Where(c *ops.Call) ([]any, error) {
 	var out *tensor.Tensor
 	switch dt {
 	case tensor.Float32:
-		out = ew1Select[float32](cv, a, b, shape)
+		out = selectWhere[float32](cv, a, b, shape)
 	case tensor.Float64:
-		out = ew1Select[float64](cv, a, b, shape)
+		out = selectWhere[float64](cv, a, b, shape)
 	case tensor.Float16:
-		out = ew1Select[tensor.Half](cv, a, b, shape)
+		out = selectWhere[tensor.Half](cv, a, b, shape)
 	case tensor.BFloat16:
-		out = ew1Select[tensor.BHalf](cv, a, b, shape)
+		out = selectWhere[tensor.BHalf](cv, a, b, shape)
 	case tensor.Int64:
-		out = ew1Select[int64](cv, a, b, shape)
+		out = selectWhere[int64](cv, a, b, shape)
 	case tensor.Int32:
-		out = ew1Select[int32](cv, a, b, shape)
+		out = selectWhere[int32](cv, a, b, shape)
 	case tensor.Int16:
-		out = ew1Select[int16](cv, a, b, shape)
+		out = selectWhere[int16](cv, a, b, shape)
 	case tensor.Int8:
-		out = ew1Select[int8](cv, a, b, shape)
+		out = selectWhere[int8](cv, a, b, shape)
 	case tensor.Uint8:
-		out = ew1Select[uint8](cv, a, b, shape)
+		out = selectWhere[uint8](cv, a, b, shape)
 	default:
-		out = ew1Select[bool](cv, a, b, shape)
+		out = selectWhere[bool](cv, a, b, shape)
 	}
 	return one(out), nil
 }
 
-// ew1Select returns a's element where cond holds and b's elsewhere, a and b
+// selectWhere returns a's element where cond holds and b's elsewhere, a and b
 // broadcast to shape.
-func ew1Select[T tensor.Elem](cond []bool, a, b *tensor.Tensor, shape []int) *tensor.Tensor {
+func selectWhere[T tensor.Elem](cond []bool, a, b *tensor.Tensor, shape []int) *tensor.Tensor {
 	av, bv := operands[T](a, b, shape)
 	out := tensor.Empty(a.DType(), shape...)
 	o := tensor.Data[T](out)
@@ -91,19 +91,19 @@ func ew1Select[T tensor.Elem](cond []bool, a, b *tensor.Tensor, shape []int) *te
 	return out
 }
 
-// ew1Clamp is aten::clamp with Scalar bounds: min(max(x, min), max), so
+// clampKernel is aten::clamp with Scalar bounds: min(max(x, min), max), so
 // min > max gives max. A floating self keeps its dtype; otherwise the
 // bounds take part in type promotion. Both bounds given with either NaN
 // fill NaN; a single NaN bound leaves x unchanged; a NaN x stays NaN.
 // float16 is not implemented on CPU.
-func ew1Clamp(c *ops.Call) ([]any, error) {
+func clampKernel(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	lo, hasLo := c.OptScalar("min")
 	hi, hasHi := c.OptScalar("max")
 	if !hasLo && !hasHi {
 		return nil, c.Errorf("min", "torch.clamp: At least one of 'min' or 'max' must not be None")
 	}
-	lo, hi = ew1NoBool(lo), ew1NoBool(hi)
+	lo, hi = noBool(lo), noBool(hi)
 	dt := self.DType()
 	if !dt.IsFloat() {
 		prom := []any{self}
@@ -136,12 +136,12 @@ func ew1Clamp(c *ops.Call) ([]any, error) {
 		return nil, notImplemented(c, "self", kernel, dt)
 	}
 	if hasLo {
-		if err := ew1CheckFits(c, "min", lo, dt); err != nil {
+		if err := checkFits(c, "min", lo, dt); err != nil {
 			return nil, err
 		}
 	}
 	if hasHi {
-		if err := ew1CheckFits(c, "max", hi, dt); err != nil {
+		if err := checkFits(c, "max", hi, dt); err != nil {
 			return nil, err
 		}
 	}
@@ -180,8 +180,8 @@ func ew1Clamp(c *ops.Call) ([]any, error) {
 		})), nil
 }
 
-// ew1Isnan is aten::isnan: true where self is NaN (never for integers).
-func ew1Isnan(c *ops.Call) ([]any, error) {
+// isnan is aten::isnan: true where self is NaN (never for integers).
+func isnan(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	if self.IsMeta() {
 		return one(tensor.Must(empty(true, tensor.Bool, self.Shape()))), nil
@@ -195,8 +195,8 @@ func ew1Isnan(c *ops.Call) ([]any, error) {
 	return one(tensor.Must(tensor.FromSlice(out, self.Shape()...))), nil
 }
 
-// pwIsinf is aten::isinf: true where self is ±inf (never for integers).
-func pwIsinf(c *ops.Call) ([]any, error) {
+// isinf is aten::isinf: true where self is ±inf (never for integers).
+func isinf(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	if self.IsMeta() {
 		return one(tensor.Must(empty(true, tensor.Bool, self.Shape()))), nil
@@ -210,20 +210,20 @@ func pwIsinf(c *ops.Call) ([]any, error) {
 	return one(tensor.Must(tensor.FromSlice(out, self.Shape()...))), nil
 }
 
-// pwClampTensor is aten::clamp.Tensor: self clamped to tensor bounds, all
+// clampTensor is aten::clamp.Tensor: self clamped to tensor bounds, all
 // three operands type-promoted together and broadcast. With both bounds it
 // is min(max(x, min), max) (max wins when min > max) and NaN where any
 // operand is NaN; bool and float16 are not implemented then. With one bound
 // it is maximum (min) or minimum (max), which accept every dtype.
-func pwClampTensor(c *ops.Call) ([]any, error) {
+func clampTensor(c *ops.Call) ([]any, error) {
 	self, lo, hi := c.Tensor("self"), c.Tensor("min"), c.Tensor("max")
 	switch {
 	case lo == nil && hi == nil:
 		return nil, c.Errorf("min", "torch.clamp: At least one of 'min' or 'max' must not be None")
 	case hi == nil:
-		return ew1MinMax(c, "min", true)
+		return minMax(c, "min", true)
 	case lo == nil:
-		return ew1MinMax(c, "max", false)
+		return minMax(c, "max", false)
 	}
 	dt, err := ops.ResultType(self, lo, hi)
 	if err != nil {
@@ -240,23 +240,23 @@ func pwClampTensor(c *ops.Call) ([]any, error) {
 	if isMeta {
 		return one(tensor.Must(empty(true, dt, shape))), nil
 	}
-	return one(pwMap3(to(self, dt), to(lo, dt), to(hi, dt), shape, dt,
+	return one(map3(to(self, dt), to(lo, dt), to(hi, dt), shape, dt,
 		func(x, l, h float64) float64 {
 			if l != l || h != h {
 				return math.NaN()
 			}
-			return ew2Clamp(x, l, h)
+			return clampFloat(x, l, h)
 		},
 		func(x, l, h int64) int64 { return min(max(x, l), h) })), nil
 }
 
-// pwClampBound returns the kernel of aten::clamp_min ("min") or clamp_max
+// clampBound returns the kernel of aten::clamp_min ("min") or clamp_max
 // ("max") with a Scalar bound: clamp with one bound, except that a NaN
 // bound fills the output with NaN (for any floating dtype, float16 too).
-func pwClampBound(bound string) ops.Kernel {
+func clampBound(bound string) ops.Kernel {
 	return func(c *ops.Call) ([]any, error) {
 		self := c.Tensor("self")
-		s := ew1ScalarArg(c, bound)
+		s := scalarArg(c, bound)
 		if s.IsFloat() && math.IsNaN(s.Float()) {
 			dt := self.DType()
 			if !dt.IsFloat() {
@@ -267,27 +267,27 @@ func pwClampBound(bound string) ops.Kernel {
 			}
 			return one(tensor.Must(tensor.Full(dt, math.NaN(), self.Shape()...))), nil
 		}
-		return pwDelegate(c, "aten::clamp", []any{self}, map[string]any{bound: s})
+		return delegate(c, "aten::clamp", []any{self}, map[string]any{bound: s})
 	}
 }
 
-// redMinMaxDim implements max.dim and min.dim: values and indices of the
+// minMaxDim implements max.dim and min.dim: values and indices of the
 // first extreme element along dim.
-func redMinMaxDim(c *ops.Call, name string, greater bool) ([]any, error) {
+func minMaxDim(c *ops.Call, name string, greater bool) ([]any, error) {
 	self := c.Tensor("self")
-	mask, shape, err := redIndexReduce(c, name, self, c.Int("dim"), true)
+	mask, shape, err := indexReduce(c, name, self, c.Int("dim"), true)
 	if err != nil {
 		return nil, err
 	}
 	if self.IsMeta() {
 		return []any{tensor.Must(tensor.NewMeta(self.DType(), shape...)), tensor.Must(tensor.NewMeta(tensor.Int64, shape...))}, nil
 	}
-	v, i := redArgIndices(self, mask, shape, greater)
+	v, i := argIndices(self, mask, shape, greater)
 	return []any{v, i}, nil
 }
 
-// redMaxDim is aten::max.dim.
-func redMaxDim(c *ops.Call) ([]any, error) { return redMinMaxDim(c, "max", true) }
+// maxDim is aten::max.dim.
+func maxDim(c *ops.Call) ([]any, error) { return minMaxDim(c, "max", true) }
 
-// redMinDim is aten::min.dim.
-func redMinDim(c *ops.Call) ([]any, error) { return redMinMaxDim(c, "min", false) }
+// minDim is aten::min.dim.
+func minDim(c *ops.Call) ([]any, error) { return minMaxDim(c, "min", false) }

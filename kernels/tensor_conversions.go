@@ -13,12 +13,12 @@ import (
 
 // registerTensorConversions registers the kernels of tensor_conversions.go.
 func registerTensorConversions() {
-	registerBoth("aten::_to_copy", shToCopy)
+	registerBoth("aten::_to_copy", toCopy)
 }
 
-// shToCopy is aten::_to_copy: a contiguous copy of self converted to dtype
+// toCopy is aten::_to_copy: a contiguous copy of self converted to dtype
 // with C++'s casts as x86 performs them.
-func shToCopy(c *ops.Call) ([]any, error) {
+func toCopy(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	if !c.IsNone("layout") {
 		if l := c.Str("layout"); l != "strided" {
@@ -30,26 +30,26 @@ func shToCopy(c *ops.Call) ([]any, error) {
 			return nil, c.Errorf("device", "device %s is not supported: the reference kernels run on the cpu", d)
 		}
 	}
-	if err := shCheckMemoryFormat(c, x.Dim()); err != nil {
+	if err := checkMemoryFormat(c, x.Dim()); err != nil {
 		return nil, err
 	}
 	dt, ok := c.DType("dtype")
 	if !ok {
 		dt = x.DType()
 	}
-	return one(shConvert(x, dt)), nil
+	return one(convert(x, dt)), nil
 }
 
-// shConvert returns a contiguous copy of x converted to dt as ATen's copy
+// convert returns a contiguous copy of x converted to dt as ATen's copy
 // kernel does on x86: floating values to integers truncate toward zero,
 // with NaN, infinities and out-of-range values giving the "integer
 // indefinite" (the minimum) of int64 or int32, and the narrower integer
 // dtypes taking the low bits of the int32 conversion.
-func shConvert(x *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
+func convert(x *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	if x.IsMeta() {
 		return tensor.Must(tensor.NewMeta(dt, x.Shape()...))
 	}
-	x = shRebase(x)
+	x = rebase(x)
 	if !x.DType().IsFloat() || !dt.IsIntegral(false) {
 		return x.To(dt)
 	}
@@ -57,24 +57,24 @@ func shConvert(x *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	iv := make([]int64, len(vals))
 	for i, v := range vals {
 		if dt == tensor.Int64 {
-			iv[i] = shCvtInt64(v)
+			iv[i] = cvtInt64(v)
 		} else {
-			iv[i] = shCvtInt32(v)
+			iv[i] = cvtInt32(v)
 		}
 	}
 	return tensor.Must(tensor.FromInt64s(dt, iv, x.Shape()...))
 }
 
-// shCvtInt64 truncates v to int64 as x86's cvttsd2si does.
-func shCvtInt64(v float64) int64 {
+// cvtInt64 truncates v to int64 as x86's cvttsd2si does.
+func cvtInt64(v float64) int64 {
 	if math.IsNaN(v) || v >= 0x1p63 || v < -0x1p63 {
 		return math.MinInt64
 	}
 	return int64(v)
 }
 
-// shCvtInt32 truncates v to int32 as x86's 32-bit cvttsd2si does.
-func shCvtInt32(v float64) int64 {
+// cvtInt32 truncates v to int32 as x86's 32-bit cvttsd2si does.
+func cvtInt32(v float64) int64 {
 	if math.IsNaN(v) || v >= 0x1p31 || v <= -0x1p31-1 {
 		return math.MinInt32
 	}

@@ -17,22 +17,22 @@ import (
 
 // registerTensorFactories registers the kernels of tensor_factories.go.
 func registerTensorFactories() {
-	registerBoth("aten::full", shFullOp)
-	registerBoth("aten::full_like", shFullLike)
-	registerBoth("aten::zeros_like", shZerosLike)
-	registerBoth("aten::ones_like", shOnesLike)
-	registerBoth("aten::arange.start_step", shArange)
-	registerBoth("aten::scalar_tensor", shScalarTensor)
-	registerBoth("aten::rand", func(c *ops.Call) ([]any, error) { return rndFactory(c, false) })
-	registerBoth("aten::randn", func(c *ops.Call) ([]any, error) { return rndFactory(c, true) })
-	registerBoth("aten::randperm", rndPerm)
-	registerBoth("aten::clone", shClone)
-	registerBoth("aten::empty.memory_format", ixEmpty)
-	registerBoth("aten::empty_strided", ixEmptyStrided)
+	registerBoth("aten::full", fullOp)
+	registerBoth("aten::full_like", fullLike)
+	registerBoth("aten::zeros_like", zerosLike)
+	registerBoth("aten::ones_like", onesLike)
+	registerBoth("aten::arange.start_step", arange)
+	registerBoth("aten::scalar_tensor", scalarTensor)
+	registerBoth("aten::rand", func(c *ops.Call) ([]any, error) { return factory(c, false) })
+	registerBoth("aten::randn", func(c *ops.Call) ([]any, error) { return factory(c, true) })
+	registerBoth("aten::randperm", randpermKernel)
+	registerBoth("aten::clone", clone)
+	registerBoth("aten::empty.memory_format", emptyKernel)
+	registerBoth("aten::empty_strided", emptyStrided)
 }
 
-// shFloatMax is the largest finite value of floating dtype dt.
-func shFloatMax(dt tensor.DType) float64 {
+// floatMax is the largest finite value of floating dtype dt.
+func floatMax(dt tensor.DType) float64 {
 	switch dt {
 	case tensor.Float32:
 		return math.MaxFloat32
@@ -44,8 +44,8 @@ func shFloatMax(dt tensor.DType) float64 {
 	return math.MaxFloat64
 }
 
-// shIntRange is the range of integral dtype dt.
-func shIntRange(dt tensor.DType) (lo, hi int64) {
+// intRange is the range of integral dtype dt.
+func intRange(dt tensor.DType) (lo, hi int64) {
 	switch dt {
 	case tensor.Int32:
 		return math.MinInt32, math.MaxInt32
@@ -59,13 +59,13 @@ func shIntRange(dt tensor.DType) (lo, hi int64) {
 	return math.MinInt64, math.MaxInt64
 }
 
-// shScalarValue converts Scalar s to dtype dt as c10::Scalar::to<T> does
+// scalarValue converts Scalar s to dtype dt as c10::Scalar::to<T> does
 // (c10::checked_convert): an error blaming arg when the value overflows the
 // dtype, except that infinities and NaN fit floating dtypes, anything fits
 // bool, and negative ints wrap into uint8 down to -255. The result holds an
 // int64 for integral dtypes, a float64 for floating ones and a bool for
 // bool.
-func shScalarValue(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) (ops.Scalar, error) {
+func scalarValue(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) (ops.Scalar, error) {
 	bad := func() (ops.Scalar, error) {
 		return ops.Scalar{}, c.Errorf(arg, "value cannot be converted to type %s without overflow", cppTypeName(dt))
 	}
@@ -89,12 +89,12 @@ func shScalarValue(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) (ops.
 			return ops.FloatScalar(float64(v)), nil
 		}
 		v := s.Float()
-		if !math.IsInf(v, 0) && !math.IsNaN(v) && math.Abs(v) > shFloatMax(dt) {
+		if !math.IsInf(v, 0) && !math.IsNaN(v) && math.Abs(v) > floatMax(dt) {
 			return bad()
 		}
 		return ops.FloatScalar(v), nil
 	}
-	lo, hi := shIntRange(dt)
+	lo, hi := intRange(dt)
 	if s.IsInt() {
 		v := s.Int()
 		if v > hi || v < lo && !(dt == tensor.Uint8 && v >= -255) {
@@ -114,9 +114,9 @@ func shScalarValue(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) (ops.
 	return ops.IntScalar(int64(v)), nil
 }
 
-// shFull returns a tensor of dt and shape filled with v, a Scalar already
-// converted by shScalarValue; a meta tensor when isMeta.
-func shFull(isMeta bool, dt tensor.DType, shape []int, v ops.Scalar) (*tensor.Tensor, error) {
+// fullTensor returns a tensor of dt and shape filled with v, a Scalar already
+// converted by scalarValue; a meta tensor when isMeta.
+func fullTensor(isMeta bool, dt tensor.DType, shape []int, v ops.Scalar) (*tensor.Tensor, error) {
 	if isMeta {
 		return tensor.NewMeta(dt, shape...)
 	}
@@ -126,10 +126,10 @@ func shFull(isMeta bool, dt tensor.DType, shape []int, v ops.Scalar) (*tensor.Te
 	return tensor.FullInt(dt, v.Int(), shape...)
 }
 
-// shFactoryOptions checks the layout, device and pin_memory arguments of a
+// factoryOptions checks the layout, device and pin_memory arguments of a
 // factory and reports whether the result is to be a meta tensor (device
 // "meta", or a meta self for the *_like factories).
-func shFactoryOptions(c *ops.Call, self *tensor.Tensor) (bool, error) {
+func factoryOptions(c *ops.Call, self *tensor.Tensor) (bool, error) {
 	if !c.IsNone("layout") {
 		if l := c.Str("layout"); l != "strided" {
 			return false, c.Errorf("layout", "layout %s is not supported: only strided tensors are", l)
@@ -148,14 +148,14 @@ func shFactoryOptions(c *ops.Call, self *tensor.Tensor) (bool, error) {
 	return isMeta, nil
 }
 
-// shFullSize converts a size argument, rejecting negative dimensions.
-func shFullSize(c *ops.Call, arg string, v []int64) ([]int, error) {
+// fullSize converts a size argument, rejecting negative dimensions.
+func fullSize(c *ops.Call, arg string, v []int64) ([]int, error) {
 	for _, d := range v {
 		if d < 0 {
 			return nil, c.Errorf(arg, "Trying to create tensor with negative dimension %d: %v", d, v)
 		}
 	}
-	s, err := shSizes(c, arg, v)
+	s, err := sizesArg(c, arg, v)
 	if err != nil {
 		return nil, err
 	}
@@ -165,15 +165,15 @@ func shFullSize(c *ops.Call, arg string, v []int64) ([]int, error) {
 	return s, nil
 }
 
-// shFullOp is aten::full: a tensor of size filled with fill_value. Without
+// fullOp is aten::full: a tensor of size filled with fill_value. Without
 // dtype the dtype follows the Scalar: int64 for an int (and for a bool,
 // which PyTorch's Python binding passes as an int), float32 for a float.
-func shFullOp(c *ops.Call) ([]any, error) {
-	size, err := shFullSize(c, "size", c.Ints("size"))
+func fullOp(c *ops.Call) ([]any, error) {
+	size, err := fullSize(c, "size", c.Ints("size"))
 	if err != nil {
 		return nil, err
 	}
-	isMeta, err := shFactoryOptions(c, nil)
+	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -185,60 +185,60 @@ func shFullOp(c *ops.Call) ([]any, error) {
 			dt = tensor.Float32
 		}
 	}
-	v, err := shScalarValue(c, "fill_value", fill, dt)
+	v, err := scalarValue(c, "fill_value", fill, dt)
 	if err != nil {
 		return nil, err
 	}
-	out, err := shFull(isMeta, dt, size, v)
+	out, err := fullTensor(isMeta, dt, size, v)
 	if err != nil {
 		return nil, c.Errorf("size", "%v", err)
 	}
 	return one(out), nil
 }
 
-// shLike is the common part of full_like, zeros_like and ones_like: a
+// like is the common part of full_like, zeros_like and ones_like: a
 // tensor of self's shape and of dtype (default self's dtype) filled with
 // fill.
-func shLike(c *ops.Call, fillArg string, fill ops.Scalar) ([]any, error) {
+func like(c *ops.Call, fillArg string, fill ops.Scalar) ([]any, error) {
 	x := c.Tensor("self")
-	isMeta, err := shFactoryOptions(c, x)
+	isMeta, err := factoryOptions(c, x)
 	if err != nil {
 		return nil, err
 	}
-	if err := shCheckMemoryFormat(c, x.Dim()); err != nil {
+	if err := checkMemoryFormat(c, x.Dim()); err != nil {
 		return nil, err
 	}
 	dt, ok := c.DType("dtype")
 	if !ok {
 		dt = x.DType()
 	}
-	v, err := shScalarValue(c, fillArg, fill, dt)
+	v, err := scalarValue(c, fillArg, fill, dt)
 	if err != nil {
 		return nil, err
 	}
-	out, err := shFull(isMeta, dt, x.Shape(), v)
+	out, err := fullTensor(isMeta, dt, x.Shape(), v)
 	if err != nil {
 		return nil, c.Errorf("self", "%v", err)
 	}
 	return one(out), nil
 }
 
-// shFullLike is aten::full_like: a tensor like self filled with
+// fullLike is aten::full_like: a tensor like self filled with
 // fill_value.
-func shFullLike(c *ops.Call) ([]any, error) {
-	return shLike(c, "fill_value", c.Scalar("fill_value"))
+func fullLike(c *ops.Call) ([]any, error) {
+	return like(c, "fill_value", c.Scalar("fill_value"))
 }
 
-// shZerosLike is aten::zeros_like: a tensor of zeros like self.
-func shZerosLike(c *ops.Call) ([]any, error) { return shLike(c, "self", ops.IntScalar(0)) }
+// zerosLike is aten::zeros_like: a tensor of zeros like self.
+func zerosLike(c *ops.Call) ([]any, error) { return like(c, "self", ops.IntScalar(0)) }
 
-// shOnesLike is aten::ones_like: a tensor of ones like self.
-func shOnesLike(c *ops.Call) ([]any, error) { return shLike(c, "self", ops.IntScalar(1)) }
+// onesLike is aten::ones_like: a tensor of ones like self.
+func onesLike(c *ops.Call) ([]any, error) { return like(c, "self", ops.IntScalar(1)) }
 
-// shScalarTensor is aten::scalar_tensor: a 0-d tensor holding s, float32
+// scalarTensor is aten::scalar_tensor: a 0-d tensor holding s, float32
 // unless dtype is given.
-func shScalarTensor(c *ops.Call) ([]any, error) {
-	isMeta, err := shFactoryOptions(c, nil)
+func scalarTensor(c *ops.Call) ([]any, error) {
+	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -246,17 +246,17 @@ func shScalarTensor(c *ops.Call) ([]any, error) {
 	if !ok {
 		dt = tensor.Float32
 	}
-	v, err := shScalarValue(c, "s", c.Scalar("s"), dt)
+	v, err := scalarValue(c, "s", c.Scalar("s"), dt)
 	if err != nil {
 		return nil, err
 	}
-	return one(tensor.Must(shFull(isMeta, dt, []int{}, v))), nil
+	return one(tensor.Must(fullTensor(isMeta, dt, []int{}, v))), nil
 }
 
-// shAccType is the dtype ATen's arange computes in for dt (at::acc_type on
+// arangeAccType is the dtype ATen's arange computes in for dt (at::acc_type on
 // the CPU): float64 for float32/float64, float32 for float16/bfloat16,
 // int64 for the integral dtypes.
-func shAccType(dt tensor.DType) tensor.DType {
+func arangeAccType(dt tensor.DType) tensor.DType {
 	switch dt {
 	case tensor.Float32, tensor.Float64:
 		return tensor.Float64
@@ -266,11 +266,11 @@ func shAccType(dt tensor.DType) tensor.DType {
 	return tensor.Int64
 }
 
-// shVecSize is the number of elements of ATen's Vectorized<T> for dt under
+// vecSize is the number of elements of ATen's Vectorized<T> for dt under
 // the AVX2 CPU capability PyTorch 1.13 uses: 32 bytes.
-func shVecSize(dt tensor.DType) int { return 32 / dt.Size() }
+func vecSize(dt tensor.DType) int { return 32 / dt.Size() }
 
-// shArange is aten::arange.start_step: start, start+step, ... up to end
+// arange is aten::arange.start_step: start, start+step, ... up to end
 // (excluded). Without dtype the result is int64 when every Scalar is an
 // int (or bool), float32 otherwise. The size is ceil((end-start)/step) in
 // double, and the values reproduce ATen's CPU kernel bit for bit: start +
@@ -278,8 +278,8 @@ func shVecSize(dt tensor.DType) int { return 32 / dt.Size() }
 // AVX2-compiled kernel does), except inside its vectorized blocks, where
 // element j of a vector is base + j*step from the vector's first element
 // base rounded to the dtype.
-func shArange(c *ops.Call) ([]any, error) {
-	isMeta, err := shFactoryOptions(c, nil)
+func arange(c *ops.Call) ([]any, error) {
+	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -294,16 +294,16 @@ func shArange(c *ops.Call) ([]any, error) {
 	if dt == tensor.Bool {
 		return nil, c.Errorf("dtype", "\"arange_cpu\" not implemented for 'Bool'")
 	}
-	acc := shAccType(dt)
-	xs, err := shScalarValue(c, "start", start, acc)
+	acc := arangeAccType(dt)
+	xs, err := scalarValue(c, "start", start, acc)
 	if err != nil {
 		return nil, err
 	}
-	xe, err := shScalarValue(c, "end", end, acc)
+	xe, err := scalarValue(c, "end", end, acc)
 	if err != nil {
 		return nil, err
 	}
-	xst, err := shScalarValue(c, "step", step, acc)
+	xst, err := scalarValue(c, "step", step, acc)
 	if err != nil {
 		return nil, err
 	}
@@ -358,15 +358,15 @@ func shArange(c *ops.Call) ([]any, error) {
 		}
 		return one(tensor.Must(tensor.FromInt64s(dt, vals, n))), nil
 	case tensor.Float64:
-		return one(tensor.Must(tensor.FromFloat64s(dt, shArangeF64(dt, s0, st, n), n))), nil
+		return one(tensor.Must(tensor.FromFloat64s(dt, arangeF64(dt, s0, st, n), n))), nil
 	}
-	return one(tensor.Must(tensor.FromFloat64s(dt, shArangeF32(dt, float32(s0), float32(st), n), n))), nil
+	return one(tensor.Must(tensor.FromFloat64s(dt, arangeF32(dt, float32(s0), float32(st), n), n))), nil
 }
 
-// shArangeBlocks calls scalar(i) for the elements ATen's vectorized loop
+// arangeBlocks calls scalar(i) for the elements ATen's vectorized loop
 // computes one by one and vector(b, j) for element b+j of the vectors,
 // which it fills two at a time while 2*V elements remain.
-func shArangeBlocks(n, v int, scalar func(i int), vector func(b, j int)) {
+func arangeBlocks(n, v int, scalar func(i int), vector func(b, j int)) {
 	i := 0
 	for ; i <= n-2*v; i += 2 * v {
 		for _, b := range []int{i, i + v} {
@@ -380,9 +380,9 @@ func shArangeBlocks(n, v int, scalar func(i int), vector func(b, j int)) {
 	}
 }
 
-// shArangeF64 computes arange values for float32 and float64 (accumulated
+// arangeF64 computes arange values for float32 and float64 (accumulated
 // in double), rounded to dt.
-func shArangeF64(dt tensor.DType, start, step float64, n int) []float64 {
+func arangeF64(dt tensor.DType, start, step float64, n int) []float64 {
 	round := func(x float64) float64 {
 		if dt == tensor.Float32 {
 			return float64(float32(x))
@@ -391,7 +391,7 @@ func shArangeF64(dt tensor.DType, start, step float64, n int) []float64 {
 	}
 	vals := make([]float64, n)
 	base := 0.0
-	shArangeBlocks(n, shVecSize(dt),
+	arangeBlocks(n, vecSize(dt),
 		func(i int) { vals[i] = round(math.FMA(step, float64(i), start)) },
 		func(b, j int) {
 			if j == 0 {
@@ -402,9 +402,9 @@ func shArangeF64(dt tensor.DType, start, step float64, n int) []float64 {
 	return vals
 }
 
-// shArangeF32 computes arange values for float16 and bfloat16 (accumulated
+// arangeF32 computes arange values for float16 and bfloat16 (accumulated
 // in float), rounded to dt.
-func shArangeF32(dt tensor.DType, start, step float32, n int) []float64 {
+func arangeF32(dt tensor.DType, start, step float32, n int) []float64 {
 	round := func(x float32) float32 {
 		if dt == tensor.Float16 {
 			return tensor.HalfFromFloat32(x).Float32()
@@ -413,11 +413,11 @@ func shArangeF32(dt tensor.DType, start, step float32, n int) []float64 {
 	}
 	vals := make([]float64, n)
 	var base float32
-	shArangeBlocks(n, shVecSize(dt),
-		func(i int) { vals[i] = float64(round(shFMA32(step, float32(i), start))) },
+	arangeBlocks(n, vecSize(dt),
+		func(i int) { vals[i] = float64(round(fma32(step, float32(i), start))) },
 		func(b, j int) {
 			if j == 0 {
-				base = round(shFMA32(step, float32(b), start))
+				base = round(fma32(step, float32(b), start))
 			}
 			// The generic Vectorized<T>::arange is not contracted.
 			vals[b+j] = float64(round(base + float32(float32(j)*step)))
@@ -425,8 +425,8 @@ func shArangeF32(dt tensor.DType, start, step float32, n int) []float64 {
 	return vals
 }
 
-// shFMA32 returns a*b+c rounded once to float32.
-func shFMA32(a, b, c float32) float32 {
+// fma32 returns a*b+c rounded once to float32.
+func fma32(a, b, c float32) float32 {
 	p := new(big.Float).SetPrec(200).SetFloat64(float64(a))
 	p.Mul(p, new(big.Float).SetFloat64(float64(b)))
 	p.Add(p, new(big.Float).SetFloat64(float64(c)))
@@ -438,26 +438,26 @@ func shFMA32(a, b, c float32) float32 {
 // ManualSeed (like torch.manual_seed). The streams are gofx's own: the same
 // seed gives the same tensors in every gofx run, not PyTorch's values.
 var (
-	rndMu  sync.Mutex
-	rndGen = tensor.NewGenerator(0)
+	generatorMu sync.Mutex
+	gen         = tensor.NewGenerator(0)
 )
 
 // ManualSeed reseeds the generator of the random operators (aten::rand,
 // randn, randperm), as torch.manual_seed does.
 func ManualSeed(seed uint64) {
-	rndMu.Lock()
-	defer rndMu.Unlock()
-	rndGen = tensor.NewGenerator(seed)
+	generatorMu.Lock()
+	defer generatorMu.Unlock()
+	gen = tensor.NewGenerator(seed)
 }
 
-// rndFactory is aten::rand (uniform on [0, 1)) and aten::randn (standard
+// factory is aten::rand (uniform on [0, 1)) and aten::randn (standard
 // normal): floating dtypes only, float32 by default.
-func rndFactory(c *ops.Call, normal bool) ([]any, error) {
-	isMeta, err := shFactoryOptions(c, nil)
+func factory(c *ops.Call, normal bool) ([]any, error) {
+	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
 		return nil, err
 	}
-	size, err := shFullSize(c, "size", c.Ints("size"))
+	size, err := fullSize(c, "size", c.Ints("size"))
 	if err != nil {
 		return nil, err
 	}
@@ -475,13 +475,13 @@ func rndFactory(c *ops.Call, normal bool) ([]any, error) {
 	if isMeta {
 		return one(tensor.Must(tensor.NewMeta(dt, size...))), nil
 	}
-	rndMu.Lock()
-	defer rndMu.Unlock()
+	generatorMu.Lock()
+	defer generatorMu.Unlock()
 	if normal {
-		t, err := rndGen.Randn(dt, size...)
+		t, err := gen.Randn(dt, size...)
 		return []any{t}, err
 	}
-	t, err := rndGen.Rand(dt, size...)
+	t, err := gen.Rand(dt, size...)
 	if err != nil {
 		return nil, err
 	}
@@ -499,10 +499,10 @@ func rndFactory(c *ops.Call, normal bool) ([]any, error) {
 	return []any{t}, nil
 }
 
-// rndPerm is aten::randperm: a random permutation of 0..n-1, int64 by
+// randpermKernel is aten::randperm: a random permutation of 0..n-1, int64 by
 // default.
-func rndPerm(c *ops.Call) ([]any, error) {
-	isMeta, err := shFactoryOptions(c, nil)
+func randpermKernel(c *ops.Call) ([]any, error) {
+	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -523,9 +523,9 @@ func rndPerm(c *ops.Call) ([]any, error) {
 	if isMeta {
 		return one(tensor.Must(tensor.NewMeta(dt, int(n)))), nil
 	}
-	rndMu.Lock()
-	keys, err := rndGen.Rand(tensor.Float64, int(n))
-	rndMu.Unlock()
+	generatorMu.Lock()
+	keys, err := gen.Rand(tensor.Float64, int(n))
+	generatorMu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -543,23 +543,23 @@ func rndPerm(c *ops.Call) ([]any, error) {
 	return []any{t}, err
 }
 
-// shClone is aten::clone: a contiguous copy of self.
-func shClone(c *ops.Call) ([]any, error) {
+// clone is aten::clone: a contiguous copy of self.
+func clone(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	if err := shCheckMemoryFormat(c, x.Dim()); err != nil {
+	if err := checkMemoryFormat(c, x.Dim()); err != nil {
 		return nil, err
 	}
-	return one(shRebase(x).Clone()), nil
+	return one(rebase(x).Clone()), nil
 }
 
-// ixEmptyLayout returns a tensor of dt with the given shape and strides
+// emptyLayout returns a tensor of dt with the given shape and strides
 // over a new zeroed storage; a meta tensor (with contiguous strides) when
 // isMeta.
-func ixEmptyLayout(c *ops.Call, arg string, isMeta bool, dt tensor.DType, shape, strides []int) (*tensor.Tensor, error) {
+func emptyLayout(c *ops.Call, arg string, isMeta bool, dt tensor.DType, shape, strides []int) (*tensor.Tensor, error) {
 	if isMeta {
 		return tensor.NewMeta(dt, shape...)
 	}
-	n := ixStorageSize(shape, strides)
+	n := storageSize(shape, strides)
 	if n > tensor.MaxElements {
 		return nil, c.Errorf(arg, "sizes %v with strides %v need a storage of %d elements, which is too large", shape, strides, n)
 	}
@@ -574,15 +574,15 @@ func ixEmptyLayout(c *ops.Call, arg string, isMeta bool, dt tensor.DType, shape,
 	return v, nil
 }
 
-// ixEmpty is aten::empty.memory_format. PyTorch leaves the contents
+// emptyKernel is aten::empty.memory_format. PyTorch leaves the contents
 // unspecified (uninitialized memory); here they are zeros. The strides
 // follow memory_format; the dtype defaults to float32.
-func ixEmpty(c *ops.Call) ([]any, error) {
-	shape, err := shFullSize(c, "size", c.Ints("size"))
+func emptyKernel(c *ops.Call) ([]any, error) {
+	shape, err := fullSize(c, "size", c.Ints("size"))
 	if err != nil {
 		return nil, err
 	}
-	isMeta, err := shFactoryOptions(c, nil)
+	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -590,34 +590,34 @@ func ixEmpty(c *ops.Call) ([]any, error) {
 	if !ok {
 		dt = tensor.Float32
 	}
-	strides, err := ixFormatStrides(c, "memory_format", shape)
+	strides, err := formatStrides(c, "memory_format", shape)
 	if err != nil {
 		return nil, err
 	}
-	out, err := ixEmptyLayout(c, "size", isMeta, dt, shape, strides)
+	out, err := emptyLayout(c, "size", isMeta, dt, shape, strides)
 	if err != nil {
 		return nil, err
 	}
 	return one(out), nil
 }
 
-// ixEmptyStrided is aten::empty_strided: a tensor with the given sizes and
+// emptyStrided is aten::empty_strided: a tensor with the given sizes and
 // strides over a new storage just large enough. PyTorch leaves the
 // contents unspecified; here they are zeros.
-func ixEmptyStrided(c *ops.Call) ([]any, error) {
+func emptyStrided(c *ops.Call) ([]any, error) {
 	size, stride := c.Ints("size"), c.Ints("stride")
 	if len(size) != len(stride) {
 		return nil, c.Errorf("stride", "dimensionality of sizes (%d) must match dimensionality of strides (%d)", len(size), len(stride))
 	}
-	shape, err := shFullSize(c, "size", size)
+	shape, err := fullSize(c, "size", size)
 	if err != nil {
 		return nil, err
 	}
-	strides, err := ixStrides(c, "stride", "empty_strided", stride)
+	strides, err := stridesArg(c, "stride", "empty_strided", stride)
 	if err != nil {
 		return nil, err
 	}
-	isMeta, err := shFactoryOptions(c, nil)
+	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -625,7 +625,7 @@ func ixEmptyStrided(c *ops.Call) ([]any, error) {
 	if !ok {
 		dt = tensor.Float32
 	}
-	out, err := ixEmptyLayout(c, "size", isMeta, dt, shape, strides)
+	out, err := emptyLayout(c, "size", isMeta, dt, shape, strides)
 	if err != nil {
 		return nil, err
 	}

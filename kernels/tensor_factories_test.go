@@ -65,10 +65,10 @@ func TestRandomFactories(t *testing.T) {
 	assert.ErrorContains(t, err, "argument 'n'")
 }
 
-func TestShArangeVectorBlocks(t *testing.T) {
+func TestArangeVectorBlocks(t *testing.T) {
 	// torch.arange(0., 10., 0.1)[16:24] in PyTorch 1.13 (AVX2): element
 	// 16+j of a vector block is float(float(1.6) + j*0.1).
-	out, err := shCall(t, "aten::arange.start_step", []any{0.0, 10.0, 0.1}, nil)
+	out, err := callShape(t, "aten::arange.start_step", []any{0.0, 10.0, 0.1}, nil)
 	require.NoError(t, err)
 	got := tensor.Values[float32](out[0].(*tensor.Tensor))
 	require.Len(t, got, 100)

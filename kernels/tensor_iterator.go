@@ -14,12 +14,12 @@ import (
 // dtype); bool inputs use the integer function with 0 and 1 and store
 // nonzero as true.
 
-// ew1InnerRun returns the length of TensorIterator's inner loop over the
+// innerRun returns the length of TensorIterator's inner loop over the
 // broadcast shape of inputs of shapes ins, all contiguous: the trailing
 // dims, size-1 dims aside, along which every input stays either broadcast
 // (stride 0) or not, so that TensorIterator coalesces them; and whether
 // each input is broadcast along it.
-func ew1InnerRun(shape []int, ins ...[]int) (int, []bool) {
+func innerRun(shape []int, ins ...[]int) (int, []bool) {
 	d := len(shape)
 	bc := make([]bool, len(ins))
 	bcast := func(s []int, i int) bool {
@@ -53,24 +53,24 @@ func ew1InnerRun(shape []int, ins ...[]int) (int, []bool) {
 	return max(n, 1), bc
 }
 
-// ew1VecWidth returns the number of dt elements ATen's vectorized loops
+// vecWidth returns the number of dt elements ATen's vectorized loops
 // process at a time: two AVX2 vectors.
-func ew1VecWidth(dt tensor.DType) int { return 64 / dt.Size() }
+func vecWidth(dt tensor.DType) int { return 64 / dt.Size() }
 
-// ew1VecRegion returns whether the element at a flat output index falls in
+// vecRegion returns whether the element at a flat output index falls in
 // the part of each inner loop that ATen's explicitly vectorized code
-// computes (whole chunks of ew1VecWidth elements); the rest of the loop
+// computes (whole chunks of vecWidth elements); the rest of the loop
 // runs the scalar code.
-func ew1VecRegion(dt tensor.DType, shape []int, ins ...[]int) func(k int) bool {
-	n, _ := ew1InnerRun(shape, ins...)
-	w := ew1VecWidth(dt)
+func vecRegion(dt tensor.DType, shape []int, ins ...[]int) func(k int) bool {
+	n, _ := innerRun(shape, ins...)
+	w := vecWidth(dt)
 	nv := n / w * w
 	return func(k int) bool { return k%n < nv }
 }
 
-// ew1MapIndexed returns f(k, x, y) over a and b (of dtype dt) broadcast to
+// mapIndexed returns f(k, x, y) over a and b (of dtype dt) broadcast to
 // shape, k being the flat output index; f's results are rounded to dt.
-func ew1MapIndexed(a, b *tensor.Tensor, shape []int, dt tensor.DType, f func(k int, x, y float64) float64) *tensor.Tensor {
+func mapIndexed(a, b *tensor.Tensor, shape []int, dt tensor.DType, f func(k int, x, y float64) float64) *tensor.Tensor {
 	av := expandedTensor(a, shape).Float64s()
 	bv := expandedTensor(b, shape).Float64s()
 	out := make([]float64, len(av))
@@ -244,10 +244,10 @@ func expandedTensor(t *tensor.Tensor, shape []int) *tensor.Tensor {
 	return tensor.Must(t.Expand(shape...))
 }
 
-// pwMap3 returns ff (floating dt) or fi (integral and bool dt) over a, b
+// map3 returns ff (floating dt) or fi (integral and bool dt) over a, b
 // and c, all of dtype dt, broadcast to shape; float16 and bfloat16 results
 // are rounded from float64 once.
-func pwMap3(a, b, c *tensor.Tensor, shape []int, dt tensor.DType, ff func(x, y, z float64) float64, fi func(x, y, z int64) int64) *tensor.Tensor {
+func map3(a, b, c *tensor.Tensor, shape []int, dt tensor.DType, ff func(x, y, z float64) float64, fi func(x, y, z int64) int64) *tensor.Tensor {
 	if dt.IsFloat() {
 		av := expandedTensor(a, shape).Float64s()
 		bv := expandedTensor(b, shape).Float64s()

@@ -11,62 +11,62 @@ import (
 
 // registerTensorProperties registers the kernels of tensor_properties.go.
 func registerTensorProperties() {
-	registerBoth("aten::sym_size.int", ixSymSize)
-	registerBoth("aten::sym_numel", ixSymNumel)
-	registerBoth("aten::sym_stride.int", ixSymStride)
-	registerBoth("aten::sym_storage_offset", ixSymStorageOffset)
-	registerBoth("aten::contiguous", ipContiguous)
+	registerBoth("aten::sym_size.int", symSize)
+	registerBoth("aten::sym_numel", symNumel)
+	registerBoth("aten::sym_stride.int", symStride)
+	registerBoth("aten::sym_storage_offset", symStorageOffset)
+	registerBoth("aten::contiguous", contiguous)
 }
 
-// ixQueryDim wraps dimension d for the size and stride queries, which
+// queryDim wraps dimension d for the size and stride queries, which
 // reject any dimension of a 0-d tensor.
-func ixQueryDim(c *ops.Call, x *tensor.Tensor) (int, error) {
+func queryDim(c *ops.Call, x *tensor.Tensor) (int, error) {
 	d := c.Int("dim")
 	if x.Dim() == 0 {
 		return 0, c.Errorf("dim", "Dimension specified as %d but tensor has no dimensions", d)
 	}
-	return shDim(c, "dim", d, x.Dim())
+	return wrapDim(c, "dim", d, x.Dim())
 }
 
-// ixSymSize is aten::sym_size.int: the size of dimension dim as an int64.
+// symSize is aten::sym_size.int: the size of dimension dim as an int64.
 // (PyTorch 1.13's implementation neither wraps nor checks dim; this
 // follows Tensor.size(dim): negative dims count from the end and out of
 // range ones are an error.)
-func ixSymSize(c *ops.Call) ([]any, error) {
+func symSize(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	d, err := ixQueryDim(c, x)
+	d, err := queryDim(c, x)
 	if err != nil {
 		return nil, err
 	}
 	return []any{int64(x.Shape()[d])}, nil
 }
 
-// ixSymNumel is aten::sym_numel: the number of elements as an int64.
-func ixSymNumel(c *ops.Call) ([]any, error) {
+// symNumel is aten::sym_numel: the number of elements as an int64.
+func symNumel(c *ops.Call) ([]any, error) {
 	return []any{int64(c.Tensor("self").Numel())}, nil
 }
 
-// ixSymStride is aten::sym_stride.int: the stride of dimension dim as an
+// symStride is aten::sym_stride.int: the stride of dimension dim as an
 // int64, with Tensor.stride(dim)'s wrapping and checks.
-func ixSymStride(c *ops.Call) ([]any, error) {
+func symStride(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	d, err := ixQueryDim(c, x)
+	d, err := queryDim(c, x)
 	if err != nil {
 		return nil, err
 	}
 	return []any{int64(x.Strides()[d])}, nil
 }
 
-// ixSymStorageOffset is aten::sym_storage_offset: the storage offset as
+// symStorageOffset is aten::sym_storage_offset: the storage offset as
 // an int64.
-func ixSymStorageOffset(c *ops.Call) ([]any, error) {
+func symStorageOffset(c *ops.Call) ([]any, error) {
 	return []any{int64(c.Tensor("self").Offset())}, nil
 }
 
-// ipContiguous is aten::contiguous: self itself when it is contiguous in
+// contiguous is aten::contiguous: self itself when it is contiguous in
 // memory_format, else a copy that is (contiguous_format, or channels_last
 // for 4-d and channels_last_3d for 5-d tensors).
-func ipContiguous(c *ops.Call) ([]any, error) {
+func contiguous(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	f := c.Str("memory_format")
 	switch f {
@@ -97,7 +97,7 @@ func ipContiguous(c *ops.Call) ([]any, error) {
 			order = append(order, d)
 		}
 		order = append(order, 1)
-		if ipContiguousIn(self, order) || self.IsMeta() {
+		if contiguousIn(self, order) || self.IsMeta() {
 			return one(self), nil
 		}
 		back := make([]int, rank)
@@ -110,10 +110,10 @@ func ipContiguous(c *ops.Call) ([]any, error) {
 	return nil, c.Errorf("memory_format", "unknown memory format %q", f)
 }
 
-// ipContiguousIn reports whether t is contiguous with its dimensions laid
+// contiguousIn reports whether t is contiguous with its dimensions laid
 // out in memory in order (outermost first), size-1 dimensions aside, as
 // ATen's compute_channels_last_contiguous_2d/3d do.
-func ipContiguousIn(t *tensor.Tensor, order []int) bool {
+func contiguousIn(t *tensor.Tensor, order []int) bool {
 	shape, strides := t.Shape(), t.Strides()
 	want := 1
 	for i := len(order) - 1; i >= 0; i-- {

@@ -9,16 +9,16 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-func TestIxSymInts(t *testing.T) {
-	x := tensor.Must(shArange(2, 3, 4).Transpose(0, 2))
-	sel := tensor.Must(shArange(2, 3, 4).Select(0, 1))
+func TestSymInts(t *testing.T) {
+	x := tensor.Must(arange(2, 3, 4).Transpose(0, 2))
+	sel := tensor.Must(arange(2, 3, 4).Select(0, 1))
 	for _, m := range []bool{false, true} {
 		in := x
 		if m {
 			in = x.Meta()
 		}
 		call := func(op string, args ...any) any {
-			out, err := shCall(t, op, append([]any{in}, args...), nil)
+			out, err := callShape(t, op, append([]any{in}, args...), nil)
 			require.NoError(t, err)
 			return out[0]
 		}
@@ -31,7 +31,7 @@ func TestIxSymInts(t *testing.T) {
 			assert.Equal(t, int64(12), call("aten::sym_stride.int", -1))
 		}
 	}
-	out, err := shCall(t, "aten::sym_storage_offset", []any{sel}, nil)
+	out, err := callShape(t, "aten::sym_storage_offset", []any{sel}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, int64(12), out[0])
 }

@@ -18,40 +18,40 @@ import (
 
 // registerTensorShape registers the kernels of tensor_shape.go.
 func registerTensorShape() {
-	registerBoth("aten::select_scatter", ixSelectScatter)
-	registerBoth("aten::slice_scatter", ixSliceScatter)
-	registerBoth("aten::view", shView)
-	registerBoth("aten::_unsafe_view", shUnsafeView)
-	registerBoth("aten::reshape", shReshape)
-	registerBoth("aten::alias", shAlias)
-	registerBoth("aten::expand", shExpand)
-	registerBoth("aten::permute", shPermute)
-	registerBoth("aten::t", shT)
-	registerBoth("aten::transpose.int", shTranspose)
-	registerBoth("aten::unsqueeze", shUnsqueeze)
-	registerBoth("aten::squeeze", shSqueeze)
-	registerBoth("aten::squeeze.dim", shSqueezeDim)
-	registerBoth("aten::select.int", shSelect)
-	registerBoth("aten::slice.Tensor", shSliceTensor)
-	registerBoth("aten::flatten.using_ints", shFlatten)
-	registerBoth("aten::split.Tensor", shSplit)
-	registerBoth("aten::split_with_sizes", shSplitWithSizes)
-	registerBoth("aten::cat", shCat)
-	registerBoth("aten::repeat", shRepeat)
-	registerBoth("aten::as_strided", ixAsStrided)
-	registerBoth("aten::diagonal", ixDiagonal)
-	registerBoth("aten::squeeze.dims", ixSqueezeDims)
+	registerBoth("aten::select_scatter", selectScatter)
+	registerBoth("aten::slice_scatter", sliceScatter)
+	registerBoth("aten::view", viewKernel)
+	registerBoth("aten::_unsafe_view", unsafeView)
+	registerBoth("aten::reshape", reshape)
+	registerBoth("aten::alias", alias)
+	registerBoth("aten::expand", expand)
+	registerBoth("aten::permute", permute)
+	registerBoth("aten::t", tKernel)
+	registerBoth("aten::transpose.int", transpose)
+	registerBoth("aten::unsqueeze", unsqueeze)
+	registerBoth("aten::squeeze", squeeze)
+	registerBoth("aten::squeeze.dim", squeezeDim)
+	registerBoth("aten::select.int", selectKernel)
+	registerBoth("aten::slice.Tensor", sliceTensor)
+	registerBoth("aten::flatten.using_ints", flatten)
+	registerBoth("aten::split.Tensor", splitKernel)
+	registerBoth("aten::split_with_sizes", splitWithSizes)
+	registerBoth("aten::cat", cat)
+	registerBoth("aten::repeat", repeatKernel)
+	registerBoth("aten::as_strided", asStrided)
+	registerBoth("aten::diagonal", diagonal)
+	registerBoth("aten::squeeze.dims", squeezeDims)
 }
 
-// ixSelectScatter is aten::select_scatter: a copy of self with
+// selectScatter is aten::select_scatter: a copy of self with
 // self.select(dim, index) replaced by src (of that exact shape, converted
 // to self's dtype).
-func ixSelectScatter(c *ops.Call) ([]any, error) {
+func selectScatter(c *ops.Call) ([]any, error) {
 	x, src := c.Tensor("self"), c.Tensor("src")
 	if x.Dim() == 0 {
 		return nil, c.Errorf("self", "select() cannot be applied to a 0-dim tensor.")
 	}
-	d, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -62,15 +62,15 @@ func ixSelectScatter(c *ops.Call) ([]any, error) {
 	if idx < 0 {
 		idx += size
 	}
-	out := shRebase(x).Clone()
-	return ixPutSlice(c, out, tensor.Must(out.Select(d, int(idx))), src)
+	out := rebase(x).Clone()
+	return putSlice(c, out, tensor.Must(out.Select(d, int(idx))), src)
 }
 
-// ixSliceBounds computes the start and the number of elements of a slice
+// sliceBounds computes the start and the number of elements of a slice
 // of a dimension of the given size as aten::slice.Tensor does: start and
 // end default to the whole dimension, count from the end when negative,
 // and are clamped.
-func ixSliceBounds(c *ops.Call, size int64) (start, n, step int64, err error) {
+func sliceBounds(c *ops.Call, size int64) (start, n, step int64, err error) {
 	step = c.Int("step")
 	if step <= 0 {
 		return 0, 0, 0, c.Errorf("step", "slice step must be positive")
@@ -98,23 +98,23 @@ func ixSliceBounds(c *ops.Call, size int64) (start, n, step int64, err error) {
 	return start, (n-1)/step + 1, min(step, n), nil
 }
 
-// ixSliceScatter is aten::slice_scatter: a copy of self with the slice
+// sliceScatter is aten::slice_scatter: a copy of self with the slice
 // start:end:step of dimension dim replaced by src (of that exact shape,
 // converted to self's dtype).
-func ixSliceScatter(c *ops.Call) ([]any, error) {
+func sliceScatter(c *ops.Call) ([]any, error) {
 	x, src := c.Tensor("self"), c.Tensor("src")
 	if x.Dim() == 0 {
 		return nil, c.Errorf("self", "slice() cannot be applied to a 0-dim tensor.")
 	}
-	d, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
-	start, n, step, err := ixSliceBounds(c, int64(x.Shape()[d]))
+	start, n, step, err := sliceBounds(c, int64(x.Shape()[d]))
 	if err != nil {
 		return nil, err
 	}
-	out := shRebase(x).Clone()
+	out := rebase(x).Clone()
 	shape, strides := out.Shape(), out.Strides()
 	off := out.Offset() + int(start)*strides[d]
 	shape[d] = int(n)
@@ -122,34 +122,34 @@ func ixSliceScatter(c *ops.Call) ([]any, error) {
 	if n == 0 {
 		off = 0
 	}
-	return ixPutSlice(c, out, tensor.Must(out.AsStrided(shape, strides, off)), src)
+	return putSlice(c, out, tensor.Must(out.AsStrided(shape, strides, off)), src)
 }
 
-// shDim wraps dimension d of a tensor of the given rank as ATen's
+// wrapDim wraps dimension d of a tensor of the given rank as ATen's
 // maybe_wrap_dim does, blaming argument arg when it is out of range.
-func shDim(c *ops.Call, arg string, d int64, rank int) (int, error) {
+func wrapDim(c *ops.Call, arg string, d int64, rank int) (int, error) {
 	if d < math.MinInt32 || d > math.MaxInt32 {
 		r := max(rank, 1)
 		return 0, c.Errorf(arg, "Dimension out of range (expected to be in range of [%d, %d], but got %d)", -r, r-1, d)
 	}
 	n, err := tensor.NormDim(int(d), rank)
 	if err != nil {
-		return 0, c.Errorf(arg, "%s", shCap(err.Error()))
+		return 0, c.Errorf(arg, "%s", capitalize(err.Error()))
 	}
 	return n, nil
 }
 
-// shCap upper-cases the first letter of a message, as ATen's errors start.
-func shCap(s string) string {
+// capitalize upper-cases the first letter of a message, as ATen's errors start.
+func capitalize(s string) string {
 	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
 		return string(s[0]-'a'+'A') + s[1:]
 	}
 	return s
 }
 
-// shSizes converts a SymInt[] size argument to ints, rejecting values that
+// sizesArg converts a SymInt[] size argument to ints, rejecting values that
 // cannot be dimensions (below -1, or beyond tensor.MaxElements).
-func shSizes(c *ops.Call, arg string, v []int64) ([]int, error) {
+func sizesArg(c *ops.Call, arg string, v []int64) ([]int, error) {
 	out := make([]int, len(v))
 	for i, x := range v {
 		if x > tensor.MaxElements || x < -tensor.MaxElements {
@@ -160,11 +160,11 @@ func shSizes(c *ops.Call, arg string, v []int64) ([]int, error) {
 	return out, nil
 }
 
-// shView is aten::view: a view with a new shape (one dimension may be -1);
+// viewKernel is aten::view: a view with a new shape (one dimension may be -1);
 // the strides must allow it.
-func shView(c *ops.Call) ([]any, error) {
+func viewKernel(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	size, err := shSizes(c, "size", c.Ints("size"))
+	size, err := sizesArg(c, "size", c.Ints("size"))
 	if err != nil {
 		return nil, err
 	}
@@ -175,17 +175,17 @@ func shView(c *ops.Call) ([]any, error) {
 	return one(v), nil
 }
 
-// shUnsafeView is aten::_unsafe_view: view's semantics, without the alias
+// unsafeView is aten::_unsafe_view: view's semantics, without the alias
 // annotation in the schema.
-func shUnsafeView(c *ops.Call) ([]any, error) {
-	return shView(c)
+func unsafeView(c *ops.Call) ([]any, error) {
+	return viewKernel(c)
 }
 
-// shReshape is aten::reshape: a view when the strides allow one, and a
+// reshape is aten::reshape: a view when the strides allow one, and a
 // contiguous copy otherwise.
-func shReshape(c *ops.Call) ([]any, error) {
+func reshape(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	shape, err := shSizes(c, "shape", c.Ints("shape"))
+	shape, err := sizesArg(c, "shape", c.Ints("shape"))
 	if err != nil {
 		return nil, err
 	}
@@ -196,30 +196,30 @@ func shReshape(c *ops.Call) ([]any, error) {
 	return one(v), nil
 }
 
-// shSame returns a view of x with its own shape and strides.
-func shSame(x *tensor.Tensor) *tensor.Tensor {
+// sameView returns a view of x with its own shape and strides.
+func sameView(x *tensor.Tensor) *tensor.Tensor {
 	return tensor.Must(x.AsStrided(x.Shape(), x.Strides(), x.Offset()))
 }
 
-// shRebase works around tensor.Values slicing from the offset of empty
+// rebase works around tensor.Values slicing from the offset of empty
 // views: an empty view (which reaches no element) gets offset 0.
-func shRebase(v *tensor.Tensor) *tensor.Tensor {
+func rebase(v *tensor.Tensor) *tensor.Tensor {
 	if v.IsMeta() || v.Numel() != 0 || v.Offset() == 0 {
 		return v
 	}
 	return tensor.Must(v.AsStrided(v.Shape(), v.Strides(), 0))
 }
 
-// shAlias is aten::alias: a view of self with the same shape.
-func shAlias(c *ops.Call) ([]any, error) {
-	return one(shSame(c.Tensor("self"))), nil
+// alias is aten::alias: a view of self with the same shape.
+func alias(c *ops.Call) ([]any, error) {
+	return one(sameView(c.Tensor("self"))), nil
 }
 
-// shExpand is aten::expand: a view broadcast to size (-1 keeps a
+// expand is aten::expand: a view broadcast to size (-1 keeps a
 // dimension), with stride 0 in the expanded dimensions.
-func shExpand(c *ops.Call) ([]any, error) {
+func expand(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	size, err := shSizes(c, "size", c.Ints("size"))
+	size, err := sizesArg(c, "size", c.Ints("size"))
 	if err != nil {
 		return nil, err
 	}
@@ -230,8 +230,8 @@ func shExpand(c *ops.Call) ([]any, error) {
 	return one(v), nil
 }
 
-// shPermute is aten::permute: a view with its dimensions reordered.
-func shPermute(c *ops.Call) ([]any, error) {
+// permute is aten::permute: a view with its dimensions reordered.
+func permute(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	dims := c.Ints("dims")
 	if len(dims) != x.Dim() {
@@ -240,7 +240,7 @@ func shPermute(c *ops.Call) ([]any, error) {
 	nd := make([]int, len(dims))
 	seen := make([]bool, len(dims))
 	for i, d := range dims {
-		n, err := shDim(c, "dims", d, x.Dim())
+		n, err := wrapDim(c, "dims", d, x.Dim())
 		if err != nil {
 			return nil, err
 		}
@@ -257,8 +257,8 @@ func shPermute(c *ops.Call) ([]any, error) {
 	return one(v), nil
 }
 
-// shT is aten::t: the transpose of a tensor of at most 2 dimensions.
-func shT(c *ops.Call) ([]any, error) {
+// tKernel is aten::t: the transpose of a tensor of at most 2 dimensions.
+func tKernel(c *ops.Call) ([]any, error) {
 	v, err := c.Tensor("self").T()
 	if err != nil {
 		return nil, c.Errorf("self", "%v", err)
@@ -266,55 +266,55 @@ func shT(c *ops.Call) ([]any, error) {
 	return one(v), nil
 }
 
-// shTranspose is aten::transpose.int: a view with two dimensions swapped.
-func shTranspose(c *ops.Call) ([]any, error) {
+// transpose is aten::transpose.int: a view with two dimensions swapped.
+func transpose(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	d0, err := shDim(c, "dim0", c.Int("dim0"), x.Dim())
+	d0, err := wrapDim(c, "dim0", c.Int("dim0"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
-	d1, err := shDim(c, "dim1", c.Int("dim1"), x.Dim())
+	d1, err := wrapDim(c, "dim1", c.Int("dim1"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
 	return one(tensor.Must(x.Transpose(d0, d1))), nil
 }
 
-// shUnsqueeze is aten::unsqueeze: a view with a dimension of size 1
+// unsqueeze is aten::unsqueeze: a view with a dimension of size 1
 // inserted at dim.
-func shUnsqueeze(c *ops.Call) ([]any, error) {
+func unsqueeze(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	d, err := shDim(c, "dim", c.Int("dim"), x.Dim()+1)
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim()+1)
 	if err != nil {
 		return nil, err
 	}
 	return one(tensor.Must(x.Unsqueeze(d))), nil
 }
 
-// shSqueeze is aten::squeeze: a view without the dimensions of size 1.
-func shSqueeze(c *ops.Call) ([]any, error) {
+// squeeze is aten::squeeze: a view without the dimensions of size 1.
+func squeeze(c *ops.Call) ([]any, error) {
 	return one(c.Tensor("self").Squeeze()), nil
 }
 
-// shSqueezeDim is aten::squeeze.dim: a view without dimension dim if it
+// squeezeDim is aten::squeeze.dim: a view without dimension dim if it
 // has size 1.
-func shSqueezeDim(c *ops.Call) ([]any, error) {
+func squeezeDim(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	d, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
 	return one(tensor.Must(x.SqueezeDim(d))), nil
 }
 
-// shSelect is aten::select.int: the view at index along dim, without that
+// selectKernel is aten::select.int: the view at index along dim, without that
 // dimension.
-func shSelect(c *ops.Call) ([]any, error) {
+func selectKernel(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	if x.Dim() == 0 {
 		return nil, c.Errorf("self", "select() cannot be applied to a 0-dim tensor.")
 	}
-	d, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -322,18 +322,18 @@ func shSelect(c *ops.Call) ([]any, error) {
 	if idx < -size || idx >= size {
 		return nil, c.Errorf("index", "select(): index %d out of range for tensor of size %v at dimension %d", idx, x.Shape(), c.Int("dim"))
 	}
-	return one(shRebase(tensor.Must(x.Select(d, int(idx))))), nil
+	return one(rebase(tensor.Must(x.Select(d, int(idx))))), nil
 }
 
-// shSliceTensor is aten::slice.Tensor: the view of start, start+step, ...
+// sliceTensor is aten::slice.Tensor: the view of start, start+step, ...
 // below end along dim, with Python's clamping (start defaults to 0, end to
 // the end: INT64_MAX is the exporters' idiom for it).
-func shSliceTensor(c *ops.Call) ([]any, error) {
+func sliceTensor(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	if x.Dim() == 0 {
 		return nil, c.Errorf("self", "slice() cannot be applied to a 0-dim tensor.")
 	}
-	d, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -377,19 +377,19 @@ func shSliceTensor(c *ops.Call) ([]any, error) {
 	if step > n {
 		step = max(n, 1)
 	}
-	return one(shRebase(tensor.Must(x.Slice(d, int(start), int(end), int(step))))), nil
+	return one(rebase(tensor.Must(x.Slice(d, int(start), int(end), int(step))))), nil
 }
 
-// shFlatten is aten::flatten.using_ints: dimensions start_dim..end_dim
+// flatten is aten::flatten.using_ints: dimensions start_dim..end_dim
 // merged into one (a view when the strides allow); a 0-d tensor becomes
 // [1].
-func shFlatten(c *ops.Call) ([]any, error) {
+func flatten(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	s, err := shDim(c, "start_dim", c.Int("start_dim"), x.Dim())
+	s, err := wrapDim(c, "start_dim", c.Int("start_dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
-	e, err := shDim(c, "end_dim", c.Int("end_dim"), x.Dim())
+	e, err := wrapDim(c, "end_dim", c.Int("end_dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +400,7 @@ func shFlatten(c *ops.Call) ([]any, error) {
 		return one(tensor.Must(x.Reshape(1))), nil
 	}
 	if s == e {
-		return one(shSame(x)), nil
+		return one(sameView(x)), nil
 	}
 	v, err := x.Flatten(s, e)
 	if err != nil {
@@ -409,9 +409,9 @@ func shFlatten(c *ops.Call) ([]any, error) {
 	return one(v), nil
 }
 
-// shSplit is aten::split.Tensor: views of split_size along dim, the last
+// splitKernel is aten::split.Tensor: views of split_size along dim, the last
 // one smaller when split_size does not divide the size.
-func shSplit(c *ops.Call) ([]any, error) {
+func splitKernel(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	if x.Dim() == 0 {
 		return nil, c.Errorf("self", "split expects at least a 1-dimensional tensor")
@@ -420,7 +420,7 @@ func shSplit(c *ops.Call) ([]any, error) {
 	if split < 0 {
 		return nil, c.Errorf("split_size", "split expects split_size be non-negative, but got split_size=%d", split)
 	}
-	d, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -430,23 +430,23 @@ func shSplit(c *ops.Call) ([]any, error) {
 	}
 	var out []*tensor.Tensor
 	if split == 0 || split >= size {
-		out = []*tensor.Tensor{shRebase(tensor.Must(x.Narrow(d, 0, int(size))))}
+		out = []*tensor.Tensor{rebase(tensor.Must(x.Narrow(d, 0, int(size))))}
 	} else {
 		for s := int64(0); s < size; s += split {
-			out = append(out, shRebase(tensor.Must(x.Narrow(d, int(s), int(min(split, size-s))))))
+			out = append(out, rebase(tensor.Must(x.Narrow(d, int(s), int(min(split, size-s))))))
 		}
 	}
 	return []any{out}, nil
 }
 
-// shSplitWithSizes is aten::split_with_sizes: views of the given sizes
+// splitWithSizes is aten::split_with_sizes: views of the given sizes
 // along dim, which must add up to the size of dim.
-func shSplitWithSizes(c *ops.Call) ([]any, error) {
+func splitWithSizes(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	if x.Dim() == 0 {
 		return nil, c.Errorf("self", "split expects at least a 1-dimensional tensor")
 	}
-	d, err := shDim(c, "dim", c.Int("dim"), x.Dim())
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -467,19 +467,19 @@ func shSplitWithSizes(c *ops.Call) ([]any, error) {
 	out := make([]*tensor.Tensor, len(sizes))
 	start := 0
 	for i, s := range sizes {
-		out[i] = shRebase(tensor.Must(x.Narrow(d, start, int(s))))
+		out[i] = rebase(tensor.Must(x.Narrow(d, start, int(s))))
 		start += int(s)
 	}
 	return []any{out}, nil
 }
 
-// shCatSkip reports whether cat skips t: legacy empty tensors of shape [0].
-func shCatSkip(t *tensor.Tensor) bool { return t.Dim() == 1 && t.Numel() == 0 }
+// catSkip reports whether cat skips t: legacy empty tensors of shape [0].
+func catSkip(t *tensor.Tensor) bool { return t.Dim() == 1 && t.Numel() == 0 }
 
-// shCat is aten::cat: the tensors joined along dim, promoted to their
+// cat is aten::cat: the tensors joined along dim, promoted to their
 // common dtype. One-dimensional empty tensors are skipped, as ATen keeps
 // doing for backward compatibility.
-func shCat(c *ops.Call) ([]any, error) {
+func cat(c *ops.Call) ([]any, error) {
 	ts := c.Tensors("tensors")
 	if len(ts) == 0 {
 		return nil, c.Errorf("tensors", "torch.cat(): expected a non-empty list of Tensors")
@@ -491,20 +491,20 @@ func shCat(c *ops.Call) ([]any, error) {
 		}
 		dt = ops.PromoteTypes(dt, t.DType())
 	}
-	valid := slices.IndexFunc(ts, func(t *tensor.Tensor) bool { return !shCatSkip(t) })
+	valid := slices.IndexFunc(ts, func(t *tensor.Tensor) bool { return !catSkip(t) })
 	if valid < 0 {
 		// Only legacy empty tensors: the result is one too.
 		return one(tensor.Must(empty(meta(ts...), dt, []int{0}))), nil
 	}
 	ref := ts[valid].Shape()
-	d, err := shDim(c, "dim", c.Int("dim"), len(ref))
+	d, err := wrapDim(c, "dim", c.Int("dim"), len(ref))
 	if err != nil {
 		return nil, err
 	}
 	shape := slices.Clone(ref)
 	shape[d] = 0
 	for i, t := range ts {
-		if shCatSkip(t) {
+		if catSkip(t) {
 			continue
 		}
 		s := t.Shape()
@@ -527,7 +527,7 @@ func shCat(c *ops.Call) ([]any, error) {
 	}
 	at := 0
 	for _, t := range ts {
-		if shCatSkip(t) {
+		if catSkip(t) {
 			continue
 		}
 		n := t.Shape()[d]
@@ -543,10 +543,10 @@ func shCat(c *ops.Call) ([]any, error) {
 	return one(out), nil
 }
 
-// shCheckMemoryFormat checks a MemoryFormat? argument against the rank of
+// checkMemoryFormat checks a MemoryFormat? argument against the rank of
 // the tensor it applies to. Outputs are always contiguous: the format
 // changes strides only, which the values do not show.
-func shCheckMemoryFormat(c *ops.Call, rank int) error {
+func checkMemoryFormat(c *ops.Call, rank int) error {
 	if c.IsNone("memory_format") {
 		return nil
 	}
@@ -566,9 +566,9 @@ func shCheckMemoryFormat(c *ops.Call, rank int) error {
 	return nil
 }
 
-// shOffsets returns the storage offsets, in row-major order, of the
+// offsets returns the storage offsets, in row-major order, of the
 // elements of a strided layout (strides may be negative or zero).
-func shOffsets(shape, strides []int, offset int) []int {
+func offsets(shape, strides []int, offset int) []int {
 	n := 1
 	for _, d := range shape {
 		n *= d
@@ -605,37 +605,37 @@ func shOffsets(shape, strides []int, offset int) []int {
 	return out
 }
 
-// shTake returns the contiguous tensor of shape whose i-th element is the
+// take returns the contiguous tensor of shape whose i-th element is the
 // element of src's storage at offs[i].
-func shTake(src *tensor.Tensor, shape []int, offs []int) *tensor.Tensor {
+func take(src *tensor.Tensor, shape []int, offs []int) *tensor.Tensor {
 	out := tensor.Empty(src.DType(), shape...)
 	switch src.DType() {
 	case tensor.Float32:
-		shTakeT[float32](out, src, offs)
+		takeT[float32](out, src, offs)
 	case tensor.Float64:
-		shTakeT[float64](out, src, offs)
+		takeT[float64](out, src, offs)
 	case tensor.Float16:
-		shTakeT[tensor.Half](out, src, offs)
+		takeT[tensor.Half](out, src, offs)
 	case tensor.BFloat16:
-		shTakeT[tensor.BHalf](out, src, offs)
+		takeT[tensor.BHalf](out, src, offs)
 	case tensor.Int64:
-		shTakeT[int64](out, src, offs)
+		takeT[int64](out, src, offs)
 	case tensor.Int32:
-		shTakeT[int32](out, src, offs)
+		takeT[int32](out, src, offs)
 	case tensor.Int16:
-		shTakeT[int16](out, src, offs)
+		takeT[int16](out, src, offs)
 	case tensor.Int8:
-		shTakeT[int8](out, src, offs)
+		takeT[int8](out, src, offs)
 	case tensor.Uint8:
-		shTakeT[uint8](out, src, offs)
+		takeT[uint8](out, src, offs)
 	case tensor.Bool:
-		shTakeT[bool](out, src, offs)
+		takeT[bool](out, src, offs)
 	}
 	return out
 }
 
-// shTakeT is shTake for element type T.
-func shTakeT[T tensor.Elem](out, src *tensor.Tensor, offs []int) {
+// takeT is take for element type T.
+func takeT[T tensor.Elem](out, src *tensor.Tensor, offs []int) {
 	o, s := tensor.Data[T](out), tensor.Data[T](src)
 	parallelFor(len(o), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -644,9 +644,9 @@ func shTakeT[T tensor.Elem](out, src *tensor.Tensor, offs []int) {
 	})
 }
 
-// shRepeat is aten::repeat: self tiled repeats[i] times along dimension i
+// repeatKernel is aten::repeat: self tiled repeats[i] times along dimension i
 // (leading repeats add dimensions).
-func shRepeat(c *ops.Call) ([]any, error) {
+func repeatKernel(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	reps := c.Ints("repeats")
 	if len(reps) < x.Dim() {
@@ -688,9 +688,9 @@ func shRepeat(c *ops.Call) ([]any, error) {
 	return one(tensor.Must(e.Clone().View(target...))), nil
 }
 
-// ixStrides converts a stride argument to ints, rejecting negative strides
+// stridesArg converts a stride argument to ints, rejecting negative strides
 // (which ATen does not support) and absurd values.
-func ixStrides(c *ops.Call, arg, what string, v []int64) ([]int, error) {
+func stridesArg(c *ops.Call, arg, what string, v []int64) ([]int, error) {
 	out := make([]int, len(v))
 	for i, s := range v {
 		if s < 0 {
@@ -704,32 +704,32 @@ func ixStrides(c *ops.Call, arg, what string, v []int64) ([]int, error) {
 	return out, nil
 }
 
-// ixNonNegSizes converts a size argument to ints, rejecting negative
+// nonNegSizes converts a size argument to ints, rejecting negative
 // dimensions as ATen's factories and resize_ do.
-func ixNonNegSizes(c *ops.Call, arg string, v []int64) ([]int, error) {
+func nonNegSizes(c *ops.Call, arg string, v []int64) ([]int, error) {
 	for _, d := range v {
 		if d < 0 {
 			return nil, c.Errorf(arg, "Trying to create tensor with negative dimension %d: %v", d, v)
 		}
 	}
-	return shSizes(c, arg, v)
+	return sizesArg(c, arg, v)
 }
 
-// ixAsStrided is aten::as_strided: a view of self's storage with the given
+// asStrided is aten::as_strided: a view of self's storage with the given
 // sizes, strides and storage offset (self's own offset when None). Every
 // element it reaches must lie in the storage (meta tensors have none to
 // check).
-func ixAsStrided(c *ops.Call) ([]any, error) {
+func asStrided(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	size, stride := c.Ints("size"), c.Ints("stride")
 	if len(size) != len(stride) {
 		return nil, c.Errorf("stride", "mismatch in length of strides and shape")
 	}
-	shape, err := ixNonNegSizes(c, "size", size)
+	shape, err := nonNegSizes(c, "size", size)
 	if err != nil {
 		return nil, err
 	}
-	strides, err := ixStrides(c, "stride", "as_strided", stride)
+	strides, err := stridesArg(c, "stride", "as_strided", stride)
 	if err != nil {
 		return nil, err
 	}
@@ -750,16 +750,16 @@ func ixAsStrided(c *ops.Call) ([]any, error) {
 	return one(v), nil
 }
 
-// ixDiagonal is aten::diagonal: the view of the elements (i, i+offset) of
+// diagonal is aten::diagonal: the view of the elements (i, i+offset) of
 // dimensions dim1 and dim2, which are removed and replaced by a last
 // dimension of the diagonal's length (0 when offset is past the end).
-func ixDiagonal(c *ops.Call) ([]any, error) {
+func diagonal(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
-	d1, err := shDim(c, "dim1", c.Int("dim1"), x.Dim())
+	d1, err := wrapDim(c, "dim1", c.Int("dim1"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
-	d2, err := shDim(c, "dim2", c.Int("dim2"), x.Dim())
+	d2, err := wrapDim(c, "dim2", c.Int("dim2"), x.Dim())
 	if err != nil {
 		return nil, err
 	}
@@ -795,17 +795,17 @@ func ixDiagonal(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, c.Errorf("offset", "%v", err)
 	}
-	return one(shRebase(v)), nil
+	return one(rebase(v)), nil
 }
 
-// ixSqueezeDims is aten::squeeze.dims (newer than PyTorch 1.13): a view of
+// squeezeDims is aten::squeeze.dims (newer than PyTorch 1.13): a view of
 // self without those of the dimensions dim that have size 1; the others
 // stay. Dimensions wrap; a repeated one is an error.
-func ixSqueezeDims(c *ops.Call) ([]any, error) {
+func squeezeDims(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	drop := make([]bool, max(x.Dim(), 1))
 	for _, d := range c.Ints("dim") {
-		n, err := shDim(c, "dim", d, x.Dim())
+		n, err := wrapDim(c, "dim", d, x.Dim())
 		if err != nil {
 			return nil, err
 		}

@@ -12,8 +12,8 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-func TestIxViewsShareStorage(t *testing.T) {
-	x := shArange(3, 4)
+func TestStridedViewsShareStorage(t *testing.T) {
+	x := arange(3, 4)
 	for _, tc := range []struct {
 		op   string
 		args []any
@@ -23,7 +23,7 @@ func TestIxViewsShareStorage(t *testing.T) {
 		{"aten::diagonal", []any{-1}, []float32{4, 9}},
 		{"aten::squeeze.dims", []any{[]int64{}}, nil},
 	} {
-		out := ixCall(t, tc.op, append([]any{x}, tc.args...), nil)
+		out := callIndexing(t, tc.op, append([]any{x}, tc.args...), nil)
 		assert.True(t, out.SharesStorage(x), tc.op)
 		if tc.want != nil {
 			assert.Equal(t, tc.want, tensor.Values[float32](out), tc.op)
@@ -31,16 +31,16 @@ func TestIxViewsShareStorage(t *testing.T) {
 	}
 	// as_strided defaults to the view's own storage offset.
 	row := tensor.Must(x.Select(0, 1))
-	out := ixCall(t, "aten::as_strided", []any{row, []int64{2, 2}, []int64{1, 2}}, nil)
+	out := callIndexing(t, "aten::as_strided", []any{row, []int64{2, 2}, []int64{1, 2}}, nil)
 	assert.Equal(t, []float32{4, 6, 5, 7}, tensor.Values[float32](out))
 	// diagonal of a transposed view.
 	tr := tensor.Must(x.Transpose(0, 1))
-	out = ixCall(t, "aten::diagonal", []any{tr, 1}, nil)
+	out = callIndexing(t, "aten::diagonal", []any{tr, 1}, nil)
 	assert.Equal(t, []float32{4, 9}, tensor.Values[float32](out))
 }
 
-func TestIxSqueezeDims(t *testing.T) {
-	x := shArange(1, 3, 1, 2, 1)
+func TestSqueezeDims(t *testing.T) {
+	x := arange(1, 3, 1, 2, 1)
 	for _, tc := range []struct {
 		dims []int64
 		want []int
@@ -51,7 +51,7 @@ func TestIxSqueezeDims(t *testing.T) {
 		{[]int64{}, []int{1, 3, 1, 2, 1}},
 		{[]int64{-3, 4}, []int{1, 3, 2}},
 	} {
-		out := ixCall(t, "aten::squeeze.dims", []any{x, tc.dims}, nil)
+		out := callIndexing(t, "aten::squeeze.dims", []any{x, tc.dims}, nil)
 		assert.Equal(t, tc.want, out.Shape(), "%v", tc.dims)
 		assert.Equal(t, tensor.Values[float32](x), tensor.Values[float32](out))
 		// The same as squeeze.dim applied to each dim, highest first.
@@ -64,31 +64,31 @@ func TestIxSqueezeDims(t *testing.T) {
 		}
 		for d := x.Dim() - 1; d >= 0; d-- {
 			if seen[d] {
-				ref = ixCall(t, "aten::squeeze.dim", []any{ref, d}, nil)
+				ref = callIndexing(t, "aten::squeeze.dim", []any{ref, d}, nil)
 			}
 		}
 		assert.Equal(t, ref.Shape(), out.Shape())
 	}
 	// 0-d: dims 0 and -1 name the tensor itself.
 	s := tensor.Scalar[float32](2)
-	out := ixCall(t, "aten::squeeze.dims", []any{s, []int64{-1}}, nil)
+	out := callIndexing(t, "aten::squeeze.dims", []any{s, []int64{-1}}, nil)
 	assert.Equal(t, []int{}, out.Shape())
 	// Meta tensors.
-	out = ixCall(t, "aten::squeeze.dims", []any{x.Meta(), []int64{0, 4}}, nil)
+	out = callIndexing(t, "aten::squeeze.dims", []any{x.Meta(), []int64{0, 4}}, nil)
 	assert.True(t, out.IsMeta())
 	assert.Equal(t, []int{3, 1, 2}, out.Shape())
 }
 
-// shCall calls the operator called name and returns its results.
-func shCall(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
+// callShape calls the operator called name and returns its results.
+func callShape(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
 	t.Helper()
 	o, ok := ops.Global().Lookup(name)
 	require.True(t, ok, "no operator %s", name)
 	return o.Call(args, kwargs)
 }
 
-// shArange returns a float32 tensor 0, 1, ... of the given shape.
-func shArange(shape ...int) *tensor.Tensor {
+// arange returns a float32 tensor 0, 1, ... of the given shape.
+func arange(shape ...int) *tensor.Tensor {
 	n := 1
 	for _, d := range shape {
 		n *= d
@@ -100,14 +100,14 @@ func shArange(shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.FromSlice(v, shape...))
 }
 
-// shInts returns an int64 tensor of vals with the given shape (1-d when
+// intTensor returns an int64 tensor of vals with the given shape (1-d when
 // none is given).
-func shInts(vals []int64, shape ...int) *tensor.Tensor {
+func intTensor(vals []int64, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.FromSlice(vals, shape...))
 }
 
-func TestShViewsShareStorage(t *testing.T) {
-	x := shArange(2, 3, 4)
+func TestTensorShapeViewsShareStorage(t *testing.T) {
+	x := arange(2, 3, 4)
 	cases := []struct {
 		op   string
 		args []any
@@ -128,13 +128,13 @@ func TestShViewsShareStorage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.op, func(t *testing.T) {
-			out, err := shCall(t, tc.op, append([]any{x}, tc.args...), nil)
+			out, err := callShape(t, tc.op, append([]any{x}, tc.args...), nil)
 			require.NoError(t, err)
 			assert.True(t, out[0].(*tensor.Tensor).SharesStorage(x))
 		})
 	}
-	m := shArange(3, 4)
-	out, err := shCall(t, "aten::t", []any{m}, nil)
+	m := arange(3, 4)
+	out, err := callShape(t, "aten::t", []any{m}, nil)
 	require.NoError(t, err)
 	assert.True(t, out[0].(*tensor.Tensor).SharesStorage(m))
 	for _, op := range []string{"aten::split.Tensor", "aten::split_with_sizes"} {
@@ -142,7 +142,7 @@ func TestShViewsShareStorage(t *testing.T) {
 		if op == "aten::split_with_sizes" {
 			arg = []int64{1, 0, 2}
 		}
-		out, err := shCall(t, op, []any{m, arg}, nil)
+		out, err := callShape(t, op, []any{m, arg}, nil)
 		require.NoError(t, err, op)
 		for _, p := range out[0].([]*tensor.Tensor) {
 			assert.True(t, p.SharesStorage(m), op)
@@ -150,71 +150,71 @@ func TestShViewsShareStorage(t *testing.T) {
 	}
 }
 
-func TestShCopiesDoNotShare(t *testing.T) {
-	x := shArange(3, 4)
+func TestTensorShapeCopiesDoNotShare(t *testing.T) {
+	x := arange(3, 4)
 	xt := tensor.Must(x.Transpose(0, 1))
-	out, err := shCall(t, "aten::reshape", []any{xt, []int64{12}}, nil)
+	out, err := callShape(t, "aten::reshape", []any{xt, []int64{12}}, nil)
 	require.NoError(t, err)
 	assert.False(t, out[0].(*tensor.Tensor).SharesStorage(x), "reshape of a transpose copies")
 	assert.Equal(t, []float64{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}, out[0].(*tensor.Tensor).Float64s())
 	for _, op := range []string{"aten::clone", "aten::_to_copy"} {
-		out, err := shCall(t, op, []any{x}, nil)
+		out, err := callShape(t, op, []any{x}, nil)
 		require.NoError(t, err)
 		assert.False(t, out[0].(*tensor.Tensor).SharesStorage(x), op)
 	}
-	_, err = shCall(t, "aten::view", []any{xt, []int64{12}}, nil)
+	_, err = callShape(t, "aten::view", []any{xt, []int64{12}}, nil)
 	require.Error(t, err, "view of a transpose is impossible")
 }
 
-func TestShNonContiguousInputs(t *testing.T) {
-	x := tensor.Must(shArange(3, 4).Transpose(0, 1)) // [4,3]
-	out, err := shCall(t, "aten::flip", []any{x, []int64{0}}, nil)
+func TestTensorShapeNonContiguousInputs(t *testing.T) {
+	x := tensor.Must(arange(3, 4).Transpose(0, 1)) // [4,3]
+	out, err := callShape(t, "aten::flip", []any{x, []int64{0}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 7, 11, 2, 6, 10, 1, 5, 9, 0, 4, 8}, out[0].(*tensor.Tensor).Float64s())
-	out, err = shCall(t, "aten::index_select", []any{x, 1, shInts([]int64{2, 0})}, nil)
+	out, err = callShape(t, "aten::index_select", []any{x, 1, intTensor([]int64{2, 0})}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{8, 0, 9, 1, 10, 2, 11, 3}, out[0].(*tensor.Tensor).Float64s())
-	out, err = shCall(t, "aten::gather", []any{x, 0, shInts([]int64{3, 0, 1}, 1, 3)}, nil)
+	out, err = callShape(t, "aten::gather", []any{x, 0, intTensor([]int64{3, 0, 1}, 1, 3)}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 4, 9}, out[0].(*tensor.Tensor).Float64s())
-	out, err = shCall(t, "aten::index.Tensor", []any{x, []any{nil, shInts([]int64{-1})}}, nil)
+	out, err = callShape(t, "aten::index.Tensor", []any{x, []any{nil, intTensor([]int64{-1})}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{8, 9, 10, 11}, out[0].(*tensor.Tensor).Float64s())
-	out, err = shCall(t, "aten::cat", []any{[]*tensor.Tensor{x, x}, 1}, nil)
+	out, err = callShape(t, "aten::cat", []any{[]*tensor.Tensor{x, x}, 1}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int{4, 6}, out[0].(*tensor.Tensor).Shape())
 	assert.Equal(t, []float64{0, 4, 8, 0, 4, 8}, out[0].(*tensor.Tensor).Float64s()[:6])
-	out, err = shCall(t, "aten::repeat", []any{x, []int64{1, 2}}, nil)
+	out, err = callShape(t, "aten::repeat", []any{x, []int64{1, 2}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 4, 8, 0, 4, 8}, out[0].(*tensor.Tensor).Float64s()[:6])
-	out, err = shCall(t, "aten::constant_pad_nd", []any{x, []int64{1, -1}, 9}, nil)
+	out, err = callShape(t, "aten::constant_pad_nd", []any{x, []int64{1, -1}, 9}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{9, 0, 4, 9, 1, 5}, out[0].(*tensor.Tensor).Float64s()[:6])
 }
 
-func TestShMeta(t *testing.T) {
+func TestTensorShapeMeta(t *testing.T) {
 	x := tensor.Must(tensor.NewMeta(tensor.Float32, 3, 2))
 	m := tensor.Must(tensor.NewMeta(tensor.Bool, 3))
-	_, err := shCall(t, "aten::index.Tensor", []any{x, []any{m}}, nil)
+	_, err := callShape(t, "aten::index.Tensor", []any{x, []any{m}}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "data-dependent output shape")
-	out, err := shCall(t, "aten::index.Tensor", []any{x, []any{nil, tensor.Must(tensor.NewMeta(tensor.Int64, 4, 1))}}, nil)
+	out, err := callShape(t, "aten::index.Tensor", []any{x, []any{nil, tensor.Must(tensor.NewMeta(tensor.Int64, 4, 1))}}, nil)
 	require.NoError(t, err)
 	assert.True(t, out[0].(*tensor.Tensor).IsMeta())
 	assert.Equal(t, []int{3, 4, 1}, out[0].(*tensor.Tensor).Shape())
 	// Factories make meta tensors on the meta device.
-	out, err = shCall(t, "aten::arange.start_step", []any{0, 1.0, 0.1}, map[string]any{"device": "meta"})
+	out, err = callShape(t, "aten::arange.start_step", []any{0, 1.0, 0.1}, map[string]any{"device": "meta"})
 	require.NoError(t, err)
 	assert.True(t, out[0].(*tensor.Tensor).IsMeta())
 	assert.Equal(t, []int{10}, out[0].(*tensor.Tensor).Shape())
-	out, err = shCall(t, "aten::full", []any{[]int64{2, 3}, 1}, map[string]any{"device": "meta"})
+	out, err = callShape(t, "aten::full", []any{[]int64{2, 3}, 1}, map[string]any{"device": "meta"})
 	require.NoError(t, err)
 	assert.True(t, out[0].(*tensor.Tensor).IsMeta())
 	assert.Equal(t, tensor.Int64, out[0].(*tensor.Tensor).DType())
 }
 
-func TestShBadInput(t *testing.T) {
-	x := shArange(3, 4)
+func TestTensorShapeBadInput(t *testing.T) {
+	x := arange(3, 4)
 	zero := tensor.Scalar[float32](1)
 	cases := []struct {
 		name   string
@@ -234,7 +234,7 @@ func TestShBadInput(t *testing.T) {
 		{"permute length", "aten::permute", []any{x, []int64{0}}, nil, "dims"},
 		{"permute duplicate", "aten::permute", []any{x, []int64{1, -1}}, nil, "dims"},
 		{"permute out of range", "aten::permute", []any{x, []int64{0, 2}}, nil, "dims"},
-		{"t 3-d", "aten::t", []any{shArange(1, 2, 3)}, nil, "self"},
+		{"t 3-d", "aten::t", []any{arange(1, 2, 3)}, nil, "self"},
 		{"transpose dim0", "aten::transpose.int", []any{x, 2, 0}, nil, "dim0"},
 		{"transpose dim1", "aten::transpose.int", []any{x, 0, -3}, nil, "dim1"},
 		{"unsqueeze out of range", "aten::unsqueeze", []any{x, 3}, nil, "dim"},
@@ -257,8 +257,8 @@ func TestShBadInput(t *testing.T) {
 		{"split_with_sizes negative", "aten::split_with_sizes", []any{x, []int64{4, -1}}, nil, "split_sizes"},
 		{"cat empty list", "aten::cat", []any{[]*tensor.Tensor{}}, nil, "tensors"},
 		{"cat 0-d", "aten::cat", []any{[]*tensor.Tensor{zero}}, nil, "tensors"},
-		{"cat rank", "aten::cat", []any{[]*tensor.Tensor{x, shArange(3)}}, nil, "tensors"},
-		{"cat sizes", "aten::cat", []any{[]*tensor.Tensor{x, shArange(4, 3)}}, nil, "tensors"},
+		{"cat rank", "aten::cat", []any{[]*tensor.Tensor{x, arange(3)}}, nil, "tensors"},
+		{"cat sizes", "aten::cat", []any{[]*tensor.Tensor{x, arange(4, 3)}}, nil, "tensors"},
 		{"cat dim", "aten::cat", []any{[]*tensor.Tensor{x}, 2}, nil, "dim"},
 		{"clone channels_last 2-d", "aten::clone", []any{x}, map[string]any{"memory_format": "channels_last"}, "memory_format"},
 		{"to_copy layout", "aten::_to_copy", []any{x}, map[string]any{"layout": "sparse_coo"}, "layout"},
@@ -268,23 +268,23 @@ func TestShBadInput(t *testing.T) {
 		{"repeat fewer", "aten::repeat", []any{x, []int64{2}}, nil, "repeats"},
 		{"repeat negative", "aten::repeat", []any{x, []int64{2, -1}}, nil, "repeats"},
 		{"gather index dtype", "aten::gather", []any{x, 1, tensor.Must(tensor.FromSlice([]int32{0}, 1, 1))}, nil, "index"},
-		{"gather rank", "aten::gather", []any{x, 1, shInts([]int64{0})}, nil, "index"},
-		{"gather size", "aten::gather", []any{x, 1, shInts([]int64{0, 0, 0, 0}, 4, 1)}, nil, "index"},
-		{"gather out of range", "aten::gather", []any{x, 1, shInts([]int64{4}, 1, 1)}, nil, "index"},
-		{"gather negative", "aten::gather", []any{x, 1, shInts([]int64{-1}, 1, 1)}, nil, "index"},
-		{"gather dim", "aten::gather", []any{x, 2, shInts([]int64{0}, 1, 1)}, nil, "dim"},
-		{"index too many", "aten::index.Tensor", []any{x, []any{shInts([]int64{0}), nil, nil}}, nil, "indices"},
+		{"gather rank", "aten::gather", []any{x, 1, intTensor([]int64{0})}, nil, "index"},
+		{"gather size", "aten::gather", []any{x, 1, intTensor([]int64{0, 0, 0, 0}, 4, 1)}, nil, "index"},
+		{"gather out of range", "aten::gather", []any{x, 1, intTensor([]int64{4}, 1, 1)}, nil, "index"},
+		{"gather negative", "aten::gather", []any{x, 1, intTensor([]int64{-1}, 1, 1)}, nil, "index"},
+		{"gather dim", "aten::gather", []any{x, 2, intTensor([]int64{0}, 1, 1)}, nil, "dim"},
+		{"index too many", "aten::index.Tensor", []any{x, []any{intTensor([]int64{0}), nil, nil}}, nil, "indices"},
 		{"index dtype", "aten::index.Tensor", []any{x, []any{tensor.Must(tensor.FromSlice([]int32{0}))}}, nil, "indices"},
-		{"index out of range", "aten::index.Tensor", []any{x, []any{shInts([]int64{3})}}, nil, "indices"},
-		{"index negative out of range", "aten::index.Tensor", []any{x, []any{nil, shInts([]int64{-5})}}, nil, "indices"},
-		{"index broadcast", "aten::index.Tensor", []any{x, []any{shInts([]int64{0, 1}), shInts([]int64{0, 1, 2})}}, nil, "indices"},
+		{"index out of range", "aten::index.Tensor", []any{x, []any{intTensor([]int64{3})}}, nil, "indices"},
+		{"index negative out of range", "aten::index.Tensor", []any{x, []any{nil, intTensor([]int64{-5})}}, nil, "indices"},
+		{"index broadcast", "aten::index.Tensor", []any{x, []any{intTensor([]int64{0, 1}), intTensor([]int64{0, 1, 2})}}, nil, "indices"},
 		{"index mask shape", "aten::index.Tensor", []any{x, []any{tensor.Must(tensor.FromSlice([]bool{true, false}))}}, nil, "indices"},
 		{"index all None", "aten::index.Tensor", []any{x, []any{nil}}, nil, "indices"},
-		{"index_select 2-d index", "aten::index_select", []any{x, 0, shInts([]int64{0}, 1, 1)}, nil, "index"},
+		{"index_select 2-d index", "aten::index_select", []any{x, 0, intTensor([]int64{0}, 1, 1)}, nil, "index"},
 		{"index_select dtype", "aten::index_select", []any{x, 0, tensor.Must(tensor.FromSlice([]int16{0}))}, nil, "index"},
-		{"index_select negative", "aten::index_select", []any{x, 0, shInts([]int64{-1})}, nil, "index"},
-		{"index_select out of range", "aten::index_select", []any{x, 1, shInts([]int64{4})}, nil, "index"},
-		{"index_select dim", "aten::index_select", []any{x, -3, shInts([]int64{0})}, nil, "dim"},
+		{"index_select negative", "aten::index_select", []any{x, 0, intTensor([]int64{-1})}, nil, "index"},
+		{"index_select out of range", "aten::index_select", []any{x, 1, intTensor([]int64{4})}, nil, "index"},
+		{"index_select dim", "aten::index_select", []any{x, -3, intTensor([]int64{0})}, nil, "dim"},
 		{"pad odd", "aten::constant_pad_nd", []any{x, []int64{1}}, nil, "pad"},
 		{"pad too long", "aten::constant_pad_nd", []any{x, []int64{1, 1, 1, 1, 1, 1}}, nil, "pad"},
 		{"pad negative size", "aten::constant_pad_nd", []any{x, []int64{-4, 0, 1, 0}}, nil, "pad"},
@@ -311,7 +311,7 @@ func TestShBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := shCall(t, tc.op, tc.args, tc.kwargs)
+			_, err := callShape(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%v", err)

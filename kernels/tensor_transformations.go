@@ -6,17 +6,17 @@ import "github.com/gofx/gofx/ops"
 
 // registerTensorTransformations registers the kernels of tensor_transformations.go.
 func registerTensorTransformations() {
-	registerBoth("aten::flip", shFlip)
+	registerBoth("aten::flip", flipKernel)
 }
 
-// shFlip is aten::flip: a copy of self with the order of elements reversed
+// flipKernel is aten::flip: a copy of self with the order of elements reversed
 // along each of dims.
-func shFlip(c *ops.Call) ([]any, error) {
+func flipKernel(c *ops.Call) ([]any, error) {
 	x := c.Tensor("self")
 	dims := c.Ints("dims")
 	flip := make([]bool, max(x.Dim(), 1))
 	for _, d := range dims {
-		n, err := shDim(c, "dims", d, x.Dim())
+		n, err := wrapDim(c, "dims", d, x.Dim())
 		if err != nil {
 			return nil, err
 		}
@@ -35,5 +35,5 @@ func shFlip(c *ops.Call) ([]any, error) {
 			strides[d] = -strides[d]
 		}
 	}
-	return one(shTake(x, shape, shOffsets(shape, strides, off))), nil
+	return one(take(x, shape, offsets(shape, strides, off))), nil
 }

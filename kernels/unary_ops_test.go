@@ -21,29 +21,29 @@ func TestLogSubnormal(t *testing.T) {
 	assert.InDeltaSlice(t, []float64{-736.8272408909739, -744.4400719213812}, tensor.Values[float64](out[0].(*tensor.Tensor)), 1e-10)
 }
 
-// pwCall calls the operator called name with args and kwargs.
-func pwCall(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
+// callPointwise calls the operator called name with args and kwargs.
+func callPointwise(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
 	t.Helper()
 	op, ok := ops.Global().Lookup(name)
 	require.True(t, ok, name)
 	return op.Call(args, kwargs)
 }
 
-// pwT returns a 1-d tensor of dtype dt holding vals.
-func pwT(t *testing.T, dt tensor.DType, vals ...float64) *tensor.Tensor {
+// pointwiseTensor returns a 1-d tensor of dtype dt holding vals.
+func pointwiseTensor(t *testing.T, dt tensor.DType, vals ...float64) *tensor.Tensor {
 	t.Helper()
 	x, err := tensor.FromFloat64s(dt, vals, len(vals))
 	require.NoError(t, err)
 	return x
 }
 
-// TestPwBadInput checks that the pointwise kernels gen_pw.py covers reject what
+// TestPointwiseBadInput checks that the pointwise kernels gen_pw.py covers reject what
 // PyTorch 1.13 rejects, with an error that blames the right argument.
-func TestPwBadInput(t *testing.T) {
-	f32 := func(v ...float64) *tensor.Tensor { return pwT(t, tensor.Float32, v...) }
-	i64 := func(v ...float64) *tensor.Tensor { return pwT(t, tensor.Int64, v...) }
-	f16 := func(v ...float64) *tensor.Tensor { return pwT(t, tensor.Float16, v...) }
-	b := func(v ...float64) *tensor.Tensor { return pwT(t, tensor.Bool, v...) }
+func TestPointwiseBadInput(t *testing.T) {
+	f32 := func(v ...float64) *tensor.Tensor { return pointwiseTensor(t, tensor.Float32, v...) }
+	i64 := func(v ...float64) *tensor.Tensor { return pointwiseTensor(t, tensor.Int64, v...) }
+	f16 := func(v ...float64) *tensor.Tensor { return pointwiseTensor(t, tensor.Float16, v...) }
+	b := func(v ...float64) *tensor.Tensor { return pointwiseTensor(t, tensor.Bool, v...) }
 	for _, tc := range []struct {
 		name   string
 		op     string
@@ -71,7 +71,7 @@ func TestPwBadInput(t *testing.T) {
 		{"clamp.Tensor shapes", "aten::clamp.Tensor", []any{f32(1, 2), f32(1, 2, 3), f32(1)}, nil, "max", ""},
 		{"clamp.Tensor min shape", "aten::clamp.Tensor", []any{f32(1, 2), f32(1, 2, 3)}, nil, "min", ""},
 		{"clamp_min float16", "aten::clamp_min", []any{f16(1), 0}, nil, "self", `"clamp_min_cpu" not implemented for 'Half'`},
-		{"clamp_max uint8 overflow", "aten::clamp_max", []any{pwT(t, tensor.Uint8, 1), 300}, nil, "max", "overflow"},
+		{"clamp_max uint8 overflow", "aten::clamp_max", []any{pointwiseTensor(t, tensor.Uint8, 1), 300}, nil, "max", "overflow"},
 		{"clamp_min.Tensor shapes", "aten::clamp_min.Tensor", []any{f32(1, 2), f32(1, 2, 3)}, nil, "min", ""},
 		{"floor_divide bool", "aten::floor_divide", []any{b(1), b(1)}, nil, "self", `"div_floor_cpu" not implemented for 'Bool'`},
 		{"floor_divide by zero", "aten::floor_divide", []any{i64(1, 2), i64(0, 1)}, nil, "other", "ZeroDivisionError"},
@@ -80,20 +80,20 @@ func TestPwBadInput(t *testing.T) {
 		{"softplus beta overflow", "aten::softplus", []any{f32(1), 1e300}, nil, "beta", "overflow"},
 		{"hardshrink float16", "aten::hardshrink", []any{f16(1)}, nil, "self", "'Half'"},
 		{"hardshrink lambd overflow", "aten::hardshrink", []any{f32(1), 1e300}, nil, "lambd", "overflow"},
-		{"mish bfloat16", "aten::mish", []any{pwT(t, tensor.BFloat16, 1)}, nil, "self", `"mish_cpu" not implemented for 'BFloat16'`},
+		{"mish bfloat16", "aten::mish", []any{pointwiseTensor(t, tensor.BFloat16, 1)}, nil, "self", `"mish_cpu" not implemented for 'BFloat16'`},
 		{"mish int64", "aten::mish", []any{i64(1)}, nil, "self", "'Long'"},
 		{"logit float16", "aten::logit", []any{f16(0.5)}, nil, "self", `"logit_cpu" not implemented for 'Half'`},
 		{"threshold bool", "aten::threshold", []any{b(1), 0, 1}, nil, "self", `"threshold_cpu" not implemented for 'Bool'`},
-		{"threshold uint8 overflow", "aten::threshold", []any{pwT(t, tensor.Uint8, 1), 300, 1}, nil, "threshold", "overflow"},
+		{"threshold uint8 overflow", "aten::threshold", []any{pointwiseTensor(t, tensor.Uint8, 1), 300, 1}, nil, "threshold", "overflow"},
 		{"threshold float32 value overflow", "aten::threshold", []any{f32(1), 0, 1e300}, nil, "value", "overflow"},
-		{"lerp end dtype", "aten::lerp.Scalar", []any{f32(1), pwT(t, tensor.Float64, 1), 0.5}, nil, "end", "expected dtype float for `end` but got dtype double"},
-		{"lerp weight dtype", "aten::lerp.Tensor", []any{f32(1), f32(1), pwT(t, tensor.Float64, 1)}, nil, "weight", "`weight`"},
+		{"lerp end dtype", "aten::lerp.Scalar", []any{f32(1), pointwiseTensor(t, tensor.Float64, 1), 0.5}, nil, "end", "expected dtype float for `end` but got dtype double"},
+		{"lerp weight dtype", "aten::lerp.Tensor", []any{f32(1), f32(1), pointwiseTensor(t, tensor.Float64, 1)}, nil, "weight", "`weight`"},
 		{"lerp int64", "aten::lerp.Scalar", []any{i64(1), i64(2), 0.5}, nil, "self", `"lerp_kernel_scalar" not implemented for 'Long'`},
 		{"lerp weight overflow", "aten::lerp.Scalar", []any{f32(1), f32(2), 1e300}, nil, "weight", "overflow"},
 		{"lerp shapes", "aten::lerp.Scalar", []any{f32(1, 2), f32(1, 2, 3), 0.5}, nil, "end", ""},
 		{"addcmul bool", "aten::addcmul", []any{b(1), b(1), b(1)}, nil, "self", `"addcmul_cpu_out" not implemented for 'Bool'`},
 		{"addcmul shapes", "aten::addcmul", []any{f32(1, 2), f32(1, 2, 3), f32(1)}, nil, "tensor2", ""},
-		{"addcmul value overflow", "aten::addcmul", []any{pwT(t, tensor.Int8, 1), pwT(t, tensor.Int8, 1), pwT(t, tensor.Int8, 1)}, map[string]any{"value": 300}, "value", "overflow"},
+		{"addcmul value overflow", "aten::addcmul", []any{pointwiseTensor(t, tensor.Int8, 1), pointwiseTensor(t, tensor.Int8, 1), pointwiseTensor(t, tensor.Int8, 1)}, map[string]any{"value": 300}, "value", "overflow"},
 		{"addcdiv integer", "aten::addcdiv", []any{f32(1), i64(1), i64(1)}, nil, "tensor2", "Integer division with addcdiv"},
 		{"addcdiv float16", "aten::addcdiv", []any{f16(1), f16(1), f16(1)}, nil, "self", "'Half'"},
 		{"hypot int64", "aten::hypot", []any{i64(1), i64(1)}, nil, "self", `"hypot_cpu" not implemented for 'Long'`},
@@ -102,7 +102,7 @@ func TestPwBadInput(t *testing.T) {
 		{"copysign shapes", "aten::copysign.Tensor", []any{f32(1, 2), f32(1, 2, 3)}, nil, "other", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := pwCall(t, tc.op, tc.args, tc.kwargs)
+			_, err := callPointwise(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%v", err)
@@ -112,9 +112,9 @@ func TestPwBadInput(t *testing.T) {
 	}
 }
 
-// TestPwMeta checks that meta tensors give the output dtype and shape
+// TestPointwiseMeta checks that meta tensors give the output dtype and shape
 // without data, and skip the data-dependent dtype errors of CPU kernels.
-func TestPwMeta(t *testing.T) {
+func TestPointwiseMeta(t *testing.T) {
 	m := func(dt tensor.DType, shape ...int) *tensor.Tensor {
 		x, err := tensor.NewMeta(dt, shape...)
 		require.NoError(t, err)
@@ -147,7 +147,7 @@ func TestPwMeta(t *testing.T) {
 		{"aten::nan_to_num", []any{m(tensor.BFloat16, 0)}, tensor.BFloat16, []int{0}},
 	} {
 		t.Run(tc.op, func(t *testing.T) {
-			out, err := pwCall(t, tc.op, tc.args, nil)
+			out, err := callPointwise(t, tc.op, tc.args, nil)
 			require.NoError(t, err)
 			r := out[0].(*tensor.Tensor)
 			assert.True(t, r.IsMeta())
@@ -157,45 +157,45 @@ func TestPwMeta(t *testing.T) {
 	}
 }
 
-// TestPwStrided checks kernels on non-contiguous inputs, which the
+// TestPointwiseStrided checks kernels on non-contiguous inputs, which the
 // conformance format cannot express.
-func TestPwStrided(t *testing.T) {
+func TestPointwiseStrided(t *testing.T) {
 	x, err := tensor.FromFloat64s(tensor.Float64, []float64{0.5, -1.5, 2.5, -3.5, 4.5, math.Inf(1)}, 2, 3)
 	require.NoError(t, err)
 	xt := tensor.Must(x.Transpose(0, 1)) // [3,2]: 0.5 -3.5, -1.5 4.5, 2.5 inf
-	out, err := pwCall(t, "aten::trunc.default", []any{xt}, nil)
+	out, err := callPointwise(t, "aten::trunc.default", []any{xt}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, -3, -1, 4, 2, math.Inf(1)}, out[0].(*tensor.Tensor).Float64s())
 
 	lo, err := tensor.FromFloat64s(tensor.Float64, []float64{0, 0, 0}, 3, 1)
 	require.NoError(t, err)
-	out, err = pwCall(t, "aten::clamp.Tensor", []any{xt, lo, nil}, nil)
+	out, err = callPointwise(t, "aten::clamp.Tensor", []any{xt, lo, nil}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0.5, 0, 0, 4.5, 2.5, math.Inf(1)}, out[0].(*tensor.Tensor).Float64s())
 }
 
-// ew2Call calls the operator called name with args and kwargs.
-func ew2Call(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
+// callUnary calls the operator called name with args and kwargs.
+func callUnary(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
 	t.Helper()
 	op, ok := ops.Global().Lookup(name)
 	require.True(t, ok, name)
 	return op.Call(args, kwargs)
 }
 
-// ew2T returns a tensor of dtype dt holding vals.
-func ew2T(t *testing.T, dt tensor.DType, vals ...float64) *tensor.Tensor {
+// unaryTensor returns a tensor of dtype dt holding vals.
+func unaryTensor(t *testing.T, dt tensor.DType, vals ...float64) *tensor.Tensor {
 	t.Helper()
 	x, err := tensor.FromFloat64s(dt, vals, len(vals))
 	require.NoError(t, err)
 	return x
 }
 
-// TestEw2UnaryBadInput checks that the unary kernels reject what PyTorch 1.13
+// TestUnaryOpsUnaryBadInput checks that the unary kernels reject what PyTorch 1.13
 // rejects, with an error that blames the right argument.
-func TestEw2UnaryBadInput(t *testing.T) {
-	f32 := func() *tensor.Tensor { return ew2T(t, tensor.Float32, -1, 0, 2) }
-	i64 := func() *tensor.Tensor { return ew2T(t, tensor.Int64, -1, 0, 2) }
-	b := func() *tensor.Tensor { return ew2T(t, tensor.Bool, 1, 0) }
+func TestUnaryOpsUnaryBadInput(t *testing.T) {
+	f32 := func() *tensor.Tensor { return unaryTensor(t, tensor.Float32, -1, 0, 2) }
+	i64 := func() *tensor.Tensor { return unaryTensor(t, tensor.Int64, -1, 0, 2) }
+	b := func() *tensor.Tensor { return unaryTensor(t, tensor.Bool, 1, 0) }
 	for _, tc := range []struct {
 		name   string
 		op     string
@@ -212,28 +212,28 @@ func TestEw2UnaryBadInput(t *testing.T) {
 		{"relu of bool", "aten::relu.default", []any{b()}, nil, "self", "Boolean inputs"},
 		{"relu6 of bool", "aten::relu6.default", []any{b()}, nil, "self", "Bool inputs"},
 		{"hardtanh of bool", "aten::hardtanh.default", []any{b()}, nil, "self", "Bool inputs"},
-		{"cos of float16", "aten::cos.default", []any{ew2T(t, tensor.Float16, 1)}, nil, "self", "'Half'"},
-		{"relu of float16", "aten::relu.default", []any{ew2T(t, tensor.Float16, 1)}, nil, "self", "'Half'"},
+		{"cos of float16", "aten::cos.default", []any{unaryTensor(t, tensor.Float16, 1)}, nil, "self", "'Half'"},
+		{"relu of float16", "aten::relu.default", []any{unaryTensor(t, tensor.Float16, 1)}, nil, "self", "'Half'"},
 		{"silu of int64", "aten::silu.default", []any{i64()}, nil, "self", "'Long'"},
-		{"hardsigmoid of uint8", "aten::hardsigmoid.default", []any{ew2T(t, tensor.Uint8, 1)}, nil, "self", "'Byte'"},
+		{"hardsigmoid of uint8", "aten::hardsigmoid.default", []any{unaryTensor(t, tensor.Uint8, 1)}, nil, "self", "'Byte'"},
 		{"hardswish of bool", "aten::hardswish.default", []any{b()}, nil, "self", "'Bool'"},
-		{"leaky_relu of int32", "aten::leaky_relu.default", []any{ew2T(t, tensor.Int32, 1)}, nil, "self", "'Int'"},
-		{"elu of int8", "aten::elu.default", []any{ew2T(t, tensor.Int8, 1)}, nil, "self", "'Char'"},
-		{"gelu of int16", "aten::gelu.default", []any{ew2T(t, tensor.Int16, 1)}, nil, "self", "'Short'"},
+		{"leaky_relu of int32", "aten::leaky_relu.default", []any{unaryTensor(t, tensor.Int32, 1)}, nil, "self", "'Int'"},
+		{"elu of int8", "aten::elu.default", []any{unaryTensor(t, tensor.Int8, 1)}, nil, "self", "'Char'"},
+		{"gelu of int16", "aten::gelu.default", []any{unaryTensor(t, tensor.Int16, 1)}, nil, "self", "'Short'"},
 		{"gelu approximate Tanh", "aten::gelu.default", []any{f32()}, map[string]any{"approximate": "Tanh"}, "approximate", "none or tanh"},
 		{"gelu approximate empty", "aten::gelu.default", []any{f32()}, map[string]any{"approximate": ""}, "approximate", "none or tanh"},
-		{"hardtanh uint8 negative min", "aten::hardtanh.default", []any{ew2T(t, tensor.Uint8, 1), -1, 3}, nil, "min_val", "unsigned"},
-		{"hardtanh int8 min overflows", "aten::hardtanh.default", []any{ew2T(t, tensor.Int8, 1), -200, 3}, nil, "min_val", "overflow"},
+		{"hardtanh uint8 negative min", "aten::hardtanh.default", []any{unaryTensor(t, tensor.Uint8, 1), -1, 3}, nil, "min_val", "unsigned"},
+		{"hardtanh int8 min overflows", "aten::hardtanh.default", []any{unaryTensor(t, tensor.Int8, 1), -200, 3}, nil, "min_val", "overflow"},
 		{"hardtanh int64 NaN max", "aten::hardtanh.default", []any{i64(), -1, math.NaN()}, nil, "max_val", "overflow"},
 		{"hardtanh int64 infinite min", "aten::hardtanh.default", []any{i64(), math.Inf(-1), 1}, nil, "min_val", "overflow"},
 		{"hardtanh float32 max overflows", "aten::hardtanh.default", []any{f32(), -1.0, 1e300}, nil, "max_val", "overflow"},
-		{"hardtanh bfloat16 min overflows", "aten::hardtanh.default", []any{ew2T(t, tensor.BFloat16, 1), -3.399e38, 1.0}, nil, "min_val", "overflow"},
+		{"hardtanh bfloat16 min overflows", "aten::hardtanh.default", []any{unaryTensor(t, tensor.BFloat16, 1), -3.399e38, 1.0}, nil, "min_val", "overflow"},
 		{"leaky_relu float32 slope overflows", "aten::leaky_relu.default", []any{f32(), 1e300}, nil, "negative_slope", "overflow"},
 		{"elu float32 alpha overflows", "aten::elu.default", []any{f32(), -1e300}, nil, "alpha", "overflow"},
 		{"elu float32 input_scale overflows", "aten::elu.default", []any{f32(), 1, 1, 1e39}, nil, "input_scale", "overflow"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ew2Call(t, tc.op, tc.args, tc.kwargs)
+			_, err := callUnary(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%v", err)
@@ -243,8 +243,8 @@ func TestEw2UnaryBadInput(t *testing.T) {
 	}
 }
 
-// TestEw2UnaryValues checks a few results against values PyTorch 1.13 gives.
-func TestEw2UnaryValues(t *testing.T) {
+// TestUnaryOpsUnaryValues checks a few results against values PyTorch 1.13 gives.
+func TestUnaryOpsUnaryValues(t *testing.T) {
 	nan := math.NaN()
 	for _, tc := range []struct {
 		name   string
@@ -254,25 +254,25 @@ func TestEw2UnaryValues(t *testing.T) {
 		dt     tensor.DType
 		want   []float64
 	}{
-		{"sign of NaN is 0", "aten::sign.default", []any{ew2T(t, tensor.Float32, nan, -2, 0, 3)}, nil, tensor.Float32, []float64{0, -1, 0, 1}},
-		{"sign of bool", "aten::sign.default", []any{ew2T(t, tensor.Bool, 1, 0)}, nil, tensor.Bool, []float64{1, 0}},
-		{"abs wraps int8 minimum", "aten::abs.default", []any{ew2T(t, tensor.Int8, -128, -3)}, nil, tensor.Int8, []float64{-128, 3}},
-		{"neg wraps uint8", "aten::neg.default", []any{ew2T(t, tensor.Uint8, 0, 1, 255)}, nil, tensor.Uint8, []float64{0, 255, 1}},
-		{"round half to even", "aten::round.default", []any{ew2T(t, tensor.Float32, -2.5, -0.5, 0.5, 1.5, 2.5)}, nil, tensor.Float32, []float64{-2, 0, 0, 2, 2}},
-		{"floor of int keeps dtype", "aten::floor.default", []any{ew2T(t, tensor.Int32, -3, 4)}, nil, tensor.Int32, []float64{-3, 4}},
-		{"exp of int64 is float32", "aten::exp.default", []any{ew2T(t, tensor.Int64, 0)}, nil, tensor.Float32, []float64{1}},
-		{"reciprocal of bool is float32", "aten::reciprocal.default", []any{ew2T(t, tensor.Bool, 1, 0)}, nil, tensor.Float32, []float64{1, math.Inf(1)}},
-		{"relu keeps NaN", "aten::relu.default", []any{ew2T(t, tensor.Float64, nan, -1, 2)}, nil, tensor.Float64, []float64{nan, 0, 2}},
-		{"relu6 of int8", "aten::relu6.default", []any{ew2T(t, tensor.Int8, -5, 3, 9)}, nil, tensor.Int8, []float64{0, 3, 6}},
-		{"hardtanh truncates int bounds", "aten::hardtanh.default", []any{ew2T(t, tensor.Int64, -5, 0, 5), -2.7, 2.7}, nil, tensor.Int64, []float64{-2, 0, 2}},
-		{"hardtanh min > max gives max", "aten::hardtanh.default", []any{ew2T(t, tensor.Float32, -3, 0, 3), 2.0, -1.0}, nil, tensor.Float32, []float64{-1, -1, -1}},
-		{"hardtanh NaN bound gives NaN", "aten::hardtanh.default", []any{ew2T(t, tensor.Float32, -3, 0, 3), nan, 1.0}, nil, tensor.Float32, []float64{nan, nan, nan}},
-		{"leaky_relu bool slope", "aten::leaky_relu.default", []any{ew2T(t, tensor.Float32, -2, 2), true}, nil, tensor.Float32, []float64{-2, 2}},
-		{"elu defaults", "aten::elu.default", []any{ew2T(t, tensor.Float64, 0, 1)}, nil, tensor.Float64, []float64{0, 1}},
-		{"gelu tanh of 0", "aten::gelu.default", []any{ew2T(t, tensor.Float32, 0)}, map[string]any{"approximate": "tanh"}, tensor.Float32, []float64{0}},
+		{"sign of NaN is 0", "aten::sign.default", []any{unaryTensor(t, tensor.Float32, nan, -2, 0, 3)}, nil, tensor.Float32, []float64{0, -1, 0, 1}},
+		{"sign of bool", "aten::sign.default", []any{unaryTensor(t, tensor.Bool, 1, 0)}, nil, tensor.Bool, []float64{1, 0}},
+		{"abs wraps int8 minimum", "aten::abs.default", []any{unaryTensor(t, tensor.Int8, -128, -3)}, nil, tensor.Int8, []float64{-128, 3}},
+		{"neg wraps uint8", "aten::neg.default", []any{unaryTensor(t, tensor.Uint8, 0, 1, 255)}, nil, tensor.Uint8, []float64{0, 255, 1}},
+		{"round half to even", "aten::round.default", []any{unaryTensor(t, tensor.Float32, -2.5, -0.5, 0.5, 1.5, 2.5)}, nil, tensor.Float32, []float64{-2, 0, 0, 2, 2}},
+		{"floor of int keeps dtype", "aten::floor.default", []any{unaryTensor(t, tensor.Int32, -3, 4)}, nil, tensor.Int32, []float64{-3, 4}},
+		{"exp of int64 is float32", "aten::exp.default", []any{unaryTensor(t, tensor.Int64, 0)}, nil, tensor.Float32, []float64{1}},
+		{"reciprocal of bool is float32", "aten::reciprocal.default", []any{unaryTensor(t, tensor.Bool, 1, 0)}, nil, tensor.Float32, []float64{1, math.Inf(1)}},
+		{"relu keeps NaN", "aten::relu.default", []any{unaryTensor(t, tensor.Float64, nan, -1, 2)}, nil, tensor.Float64, []float64{nan, 0, 2}},
+		{"relu6 of int8", "aten::relu6.default", []any{unaryTensor(t, tensor.Int8, -5, 3, 9)}, nil, tensor.Int8, []float64{0, 3, 6}},
+		{"hardtanh truncates int bounds", "aten::hardtanh.default", []any{unaryTensor(t, tensor.Int64, -5, 0, 5), -2.7, 2.7}, nil, tensor.Int64, []float64{-2, 0, 2}},
+		{"hardtanh min > max gives max", "aten::hardtanh.default", []any{unaryTensor(t, tensor.Float32, -3, 0, 3), 2.0, -1.0}, nil, tensor.Float32, []float64{-1, -1, -1}},
+		{"hardtanh NaN bound gives NaN", "aten::hardtanh.default", []any{unaryTensor(t, tensor.Float32, -3, 0, 3), nan, 1.0}, nil, tensor.Float32, []float64{nan, nan, nan}},
+		{"leaky_relu bool slope", "aten::leaky_relu.default", []any{unaryTensor(t, tensor.Float32, -2, 2), true}, nil, tensor.Float32, []float64{-2, 2}},
+		{"elu defaults", "aten::elu.default", []any{unaryTensor(t, tensor.Float64, 0, 1)}, nil, tensor.Float64, []float64{0, 1}},
+		{"gelu tanh of 0", "aten::gelu.default", []any{unaryTensor(t, tensor.Float32, 0)}, map[string]any{"approximate": "tanh"}, tensor.Float32, []float64{0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := ew2Call(t, tc.op, tc.args, tc.kwargs)
+			out, err := callUnary(t, tc.op, tc.args, tc.kwargs)
 			require.NoError(t, err)
 			got := out[0].(*tensor.Tensor)
 			require.Equal(t, tc.dt, got.DType())
@@ -289,13 +289,13 @@ func TestEw2UnaryValues(t *testing.T) {
 	}
 }
 
-// TestEw2UnaryMetaHalf checks that meta tensors of float16 get an output
+// TestUnaryOpsUnaryMetaHalf checks that meta tensors of float16 get an output
 // dtype and shape from ops whose CPU kernels lack float16, as PyTorch's meta
 // functions do, and that non-contiguous inputs are read in logical order.
-func TestEw2UnaryMetaHalf(t *testing.T) {
+func TestUnaryOpsUnaryMetaHalf(t *testing.T) {
 	m, err := tensor.NewMeta(tensor.Float16, 2, 3)
 	require.NoError(t, err)
-	out, err := ew2Call(t, "aten::cos.default", []any{m}, nil)
+	out, err := callUnary(t, "aten::cos.default", []any{m}, nil)
 	require.NoError(t, err)
 	got := out[0].(*tensor.Tensor)
 	assert.True(t, got.IsMeta())
@@ -306,7 +306,7 @@ func TestEw2UnaryMetaHalf(t *testing.T) {
 	require.NoError(t, err)
 	xt, err := x.Transpose(0, 1)
 	require.NoError(t, err)
-	out, err = ew2Call(t, "aten::abs.default", []any{xt}, nil)
+	out, err = callUnary(t, "aten::abs.default", []any{xt}, nil)
 	require.NoError(t, err)
 	got = out[0].(*tensor.Tensor)
 	assert.Equal(t, []int{3, 2}, got.Shape())

@@ -14,16 +14,16 @@ import (
 
 // registerUpsample registers the kernels of upsample.go.
 func registerUpsample() {
-	registerBoth("aten::upsample_nearest2d.vec", cvUpsampleNearest2dVec)
-	registerBoth("aten::upsample_nearest2d", cvUpsampleNearest2d)
-	registerBoth("aten::upsample_bilinear2d.vec", pxUpsampleBilinear2dVec)
+	registerBoth("aten::upsample_nearest2d.vec", upsampleNearest2dVec)
+	registerBoth("aten::upsample_nearest2d", upsampleNearest2d)
+	registerBoth("aten::upsample_bilinear2d.vec", upsampleBilinear2dVec)
 }
 
-// cvUpsampleNearest2dVec is aten::upsample_nearest2d.vec: exactly one of
+// upsampleNearest2dVec is aten::upsample_nearest2d.vec: exactly one of
 // output_size and scale_factors; the output size from scale factors is
 // ⌊in*scale⌋ (truncated), and then the scales themselves map output to
 // input indices.
-func cvUpsampleNearest2dVec(c *ops.Call) ([]any, error) {
+func upsampleNearest2dVec(c *ops.Call) ([]any, error) {
 	x := c.Tensor("input")
 	osz, sf := c.Ints("output_size"), c.Floats("scale_factors")
 	hasOS, hasSF := !c.IsNone("output_size"), !c.IsNone("scale_factors")
@@ -49,16 +49,16 @@ func cvUpsampleNearest2dVec(c *ops.Call) ([]any, error) {
 		}
 		xs := x.Shape()
 		for i, s := range sf {
-			size = append(size, cvTruncInt(float64(xs[i+2])*s))
+			size = append(size, truncInt(float64(xs[i+2])*s))
 		}
 		scales = sf
 	}
-	return cvUpsample(c, "input", x, size, scales[0], scales[1])
+	return upsample(c, "input", x, size, scales[0], scales[1])
 }
 
-// cvTruncInt converts v to an int truncating toward zero, as a C++ cast;
+// truncInt converts v to an int truncating toward zero, as a C++ cast;
 // NaN and values out of range become 0 or the int bounds.
-func cvTruncInt(v float64) int {
+func truncInt(v float64) int {
 	switch {
 	case v != v:
 		return 0
@@ -70,17 +70,17 @@ func cvTruncInt(v float64) int {
 	return int(v)
 }
 
-// cvUpsampleNearest2d is aten::upsample_nearest2d with explicit output
+// upsampleNearest2d is aten::upsample_nearest2d with explicit output
 // size and optional scales.
-func cvUpsampleNearest2d(c *ops.Call) ([]any, error) {
+func upsampleNearest2d(c *ops.Call) ([]any, error) {
 	sh, _ := c.OptFloat("scales_h")
 	sw, _ := c.OptFloat("scales_w")
-	return cvUpsample(c, "self", c.Tensor("self"), ints(c.Ints("output_size")), sh, sw)
+	return upsample(c, "self", c.Tensor("self"), ints(c.Ints("output_size")), sh, sw)
 }
 
-// cvUpsample is nearest upsampling of the 4-d x to size [oh, ow]; scale
+// upsample is nearest upsampling of the 4-d x to size [oh, ow]; scale
 // values <= 0 mean none was given.
-func cvUpsample(c *ops.Call, arg string, x *tensor.Tensor, size []int, sh, sw float64) ([]any, error) {
+func upsample(c *ops.Call, arg string, x *tensor.Tensor, size []int, sh, sw float64) ([]any, error) {
 	if len(size) != 2 {
 		return nil, c.Errorf("output_size", "It is expected output_size equals to 2, but got size %d", len(size))
 	}
@@ -93,35 +93,35 @@ func cvUpsample(c *ops.Call, arg string, x *tensor.Tensor, size []int, sh, sw fl
 		return nil, c.Errorf(arg, "Input and output sizes should be greater than 0, but got input (H: %d, W: %d) output (H: %d, W: %d)", ih, iw, oh, ow)
 	}
 	if x.Numel() == 0 && xs[1] == 0 {
-		return nil, c.Errorf(arg, "Non-empty 4D data tensor expected but got a tensor with sizes %s", cvShapeString(xs))
+		return nil, c.Errorf(arg, "Non-empty 4D data tensor expected but got a tensor with sizes %s", shapeString(xs))
 	}
 	shape := []int{xs[0], xs[1], oh, ow}
 	dt := x.DType()
 	if meta(x) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 && dt != tensor.Uint8 {
 		return nil, notImplemented(c, arg, "compute_indices_weights_nearest", dt)
 	}
-	cl := cvChannelsLast(x)
-	hIdx := cvNearestIndices(ih, oh, sh, cl)
-	wIdx := cvNearestIndices(iw, ow, sw, cl)
+	cl := channelsLast(x)
+	hIdx := nearestIndices(ih, oh, sh, cl)
+	wIdx := nearestIndices(iw, ow, sw, cl)
 	out := tensor.Empty(dt, shape...)
 	planes := xs[0] * xs[1]
 	switch dt {
 	case tensor.Float32:
-		cvUpsampleRun(tensor.Values[float32](x), tensor.Data[float32](out), planes, ih, iw, hIdx, wIdx)
+		upsampleRun(tensor.Values[float32](x), tensor.Data[float32](out), planes, ih, iw, hIdx, wIdx)
 	case tensor.Float64:
-		cvUpsampleRun(tensor.Values[float64](x), tensor.Data[float64](out), planes, ih, iw, hIdx, wIdx)
+		upsampleRun(tensor.Values[float64](x), tensor.Data[float64](out), planes, ih, iw, hIdx, wIdx)
 	case tensor.BFloat16:
-		cvUpsampleRun(tensor.Values[tensor.BHalf](x), tensor.Data[tensor.BHalf](out), planes, ih, iw, hIdx, wIdx)
+		upsampleRun(tensor.Values[tensor.BHalf](x), tensor.Data[tensor.BHalf](out), planes, ih, iw, hIdx, wIdx)
 	case tensor.Uint8:
-		cvUpsampleRun(tensor.Values[uint8](x), tensor.Data[uint8](out), planes, ih, iw, hIdx, wIdx)
+		upsampleRun(tensor.Values[uint8](x), tensor.Data[uint8](out), planes, ih, iw, hIdx, wIdx)
 	}
 	return one(out), nil
 }
 
-// cvNearestIndices returns the source index of every output index:
+// nearestIndices returns the source index of every output index:
 // min(⌊dst*scale⌋, in-1) in float32, with scale = 1/scaleFactor when one
 // (> 0) was given and in/out otherwise. PyTorch 1.13 has two CPU kernels:
 // the channels-last one (which a contiguous input with one channel also
@@ -129,7 +129,7 @@ func cvUpsample(c *ops.Call, arg string, x *tensor.Tensor, size []int, sh, sw fl
 // and doubled sizes to dst/2 whatever the scale factor; the generic one
 // (compute_indices_weights_nearest) has no shortcuts. shortcuts selects
 // the former.
-func cvNearestIndices(in, out int, scaleFactor float64, shortcuts bool) []int {
+func nearestIndices(in, out int, scaleFactor float64, shortcuts bool) []int {
 	var scale float32
 	if scaleFactor > 0 {
 		scale = float32(1.0 / scaleFactor)
@@ -150,11 +150,11 @@ func cvNearestIndices(in, out int, scaleFactor float64, shortcuts bool) []int {
 	return idx
 }
 
-// cvChannelsLast reports whether the 4-d t is contiguous in channels-last
+// channelsLast reports whether the 4-d t is contiguous in channels-last
 // order (N, H, W, C), dimensions of size 1 being ignored, as
 // is_contiguous(ChannelsLast) does; a contiguous tensor with one channel
 // is.
-func cvChannelsLast(t *tensor.Tensor) bool {
+func channelsLast(t *tensor.Tensor) bool {
 	sh, st := t.Shape(), t.Strides()
 	acc := 1
 	for _, d := range []int{1, 3, 2, 0} {
@@ -169,11 +169,11 @@ func cvChannelsLast(t *tensor.Tensor) bool {
 	return true
 }
 
-// cvUpsampleRun gathers each output element of every plane from its
+// upsampleRun gathers each output element of every plane from its
 // source element.
-func cvUpsampleRun[T tensor.Elem](x, out []T, planes, ih, iw int, hIdx, wIdx []int) {
+func upsampleRun[T tensor.Elem](x, out []T, planes, ih, iw int, hIdx, wIdx []int) {
 	oh, ow := len(hIdx), len(wIdx)
-	cvParallel(planes, planes*oh*ow, func(lo, hi int) {
+	parallel(planes, planes*oh*ow, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*ih*iw : (pl+1)*ih*iw]
 			dst := out[pl*oh*ow : (pl+1)*oh*ow]
@@ -188,11 +188,11 @@ func cvUpsampleRun[T tensor.Elem](x, out []T, planes, ih, iw int, hIdx, wIdx []i
 	})
 }
 
-// pxUpsampleBilinear2dVec is aten::upsample_bilinear2d.vec: output size
+// upsampleBilinear2dVec is aten::upsample_bilinear2d.vec: output size
 // from output_size or ⌊in*scale⌋, then bilinear interpolation with ATen's
 // area_pixel_compute_source_index (align_corners or half-pixel centres
 // clamped at 0) and its index and weight arithmetic in the input's type.
-func pxUpsampleBilinear2dVec(c *ops.Call) ([]any, error) {
+func upsampleBilinear2dVec(c *ops.Call) ([]any, error) {
 	x := c.Tensor("input")
 	osz, sf := c.Ints("output_size"), c.Floats("scale_factors")
 	hasOS, hasSF := !c.IsNone("output_size"), !c.IsNone("scale_factors")
@@ -220,7 +220,7 @@ func pxUpsampleBilinear2dVec(c *ops.Call) ([]any, error) {
 		}
 		xs := x.Shape()
 		for i, s := range sf {
-			size = append(size, cvTruncInt(float64(xs[i+2])*s))
+			size = append(size, truncInt(float64(xs[i+2])*s))
 		}
 		scales = sf
 	}
@@ -230,24 +230,24 @@ func pxUpsampleBilinear2dVec(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("input", "Input and output sizes should be greater than 0, but got input (H: %d, W: %d) output (H: %d, W: %d)", ih, iw, oh, ow)
 	}
 	if x.Numel() == 0 && xs[1] == 0 {
-		return nil, c.Errorf("input", "Non-empty 4D data tensor expected but got a tensor with sizes %s", cvShapeString(xs))
+		return nil, c.Errorf("input", "Non-empty 4D data tensor expected but got a tensor with sizes %s", shapeString(xs))
 	}
 	shape := []int{xs[0], xs[1], oh, ow}
 	dt := x.DType()
 	if meta(x) {
-		return cvOne(empty(true, dt, shape))
+		return oneOrErr(empty(true, dt, shape))
 	}
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 {
 		return nil, notImplemented(c, "input", "upsample_bilinear2d_channels_last", dt)
 	}
 	ac := c.Bool("align_corners")
 	r := rounder(dt)
-	h0, h1, hl0, hl1 := pxLinearIndices(ih, oh, ac, scales[0], r)
-	w0, w1, wl0, wl1 := pxLinearIndices(iw, ow, ac, scales[1], r)
+	h0, h1, hl0, hl1 := linearIndices(ih, oh, ac, scales[0], r)
+	w0, w1, wl0, wl1 := linearIndices(iw, ow, ac, scales[1], r)
 	vals := x.Float64s()
 	planes := xs[0] * xs[1]
 	res := make([]float64, planes*oh*ow)
-	cvParallel(planes, planes*oh*ow*4, func(lo, hi int) {
+	parallel(planes, planes*oh*ow*4, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := vals[pl*ih*iw : (pl+1)*ih*iw]
 			dst := res[pl*oh*ow : (pl+1)*oh*ow]
@@ -261,11 +261,11 @@ func pxUpsampleBilinear2dVec(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return cvOne(tensor.FromFloat64s(dt, res, shape...))
+	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
 }
 
-// pxAreaScale is ATen's area_pixel_compute_scale in the type r rounds to.
-func pxAreaScale(in, out int, alignCorners bool, scale float64, r func(float64) float64) float64 {
+// areaScale is ATen's area_pixel_compute_scale in the type r rounds to.
+func areaScale(in, out int, alignCorners bool, scale float64, r func(float64) float64) float64 {
 	if alignCorners {
 		if out > 1 {
 			return r(r(float64(in-1)) / r(float64(out-1)))
@@ -278,10 +278,10 @@ func pxAreaScale(in, out int, alignCorners bool, scale float64, r func(float64) 
 	return r(r(float64(in)) / r(float64(out)))
 }
 
-// pxSourceIndex is ATen's area_pixel_compute_source_index: with
+// sourceIndex is ATen's area_pixel_compute_source_index: with
 // align_corners scale*dst, and otherwise scale*(dst+0.5)-0.5 (in double,
 // then rounded) clamped at 0 unless cubic.
-func pxSourceIndex(scale float64, dst int, alignCorners, cubic bool, r func(float64) float64) float64 {
+func sourceIndex(scale float64, dst int, alignCorners, cubic bool, r func(float64) float64) float64 {
 	if alignCorners {
 		return r(scale * r(float64(dst)))
 	}
@@ -292,14 +292,14 @@ func pxSourceIndex(scale float64, dst int, alignCorners, cubic bool, r func(floa
 	return src
 }
 
-// pxLinearIndices is compute_source_index_and_lambda for every output
+// linearIndices is compute_source_index_and_lambda for every output
 // index: the two source indices and their weights. The scale is in the
 // input's type (r), the source index in its opmath type (float32 for
 // bfloat16), and the weights are rounded to the input's type.
-func pxLinearIndices(in, out int, alignCorners bool, scale float64, r func(float64) float64) (i0, i1 []int, l0, l1 []float64) {
+func linearIndices(in, out int, alignCorners bool, scale float64, r func(float64) float64) (i0, i1 []int, l0, l1 []float64) {
 	i0, i1 = make([]int, out), make([]int, out)
 	l0, l1 = make([]float64, out), make([]float64, out)
-	s := pxAreaScale(in, out, alignCorners, scale, r)
+	s := areaScale(in, out, alignCorners, scale, r)
 	rop := r
 	if r(1+1.0/512) == 1 { // bfloat16 or float16: opmath is float32
 		rop = rounder(tensor.Float32)
@@ -309,7 +309,7 @@ func pxLinearIndices(in, out int, alignCorners bool, scale float64, r func(float
 			i0[d], i1[d], l0[d], l1[d] = d, d, 1, 0
 			continue
 		}
-		src := pxSourceIndex(s, d, alignCorners, false, rop)
+		src := sourceIndex(s, d, alignCorners, false, rop)
 		i0[d] = min(int(src), in-1)
 		i1[d] = i0[d]
 		if i0[d] < in-1 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Extra conformance cases for the bw kernels (native_layer_norm_backward,
+"""Extra conformance cases for the backward kernels (native_layer_norm_backward,
 native_group_norm_backward, convolution_backward), in the exact format of
 /work/shared/conformance (see its README.md).
 

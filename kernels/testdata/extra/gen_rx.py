@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Extra conformance cases for the rx kernels (any, mean and prod over all
+"""Extra conformance cases for the kernels (any, mean and prod over all
 elements, var.dim, sort, sort.stable, topk, _local_scalar_dense,
 native_dropout, nonzero), in the exact format of /work/shared/conformance
 (see its README.md). The shared vectors have no case for these ops, so
