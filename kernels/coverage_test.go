@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -134,10 +133,29 @@ func TestOneInit(t *testing.T) {
 	assert.Equal(t, []string{"register.go"}, inits)
 }
 
-// TestFamilyFiles checks that every family names a file of this package.
+// infrastructure are the files of the package that hold shared machinery
+// rather than a family of kernels.
+var infrastructure = []string{
+	"blas.go", "derived.go", "doc.go", "dtype.go", "helpers.go", "parallel.go", "register.go", "tensor_iterator.go",
+}
+
+// TestFamilyFiles checks the layout: every family names a file of this
+// package, once, and every other file is infrastructure; no file is named
+// by arrival (*_more.go, zz_*.go).
 func TestFamilyFiles(t *testing.T) {
-	for _, f := range kernels.FamilyFiles() {
-		_, err := os.Stat(f)
-		assert.NoError(t, err, "family file %s", f)
+	fams := kernels.FamilyFiles()
+	want := append(slices.Clone(fams), infrastructure...)
+	slices.Sort(want)
+	assert.Len(t, slices.Compact(slices.Clone(want)), len(want), "a family file is listed twice")
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	var got []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		assert.False(t, strings.HasSuffix(f, "_more.go") || strings.HasPrefix(f, "zz_"), "file %s is named by arrival", f)
+		got = append(got, f)
 	}
+	assert.Equal(t, want, got)
 }

@@ -12,6 +12,126 @@ import (
 // allocation, calling another operator with a call's arguments, and shape
 // and stride formatting for error messages.
 
+// one wraps a single tensor result.
+func one(t *tensor.Tensor) []any { return []any{t} }
+
+// meta reports whether any of ts is a meta tensor.
+func meta(ts ...*tensor.Tensor) bool {
+	for _, t := range ts {
+		if t != nil && t.IsMeta() {
+			return true
+		}
+	}
+	return false
+}
+
+// empty returns a new tensor of dt and shape: a meta tensor when isMeta.
+func empty(isMeta bool, dt tensor.DType, shape []int) (*tensor.Tensor, error) {
+	if isMeta {
+		return tensor.NewMeta(dt, shape...)
+	}
+	return tensor.New(dt, shape...)
+}
+
+// ints converts int64 arguments to ints.
+func ints(v []int64) []int {
+	out := make([]int, len(v))
+	for i, x := range v {
+		out[i] = int(x)
+	}
+	return out
+}
+
+// formatStrides returns the strides of shape in memory format f
+// (contiguous_format when None), blaming argument arg for a format that
+// does not apply: preserve_format has no layout of its own here, and the
+// channels-last formats need rank 4 or 5.
+func formatStrides(c *ops.Call, arg string, shape []int) ([]int, error) {
+	f := "contiguous_format"
+	if !c.IsNone(arg) {
+		f = c.Str(arg)
+	}
+	switch f {
+	case "contiguous_format":
+		return tensor.ContiguousStrides(shape), nil
+	case "preserve_format":
+		return nil, c.Errorf(arg, "unsupported memory format Preserve")
+	case "channels_last", "channels_last_3d":
+		rank := 4
+		if f == "channels_last_3d" {
+			rank = 5
+		}
+		if len(shape) != rank {
+			return nil, c.Errorf(arg, "required rank %d tensor to use %s format", rank, f)
+		}
+		// The channel dimension (1) is the innermost, then the spatial
+		// dimensions in order, then the batch; as in ATen's
+		// get_channels_last_strides, empty dimensions are not counted as 1.
+		strides := make([]int, rank)
+		strides[1] = 1
+		s := shape[1]
+		for d := rank - 1; d >= 2; d-- {
+			strides[d] = s
+			s *= shape[d]
+		}
+		strides[0] = s
+		return strides, nil
+	}
+	return nil, c.Errorf(arg, "unknown memory format %q", f)
+}
+
+// storageSize is the number of storage elements a layout reaches from
+// offset 0: 0 for an empty shape.
+func storageSize(shape, strides []int) int {
+	n := 1
+	for i, d := range shape {
+		if d == 0 {
+			return 0
+		}
+		n += (d - 1) * strides[i]
+	}
+	return n
+}
+
+// dimErr is ATen's error for reading size(d) of a tensor of rank
+// dimensions (d >= rank).
+func dimErr(d, rank int) string {
+	if rank == 0 {
+		return fmt.Sprintf("Dimension specified as %d but tensor has no dimensions", d)
+	}
+	return fmt.Sprintf("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -rank, rank-1, d)
+}
+
+// contig returns t contiguous (nil for nil).
+func contig(t *tensor.Tensor) *tensor.Tensor {
+	if t == nil {
+		return nil
+	}
+	return t.Contiguous()
+}
+
+// repeatTensor is t.repeat(n) for a 0-d or 1-d t: n copies one after the
+// other.
+func repeatTensor(t *tensor.Tensor, n int) (*tensor.Tensor, error) {
+	if t.IsMeta() {
+		return tensor.NewMeta(t.DType(), t.Numel()*n)
+	}
+	u, err := t.Reshape(1, t.Numel())
+	if err != nil {
+		return nil, err
+	}
+	e, err := u.Expand(n, t.Numel())
+	if err != nil {
+		return nil, err
+	}
+	r, err := e.Reshape(n * t.Numel())
+	if err != nil {
+		return nil, err
+	}
+	// A copy, not a view of t with stride 0: batch_norm writes it.
+	return r.Clone(), nil
+}
+
 // outputMask returns the three flags of the output_mask argument.
 func outputMask(c *ops.Call) [3]bool {
 	var m [3]bool
@@ -145,124 +265,4 @@ func filledInts(dt tensor.DType, v int64, shape []int) *tensor.Tensor {
 		vals[i] = v
 	}
 	return tensor.Must(tensor.FromInt64s(dt, vals, shape...))
-}
-
-// one wraps a single tensor result.
-func one(t *tensor.Tensor) []any { return []any{t} }
-
-// meta reports whether any of ts is a meta tensor.
-func meta(ts ...*tensor.Tensor) bool {
-	for _, t := range ts {
-		if t != nil && t.IsMeta() {
-			return true
-		}
-	}
-	return false
-}
-
-// empty returns a new tensor of dt and shape: a meta tensor when isMeta.
-func empty(isMeta bool, dt tensor.DType, shape []int) (*tensor.Tensor, error) {
-	if isMeta {
-		return tensor.NewMeta(dt, shape...)
-	}
-	return tensor.New(dt, shape...)
-}
-
-// ints converts int64 arguments to ints.
-func ints(v []int64) []int {
-	out := make([]int, len(v))
-	for i, x := range v {
-		out[i] = int(x)
-	}
-	return out
-}
-
-// formatStrides returns the strides of shape in memory format f
-// (contiguous_format when None), blaming argument arg for a format that
-// does not apply: preserve_format has no layout of its own here, and the
-// channels-last formats need rank 4 or 5.
-func formatStrides(c *ops.Call, arg string, shape []int) ([]int, error) {
-	f := "contiguous_format"
-	if !c.IsNone(arg) {
-		f = c.Str(arg)
-	}
-	switch f {
-	case "contiguous_format":
-		return tensor.ContiguousStrides(shape), nil
-	case "preserve_format":
-		return nil, c.Errorf(arg, "unsupported memory format Preserve")
-	case "channels_last", "channels_last_3d":
-		rank := 4
-		if f == "channels_last_3d" {
-			rank = 5
-		}
-		if len(shape) != rank {
-			return nil, c.Errorf(arg, "required rank %d tensor to use %s format", rank, f)
-		}
-		// The channel dimension (1) is the innermost, then the spatial
-		// dimensions in order, then the batch; as in ATen's
-		// get_channels_last_strides, empty dimensions are not counted as 1.
-		strides := make([]int, rank)
-		strides[1] = 1
-		s := shape[1]
-		for d := rank - 1; d >= 2; d-- {
-			strides[d] = s
-			s *= shape[d]
-		}
-		strides[0] = s
-		return strides, nil
-	}
-	return nil, c.Errorf(arg, "unknown memory format %q", f)
-}
-
-// storageSize is the number of storage elements a layout reaches from
-// offset 0: 0 for an empty shape.
-func storageSize(shape, strides []int) int {
-	n := 1
-	for i, d := range shape {
-		if d == 0 {
-			return 0
-		}
-		n += (d - 1) * strides[i]
-	}
-	return n
-}
-
-// dimErr is ATen's error for reading size(d) of a tensor of rank
-// dimensions (d >= rank).
-func dimErr(d, rank int) string {
-	if rank == 0 {
-		return fmt.Sprintf("Dimension specified as %d but tensor has no dimensions", d)
-	}
-	return fmt.Sprintf("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -rank, rank-1, d)
-}
-
-// contig returns t contiguous (nil for nil).
-func contig(t *tensor.Tensor) *tensor.Tensor {
-	if t == nil {
-		return nil
-	}
-	return t.Contiguous()
-}
-
-// repeatTensor is t.repeat(n) for a 0-d or 1-d t: n copies one after the
-// other.
-func repeatTensor(t *tensor.Tensor, n int) (*tensor.Tensor, error) {
-	if t.IsMeta() {
-		return tensor.NewMeta(t.DType(), t.Numel()*n)
-	}
-	u, err := t.Reshape(1, t.Numel())
-	if err != nil {
-		return nil, err
-	}
-	e, err := u.Expand(n, t.Numel())
-	if err != nil {
-		return nil, err
-	}
-	r, err := e.Reshape(n * t.Numel())
-	if err != nil {
-		return nil, err
-	}
-	// A copy, not a view of t with stride 0: batch_norm writes it.
-	return r.Clone(), nil
 }
