@@ -24,6 +24,15 @@ import (
 // functional overload has a kernel, which is why they are derived after
 // all registration.
 
+// registerDerived installs the derived out= and in-place kernels; init
+// runs it after every family has registered its functional kernels.
+func registerDerived() {
+	// out= variants in the core opset, computed by their functional
+	// overload and written into out.
+	registerOut("aten::atan2.out", "aten::atan2")
+	registerGeneric(ops.Global())
+}
+
 // registerOut installs, for the out= overload outName, a kernel that calls
 // the functional overload funcName with the same arguments minus out, and
 // copies the result into out, which must have the result's shape (ATen
@@ -60,16 +69,7 @@ func registerOut(outName, funcName string) {
 		return one(out), nil
 	}
 	register(outName, k, k)
-	origins[op(outName)] = origin{file: "derived.go", derivedFrom: fn}
-}
-
-// registerDerived installs the derived in-place kernels; it runs after
-// every family has registered its functional kernels.
-func registerDerived() {
-	// out= variants in the core opset, computed by their functional
-	// overload and written into out.
-	registerOut("aten::atan2.out", "aten::atan2")
-	registerGeneric(ops.Global())
+	origins[op(outName)] = origin{file: registering, derivedFrom: fn}
 }
 
 // noGeneric lists in-place operators that change self's metadata or
@@ -110,7 +110,7 @@ func registerGeneric(reg *ops.Registry) {
 		if fn.HasMeta() {
 			o.SetMeta(k)
 		}
-		origins[o] = origin{file: "derived.go", derivedFrom: fn}
+		origins[o] = origin{file: registering, derivedFrom: fn}
 	}
 }
 

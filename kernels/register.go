@@ -63,8 +63,9 @@ func init() {
 		registering = f.file
 		f.register()
 	}
-	registering = ""
+	registering = "derived.go"
 	registerDerived()
+	registering = ""
 }
 
 // An origin says where an operator's kernel comes from: the file of its
