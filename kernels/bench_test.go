@@ -13,8 +13,8 @@ import (
 // dispatch point. ../bench/torch_kernels.py times the same in PyTorch
 // (two threads) and prints the same metrics.
 
-// cvBenchOp returns the operator called name.
-func cvBenchOp(b *testing.B, name string) *ops.Operator {
+// benchOp returns the operator called name.
+func benchOp(b *testing.B, name string) *ops.Operator {
 	b.Helper()
 	o, ok := ops.Global().Lookup(name)
 	if !ok {
@@ -23,9 +23,9 @@ func cvBenchOp(b *testing.B, name string) *ops.Operator {
 	return o
 }
 
-// cvBenchRun calls o with args b.N times and reports work/op units per
+// benchRun calls o with args b.N times and reports work/op units per
 // second as the metric unit (scaled by 1e9).
-func cvBenchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit string) {
+func benchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit string) {
 	b.Helper()
 	if _, err := o.Call(args, nil); err != nil {
 		b.Fatal(err)
@@ -42,13 +42,13 @@ func cvBenchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit st
 // BenchmarkMatmul times aten::mm on square float32 matrices and reports
 // GFLOP/s (2n³ per product).
 func BenchmarkMatmul(b *testing.B) {
-	o := cvBenchOp(b, "aten::mm")
+	o := benchOp(b, "aten::mm")
 	for _, n := range []int{256, 512, 1024} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			g := tensor.NewGenerator(1)
 			x := tensor.Must(g.Randn(tensor.Float32, n, n))
 			y := tensor.Must(g.Randn(tensor.Float32, n, n))
-			cvBenchRun(b, o, []any{x, y}, 2*float64(n)*float64(n)*float64(n), "GFLOP/s")
+			benchRun(b, o, []any{x, y}, 2*float64(n)*float64(n)*float64(n), "GFLOP/s")
 		})
 	}
 }
@@ -57,7 +57,7 @@ func BenchmarkMatmul(b *testing.B) {
 // convolutions (batch 1, with bias) and reports GFLOP/s (two per
 // multiply-add).
 func BenchmarkConv2d(b *testing.B) {
-	o := cvBenchOp(b, "aten::convolution")
+	o := benchOp(b, "aten::convolution")
 	cases := []struct {
 		name                string
 		c, h, cout, k, s, p int
@@ -76,7 +76,7 @@ func BenchmarkConv2d(b *testing.B) {
 			args := []any{x, w, bias, []int64{s, s}, []int64{p, p}, []int64{1, 1}, false, []int64{0, 0}, int64(1)}
 			oh := (tc.h+2*tc.p-tc.k)/tc.s + 1
 			flops := 2 * float64(tc.cout*oh*oh) * float64(tc.c*tc.k*tc.k)
-			cvBenchRun(b, o, args, flops, "GFLOP/s")
+			benchRun(b, o, args, flops, "GFLOP/s")
 		})
 	}
 }
@@ -85,10 +85,10 @@ func BenchmarkConv2d(b *testing.B) {
 // elements and reports GB/s (12 bytes moved per element: two reads, one
 // write).
 func BenchmarkAdd1M(b *testing.B) {
-	o := cvBenchOp(b, "aten::add.Tensor")
+	o := benchOp(b, "aten::add.Tensor")
 	g := tensor.NewGenerator(3)
 	const n = 1 << 20
 	x := tensor.Must(g.Randn(tensor.Float32, n))
 	y := tensor.Must(g.Randn(tensor.Float32, n))
-	cvBenchRun(b, o, []any{x, y}, 12*n, "GB/s")
+	benchRun(b, o, []any{x, y}, 12*n, "GB/s")
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Extra conformance cases for the bw kernels (native_layer_norm_backward,
+"""Extra conformance cases for the backward kernels (native_layer_norm_backward,
 native_group_norm_backward, convolution_backward), in the exact format of
 /work/shared/conformance (see its README.md).
 
@@ -13,7 +13,7 @@ torch.ops.aten.<op>.default. The saved statistics (mean, rstd) are those of
 the forward op on the same input. All cases ask for every output
 (output_mask all true): an output that is not asked for is None, which the
 Go conformance runner cannot compare yet (partial masks are tested in
-backward_more_test.go instead).
+convolution_test.go instead).
 """
 import json
 import os

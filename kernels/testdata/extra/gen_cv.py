@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Extra conformance cases for the cv kernels (matrix products, convolution,
+"""Extra conformance cases for the kernels (matrix products, convolution,
 pooling, upsampling, embedding, dropout), in the exact format of
 /work/shared/conformance (see its README.md).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Extra conformance cases for the binary elementwise kernels (kernels/binary.go).
+"""Extra conformance cases for the binary elementwise kernels (kernels/binary_ops.go, pow.go, tensor_compare.go).
 
 Run with PyTorch 1.13 (Debian's python3-torch): /usr/bin/python3 gen_ew1.py
 It writes one <ns>.<name>.<overload>.jsonl file per op beside itself, in the

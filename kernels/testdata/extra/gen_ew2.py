@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Extra conformance cases for the unary kernels of kernels/unary.go.
+"""Extra conformance cases for the unary kernels of kernels/unary_ops.go and activation.go.
 
 Writes aten.<op>.default.jsonl beside this script, in the format of
 testdata/conformance/README.md, with PyTorch 1.13 (Debian python3-torch):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Extra conformance cases for the kernels of kernels/zz_inplace.go
-(prefix ip): in-place overloads computed through their functional ones,
+"""Extra conformance cases for the derived in-place kernels
+(kernels/derived.go) and a few composites: in-place overloads computed through their functional ones,
 copy_, zero_, fill_.Tensor, contiguous, group_norm, instance_norm and
 conv_transpose1d/2d.
 

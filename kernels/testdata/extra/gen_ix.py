@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Extra conformance cases for the kernels of kernels/strided.go,
-scatter.go and pad.go (prefix ix).
+"""Extra conformance cases for the kernels of kernels/tensor_shape.go,
+tensor_factories.go, fill.go, copy.go, resize.go, tensor_properties.go,
+indexing.go and padding.go.
 
 Writes aten.<op>.<overload>.jsonl beside this script, in the format of
 testdata/conformance/README.md, with PyTorch 1.13 (Debian python3-torch):
@@ -19,7 +20,7 @@ Not here: empty.memory_format and empty_strided (their values are
 unspecified), resize_ growing its storage (the new elements are
 uninitialized), squeeze.dims (newer than 1.13), and sym_size.int /
 sym_stride.int with negative dims (PyTorch 1.13 neither wraps nor checks
-the dim there and returns garbage); kernels/scatter_test.go covers them.
+the dim there and returns garbage); kernels/indexing_test.go covers them.
 """
 
 import json

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Extra conformance cases for the kernels of kernels/pointwise_more.go.
+"""Extra conformance cases for the kernels of kernels/unary_ops.go, activation.go,
+binary_ops.go, tensor_compare.go, lerp.go and pointwise_ops.go.
 
 Writes aten.<name>.<overload>.jsonl beside this script, in the format of
 testdata/conformance/README.md, with PyTorch 1.13 (Debian python3-torch):

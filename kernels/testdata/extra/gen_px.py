@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Extra conformance cases for the px kernels (more pooling, resampling,
+"""Extra conformance cases for the kernels (more pooling, resampling,
 distances, embedding_bag, backward ops), in the exact format of
 /work/shared/conformance (see its README.md).
 

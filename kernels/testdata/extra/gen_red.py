@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Generate extra conformance cases for gofx's reduction, softmax and
-normalization kernels (kernels/reduce.go, kernels/norm.go) with PyTorch 1.13.
+normalization kernels (kernels/reduce_ops.go, softmax.go,
+tensor_compare.go, normalization.go, layer_norm.go, group_norm.go) with PyTorch 1.13.
 
 The cases cover corners the shared vectors miss: other dtypes (float16,
 bfloat16, int8/16/32, uint8), 0-d and empty tensors, dim lists, keepdim,

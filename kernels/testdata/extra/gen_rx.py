@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Extra conformance cases for the rx kernels (any, mean and prod over all
+"""Extra conformance cases for the kernels (any, mean and prod over all
 elements, var.dim, sort, sort.stable, topk, _local_scalar_dense,
 native_dropout, nonzero), in the exact format of /work/shared/conformance
 (see its README.md). The shared vectors have no case for these ops, so
@@ -15,7 +15,7 @@ cases with many ties pin down the order of equal elements, which ATen leaves
 to libstdc++'s std::sort / std::nth_element / std::partial_sort.
 
 any.dims and the _native_batch_norm_legit overloads are newer than PyTorch
-1.13; their checks are Go tests (reduce_more_test.go).
+1.13; their checks are Go tests (reduce_ops_test.go, normalization_test.go).
 """
 import os
 

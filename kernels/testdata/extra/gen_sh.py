@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Extra conformance cases for the kernels of kernels/shape.go, index.go and
-create.go (prefix sh).
+"""Extra conformance cases for the kernels of kernels/tensor_shape.go, indexing.go,
+tensor_factories.go and tensor_conversions.go.
 
 Writes aten.<op>.<overload>.jsonl beside this script, in the format of
 testdata/conformance/README.md, with PyTorch 1.13 (Debian python3-torch):

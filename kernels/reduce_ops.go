@@ -1,0 +1,946 @@
+package kernels
+
+import (
+	"math"
+
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
+)
+
+// Reductions, ATen's ReduceOps.cpp: sum, mean, prod, var, amax, amin,
+// any, argmax, argmin and the scan cumsum. Every kernel moves the reduced
+// dimensions last and makes the result contiguous (moveLast), so that
+// each output element reduces one contiguous row. Floating-point
+// reductions accumulate in float64 and round to the output dtype once;
+// PyTorch accumulates float32 pairwise in float32, which is less accurate
+// and within the accumulation tolerance of our result. The overloads that
+// PyTorch defines through another overload (any, mean and prod over all
+// elements, var.dim) bind that overload's schema and run its kernel, so
+// that both agree on every corner.
+
+// registerReduceOps registers the kernels of reduce_ops.go.
+func registerReduceOps() {
+	registerBoth("aten::sum", sumDefault)
+	registerBoth("aten::sum.dim_IntList", sumDimIntList)
+	registerBoth("aten::mean.dim", meanDim)
+	registerBoth("aten::prod.dim_int", prodDimInt)
+	registerBoth("aten::var.correction", varCorrection)
+	registerBoth("aten::amax", amax)
+	registerBoth("aten::amin", amin)
+	registerBoth("aten::any.dim", anyDim)
+	registerBoth("aten::argmax", argmax)
+	registerBoth("aten::argmin", argmin)
+	registerBoth("aten::cumsum", cumsum)
+	registerBoth("aten::any", anyKernel)
+	registerBoth("aten::any.dims", anyDims)
+	registerBoth("aten::mean", meanKernel)
+	registerBoth("aten::prod", prodKernel)
+	registerBoth("aten::var.dim", varDim)
+}
+
+// wrapReduceDim normalizes one dimension argument against rank (a 0-d tensor
+// accepts 0 and -1), blaming arg.
+func wrapReduceDim(c *ops.Call, arg string, d int64, rank int) (int, error) {
+	if d < math.MinInt32 || d > math.MaxInt32 {
+		return 0, c.Errorf(arg, "dimension out of range: %d", d)
+	}
+	nd, err := tensor.NormDim(int(d), rank)
+	if err != nil {
+		return 0, c.Errorf(arg, "%v", err)
+	}
+	return nd, nil
+}
+
+// dimMask turns a dimension list into a mask over rank dimensions (a
+// 0-d tensor has one pseudo-dimension); an empty or nil list selects every
+// dimension, as ATen's reductions do. Repeated dimensions are an error.
+func dimMask(c *ops.Call, arg string, dims []int64, rank int) ([]bool, error) {
+	n := max(rank, 1)
+	mask := make([]bool, n)
+	if len(dims) == 0 {
+		for i := range mask {
+			mask[i] = true
+		}
+		return mask, nil
+	}
+	for _, d := range dims {
+		nd, err := wrapReduceDim(c, arg, d, rank)
+		if err != nil {
+			return nil, err
+		}
+		if mask[nd] {
+			return nil, c.Errorf(arg, "dim %d appears multiple times in the list of dims", nd)
+		}
+		mask[nd] = true
+	}
+	return mask, nil
+}
+
+// singleMask is the mask of the single dimension d (already
+// normalized).
+func singleMask(rank, d int) []bool {
+	mask := make([]bool, max(rank, 1))
+	mask[d] = true
+	return mask
+}
+
+// reducedShape returns the shape of a reduction of shape over mask: reduced
+// dimensions are dropped, or kept as size 1 with keepdim.
+func reducedShape(shape []int, mask []bool, keepdim bool) []int {
+	out := []int{}
+	for i, s := range shape {
+		switch {
+		case !mask[i]:
+			out = append(out, s)
+		case keepdim:
+			out = append(out, 1)
+		}
+	}
+	return out
+}
+
+// reducedCount returns the number of elements each output element reduces.
+func reducedCount(shape []int, mask []bool) int {
+	n := 1
+	for i, s := range shape {
+		if mask[i] {
+			n *= s
+		}
+	}
+	return n
+}
+
+// moveLast permutes t so that the dimensions of mask come last (each
+// group keeping its order) and makes it contiguous: the result holds outer
+// rows of inner elements, row r reducing to output element r of the
+// reduction with keepdim=false. perm is the permutation applied (a view of
+// the result with perm's inverse has t's shape). A 0-d t is one row of one
+// element.
+func moveLast(t *tensor.Tensor, mask []bool) (p *tensor.Tensor, perm []int, outer, inner int) {
+	shape := t.Shape()
+	outer, inner = 1, 1
+	var kept, reduced []int
+	for i, s := range shape {
+		if mask[i] {
+			reduced = append(reduced, i)
+			inner *= s
+		} else {
+			kept = append(kept, i)
+			outer *= s
+		}
+	}
+	perm = append(kept, reduced...)
+	if perm == nil {
+		perm = []int{}
+	}
+	p = tensor.Must(t.Permute(perm...))
+	if !t.IsMeta() {
+		p = p.Contiguous()
+	}
+	return p, perm, outer, inner
+}
+
+// inverse returns the inverse of permutation perm.
+func inverse(perm []int) []int {
+	inv := make([]int, len(perm))
+	for i, p := range perm {
+		inv[p] = i
+	}
+	return inv
+}
+
+// forRows calls f for every row in [0, outer), splitting the rows over the
+// cores with parallelFor when there are many elements in all.
+func forRows(outer, inner int, f func(r int)) {
+	if inner <= 1 || outer <= 1 {
+		parallelFor(outer, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				f(r)
+			}
+		})
+		return
+	}
+	// Split the element range; each row goes to the chunk holding its first
+	// element.
+	parallelFor(outer*inner, func(lo, hi int) {
+		for r := (lo + inner - 1) / inner; r*inner < hi; r++ {
+			f(r)
+		}
+	})
+}
+
+// sumF64 returns the sum of vals with Neumaier's compensated summation:
+// at least as accurate as PyTorch's pairwise sums. Infinities and NaN
+// propagate as in plain summation.
+func sumF64(vals []float64) float64 {
+	var s, comp float64
+	for _, v := range vals {
+		t := s + v
+		if math.Abs(s) >= math.Abs(v) {
+			comp += (s - t) + v
+		} else {
+			comp += (v - t) + s
+		}
+		s = t
+	}
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return s
+	}
+	return s + comp
+}
+
+// floatResult returns a tensor of dt and shape holding vals (rounded to
+// dt), or a meta tensor.
+func floatResult(isMeta bool, dt tensor.DType, vals []float64, shape []int) *tensor.Tensor {
+	if isMeta {
+		return tensor.Must(tensor.NewMeta(dt, shape...))
+	}
+	return tensor.Must(tensor.FromFloat64s(dt, vals, shape...))
+}
+
+// intResult returns a tensor of dt and shape holding vals (wrapped to
+// dt; nonzero is true for Bool).
+func intResult(dt tensor.DType, vals []int64, shape []int) *tensor.Tensor {
+	return tensor.Must(tensor.FromInt64s(dt, vals, shape...))
+}
+
+// sumAccType returns the output dtype of sum, prod and cumsum: dtype when
+// given, int64 for integral and bool inputs, the input's dtype otherwise.
+func sumAccType(c *ops.Call, self *tensor.Tensor) tensor.DType {
+	if dt, ok := c.DType("dtype"); ok {
+		return dt
+	}
+	if self.DType().IsFloat() {
+		return self.DType()
+	}
+	return tensor.Int64
+}
+
+// sumKernel sums x over mask into dtype dt (x is converted to dt first, as
+// ATen does): floats in float64, integers in wrapping int64 arithmetic,
+// bool as "any nonzero".
+func sumKernel(x *tensor.Tensor, mask []bool, keepdim bool, dt tensor.DType) *tensor.Tensor {
+	shape := reducedShape(x.Shape(), mask, keepdim)
+	if x.IsMeta() {
+		return tensor.Must(tensor.NewMeta(dt, shape...))
+	}
+	x = to(x, dt)
+	p, _, outer, inner := moveLast(x, mask)
+	if dt.IsFloat() {
+		vals := p.Float64s()
+		out := make([]float64, outer)
+		forRows(outer, inner, func(r int) { out[r] = sumF64(vals[r*inner : (r+1)*inner]) })
+		return floatResult(false, dt, out, shape)
+	}
+	vals := p.Int64s()
+	out := make([]int64, outer)
+	forRows(outer, inner, func(r int) {
+		var s int64
+		for _, v := range vals[r*inner : (r+1)*inner] {
+			s += v
+		}
+		out[r] = s
+	})
+	return intResult(dt, out, shape)
+}
+
+// sumDefault is aten::sum.default: the sum of all elements.
+func sumDefault(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	dt := sumAccType(c, self)
+	mask, _ := dimMask(c, "dim", nil, self.Dim())
+	return one(sumKernel(self, mask, false, dt)), nil
+}
+
+// sumDimIntList is aten::sum.dim_IntList: the sum over dim (None or []
+// meaning every dimension), integral and bool inputs summing to int64
+// unless dtype says otherwise.
+func sumDimIntList(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	mask, err := dimMask(c, "dim", c.Ints("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	dt := sumAccType(c, self)
+	return one(sumKernel(self, mask, c.Bool("keepdim"), dt)), nil
+}
+
+// meanDim is aten::mean.dim: sum over dim rounded to the output dtype,
+// divided by the number of reduced elements (NaN when there are none), as
+// ATen's CPU mean does. The output dtype must be floating.
+func meanDim(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	dt, given := c.DType("dtype")
+	switch {
+	case given && !dt.IsFloat():
+		return nil, c.Errorf("dtype", "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s", scalarTypeName(dt))
+	case !given && !self.DType().IsFloat():
+		return nil, c.Errorf("self", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", scalarTypeName(self.DType()))
+	case !given:
+		dt = self.DType()
+	}
+	mask, err := dimMask(c, "dim", c.Ints("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	keepdim := c.Bool("keepdim")
+	s := sumKernel(self, mask, keepdim, dt)
+	if s.IsMeta() {
+		return one(s), nil
+	}
+	n := float64(reducedCount(self.Shape(), mask))
+	vals := s.Float64s()
+	for i, v := range vals {
+		vals[i] = roundTo(dt, v/n)
+	}
+	return one(floatResult(false, dt, vals, s.Shape())), nil
+}
+
+// prodDimInt is aten::prod.dim_int: the product over one dimension
+// (1 for an empty one), integral and bool inputs giving int64 unless dtype
+// says otherwise.
+func prodDimInt(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	dt := sumAccType(c, self)
+	mask := singleMask(self.Dim(), d)
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
+	if self.Numel() > 0 && (dt == tensor.Float16 || dt == tensor.BFloat16) {
+		arg := "self"
+		if _, ok := c.DType("dtype"); ok {
+			arg = "dtype"
+		}
+		return nil, notImplemented(c, arg, "prod_cpu", dt)
+	}
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
+	}
+	x := to(self, dt)
+	p, _, outer, inner := moveLast(x, mask)
+	if dt.IsFloat() {
+		vals := p.Float64s()
+		out := make([]float64, outer)
+		forRows(outer, inner, func(r int) {
+			s := 1.0
+			for _, v := range vals[r*inner : (r+1)*inner] {
+				s *= v
+			}
+			out[r] = s
+		})
+		return one(floatResult(false, dt, out, shape)), nil
+	}
+	vals := p.Int64s()
+	out := make([]int64, outer)
+	forRows(outer, inner, func(r int) {
+		s := int64(1)
+		for _, v := range vals[r*inner : (r+1)*inner] {
+			s *= v
+		}
+		out[r] = s
+	})
+	return one(intResult(dt, out, shape)), nil
+}
+
+// varCorrection is aten::var.correction: Σ(x-mean)² / max(0, N -
+// correction) over dim (None or [] meaning every dimension), correction
+// defaulting to 1.
+func varCorrection(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	if !self.DType().IsFloat() {
+		return nil, c.Errorf("self", "std and var only support floating point and complex dtypes")
+	}
+	mask, err := dimMask(c, "dim", c.Ints("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	corr := int64(1)
+	if v, ok := c.OptInt("correction"); ok {
+		corr = v
+	}
+	dt := self.DType()
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
+	}
+	p, _, outer, inner := moveLast(self, mask)
+	vals := p.Float64s()
+	out := make([]float64, outer)
+	divisor := max(0, float64(inner)-float64(corr))
+	forRows(outer, inner, func(r int) {
+		row := vals[r*inner : (r+1)*inner]
+		mean := sumF64(row) / float64(len(row))
+		var m2 float64
+		for _, v := range row {
+			d := v - mean
+			m2 += d * d
+		}
+		out[r] = m2 / divisor
+	})
+	return one(floatResult(false, dt, out, shape)), nil
+}
+
+// checkNonEmpty is ATen's zero_numel_check_dims: reducing an empty
+// tensor needs explicit dimensions of nonzero size.
+func checkNonEmpty(c *ops.Call, name string, self *tensor.Tensor, mask []bool, explicit bool) error {
+	if self.Numel() != 0 {
+		return nil
+	}
+	if !explicit {
+		return c.Errorf("self", "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
+	}
+	for i, s := range self.Shape() {
+		if mask[i] && s == 0 {
+			return c.Errorf("dim", "%s(): Expected reduction dim %d to have non-zero size.", name, i)
+		}
+	}
+	return nil
+}
+
+// extreme implements amax and amin: the largest (smallest) element over
+// dim ([] meaning every dimension); NaN propagates.
+func extreme(c *ops.Call, name string, greater bool) ([]any, error) {
+	self := c.Tensor("self")
+	dims := c.Ints("dim")
+	mask, err := dimMask(c, "dim", dims, self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNonEmpty(c, name, self, mask, len(dims) > 0); err != nil {
+		return nil, err
+	}
+	dt := self.DType()
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
+	}
+	p, _, outer, inner := moveLast(self, mask)
+	if dt.IsFloat() {
+		vals := p.Float64s()
+		out := make([]float64, outer)
+		forRows(outer, inner, func(r int) {
+			row := vals[r*inner : (r+1)*inner]
+			out[r] = row[argExtremeF(row, greater)]
+		})
+		return one(floatResult(false, dt, out, shape)), nil
+	}
+	vals := p.Int64s()
+	out := make([]int64, outer)
+	forRows(outer, inner, func(r int) {
+		row := vals[r*inner : (r+1)*inner]
+		out[r] = row[argExtremeI(row, greater)]
+	})
+	return one(intResult(dt, out, shape)), nil
+}
+
+// amax is aten::amax.
+func amax(c *ops.Call) ([]any, error) { return extreme(c, "amax", true) }
+
+// amin is aten::amin.
+func amin(c *ops.Call) ([]any, error) { return extreme(c, "amin", false) }
+
+// argExtremeF returns the index of the first largest (smallest when
+// !greater) element of a non-empty row; a NaN counts as larger (smaller)
+// than everything, so the first NaN wins.
+func argExtremeF(row []float64, greater bool) int {
+	best, bv := 0, row[0]
+	if math.IsNaN(bv) {
+		return 0
+	}
+	for i := 1; i < len(row); i++ {
+		v := row[i]
+		if math.IsNaN(v) {
+			return i
+		}
+		if (greater && v > bv) || (!greater && v < bv) {
+			best, bv = i, v
+		}
+	}
+	return best
+}
+
+// argExtremeI returns the index of the first largest (smallest when
+// !greater) element of a non-empty row.
+func argExtremeI(row []int64, greater bool) int {
+	best, bv := 0, row[0]
+	for i := 1; i < len(row); i++ {
+		v := row[i]
+		if (greater && v > bv) || (!greater && v < bv) {
+			best, bv = i, v
+		}
+	}
+	return best
+}
+
+// anyDim is aten::any.dim: whether any element over dim is nonzero (NaN
+// counts); bool output, except uint8 input gives uint8.
+func anyDim(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	mask := singleMask(self.Dim(), d)
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
+	dt := tensor.Bool
+	if self.DType() == tensor.Uint8 {
+		dt = tensor.Uint8
+	}
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
+	}
+	p, _, outer, inner := moveLast(self, mask)
+	vals := p.Bools()
+	out := make([]int64, outer)
+	forRows(outer, inner, func(r int) {
+		for _, v := range vals[r*inner : (r+1)*inner] {
+			if v {
+				out[r] = 1
+				return
+			}
+		}
+	})
+	return one(intResult(dt, out, shape)), nil
+}
+
+// indexReduce validates an argmax-style reduction of self over the
+// optional dimension dim (every dimension, flattened, when absent) and
+// returns its mask and output shape.
+func indexReduce(c *ops.Call, name string, self *tensor.Tensor, dim int64, hasDim bool) ([]bool, []int, error) {
+	keepdim := c.Bool("keepdim")
+	if !hasDim {
+		mask, _ := dimMask(c, "dim", nil, self.Dim())
+		if self.Numel() == 0 {
+			return nil, nil, c.Errorf("self", "%s(): Expected reduction dim to be specified for input.numel() == 0.", name)
+		}
+		return mask, reducedShape(self.Shape(), mask, keepdim), nil
+	}
+	d, err := wrapReduceDim(c, "dim", dim, self.Dim())
+	if err != nil {
+		return nil, nil, err
+	}
+	mask := singleMask(self.Dim(), d)
+	if err := checkNonEmpty(c, name, self, mask, true); err != nil {
+		return nil, nil, err
+	}
+	return mask, reducedShape(self.Shape(), mask, keepdim), nil
+}
+
+// argIndices returns, per output row, the index of the first largest
+// (smallest) element, NaN winning, and the element itself as a tensor of
+// self's dtype and shape.
+func argIndices(self *tensor.Tensor, mask []bool, shape []int, greater bool) (values, indices *tensor.Tensor) {
+	p, _, outer, inner := moveLast(self, mask)
+	idx := make([]int64, outer)
+	if self.DType().IsFloat() {
+		vals := p.Float64s()
+		out := make([]float64, outer)
+		forRows(outer, inner, func(r int) {
+			row := vals[r*inner : (r+1)*inner]
+			i := argExtremeF(row, greater)
+			idx[r], out[r] = int64(i), row[i]
+		})
+		return floatResult(false, self.DType(), out, shape), intResult(tensor.Int64, idx, shape)
+	}
+	vals := p.Int64s()
+	out := make([]int64, outer)
+	forRows(outer, inner, func(r int) {
+		row := vals[r*inner : (r+1)*inner]
+		i := argExtremeI(row, greater)
+		idx[r], out[r] = int64(i), row[i]
+	})
+	return intResult(self.DType(), out, shape), intResult(tensor.Int64, idx, shape)
+}
+
+// argExtreme implements argmax and argmin.
+func argExtreme(c *ops.Call, name string, greater bool) ([]any, error) {
+	self := c.Tensor("self")
+	dim, hasDim := c.OptInt("dim")
+	mask, shape, err := indexReduce(c, name, self, dim, hasDim)
+	if err != nil {
+		return nil, err
+	}
+	// ATen fills zeros without dispatching on the dtype when the reduced
+	// dimension has size 1 (or the input is empty).
+	trivial := self.Numel() == 0 || (hasDim && reducedCount(self.Shape(), mask) == 1)
+	if self.DType() == tensor.Bool && !trivial {
+		return nil, notImplemented(c, "self", name+"_cpu", self.DType())
+	}
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(tensor.Int64, shape...))), nil
+	}
+	_, idx := argIndices(self, mask, shape, greater)
+	return one(idx), nil
+}
+
+// argmax is aten::argmax: the flat (dim None) or per-dim index of the
+// first maximum; NaN counts as the maximum.
+func argmax(c *ops.Call) ([]any, error) { return argExtreme(c, "argmax", true) }
+
+// argmin is aten::argmin: the index of the first minimum; NaN counts as
+// the minimum.
+func argmin(c *ops.Call) ([]any, error) { return argExtreme(c, "argmin", false) }
+
+// cumsum is aten::cumsum: running sums along dim, in dtype when given
+// (the input converted to it first), int64 for integral and bool inputs.
+// float32 accumulates in float64 and bfloat16 in float32, as ATen's CPU
+// kernel does.
+func cumsum(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	dt := sumAccType(c, self)
+	// A 0-d input is copied without dispatching on the dtype.
+	if self.Dim() > 0 && self.Numel() > 0 && (dt == tensor.Float16 || dt == tensor.Bool) {
+		arg := "self"
+		if _, ok := c.DType("dtype"); ok {
+			arg = "dtype"
+		}
+		return nil, notImplemented(c, arg, "cumsum_out_cpu", dt)
+	}
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, self.Shape()...))), nil
+	}
+	x := to(self, dt)
+	p, perm, outer, inner := moveLast(x, singleMask(self.Dim(), d))
+	var res *tensor.Tensor
+	if dt.IsFloat() {
+		vals := p.Float64s()
+		out := make([]float64, len(vals))
+		forRows(outer, inner, func(r int) {
+			if dt == tensor.BFloat16 {
+				var s float32
+				for i := r * inner; i < (r+1)*inner; i++ {
+					s += float32(vals[i])
+					out[i] = float64(s)
+				}
+				return
+			}
+			var s float64
+			for i := r * inner; i < (r+1)*inner; i++ {
+				s += vals[i]
+				out[i] = s
+			}
+		})
+		res = tensor.Must(tensor.FromFloat64s(dt, out, p.Shape()...))
+	} else {
+		vals := p.Int64s()
+		out := make([]int64, len(vals))
+		forRows(outer, inner, func(r int) {
+			var s int64
+			for i := r * inner; i < (r+1)*inner; i++ {
+				s += vals[i]
+				out[i] = s
+			}
+		})
+		res = intResult(dt, out, p.Shape())
+	}
+	return one(tensor.Must(res.Permute(inverse(perm)...)).Contiguous()), nil
+}
+
+// dTypeKwargs returns the dtype keyword argument of c for a delegated
+// call: empty when dtype is None.
+func dTypeKwargs(c *ops.Call) map[string]any {
+	if dt, ok := c.DType("dtype"); ok {
+		return map[string]any{"dtype": dt}
+	}
+	return nil
+}
+
+// flatten1d returns t flattened to one dimension (a 0-d tensor becomes [1]).
+func flatten1d(t *tensor.Tensor) *tensor.Tensor {
+	return tensor.Must(t.Reshape(-1))
+}
+
+// anyKernel is aten::any: whether any element is nonzero (NaN counts); bool,
+// or uint8 for uint8 input. An empty tensor gives false.
+func anyKernel(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::any.dim", anyDim, []any{flatten1d(c.Tensor("self")), int64(0)}, nil)
+}
+
+// anyDims is aten::any.dims (newer than PyTorch 1.13): any over the
+// dimensions in dim, every dimension when dim is None. An empty list
+// reduces nothing: each element becomes its truth value (ATen's
+// allow_empty_dims).
+func anyDims(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	dt := tensor.Bool
+	if self.DType() == tensor.Uint8 {
+		dt = tensor.Uint8
+	}
+	var mask []bool
+	if c.IsNone("dim") {
+		mask, _ = dimMask(c, "dim", nil, self.Dim())
+	} else {
+		dims := c.Ints("dim")
+		if len(dims) == 0 {
+			if self.IsMeta() {
+				return one(tensor.Must(tensor.NewMeta(dt, self.Shape()...))), nil
+			}
+			vals := self.Bools()
+			out := make([]int64, len(vals))
+			for i, v := range vals {
+				if v {
+					out[i] = 1
+				}
+			}
+			return one(intResult(dt, out, self.Shape())), nil
+		}
+		var err error
+		if mask, err = dimMask(c, "dim", dims, self.Dim()); err != nil {
+			return nil, err
+		}
+	}
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
+	}
+	p, _, outer, inner := moveLast(self, mask)
+	vals := p.Bools()
+	out := make([]int64, outer)
+	forRows(outer, inner, func(r int) {
+		for _, v := range vals[r*inner : (r+1)*inner] {
+			if v {
+				out[r] = 1
+				return
+			}
+		}
+	})
+	return one(intResult(dt, out, shape)), nil
+}
+
+// meanKernel is aten::mean: the mean of all elements (NaN for none), in dtype
+// when given; the output dtype must be floating.
+func meanKernel(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::mean.dim", meanDim, []any{c.Tensor("self"), nil, false}, dTypeKwargs(c))
+}
+
+// prodKernel is aten::prod: the product of all elements (1 for none), in dtype
+// when given, int64 for integral and bool inputs.
+func prodKernel(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::prod.dim_int", prodDimInt, []any{flatten1d(c.Tensor("self")), int64(0), false}, dTypeKwargs(c))
+}
+
+// varDim is aten::var.dim: var.correction with correction 1 when
+// unbiased, 0 otherwise; dim None or [] reduces every dimension.
+func varDim(c *ops.Call) ([]any, error) {
+	corr := int64(0)
+	if c.Bool("unbiased") {
+		corr = 1
+	}
+	var dim any
+	if !c.IsNone("dim") {
+		dim = c.Ints("dim")
+	}
+	return delegateKernel("aten::var.correction", varCorrection, []any{c.Tensor("self"), dim},
+		map[string]any{"correction": corr, "keepdim": c.Bool("keepdim")})
+}
+
+// sort is std::sort(first, last).
+func (s *sorter[T]) sort(first, last int) {
+	if first != last {
+		s.introsortLoop(first, last, 2*lg(last-first))
+		s.finalInsertionSort(first, last)
+	}
+}
+
+// introsortLoop is std::__introsort_loop.
+func (s *sorter[T]) introsortLoop(first, last, depth int) {
+	for last-first > sortThreshold {
+		if depth == 0 {
+			s.partialSort(first, last, last)
+			return
+		}
+		depth--
+		cut := s.partitionPivot(first, last)
+		s.introsortLoop(cut, last, depth)
+		last = cut
+	}
+}
+
+// partitionPivot is std::__unguarded_partition_pivot.
+func (s *sorter[T]) partitionPivot(first, last int) int {
+	mid := first + (last-first)/2
+	s.medianToFirst(first, first+1, mid, last-1)
+	return s.partition(first+1, last, first)
+}
+
+// medianToFirst is std::__move_median_to_first.
+func (s *sorter[T]) medianToFirst(result, a, b, c int) {
+	x := s.a
+	switch {
+	case s.less(x[a], x[b]):
+		switch {
+		case s.less(x[b], x[c]):
+			s.swap(result, b)
+		case s.less(x[a], x[c]):
+			s.swap(result, c)
+		default:
+			s.swap(result, a)
+		}
+	case s.less(x[a], x[c]):
+		s.swap(result, a)
+	case s.less(x[b], x[c]):
+		s.swap(result, c)
+	default:
+		s.swap(result, b)
+	}
+}
+
+// partition is std::__unguarded_partition around the element at pivot.
+func (s *sorter[T]) partition(first, last, pivot int) int {
+	x := s.a
+	for {
+		for s.less(x[first], x[pivot]) {
+			first++
+		}
+		last--
+		for s.less(x[pivot], x[last]) {
+			last--
+		}
+		if first >= last {
+			return first
+		}
+		s.swap(first, last)
+		first++
+	}
+}
+
+// swap is std::iter_swap.
+func (s *sorter[T]) swap(i, j int) { s.a[i], s.a[j] = s.a[j], s.a[i] }
+
+// finalInsertionSort is std::__final_insertion_sort.
+func (s *sorter[T]) finalInsertionSort(first, last int) {
+	if last-first > sortThreshold {
+		s.insertionSort(first, first+sortThreshold)
+		for i := first + sortThreshold; i != last; i++ {
+			s.linearInsert(i)
+		}
+		return
+	}
+	s.insertionSort(first, last)
+}
+
+// insertionSort is std::__insertion_sort.
+func (s *sorter[T]) insertionSort(first, last int) {
+	if first == last {
+		return
+	}
+	x := s.a
+	for i := first + 1; i != last; i++ {
+		if s.less(x[i], x[first]) {
+			v := x[i]
+			copy(x[first+1:i+1], x[first:i])
+			x[first] = v
+		} else {
+			s.linearInsert(i)
+		}
+	}
+}
+
+// linearInsert is std::__unguarded_linear_insert.
+func (s *sorter[T]) linearInsert(last int) {
+	x := s.a
+	v := x[last]
+	next := last - 1
+	for s.less(v, x[next]) {
+		x[last] = x[next]
+		last = next
+		next--
+	}
+	x[last] = v
+}
+
+// partialSort is std::partial_sort (std::__partial_sort).
+func (s *sorter[T]) partialSort(first, middle, last int) {
+	s.heapSelect(first, middle, last)
+	for middle-first > 1 {
+		middle--
+		s.popHeap(first, middle, middle)
+	}
+}
+
+// heapSelect is std::__heap_select.
+func (s *sorter[T]) heapSelect(first, middle, last int) {
+	s.makeHeap(first, middle)
+	for i := middle; i < last; i++ {
+		if s.less(s.a[i], s.a[first]) {
+			s.popHeap(first, middle, i)
+		}
+	}
+}
+
+// makeHeap is std::__make_heap.
+func (s *sorter[T]) makeHeap(first, last int) {
+	n := last - first
+	if n < 2 {
+		return
+	}
+	for parent := (n - 2) / 2; ; parent-- {
+		s.adjustHeap(first, parent, n, s.a[first+parent])
+		if parent == 0 {
+			return
+		}
+	}
+}
+
+// popHeap is std::__pop_heap.
+func (s *sorter[T]) popHeap(first, last, result int) {
+	v := s.a[result]
+	s.a[result] = s.a[first]
+	s.adjustHeap(first, 0, last-first, v)
+}
+
+// adjustHeap is std::__adjust_heap followed by std::__push_heap. Go's
+// integer division truncates like C++'s, which matters for n = 0.
+func (s *sorter[T]) adjustHeap(first, hole, n int, v elem[T]) {
+	x := s.a
+	top, child := hole, hole
+	for child < (n-1)/2 {
+		child = 2 * (child + 1)
+		if s.less(x[first+child], x[first+child-1]) {
+			child--
+		}
+		x[first+hole] = x[first+child]
+		hole = child
+	}
+	if n&1 == 0 && child == (n-2)/2 {
+		child = 2 * (child + 1)
+		x[first+hole] = x[first+child-1]
+		hole = child - 1
+	}
+	parent := (hole - 1) / 2
+	for hole > top && s.less(x[first+parent], v) {
+		x[first+hole] = x[first+parent]
+		hole = parent
+		parent = (hole - 1) / 2
+	}
+	x[first+hole] = v
+}
+
+// nthElement is std::nth_element (std::__introselect).
+func (s *sorter[T]) nthElement(first, nth, last int) {
+	if first == last || nth == last {
+		return
+	}
+	depth := 2 * lg(last-first)
+	for last-first > 3 {
+		if depth == 0 {
+			s.heapSelect(first, nth+1, last)
+			s.swap(first, nth)
+			return
+		}
+		depth--
+		cut := s.partitionPivot(first, last)
+		if cut <= nth {
+			first = cut
+		} else {
+			last = cut
+		}
+	}
+	s.insertionSort(first, last)
+}

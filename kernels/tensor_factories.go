@@ -1,0 +1,633 @@
+package kernels
+
+import (
+	"math"
+	"math/big"
+	"strings"
+	"sync"
+
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
+)
+
+// Factories, ATen's TensorFactories.cpp (and RangeFactories.cpp): empty,
+// empty_strided, full, full_like, zeros_like, ones_like, scalar_tensor,
+// arange, clone, and the random factories rand, randn and randperm with
+// the package's generator (ManualSeed).
+
+// registerTensorFactories registers the kernels of tensor_factories.go.
+func registerTensorFactories() {
+	registerBoth("aten::full", fullOp)
+	registerBoth("aten::full_like", fullLike)
+	registerBoth("aten::zeros_like", zerosLike)
+	registerBoth("aten::ones_like", onesLike)
+	registerBoth("aten::arange.start_step", arange)
+	registerBoth("aten::scalar_tensor", scalarTensor)
+	registerBoth("aten::rand", func(c *ops.Call) ([]any, error) { return factory(c, false) })
+	registerBoth("aten::randn", func(c *ops.Call) ([]any, error) { return factory(c, true) })
+	registerBoth("aten::randperm", randpermKernel)
+	registerBoth("aten::clone", clone)
+	registerBoth("aten::empty.memory_format", emptyKernel)
+	registerBoth("aten::empty_strided", emptyStrided)
+}
+
+// floatMax is the largest finite value of floating dtype dt.
+func floatMax(dt tensor.DType) float64 {
+	switch dt {
+	case tensor.Float32:
+		return math.MaxFloat32
+	case tensor.Float16:
+		return 65504
+	case tensor.BFloat16:
+		return 3.3895313892515355e38
+	}
+	return math.MaxFloat64
+}
+
+// intRange is the range of integral dtype dt.
+func intRange(dt tensor.DType) (lo, hi int64) {
+	switch dt {
+	case tensor.Int32:
+		return math.MinInt32, math.MaxInt32
+	case tensor.Int16:
+		return math.MinInt16, math.MaxInt16
+	case tensor.Int8:
+		return math.MinInt8, math.MaxInt8
+	case tensor.Uint8:
+		return 0, math.MaxUint8
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+// scalarValue converts Scalar s to dtype dt as c10::Scalar::to<T> does
+// (c10::checked_convert): an error blaming arg when the value overflows the
+// dtype, except that infinities and NaN fit floating dtypes, anything fits
+// bool, and negative ints wrap into uint8 down to -255. The result holds an
+// int64 for integral dtypes, a float64 for floating ones and a bool for
+// bool.
+func scalarValue(c *ops.Call, arg string, s ops.Scalar, dt tensor.DType) (ops.Scalar, error) {
+	bad := func() (ops.Scalar, error) {
+		return ops.Scalar{}, c.Errorf(arg, "value cannot be converted to type %s without overflow", cppTypeName(dt))
+	}
+	switch {
+	case dt == tensor.Bool:
+		if s.IsFloat() {
+			return ops.BoolScalar(s.Float() != 0), nil
+		}
+		return ops.BoolScalar(s.Int() != 0), nil
+	case s.IsBool():
+		if dt.IsFloat() {
+			return ops.FloatScalar(s.Float()), nil
+		}
+		return ops.IntScalar(s.Int()), nil
+	case dt.IsFloat():
+		if s.IsInt() {
+			v := s.Int()
+			if dt == tensor.Float16 && (v > 65504 || v < -65504) {
+				return bad()
+			}
+			return ops.FloatScalar(float64(v)), nil
+		}
+		v := s.Float()
+		if !math.IsInf(v, 0) && !math.IsNaN(v) && math.Abs(v) > floatMax(dt) {
+			return bad()
+		}
+		return ops.FloatScalar(v), nil
+	}
+	lo, hi := intRange(dt)
+	if s.IsInt() {
+		v := s.Int()
+		if v > hi || v < lo && !(dt == tensor.Uint8 && v >= -255) {
+			return bad()
+		}
+		return ops.IntScalar(v), nil
+	}
+	v := s.Float()
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < float64(lo) || v > float64(hi) {
+		return bad()
+	}
+	if v >= 0x1p63 {
+		// Passes the check (2^63 compares equal to INT64_MAX in double);
+		// the x86 conversion gives the integer indefinite.
+		return ops.IntScalar(math.MinInt64), nil
+	}
+	return ops.IntScalar(int64(v)), nil
+}
+
+// fullTensor returns a tensor of dt and shape filled with v, a Scalar already
+// converted by scalarValue; a meta tensor when isMeta.
+func fullTensor(isMeta bool, dt tensor.DType, shape []int, v ops.Scalar) (*tensor.Tensor, error) {
+	if isMeta {
+		return tensor.NewMeta(dt, shape...)
+	}
+	if v.IsFloat() {
+		return tensor.Full(dt, v.Float(), shape...)
+	}
+	return tensor.FullInt(dt, v.Int(), shape...)
+}
+
+// factoryOptions checks the layout, device and pin_memory arguments of a
+// factory and reports whether the result is to be a meta tensor (device
+// "meta", or a meta self for the *_like factories).
+func factoryOptions(c *ops.Call, self *tensor.Tensor) (bool, error) {
+	if !c.IsNone("layout") {
+		if l := c.Str("layout"); l != "strided" {
+			return false, c.Errorf("layout", "layout %s is not supported: only strided tensors are", l)
+		}
+	}
+	isMeta := self != nil && self.IsMeta()
+	if !c.IsNone("device") {
+		switch d := c.Str("device"); {
+		case d == "meta" || strings.HasPrefix(d, "meta:"):
+			isMeta = true
+		case d == "cpu" || strings.HasPrefix(d, "cpu:"):
+		default:
+			return false, c.Errorf("device", "device %s is not supported: the reference kernels run on the cpu", d)
+		}
+	}
+	return isMeta, nil
+}
+
+// fullSize converts a size argument, rejecting negative dimensions.
+func fullSize(c *ops.Call, arg string, v []int64) ([]int, error) {
+	for _, d := range v {
+		if d < 0 {
+			return nil, c.Errorf(arg, "Trying to create tensor with negative dimension %d: %v", d, v)
+		}
+	}
+	s, err := sizesArg(c, arg, v)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tensor.Numel(s); err != nil {
+		return nil, c.Errorf(arg, "%v", err)
+	}
+	return s, nil
+}
+
+// fullOp is aten::full: a tensor of size filled with fill_value. Without
+// dtype the dtype follows the Scalar: int64 for an int (and for a bool,
+// which PyTorch's Python binding passes as an int), float32 for a float.
+func fullOp(c *ops.Call) ([]any, error) {
+	size, err := fullSize(c, "size", c.Ints("size"))
+	if err != nil {
+		return nil, err
+	}
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	fill := c.Scalar("fill_value")
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Int64
+		if fill.IsFloat() {
+			dt = tensor.Float32
+		}
+	}
+	v, err := scalarValue(c, "fill_value", fill, dt)
+	if err != nil {
+		return nil, err
+	}
+	out, err := fullTensor(isMeta, dt, size, v)
+	if err != nil {
+		return nil, c.Errorf("size", "%v", err)
+	}
+	return one(out), nil
+}
+
+// like is the common part of full_like, zeros_like and ones_like: a
+// tensor of self's shape and of dtype (default self's dtype) filled with
+// fill.
+func like(c *ops.Call, fillArg string, fill ops.Scalar) ([]any, error) {
+	x := c.Tensor("self")
+	isMeta, err := factoryOptions(c, x)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMemoryFormat(c, x.Dim()); err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = x.DType()
+	}
+	v, err := scalarValue(c, fillArg, fill, dt)
+	if err != nil {
+		return nil, err
+	}
+	out, err := fullTensor(isMeta, dt, x.Shape(), v)
+	if err != nil {
+		return nil, c.Errorf("self", "%v", err)
+	}
+	return one(out), nil
+}
+
+// fullLike is aten::full_like: a tensor like self filled with
+// fill_value.
+func fullLike(c *ops.Call) ([]any, error) {
+	return like(c, "fill_value", c.Scalar("fill_value"))
+}
+
+// zerosLike is aten::zeros_like: a tensor of zeros like self.
+func zerosLike(c *ops.Call) ([]any, error) { return like(c, "self", ops.IntScalar(0)) }
+
+// onesLike is aten::ones_like: a tensor of ones like self.
+func onesLike(c *ops.Call) ([]any, error) { return like(c, "self", ops.IntScalar(1)) }
+
+// scalarTensor is aten::scalar_tensor: a 0-d tensor holding s, float32
+// unless dtype is given.
+func scalarTensor(c *ops.Call) ([]any, error) {
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+	}
+	v, err := scalarValue(c, "s", c.Scalar("s"), dt)
+	if err != nil {
+		return nil, err
+	}
+	return one(tensor.Must(fullTensor(isMeta, dt, []int{}, v))), nil
+}
+
+// arangeAccType is the dtype ATen's arange computes in for dt (at::acc_type on
+// the CPU): float64 for float32/float64, float32 for float16/bfloat16,
+// int64 for the integral dtypes.
+func arangeAccType(dt tensor.DType) tensor.DType {
+	switch dt {
+	case tensor.Float32, tensor.Float64:
+		return tensor.Float64
+	case tensor.Float16, tensor.BFloat16:
+		return tensor.Float32
+	}
+	return tensor.Int64
+}
+
+// vecSize is the number of elements of ATen's Vectorized<T> for dt under
+// the AVX2 CPU capability PyTorch 1.13 uses: 32 bytes.
+func vecSize(dt tensor.DType) int { return 32 / dt.Size() }
+
+// arange is aten::arange.start_step: start, start+step, ... up to end
+// (excluded). Without dtype the result is int64 when every Scalar is an
+// int (or bool), float32 otherwise. The size is ceil((end-start)/step) in
+// double, and the values reproduce ATen's CPU kernel bit for bit: start +
+// step*i in the accumulate type (with a fused multiply-add, as the
+// AVX2-compiled kernel does), except inside its vectorized blocks, where
+// element j of a vector is base + j*step from the vector's first element
+// base rounded to the dtype.
+func arange(c *ops.Call) ([]any, error) {
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	start, end, step := c.Scalar("start"), c.Scalar("end"), c.Scalar("step")
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+		if !start.IsFloat() && !end.IsFloat() && !step.IsFloat() {
+			dt = tensor.Int64
+		}
+	}
+	if dt == tensor.Bool {
+		return nil, c.Errorf("dtype", "\"arange_cpu\" not implemented for 'Bool'")
+	}
+	acc := arangeAccType(dt)
+	xs, err := scalarValue(c, "start", start, acc)
+	if err != nil {
+		return nil, err
+	}
+	xe, err := scalarValue(c, "end", end, acc)
+	if err != nil {
+		return nil, err
+	}
+	xst, err := scalarValue(c, "step", step, acc)
+	if err != nil {
+		return nil, err
+	}
+	var sizeD float64
+	if dt == tensor.Int64 {
+		sizeD = math.Ceil(float64(xe.Int()-xs.Int()) / float64(xst.Int()))
+	} else {
+		sizeD = math.Ceil((end.Float() - start.Float()) / step.Float())
+	}
+	var s0, e0, st float64 // the accumulate-type values, for the checks
+	if acc == tensor.Int64 {
+		s0, e0, st = float64(xs.Int()), float64(xe.Int()), float64(xst.Int())
+		if xst.Int() == 0 {
+			st = 0
+		}
+	} else {
+		s0, e0, st = xs.Float(), xe.Float(), xst.Float()
+		if acc == tensor.Float32 {
+			s0, e0, st = float64(float32(s0)), float64(float32(e0)), float64(float32(st))
+		}
+	}
+	if !(st > 0 || st < 0) {
+		return nil, c.Errorf("step", "step must be nonzero")
+	}
+	if math.IsInf(s0, 0) || math.IsNaN(s0) || math.IsInf(e0, 0) || math.IsNaN(e0) {
+		return nil, c.Errorf("end", "unsupported range: %v -> %v", start, end)
+	}
+	if acc == tensor.Int64 {
+		a, b, s := xs.Int(), xe.Int(), xst.Int()
+		if !((s > 0 && b >= a) || (s < 0 && b <= a)) {
+			return nil, c.Errorf("step", "upper bound and larger bound inconsistent with step sign")
+		}
+	} else if !((st > 0 && e0 >= s0) || (st < 0 && e0 <= s0)) {
+		return nil, c.Errorf("step", "upper bound and larger bound inconsistent with step sign")
+	}
+	if !(sizeD >= 0 && sizeD <= float64(math.MaxInt64)) {
+		return nil, c.Errorf("end", "invalid size, possible overflow?")
+	}
+	if sizeD > tensor.MaxElements {
+		return nil, c.Errorf("end", "arange of %v elements is too large", sizeD)
+	}
+	n := int(sizeD)
+	if isMeta {
+		return one(tensor.Must(tensor.NewMeta(dt, n))), nil
+	}
+	switch acc {
+	case tensor.Int64:
+		a, s := xs.Int(), xst.Int()
+		vals := make([]int64, n)
+		for i := range vals {
+			vals[i] = a + s*int64(i)
+		}
+		return one(tensor.Must(tensor.FromInt64s(dt, vals, n))), nil
+	case tensor.Float64:
+		return one(tensor.Must(tensor.FromFloat64s(dt, arangeF64(dt, s0, st, n), n))), nil
+	}
+	return one(tensor.Must(tensor.FromFloat64s(dt, arangeF32(dt, float32(s0), float32(st), n), n))), nil
+}
+
+// arangeBlocks calls scalar(i) for the elements ATen's vectorized loop
+// computes one by one and vector(b, j) for element b+j of the vectors,
+// which it fills two at a time while 2*V elements remain.
+func arangeBlocks(n, v int, scalar func(i int), vector func(b, j int)) {
+	i := 0
+	for ; i <= n-2*v; i += 2 * v {
+		for _, b := range []int{i, i + v} {
+			for j := 0; j < v; j++ {
+				vector(b, j)
+			}
+		}
+	}
+	for ; i < n; i++ {
+		scalar(i)
+	}
+}
+
+// arangeF64 computes arange values for float32 and float64 (accumulated
+// in double), rounded to dt.
+func arangeF64(dt tensor.DType, start, step float64, n int) []float64 {
+	round := func(x float64) float64 {
+		if dt == tensor.Float32 {
+			return float64(float32(x))
+		}
+		return x
+	}
+	vals := make([]float64, n)
+	base := 0.0
+	arangeBlocks(n, vecSize(dt),
+		func(i int) { vals[i] = round(math.FMA(step, float64(i), start)) },
+		func(b, j int) {
+			if j == 0 {
+				base = round(math.FMA(step, float64(b), start))
+			}
+			vals[b+j] = round(math.FMA(float64(j), step, base))
+		})
+	return vals
+}
+
+// arangeF32 computes arange values for float16 and bfloat16 (accumulated
+// in float), rounded to dt.
+func arangeF32(dt tensor.DType, start, step float32, n int) []float64 {
+	round := func(x float32) float32 {
+		if dt == tensor.Float16 {
+			return tensor.HalfFromFloat32(x).Float32()
+		}
+		return tensor.BHalfFromFloat32(x).Float32()
+	}
+	vals := make([]float64, n)
+	var base float32
+	arangeBlocks(n, vecSize(dt),
+		func(i int) { vals[i] = float64(round(fma32(step, float32(i), start))) },
+		func(b, j int) {
+			if j == 0 {
+				base = round(fma32(step, float32(b), start))
+			}
+			// The generic Vectorized<T>::arange is not contracted.
+			vals[b+j] = float64(round(base + float32(float32(j)*step)))
+		})
+	return vals
+}
+
+// fma32 returns a*b+c rounded once to float32.
+func fma32(a, b, c float32) float32 {
+	p := new(big.Float).SetPrec(200).SetFloat64(float64(a))
+	p.Mul(p, new(big.Float).SetFloat64(float64(b)))
+	p.Add(p, new(big.Float).SetFloat64(float64(c)))
+	f, _ := p.Float32()
+	return f
+}
+
+// The random factories draw from one process-wide generator, seeded with
+// ManualSeed (like torch.manual_seed). The streams are gofx's own: the same
+// seed gives the same tensors in every gofx run, not PyTorch's values.
+var (
+	generatorMu sync.Mutex
+	gen         = tensor.NewGenerator(0)
+)
+
+// ManualSeed reseeds the generator of the random operators (aten::rand,
+// randn, randperm), as torch.manual_seed does.
+func ManualSeed(seed uint64) {
+	generatorMu.Lock()
+	defer generatorMu.Unlock()
+	gen = tensor.NewGenerator(seed)
+}
+
+// factory is aten::rand (uniform on [0, 1)) and aten::randn (standard
+// normal): floating dtypes only, float32 by default.
+func factory(c *ops.Call, normal bool) ([]any, error) {
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	size, err := fullSize(c, "size", c.Ints("size"))
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+	}
+	if !dt.IsFloat() {
+		name := "check_uniform_bounds"
+		if normal {
+			name = "normal_kernel_cpu"
+		}
+		return nil, c.Errorf("dtype", "\"%s\" not implemented for '%s'", name, scalarTypeName(dt))
+	}
+	if isMeta {
+		return one(tensor.Must(tensor.NewMeta(dt, size...))), nil
+	}
+	generatorMu.Lock()
+	defer generatorMu.Unlock()
+	if normal {
+		t, err := gen.Randn(dt, size...)
+		return []any{t}, err
+	}
+	t, err := gen.Rand(dt, size...)
+	if err != nil {
+		return nil, err
+	}
+	// Rounding to a narrow dtype may reach 1; keep the interval half-open.
+	if dt != tensor.Float64 {
+		one := tensor.Must(tensor.FromFloat64s(dt, []float64{1})).Float64s()[0]
+		vals := t.Float64s()
+		for i, v := range vals {
+			if v >= one {
+				vals[i] = 0
+			}
+		}
+		t = tensor.Must(tensor.FromFloat64s(dt, vals, size...))
+	}
+	return []any{t}, nil
+}
+
+// randpermKernel is aten::randperm: a random permutation of 0..n-1, int64 by
+// default.
+func randpermKernel(c *ops.Call) ([]any, error) {
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	n := c.Int("n")
+	if n < 0 {
+		return nil, c.Errorf("n", "n must be non-negative, got %d", n)
+	}
+	if n > tensor.MaxElements {
+		return nil, c.Errorf("n", "n = %d is too large", n)
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Int64
+	}
+	if dt == tensor.Bool {
+		return nil, c.Errorf("dtype", "\"randperm\" not implemented for 'Bool'")
+	}
+	if isMeta {
+		return one(tensor.Must(tensor.NewMeta(dt, int(n)))), nil
+	}
+	generatorMu.Lock()
+	keys, err := gen.Rand(tensor.Float64, int(n))
+	generatorMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	// Fisher-Yates driven by the uniform draws.
+	perm := make([]int64, n)
+	for i := range perm {
+		perm[i] = int64(i)
+	}
+	u := keys.Float64s()
+	for i := len(perm) - 1; i > 0; i-- {
+		j := int(u[i] * float64(i+1))
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	t, err := tensor.FromInt64s(dt, perm, int(n))
+	return []any{t}, err
+}
+
+// clone is aten::clone: a contiguous copy of self.
+func clone(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	if err := checkMemoryFormat(c, x.Dim()); err != nil {
+		return nil, err
+	}
+	return one(rebase(x).Clone()), nil
+}
+
+// emptyLayout returns a tensor of dt with the given shape and strides
+// over a new zeroed storage; a meta tensor (with contiguous strides) when
+// isMeta.
+func emptyLayout(c *ops.Call, arg string, isMeta bool, dt tensor.DType, shape, strides []int) (*tensor.Tensor, error) {
+	if isMeta {
+		return tensor.NewMeta(dt, shape...)
+	}
+	n := storageSize(shape, strides)
+	if n > tensor.MaxElements {
+		return nil, c.Errorf(arg, "sizes %v with strides %v need a storage of %d elements, which is too large", shape, strides, n)
+	}
+	st, err := tensor.New(dt, n)
+	if err != nil {
+		return nil, c.Errorf(arg, "%v", err)
+	}
+	v, err := st.AsStrided(shape, strides, 0)
+	if err != nil {
+		return nil, c.Errorf(arg, "%v", err)
+	}
+	return v, nil
+}
+
+// emptyKernel is aten::empty.memory_format. PyTorch leaves the contents
+// unspecified (uninitialized memory); here they are zeros. The strides
+// follow memory_format; the dtype defaults to float32.
+func emptyKernel(c *ops.Call) ([]any, error) {
+	shape, err := fullSize(c, "size", c.Ints("size"))
+	if err != nil {
+		return nil, err
+	}
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+	}
+	strides, err := formatStrides(c, "memory_format", shape)
+	if err != nil {
+		return nil, err
+	}
+	out, err := emptyLayout(c, "size", isMeta, dt, shape, strides)
+	if err != nil {
+		return nil, err
+	}
+	return one(out), nil
+}
+
+// emptyStrided is aten::empty_strided: a tensor with the given sizes and
+// strides over a new storage just large enough. PyTorch leaves the
+// contents unspecified; here they are zeros.
+func emptyStrided(c *ops.Call) ([]any, error) {
+	size, stride := c.Ints("size"), c.Ints("stride")
+	if len(size) != len(stride) {
+		return nil, c.Errorf("stride", "dimensionality of sizes (%d) must match dimensionality of strides (%d)", len(size), len(stride))
+	}
+	shape, err := fullSize(c, "size", size)
+	if err != nil {
+		return nil, err
+	}
+	strides, err := stridesArg(c, "stride", "empty_strided", stride)
+	if err != nil {
+		return nil, err
+	}
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+	}
+	out, err := emptyLayout(c, "size", isMeta, dt, shape, strides)
+	if err != nil {
+		return nil, err
+	}
+	return one(out), nil
+}

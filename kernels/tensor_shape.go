@@ -1,0 +1,833 @@
+package kernels
+
+import (
+	"math"
+	"slices"
+
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
+)
+
+// Shape and view kernels, ATen's TensorShape.cpp. The view operators
+// (view, reshape when the strides allow, alias, expand, permute, t,
+// transpose, unsqueeze, squeeze, select, slice, flatten, split,
+// as_strided, diagonal) return views sharing their input's storage, as
+// ATen does; on meta tensors the same code computes the output shapes,
+// since views touch no data. cat, repeat, select_scatter and slice_scatter
+// copy.
+
+// registerTensorShape registers the kernels of tensor_shape.go.
+func registerTensorShape() {
+	registerBoth("aten::select_scatter", selectScatter)
+	registerBoth("aten::slice_scatter", sliceScatter)
+	registerBoth("aten::view", viewKernel)
+	registerBoth("aten::_unsafe_view", unsafeView)
+	registerBoth("aten::reshape", reshape)
+	registerBoth("aten::alias", alias)
+	registerBoth("aten::expand", expand)
+	registerBoth("aten::permute", permute)
+	registerBoth("aten::t", tKernel)
+	registerBoth("aten::transpose.int", transpose)
+	registerBoth("aten::unsqueeze", unsqueeze)
+	registerBoth("aten::squeeze", squeeze)
+	registerBoth("aten::squeeze.dim", squeezeDim)
+	registerBoth("aten::select.int", selectKernel)
+	registerBoth("aten::slice.Tensor", sliceTensor)
+	registerBoth("aten::flatten.using_ints", flatten)
+	registerBoth("aten::split.Tensor", splitKernel)
+	registerBoth("aten::split_with_sizes", splitWithSizes)
+	registerBoth("aten::cat", cat)
+	registerBoth("aten::repeat", repeatKernel)
+	registerBoth("aten::as_strided", asStrided)
+	registerBoth("aten::diagonal", diagonal)
+	registerBoth("aten::squeeze.dims", squeezeDims)
+}
+
+// selectScatter is aten::select_scatter: a copy of self with
+// self.select(dim, index) replaced by src (of that exact shape, converted
+// to self's dtype).
+func selectScatter(c *ops.Call) ([]any, error) {
+	x, src := c.Tensor("self"), c.Tensor("src")
+	if x.Dim() == 0 {
+		return nil, c.Errorf("self", "select() cannot be applied to a 0-dim tensor.")
+	}
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	idx, size := c.Int("index"), int64(x.Shape()[d])
+	if idx < -size || idx >= size {
+		return nil, c.Errorf("index", "select(): index %d out of range for tensor of size %v at dimension %d", idx, x.Shape(), c.Int("dim"))
+	}
+	if idx < 0 {
+		idx += size
+	}
+	out := rebase(x).Clone()
+	return putSlice(c, out, tensor.Must(out.Select(d, int(idx))), src)
+}
+
+// sliceBounds computes the start and the number of elements of a slice
+// of a dimension of the given size as aten::slice.Tensor does: start and
+// end default to the whole dimension, count from the end when negative,
+// and are clamped.
+func sliceBounds(c *ops.Call, size int64) (start, n, step int64, err error) {
+	step = c.Int("step")
+	if step <= 0 {
+		return 0, 0, 0, c.Errorf("step", "slice step must be positive")
+	}
+	start, ok := c.OptInt("start")
+	if !ok {
+		start = 0
+	}
+	end, ok := c.OptInt("end")
+	if !ok {
+		end = math.MaxInt64
+	}
+	if start < 0 {
+		start += size
+	}
+	if end < 0 {
+		end += size
+	}
+	start = min(max(start, 0), size)
+	end = min(max(end, start), size)
+	n = end - start
+	if n == 0 {
+		return start, 0, 1, nil
+	}
+	return start, (n-1)/step + 1, min(step, n), nil
+}
+
+// sliceScatter is aten::slice_scatter: a copy of self with the slice
+// start:end:step of dimension dim replaced by src (of that exact shape,
+// converted to self's dtype).
+func sliceScatter(c *ops.Call) ([]any, error) {
+	x, src := c.Tensor("self"), c.Tensor("src")
+	if x.Dim() == 0 {
+		return nil, c.Errorf("self", "slice() cannot be applied to a 0-dim tensor.")
+	}
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	start, n, step, err := sliceBounds(c, int64(x.Shape()[d]))
+	if err != nil {
+		return nil, err
+	}
+	out := rebase(x).Clone()
+	shape, strides := out.Shape(), out.Strides()
+	off := out.Offset() + int(start)*strides[d]
+	shape[d] = int(n)
+	strides[d] *= int(step)
+	if n == 0 {
+		off = 0
+	}
+	return putSlice(c, out, tensor.Must(out.AsStrided(shape, strides, off)), src)
+}
+
+// wrapDim wraps dimension d of a tensor of the given rank as ATen's
+// maybe_wrap_dim does, blaming argument arg when it is out of range.
+func wrapDim(c *ops.Call, arg string, d int64, rank int) (int, error) {
+	if d < math.MinInt32 || d > math.MaxInt32 {
+		r := max(rank, 1)
+		return 0, c.Errorf(arg, "Dimension out of range (expected to be in range of [%d, %d], but got %d)", -r, r-1, d)
+	}
+	n, err := tensor.NormDim(int(d), rank)
+	if err != nil {
+		return 0, c.Errorf(arg, "%s", capitalize(err.Error()))
+	}
+	return n, nil
+}
+
+// capitalize upper-cases the first letter of a message, as ATen's errors start.
+func capitalize(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// sizesArg converts a SymInt[] size argument to ints, rejecting values that
+// cannot be dimensions (below -1, or beyond tensor.MaxElements).
+func sizesArg(c *ops.Call, arg string, v []int64) ([]int, error) {
+	out := make([]int, len(v))
+	for i, x := range v {
+		if x > tensor.MaxElements || x < -tensor.MaxElements {
+			return nil, c.Errorf(arg, "size %d at index %d is too large", x, i)
+		}
+		out[i] = int(x)
+	}
+	return out, nil
+}
+
+// viewKernel is aten::view: a view with a new shape (one dimension may be -1);
+// the strides must allow it.
+func viewKernel(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	size, err := sizesArg(c, "size", c.Ints("size"))
+	if err != nil {
+		return nil, err
+	}
+	v, err := x.View(size...)
+	if err != nil {
+		return nil, c.Errorf("size", "%v", err)
+	}
+	return one(v), nil
+}
+
+// unsafeView is aten::_unsafe_view: view's semantics, without the alias
+// annotation in the schema.
+func unsafeView(c *ops.Call) ([]any, error) {
+	return viewKernel(c)
+}
+
+// reshape is aten::reshape: a view when the strides allow one, and a
+// contiguous copy otherwise.
+func reshape(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	shape, err := sizesArg(c, "shape", c.Ints("shape"))
+	if err != nil {
+		return nil, err
+	}
+	v, err := x.Reshape(shape...)
+	if err != nil {
+		return nil, c.Errorf("shape", "%v", err)
+	}
+	return one(v), nil
+}
+
+// sameView returns a view of x with its own shape and strides.
+func sameView(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.Must(x.AsStrided(x.Shape(), x.Strides(), x.Offset()))
+}
+
+// rebase works around tensor.Values slicing from the offset of empty
+// views: an empty view (which reaches no element) gets offset 0.
+func rebase(v *tensor.Tensor) *tensor.Tensor {
+	if v.IsMeta() || v.Numel() != 0 || v.Offset() == 0 {
+		return v
+	}
+	return tensor.Must(v.AsStrided(v.Shape(), v.Strides(), 0))
+}
+
+// alias is aten::alias: a view of self with the same shape.
+func alias(c *ops.Call) ([]any, error) {
+	return one(sameView(c.Tensor("self"))), nil
+}
+
+// expand is aten::expand: a view broadcast to size (-1 keeps a
+// dimension), with stride 0 in the expanded dimensions.
+func expand(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	size, err := sizesArg(c, "size", c.Ints("size"))
+	if err != nil {
+		return nil, err
+	}
+	v, err := x.Expand(size...)
+	if err != nil {
+		return nil, c.Errorf("size", "%v", err)
+	}
+	return one(v), nil
+}
+
+// permute is aten::permute: a view with its dimensions reordered.
+func permute(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	dims := c.Ints("dims")
+	if len(dims) != x.Dim() {
+		return nil, c.Errorf("dims", "number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", x.Dim(), len(dims))
+	}
+	nd := make([]int, len(dims))
+	seen := make([]bool, len(dims))
+	for i, d := range dims {
+		n, err := wrapDim(c, "dims", d, x.Dim())
+		if err != nil {
+			return nil, err
+		}
+		if seen[n] {
+			return nil, c.Errorf("dims", "permute(): duplicate dims are not allowed.")
+		}
+		seen[n] = true
+		nd[i] = n
+	}
+	v, err := x.Permute(nd...)
+	if err != nil {
+		return nil, c.Errorf("dims", "%v", err)
+	}
+	return one(v), nil
+}
+
+// tKernel is aten::t: the transpose of a tensor of at most 2 dimensions.
+func tKernel(c *ops.Call) ([]any, error) {
+	v, err := c.Tensor("self").T()
+	if err != nil {
+		return nil, c.Errorf("self", "%v", err)
+	}
+	return one(v), nil
+}
+
+// transpose is aten::transpose.int: a view with two dimensions swapped.
+func transpose(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	d0, err := wrapDim(c, "dim0", c.Int("dim0"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	d1, err := wrapDim(c, "dim1", c.Int("dim1"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return one(tensor.Must(x.Transpose(d0, d1))), nil
+}
+
+// unsqueeze is aten::unsqueeze: a view with a dimension of size 1
+// inserted at dim.
+func unsqueeze(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim()+1)
+	if err != nil {
+		return nil, err
+	}
+	return one(tensor.Must(x.Unsqueeze(d))), nil
+}
+
+// squeeze is aten::squeeze: a view without the dimensions of size 1.
+func squeeze(c *ops.Call) ([]any, error) {
+	return one(c.Tensor("self").Squeeze()), nil
+}
+
+// squeezeDim is aten::squeeze.dim: a view without dimension dim if it
+// has size 1.
+func squeezeDim(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return one(tensor.Must(x.SqueezeDim(d))), nil
+}
+
+// selectKernel is aten::select.int: the view at index along dim, without that
+// dimension.
+func selectKernel(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	if x.Dim() == 0 {
+		return nil, c.Errorf("self", "select() cannot be applied to a 0-dim tensor.")
+	}
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	idx, size := c.Int("index"), int64(x.Shape()[d])
+	if idx < -size || idx >= size {
+		return nil, c.Errorf("index", "select(): index %d out of range for tensor of size %v at dimension %d", idx, x.Shape(), c.Int("dim"))
+	}
+	return one(rebase(tensor.Must(x.Select(d, int(idx))))), nil
+}
+
+// sliceTensor is aten::slice.Tensor: the view of start, start+step, ...
+// below end along dim, with Python's clamping (start defaults to 0, end to
+// the end: INT64_MAX is the exporters' idiom for it).
+func sliceTensor(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	if x.Dim() == 0 {
+		return nil, c.Errorf("self", "slice() cannot be applied to a 0-dim tensor.")
+	}
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	step := c.Int("step")
+	if step <= 0 {
+		return nil, c.Errorf("step", "slice step must be positive")
+	}
+	start, ok := c.OptInt("start")
+	if !ok {
+		start = 0
+	}
+	end, ok := c.OptInt("end")
+	if !ok {
+		end = math.MaxInt64
+	}
+	size := int64(x.Shape()[d])
+	if start < 0 {
+		start += size
+	}
+	if end < 0 {
+		end += size
+	}
+	switch {
+	case start < 0:
+		start = 0
+	case start >= size:
+		start = size
+	}
+	switch {
+	case end < start:
+		end = start
+	case end >= size:
+		end = size
+	}
+	n := end - start
+	// ATen computes (n + step - 1) / step in int64 and fails on the
+	// overflow of huge steps; any step >= n gives the same single element.
+	if n+step-1 < 0 {
+		return nil, c.Errorf("step", "slice: step %d overflows the size computation", step)
+	}
+	if step > n {
+		step = max(n, 1)
+	}
+	return one(rebase(tensor.Must(x.Slice(d, int(start), int(end), int(step))))), nil
+}
+
+// flatten is aten::flatten.using_ints: dimensions start_dim..end_dim
+// merged into one (a view when the strides allow); a 0-d tensor becomes
+// [1].
+func flatten(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	s, err := wrapDim(c, "start_dim", c.Int("start_dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	e, err := wrapDim(c, "end_dim", c.Int("end_dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	if s > e {
+		return nil, c.Errorf("start_dim", "flatten() has invalid args: start_dim cannot come after end_dim")
+	}
+	if x.Dim() == 0 {
+		return one(tensor.Must(x.Reshape(1))), nil
+	}
+	if s == e {
+		return one(sameView(x)), nil
+	}
+	v, err := x.Flatten(s, e)
+	if err != nil {
+		return nil, c.Errorf("self", "%v", err)
+	}
+	return one(v), nil
+}
+
+// splitKernel is aten::split.Tensor: views of split_size along dim, the last
+// one smaller when split_size does not divide the size.
+func splitKernel(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	if x.Dim() == 0 {
+		return nil, c.Errorf("self", "split expects at least a 1-dimensional tensor")
+	}
+	split := c.Int("split_size")
+	if split < 0 {
+		return nil, c.Errorf("split_size", "split expects split_size be non-negative, but got split_size=%d", split)
+	}
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	size := int64(x.Shape()[d])
+	if split == 0 && size != 0 {
+		return nil, c.Errorf("split_size", "split_size can only be 0 if dimension size is 0, but got dimension size of %d", size)
+	}
+	var out []*tensor.Tensor
+	if split == 0 || split >= size {
+		out = []*tensor.Tensor{rebase(tensor.Must(x.Narrow(d, 0, int(size))))}
+	} else {
+		for s := int64(0); s < size; s += split {
+			out = append(out, rebase(tensor.Must(x.Narrow(d, int(s), int(min(split, size-s))))))
+		}
+	}
+	return []any{out}, nil
+}
+
+// splitWithSizes is aten::split_with_sizes: views of the given sizes
+// along dim, which must add up to the size of dim.
+func splitWithSizes(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	if x.Dim() == 0 {
+		return nil, c.Errorf("self", "split expects at least a 1-dimensional tensor")
+	}
+	d, err := wrapDim(c, "dim", c.Int("dim"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	sizes := c.Ints("split_sizes")
+	size := int64(x.Shape()[d])
+	var sum int64
+	for _, s := range sizes {
+		if s < 0 {
+			return nil, c.Errorf("split_sizes", "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%v", sizes)
+		}
+		if sum += s; sum > size {
+			break
+		}
+	}
+	if sum != size {
+		return nil, c.Errorf("split_sizes", "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%v", size, d, sizes)
+	}
+	out := make([]*tensor.Tensor, len(sizes))
+	start := 0
+	for i, s := range sizes {
+		out[i] = rebase(tensor.Must(x.Narrow(d, start, int(s))))
+		start += int(s)
+	}
+	return []any{out}, nil
+}
+
+// catSkip reports whether cat skips t: legacy empty tensors of shape [0].
+func catSkip(t *tensor.Tensor) bool { return t.Dim() == 1 && t.Numel() == 0 }
+
+// cat is aten::cat: the tensors joined along dim, promoted to their
+// common dtype. One-dimensional empty tensors are skipped, as ATen keeps
+// doing for backward compatibility.
+func cat(c *ops.Call) ([]any, error) {
+	ts := c.Tensors("tensors")
+	if len(ts) == 0 {
+		return nil, c.Errorf("tensors", "torch.cat(): expected a non-empty list of Tensors")
+	}
+	dt := tensor.Invalid
+	for i, t := range ts {
+		if t.Dim() == 0 {
+			return nil, c.Errorf("tensors", "zero-dimensional tensor (at position %d) cannot be concatenated", i)
+		}
+		dt = ops.PromoteTypes(dt, t.DType())
+	}
+	valid := slices.IndexFunc(ts, func(t *tensor.Tensor) bool { return !catSkip(t) })
+	if valid < 0 {
+		// Only legacy empty tensors: the result is one too.
+		return one(tensor.Must(empty(meta(ts...), dt, []int{0}))), nil
+	}
+	ref := ts[valid].Shape()
+	d, err := wrapDim(c, "dim", c.Int("dim"), len(ref))
+	if err != nil {
+		return nil, err
+	}
+	shape := slices.Clone(ref)
+	shape[d] = 0
+	for i, t := range ts {
+		if catSkip(t) {
+			continue
+		}
+		s := t.Shape()
+		if len(s) != len(ref) {
+			return nil, c.Errorf("tensors", "Tensors must have same number of dimensions: got %d and %d", len(ref), len(s))
+		}
+		for k := range s {
+			if k != d && s[k] != ref[k] {
+				return nil, c.Errorf("tensors", "Sizes of tensors must match except in dimension %d. Expected size %d but got size %d for tensor number %d in the list.", d, ref[k], s[k], i)
+			}
+		}
+		shape[d] += s[d]
+	}
+	out, err := empty(meta(ts...), dt, shape)
+	if err != nil {
+		return nil, c.Errorf("tensors", "%v", err)
+	}
+	if out.IsMeta() {
+		return one(out), nil
+	}
+	at := 0
+	for _, t := range ts {
+		if catSkip(t) {
+			continue
+		}
+		n := t.Shape()[d]
+		if t.Numel() == 0 {
+			at += n
+			continue
+		}
+		if err := tensor.Must(out.Narrow(d, at, n)).CopyFrom(t); err != nil {
+			return nil, err
+		}
+		at += n
+	}
+	return one(out), nil
+}
+
+// checkMemoryFormat checks a MemoryFormat? argument against the rank of
+// the tensor it applies to. Outputs are always contiguous: the format
+// changes strides only, which the values do not show.
+func checkMemoryFormat(c *ops.Call, rank int) error {
+	if c.IsNone("memory_format") {
+		return nil
+	}
+	switch f := c.Str("memory_format"); f {
+	case "preserve_format", "contiguous_format":
+	case "channels_last":
+		if rank != 4 {
+			return c.Errorf("memory_format", "required rank 4 tensor to use channels_last format")
+		}
+	case "channels_last_3d":
+		if rank != 5 {
+			return c.Errorf("memory_format", "required rank 5 tensor to use channels_last_3d format")
+		}
+	default:
+		return c.Errorf("memory_format", "unknown memory format %q", f)
+	}
+	return nil
+}
+
+// offsets returns the storage offsets, in row-major order, of the
+// elements of a strided layout (strides may be negative or zero).
+func offsets(shape, strides []int, offset int) []int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	out := make([]int, n)
+	if n == 0 {
+		return out
+	}
+	nd := len(shape)
+	if nd == 0 {
+		out[0] = offset
+		return out
+	}
+	idx := make([]int, nd)
+	off := offset
+	inner, is := shape[nd-1], strides[nd-1]
+	for i := 0; i < n; {
+		o := off
+		for j := 0; j < inner; j++ {
+			out[i] = o
+			o += is
+			i++
+		}
+		for k := nd - 2; k >= 0; k-- {
+			idx[k]++
+			off += strides[k]
+			if idx[k] < shape[k] {
+				break
+			}
+			off -= strides[k] * shape[k]
+			idx[k] = 0
+		}
+	}
+	return out
+}
+
+// take returns the contiguous tensor of shape whose i-th element is the
+// element of src's storage at offs[i].
+func take(src *tensor.Tensor, shape []int, offs []int) *tensor.Tensor {
+	out := tensor.Empty(src.DType(), shape...)
+	switch src.DType() {
+	case tensor.Float32:
+		takeT[float32](out, src, offs)
+	case tensor.Float64:
+		takeT[float64](out, src, offs)
+	case tensor.Float16:
+		takeT[tensor.Half](out, src, offs)
+	case tensor.BFloat16:
+		takeT[tensor.BHalf](out, src, offs)
+	case tensor.Int64:
+		takeT[int64](out, src, offs)
+	case tensor.Int32:
+		takeT[int32](out, src, offs)
+	case tensor.Int16:
+		takeT[int16](out, src, offs)
+	case tensor.Int8:
+		takeT[int8](out, src, offs)
+	case tensor.Uint8:
+		takeT[uint8](out, src, offs)
+	case tensor.Bool:
+		takeT[bool](out, src, offs)
+	}
+	return out
+}
+
+// takeT is take for element type T.
+func takeT[T tensor.Elem](out, src *tensor.Tensor, offs []int) {
+	o, s := tensor.Data[T](out), tensor.Data[T](src)
+	parallelFor(len(o), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			o[i] = s[offs[i]]
+		}
+	})
+}
+
+// repeatKernel is aten::repeat: self tiled repeats[i] times along dimension i
+// (leading repeats add dimensions).
+func repeatKernel(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	reps := c.Ints("repeats")
+	if len(reps) < x.Dim() {
+		return nil, c.Errorf("repeats", "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+	}
+	padded := make([]int, len(reps))
+	for i := range padded {
+		padded[i] = 1
+	}
+	copy(padded[len(reps)-x.Dim():], x.Shape())
+	target := make([]int, len(reps))
+	inter := make([]int, 0, 2*len(reps))
+	tiled := make([]int, 0, 2*len(reps))
+	for i, r := range reps {
+		switch {
+		case padded[i] == 0:
+			// 0 * r is 0 even for a negative r, which ATen accepts.
+			r = max(r, 0)
+		case r < 0:
+			return nil, c.Errorf("repeats", "Trying to create tensor with negative dimension %d: %v", int64(padded[i])*r, reps)
+		case r > tensor.MaxElements/int64(padded[i]):
+			return nil, c.Errorf("repeats", "repeats %v give a tensor that is too large", reps)
+		}
+		target[i] = padded[i] * int(r)
+		inter = append(inter, 1, padded[i])
+		tiled = append(tiled, int(r), padded[i])
+	}
+	out, err := empty(x.IsMeta(), x.DType(), target)
+	if err != nil {
+		return nil, c.Errorf("repeats", "%v", err)
+	}
+	if x.IsMeta() || out.Numel() == 0 {
+		return one(out), nil
+	}
+	e, err := tensor.Must(x.Reshape(inter...)).Expand(tiled...)
+	if err != nil {
+		return nil, c.Errorf("repeats", "%v", err)
+	}
+	return one(tensor.Must(e.Clone().View(target...))), nil
+}
+
+// stridesArg converts a stride argument to ints, rejecting negative strides
+// (which ATen does not support) and absurd values.
+func stridesArg(c *ops.Call, arg, what string, v []int64) ([]int, error) {
+	out := make([]int, len(v))
+	for i, s := range v {
+		if s < 0 {
+			return nil, c.Errorf(arg, "%s: Negative strides are not supported at the moment, got strides: %v", what, v)
+		}
+		if s > tensor.MaxElements {
+			return nil, c.Errorf(arg, "stride %d at index %d is too large", s, i)
+		}
+		out[i] = int(s)
+	}
+	return out, nil
+}
+
+// nonNegSizes converts a size argument to ints, rejecting negative
+// dimensions as ATen's factories and resize_ do.
+func nonNegSizes(c *ops.Call, arg string, v []int64) ([]int, error) {
+	for _, d := range v {
+		if d < 0 {
+			return nil, c.Errorf(arg, "Trying to create tensor with negative dimension %d: %v", d, v)
+		}
+	}
+	return sizesArg(c, arg, v)
+}
+
+// asStrided is aten::as_strided: a view of self's storage with the given
+// sizes, strides and storage offset (self's own offset when None). Every
+// element it reaches must lie in the storage (meta tensors have none to
+// check).
+func asStrided(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	size, stride := c.Ints("size"), c.Ints("stride")
+	if len(size) != len(stride) {
+		return nil, c.Errorf("stride", "mismatch in length of strides and shape")
+	}
+	shape, err := nonNegSizes(c, "size", size)
+	if err != nil {
+		return nil, err
+	}
+	strides, err := stridesArg(c, "stride", "as_strided", stride)
+	if err != nil {
+		return nil, err
+	}
+	off := int64(x.Offset())
+	if o, ok := c.OptInt("storage_offset"); ok {
+		off = o
+	}
+	if off < 0 {
+		return nil, c.Errorf("storage_offset", "Tensor: invalid storage offset %d", off)
+	}
+	if off > tensor.MaxElements {
+		return nil, c.Errorf("storage_offset", "storage offset %d is too large", off)
+	}
+	v, err := x.AsStrided(shape, strides, int(off))
+	if err != nil {
+		return nil, c.Errorf("size", "%v", err)
+	}
+	return one(v), nil
+}
+
+// diagonal is aten::diagonal: the view of the elements (i, i+offset) of
+// dimensions dim1 and dim2, which are removed and replaced by a last
+// dimension of the diagonal's length (0 when offset is past the end).
+func diagonal(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	d1, err := wrapDim(c, "dim1", c.Int("dim1"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	d2, err := wrapDim(c, "dim2", c.Int("dim2"), x.Dim())
+	if err != nil {
+		return nil, err
+	}
+	if d1 == d2 {
+		return nil, c.Errorf("dim2", "diagonal dimensions cannot be identical %d, %d", c.Int("dim1"), c.Int("dim2"))
+	}
+	offset := c.Int("offset")
+	shape, strides := x.Shape(), x.Strides()
+	s1, s2 := int64(shape[d1]), int64(shape[d2])
+	var n int64
+	if offset >= 0 {
+		n = max(min(s1, s2-min(offset, s2)), 0)
+	} else {
+		n = max(min(s1+max(offset, -s1), s2), 0)
+	}
+	off := x.Offset()
+	if n > 0 {
+		if offset >= 0 {
+			off += int(offset) * strides[d2]
+		} else {
+			off -= int(offset) * strides[d1]
+		}
+	}
+	st := strides[d1] + strides[d2]
+	hi, lo := max(d1, d2), min(d1, d2)
+	shape = slices.Delete(shape, hi, hi+1)
+	shape = slices.Delete(shape, lo, lo+1)
+	strides = slices.Delete(strides, hi, hi+1)
+	strides = slices.Delete(strides, lo, lo+1)
+	shape = append(shape, int(n))
+	strides = append(strides, st)
+	v, err := x.AsStrided(shape, strides, off)
+	if err != nil {
+		return nil, c.Errorf("offset", "%v", err)
+	}
+	return one(rebase(v)), nil
+}
+
+// squeezeDims is aten::squeeze.dims (newer than PyTorch 1.13): a view of
+// self without those of the dimensions dim that have size 1; the others
+// stay. Dimensions wrap; a repeated one is an error.
+func squeezeDims(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	drop := make([]bool, max(x.Dim(), 1))
+	for _, d := range c.Ints("dim") {
+		n, err := wrapDim(c, "dim", d, x.Dim())
+		if err != nil {
+			return nil, err
+		}
+		if drop[n] {
+			return nil, c.Errorf("dim", "dim %d appears multiple times in the list of dims", n)
+		}
+		drop[n] = true
+	}
+	var shape, strides []int
+	for d, s := range x.Shape() {
+		if drop[d] && s == 1 {
+			continue
+		}
+		shape = append(shape, s)
+		strides = append(strides, x.Strides()[d])
+	}
+	if shape == nil {
+		shape, strides = []int{}, []int{}
+	}
+	v, err := x.AsStrided(shape, strides, x.Offset())
+	if err != nil {
+		return nil, c.Errorf("self", "%v", err)
+	}
+	return one(v), nil
+}
