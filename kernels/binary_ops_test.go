@@ -7,17 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/tensor"
 )
-
-// lookupOp looks up an operator of the global registry.
-func lookupOp(t *testing.T, name string) *ops.Operator {
-	t.Helper()
-	o, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return o
-}
 
 // binaryF32 returns a float32 tensor of vals and shape.
 func binaryF32(t *testing.T, vals []float64, shape ...int) *tensor.Tensor {
@@ -38,7 +30,7 @@ func binaryInts(t *testing.T, dt tensor.DType, vals ...int64) *tensor.Tensor {
 // callBinary1 calls op and returns its single tensor result.
 func callBinary1(t *testing.T, name string, args []any, kwargs map[string]any) *tensor.Tensor {
 	t.Helper()
-	out, err := lookupOp(t, name).Call(args, kwargs)
+	out, err := optest.Op(t, name).Call(args, kwargs)
 	require.NoError(t, err)
 	require.Len(t, out, 1)
 	res, ok := out[0].(*tensor.Tensor)
@@ -98,7 +90,7 @@ func TestBinaryOpsBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := lookupOp(t, tc.op).Call(tc.args, tc.kwargs)
+			_, err := optest.Op(t, tc.op).Call(tc.args, tc.kwargs)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "'"+tc.arg+"'")
 			assert.Contains(t, err.Error(), tc.msg)
@@ -218,12 +210,12 @@ func TestOutVariant(t *testing.T) {
 	x := tensor.Must(tensor.FromSlice([]float32{1, -1}))
 	y := tensor.Must(tensor.FromSlice([]float32{1, 1}))
 	out := tensor.Empty(tensor.Float32, 2)
-	res, err := call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": out})
+	res, err := optest.Call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": out})
 	require.NoError(t, err)
 	assert.Same(t, out, res[0])
 	assert.InDeltaSlice(t, []float32{0.7853982, -0.7853982}, tensor.Values[float32](out), 1e-7)
-	_, err = call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": tensor.Empty(tensor.Int64, 2)})
+	_, err = optest.Call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": tensor.Empty(tensor.Int64, 2)})
 	assert.ErrorContains(t, err, "result type Float can't be cast to the desired output type Long")
-	_, err = call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": tensor.Empty(tensor.Float32, 3)})
+	_, err = optest.Call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": tensor.Empty(tensor.Float32, 3)})
 	assert.ErrorContains(t, err, "argument 'out'")
 }

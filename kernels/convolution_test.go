@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -324,12 +325,12 @@ func TestConvParallelPaths(t *testing.T) {
 				ow = (tc.w+2*tc.p-tc.d*(tc.k-1)-1)/tc.s + 1
 			}
 			w := randn(tensor.Float64, 2, ws...)
-			got := callLinalg1(t, "aten::convolution", []any{x, w, nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
+			got := optest.Tensor(t, "aten::convolution", []any{x, w, nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
 				tc.transposed, []int64{0}, int64(tc.g)}, nil)
 			ref := naiveConv2d(x.Float64s(), w.Float64s(), tc.n, tc.cin, tc.h, tc.w, tc.cout, tc.k, tc.k, tc.s, tc.p, tc.d, tc.g, tc.transposed, oh, ow)
 			requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float64, ref, tc.n, tc.cout, oh, ow)), got, 1e-12)
 			// float32 through gonum's Sgemm agrees within float32 accuracy.
-			got32 := callLinalg1(t, "aten::convolution", []any{x.To(tensor.Float32), w.To(tensor.Float32), nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
+			got32 := optest.Tensor(t, "aten::convolution", []any{x.To(tensor.Float32), w.To(tensor.Float32), nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
 				tc.transposed, []int64{0}, int64(tc.g)}, nil)
 			requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float32, ref, tc.n, tc.cout, oh, ow)), got32, 1e-4)
 		})

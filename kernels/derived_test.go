@@ -6,17 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
-
-// callInplace calls the operator called name.
-func callInplace(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
-	t.Helper()
-	o, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return o.Call(args, kwargs)
-}
 
 // inplaceF32 returns a float32 tensor of vals and shape.
 func inplaceF32(vals []float64, shape ...int) *tensor.Tensor {
@@ -65,29 +58,29 @@ func TestInplaceReturnsSelfStrided(t *testing.T) {
 	base := inplaceRange(2, 3) // [[0 1 2] [3 4 5]]
 	view := tensor.Must(base.T())
 	other := inplaceF32([]float64{10, 20, 30, 40, 50, 60}, 3, 2)
-	out, err := callInplace(t, "aten::add_.Tensor", []any{view, other}, nil)
+	out, err := optest.Call(t, "aten::add_.Tensor", []any{view, other}, nil)
 	require.NoError(t, err)
 	require.Same(t, view, out[0].(*tensor.Tensor))
 	// view[i][j] = base[j][i] += other[i][j].
 	assert.Equal(t, []float64{10, 31, 52, 23, 44, 65}, base.Float64s())
 
-	out, err = callInplace(t, "aten::relu_", []any{view}, nil)
+	out, err = optest.Call(t, "aten::relu_", []any{view}, nil)
 	require.NoError(t, err)
 	require.Same(t, view, out[0].(*tensor.Tensor))
 
 	neg := inplaceF32([]float64{-1, 2, -3, 4, -5, 6}, 3, 2)
-	out, err = callInplace(t, "aten::copy_", []any{view, neg}, nil)
+	out, err = optest.Call(t, "aten::copy_", []any{view, neg}, nil)
 	require.NoError(t, err)
 	require.Same(t, view, out[0].(*tensor.Tensor))
 	assert.Equal(t, []float64{-1, -3, -5, 2, 4, 6}, base.Float64s())
 
 	col := tensor.Must(base.Select(1, 1)) // base[:, 1]
-	out, err = callInplace(t, "aten::zero_", []any{col}, nil)
+	out, err = optest.Call(t, "aten::zero_", []any{col}, nil)
 	require.NoError(t, err)
 	require.Same(t, col, out[0].(*tensor.Tensor))
 	assert.Equal(t, []float64{-1, 0, -5, 2, 0, 6}, base.Float64s())
 
-	out, err = callInplace(t, "aten::fill_.Scalar", []any{col, 7.5}, nil)
+	out, err = optest.Call(t, "aten::fill_.Scalar", []any{col, 7.5}, nil)
 	require.NoError(t, err)
 	require.Same(t, col, out[0].(*tensor.Tensor))
 	assert.Equal(t, []float64{-1, 7.5, -5, 2, 7.5, 6}, base.Float64s())
@@ -96,7 +89,7 @@ func TestInplaceReturnsSelfStrided(t *testing.T) {
 	// rounded to float32.
 	x := inplaceF32([]float64{1.1, 2.2}, 2)
 	y := tensor.Must(tensor.FromFloat64s(tensor.Float64, []float64{3.3, 1}, 2))
-	out, err = callInplace(t, "aten::mul_.Tensor", []any{x, y}, nil)
+	out, err = optest.Call(t, "aten::mul_.Tensor", []any{x, y}, nil)
 	require.NoError(t, err)
 	require.Same(t, x, out[0].(*tensor.Tensor))
 	assert.Equal(t, tensor.Float32, x.DType())
@@ -104,15 +97,15 @@ func TestInplaceReturnsSelfStrided(t *testing.T) {
 
 	// x.add_(x) reads and writes the same elements.
 	z := inplaceRange(4)
-	_, err = callInplace(t, "aten::add_.Tensor", []any{z, z}, nil)
+	_, err = optest.Call(t, "aten::add_.Tensor", []any{z, z}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 2, 4, 6}, z.Float64s())
 
 	// A contiguous tensor is its own contiguous version; a view is not.
-	out, err = callInplace(t, "aten::contiguous", []any{base}, nil)
+	out, err = optest.Call(t, "aten::contiguous", []any{base}, nil)
 	require.NoError(t, err)
 	assert.Same(t, base, out[0].(*tensor.Tensor))
-	out, err = callInplace(t, "aten::contiguous", []any{view}, nil)
+	out, err = optest.Call(t, "aten::contiguous", []any{view}, nil)
 	require.NoError(t, err)
 	c := out[0].(*tensor.Tensor)
 	assert.True(t, c.IsContiguous())
@@ -120,7 +113,7 @@ func TestInplaceReturnsSelfStrided(t *testing.T) {
 
 	// Meta: the in-place meta function returns self too.
 	m := tensor.Must(tensor.NewMeta(tensor.Float32, 2, 3))
-	out, err = callInplace(t, "aten::add_.Scalar", []any{m, 1.5}, nil)
+	out, err = optest.Call(t, "aten::add_.Scalar", []any{m, 1.5}, nil)
 	require.NoError(t, err)
 	assert.Same(t, m, out[0].(*tensor.Tensor))
 }
@@ -209,7 +202,7 @@ func TestInplaceBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := callInplace(t, tc.op, tc.args, tc.kwargs)
+			_, err := optest.Call(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.ErrorAs(t, err, &ce)
@@ -225,7 +218,7 @@ func TestInplaceBadInput(t *testing.T) {
 func TestInstanceNormRunningStats(t *testing.T) {
 	x := inplaceF32([]float64{1, 2, 3, 4, 10, 20, 30, 40}, 2, 1, 4)
 	rm, rv := inplaceF32([]float64{0}, 1), inplaceF32([]float64{1}, 1)
-	_, err := callInplace(t, "aten::instance_norm", []any{x, nil, nil, rm, rv, true, 0.5, 1e-5, false}, nil)
+	_, err := optest.Call(t, "aten::instance_norm", []any{x, nil, nil, rm, rv, true, 0.5, 1e-5, false}, nil)
 	require.NoError(t, err)
 	// Means 2.5 and 25: 0.5*0 + 0.5*mean, averaged: 6.875.
 	assert.InDelta(t, 6.875, rm.Float64s()[0], 1e-6)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/conformance"
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -43,7 +44,7 @@ func TestIndexingMetaExtra(t *testing.T) {
 // callIndexing calls the operator called name and returns its first result.
 func callIndexing(t *testing.T, name string, args []any, kwargs map[string]any) *tensor.Tensor {
 	t.Helper()
-	out, err := callShape(t, name, args, kwargs)
+	out, err := optest.Call(t, name, args, kwargs)
 	require.NoError(t, err)
 	return out[0].(*tensor.Tensor)
 }
@@ -149,7 +150,7 @@ func TestIndexingBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := callShape(t, tc.op, tc.args, tc.kwargs)
+			_, err := optest.Call(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%v", err)
@@ -243,10 +244,10 @@ func TestIndexingScatterReduceOrder(t *testing.T) {
 
 func TestIndexingErrorsMention(t *testing.T) {
 	// A few messages follow ATen's word for word.
-	_, err := callShape(t, "aten::index_put", []any{arange(3), []*tensor.Tensor{intTensor([]int64{0})}, intTensor([]int64{1})}, nil)
+	_, err := optest.Call(t, "aten::index_put", []any{arange(3), []*tensor.Tensor{intTensor([]int64{0})}, intTensor([]int64{1})}, nil)
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "Index put requires the source and destination dtypes match, got Float for the destination and Long for the source."), err.Error())
-	_, err = callShape(t, "aten::scatter.src", []any{arange(3), 0, intTensor([]int64{3}), arange(3)}, nil)
+	_, err = optest.Call(t, "aten::scatter.src", []any{arange(3), 0, intTensor([]int64{3}), arange(3)}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "index 3 is out of bounds for dimension 0 with size 3")
 }
@@ -254,16 +255,16 @@ func TestIndexingErrorsMention(t *testing.T) {
 func TestIndexAdvanced(t *testing.T) {
 	x := tensor.Must(tensor.New(tensor.Float32, 2, 3, 4, 5))
 	// Non-adjacent advanced indices move the broadcast dims to the front.
-	out, err := callShape(t, "aten::index.Tensor", []any{x, []any{nil, intTensor([]int64{0, 1}), nil, intTensor([]int64{1, 2, 3}, 3, 1)}}, nil)
+	out, err := optest.Call(t, "aten::index.Tensor", []any{x, []any{nil, intTensor([]int64{0, 1}), nil, intTensor([]int64{1, 2, 3}, 3, 1)}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int{3, 2, 2, 4}, out[0].(*tensor.Tensor).Shape())
 	// Adjacent ones stay in place.
-	out, err = callShape(t, "aten::index.Tensor", []any{x, []any{nil, intTensor([]int64{0, 1}), intTensor([]int64{1, 2, 3}, 3, 1)}}, nil)
+	out, err = optest.Call(t, "aten::index.Tensor", []any{x, []any{nil, intTensor([]int64{0, 1}), intTensor([]int64{1, 2, 3}, 3, 1)}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 3, 2, 5}, out[0].(*tensor.Tensor).Shape())
 	// A mask selects its true positions.
 	m := tensor.Must(tensor.FromSlice([]bool{true, false, true}))
-	out, err = callShape(t, "aten::index.Tensor", []any{arange(3, 2), []any{m}}, nil)
+	out, err = optest.Call(t, "aten::index.Tensor", []any{arange(3, 2), []any{m}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 1, 4, 5}, out[0].(*tensor.Tensor).Float64s())
 }

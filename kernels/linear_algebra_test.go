@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -31,23 +31,6 @@ func patternTensor(dt tensor.DType, shape ...int) *tensor.Tensor {
 // randn returns a float tensor of normal values from a fixed seed.
 func randn(dt tensor.DType, seed uint64, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.NewGenerator(seed).Randn(dt, shape...))
-}
-
-// callLinalg calls the operator called name.
-func callLinalg(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
-	t.Helper()
-	o, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return o.Call(args, kwargs)
-}
-
-// callLinalg1 calls the operator called name and returns its first result,
-// failing the test on an error.
-func callLinalg1(t *testing.T, name string, args []any, kwargs map[string]any) *tensor.Tensor {
-	t.Helper()
-	out, err := callLinalg(t, name, args, kwargs)
-	require.NoError(t, err)
-	return out[0].(*tensor.Tensor)
 }
 
 func TestLinearAlgebraBadInput(t *testing.T) {
@@ -176,7 +159,7 @@ func TestLinearAlgebraBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := callLinalg(t, tc.op, tc.args, tc.kwargs)
+			_, err := optest.Call(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "argument '"+tc.arg+"'")
 			assert.NotContains(t, err.Error(), "internal error")
@@ -188,19 +171,19 @@ func TestLinearAlgebraBadInput(t *testing.T) {
 // outputs for ops whose kernels refuse some dtypes.
 func TestLinearAlgebraMeta(t *testing.T) {
 	m := func(dt tensor.DType, s ...int) *tensor.Tensor { return tensor.Must(tensor.NewMeta(dt, s...)) }
-	out := callLinalg1(t, "aten::mm", []any{m(tensor.Float16, 2, 3), m(tensor.Float16, 3, 4)}, nil)
+	out := optest.Tensor(t, "aten::mm", []any{m(tensor.Float16, 2, 3), m(tensor.Float16, 3, 4)}, nil)
 	assert.True(t, out.IsMeta())
 	assert.Equal(t, []int{2, 4}, out.Shape())
 	assert.Equal(t, tensor.Float16, out.DType())
-	out = callLinalg1(t, "aten::linear", []any{m(tensor.Float32, 2, 5, 3), m(tensor.Float32, 4, 3), m(tensor.Float32, 4)}, nil)
+	out = optest.Tensor(t, "aten::linear", []any{m(tensor.Float32, 2, 5, 3), m(tensor.Float32, 4, 3), m(tensor.Float32, 4)}, nil)
 	assert.Equal(t, []int{2, 5, 4}, out.Shape())
-	out = callLinalg1(t, "aten::conv3d", []any{m(tensor.Float32, 4, 5, 5, 5), m(tensor.Float32, 6, 2, 3, 3, 3), nil, []int64{1, 1, 1}, []int64{1, 1, 1}, []int64{1, 1, 1}, int64(2)}, nil)
+	out = optest.Tensor(t, "aten::conv3d", []any{m(tensor.Float32, 4, 5, 5, 5), m(tensor.Float32, 6, 2, 3, 3, 3), nil, []int64{1, 1, 1}, []int64{1, 1, 1}, []int64{1, 1, 1}, int64(2)}, nil)
 	assert.Equal(t, []int{6, 5, 5, 5}, out.Shape())
-	outs, err := callLinalg(t, "aten::max_pool2d_with_indices", []any{m(tensor.Float32, 3, 7, 7), []int64{3, 3}, []int64{2, 2}, []int64{1, 1}, []int64{1, 1}, true}, nil)
+	outs, err := optest.Call(t, "aten::max_pool2d_with_indices", []any{m(tensor.Float32, 3, 7, 7), []int64{3, 3}, []int64{2, 2}, []int64{1, 1}, []int64{1, 1}, true}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int{3, 4, 4}, outs[0].(*tensor.Tensor).Shape())
 	assert.Equal(t, tensor.Int64, outs[1].(*tensor.Tensor).DType())
-	_, err = callLinalg(t, "aten::mm", []any{m(tensor.Float32, 2, 3), m(tensor.Float32, 4, 4)}, nil)
+	_, err = optest.Call(t, "aten::mm", []any{m(tensor.Float32, 2, 3), m(tensor.Float32, 4, 4)}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "argument 'mat2'")
 }
@@ -226,32 +209,32 @@ func TestLinearAlgebraNonContiguous(t *testing.T) {
 	b := randn(tensor.Float32, 2, 4, 6)
 	at := tensor.Must(a.T()) // [5, 6] column-major
 	bt := tensor.Must(b.T()) // [6, 4] column-major
-	want := callLinalg1(t, "aten::mm", []any{at.Contiguous(), bt.Contiguous()}, nil)
-	requireClose(t, want, callLinalg1(t, "aten::mm", []any{at, bt}, nil), 1e-6)
+	want := optest.Tensor(t, "aten::mm", []any{at.Contiguous(), bt.Contiguous()}, nil)
+	requireClose(t, want, optest.Tensor(t, "aten::mm", []any{at, bt}, nil), 1e-6)
 	sl := tensor.Must(randn(tensor.Float32, 3, 6, 9).Slice(1, 1, 9, 2)) // [6, 4] with row stride 9
-	want = callLinalg1(t, "aten::mm", []any{at.Contiguous(), sl.Contiguous()}, nil)
-	requireClose(t, want, callLinalg1(t, "aten::mm", []any{at, sl}, nil), 1e-6)
+	want = optest.Tensor(t, "aten::mm", []any{at.Contiguous(), sl.Contiguous()}, nil)
+	requireClose(t, want, optest.Tensor(t, "aten::mm", []any{at, sl}, nil), 1e-6)
 	ints := tensor.Must(patternTensor(tensor.Int64, 4, 3).T())
-	want = callLinalg1(t, "aten::mm", []any{ints.Contiguous(), patternTensor(tensor.Int64, 4, 2)}, nil)
-	requireClose(t, want, callLinalg1(t, "aten::mm", []any{ints, patternTensor(tensor.Int64, 4, 2)}, nil), 0)
+	want = optest.Tensor(t, "aten::mm", []any{ints.Contiguous(), patternTensor(tensor.Int64, 4, 2)}, nil)
+	requireClose(t, want, optest.Tensor(t, "aten::mm", []any{ints, patternTensor(tensor.Int64, 4, 2)}, nil), 0)
 
 	x := tensor.Must(randn(tensor.Float32, 4, 1, 5, 6, 3).Permute(0, 3, 1, 2)) // [1, 3, 5, 6] channels-last
 	w := randn(tensor.Float32, 5, 2, 3, 3, 3)
 	args := func(x *tensor.Tensor) []any {
 		return []any{x, w, nil, []int64{1}, []int64{1}, []int64{1}, false, []int64{0}, int64(1)}
 	}
-	want = callLinalg1(t, "aten::convolution", args(x.Contiguous()), nil)
-	requireClose(t, want, callLinalg1(t, "aten::convolution", args(x), nil), 1e-6)
+	want = optest.Tensor(t, "aten::convolution", args(x.Contiguous()), nil)
+	requireClose(t, want, optest.Tensor(t, "aten::convolution", args(x), nil), 1e-6)
 
-	want = callLinalg1(t, "aten::max_pool2d", []any{x.Contiguous(), []int64{2, 2}}, nil)
-	requireClose(t, want, callLinalg1(t, "aten::max_pool2d", []any{x, []int64{2, 2}}, nil), 0)
-	want = callLinalg1(t, "aten::avg_pool2d", []any{x.Contiguous(), []int64{2, 2}}, nil)
-	requireClose(t, want, callLinalg1(t, "aten::avg_pool2d", []any{x, []int64{2, 2}}, nil), 0)
-	want = callLinalg1(t, "aten::upsample_nearest2d.vec", []any{x.Contiguous(), []int64{7, 9}, nil}, nil)
-	requireClose(t, want, callLinalg1(t, "aten::upsample_nearest2d.vec", []any{x, []int64{7, 9}, nil}, nil), 0)
+	want = optest.Tensor(t, "aten::max_pool2d", []any{x.Contiguous(), []int64{2, 2}}, nil)
+	requireClose(t, want, optest.Tensor(t, "aten::max_pool2d", []any{x, []int64{2, 2}}, nil), 0)
+	want = optest.Tensor(t, "aten::avg_pool2d", []any{x.Contiguous(), []int64{2, 2}}, nil)
+	requireClose(t, want, optest.Tensor(t, "aten::avg_pool2d", []any{x, []int64{2, 2}}, nil), 0)
+	want = optest.Tensor(t, "aten::upsample_nearest2d.vec", []any{x.Contiguous(), []int64{7, 9}, nil}, nil)
+	requireClose(t, want, optest.Tensor(t, "aten::upsample_nearest2d.vec", []any{x, []int64{7, 9}, nil}, nil), 0)
 	emb := tensor.Must(randn(tensor.Float32, 6, 4, 5).T())
-	want = callLinalg1(t, "aten::embedding", []any{emb.Contiguous(), tensor.Must(tensor.FromSlice([]int64{4, 0, 2}))}, nil)
-	requireClose(t, want, callLinalg1(t, "aten::embedding", []any{emb, tensor.Must(tensor.FromSlice([]int64{4, 0, 2}))}, nil), 0)
+	want = optest.Tensor(t, "aten::embedding", []any{emb.Contiguous(), tensor.Must(tensor.FromSlice([]int64{4, 0, 2}))}, nil)
+	requireClose(t, want, optest.Tensor(t, "aten::embedding", []any{emb, tensor.Must(tensor.FromSlice([]int64{4, 0, 2}))}, nil), 0)
 }
 
 // TestLinearAlgebraLargeMatmul checks products large enough for gonum's parallel
@@ -269,8 +252,8 @@ func TestLinearAlgebraLargeMatmul(t *testing.T) {
 		}
 	}
 	want := tensor.Must(tensor.FromFloat64s(tensor.Float64, ref, 130, 150))
-	requireClose(t, want, callLinalg1(t, "aten::mm", []any{a, b}, nil), 1e-12)
-	requireClose(t, want.To(tensor.Float32), callLinalg1(t, "aten::mm", []any{a.To(tensor.Float32), b.To(tensor.Float32)}, nil), 1e-4)
+	requireClose(t, want, optest.Tensor(t, "aten::mm", []any{a, b}, nil), 1e-12)
+	requireClose(t, want.To(tensor.Float32), optest.Tensor(t, "aten::mm", []any{a.To(tensor.Float32), b.To(tensor.Float32)}, nil), 1e-4)
 	ai, bi := patternTensor(tensor.Int64, 130, 70), patternTensor(tensor.Int64, 70, 150)
 	aiv, biv := ai.Int64s(), bi.Int64s()
 	iref := make([]int64, 130*150)
@@ -281,5 +264,5 @@ func TestLinearAlgebraLargeMatmul(t *testing.T) {
 			}
 		}
 	}
-	requireClose(t, tensor.Must(tensor.FromInt64s(tensor.Int64, iref, 130, 150)), callLinalg1(t, "aten::mm", []any{ai, bi}, nil), 0)
+	requireClose(t, tensor.Must(tensor.FromInt64s(tensor.Int64, iref, 130, 150)), optest.Tensor(t, "aten::mm", []any{ai, bi}, nil), 0)
 }

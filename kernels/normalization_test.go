@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -70,7 +71,7 @@ func TestReduceBatchNormUpdatesRunningStats(t *testing.T) {
 	x := tensor.Must(tensor.FromFloat64s(tensor.Float32, []float64{1, 2, 10, 10, 3, 4, 10, 10}, 2, 2, 2))
 	rm := tensor.Must(tensor.FromFloat64s(tensor.Float32, []float64{1, 2}, 2))
 	rv := tensor.Must(tensor.FromFloat64s(tensor.Float32, []float64{3, 4}, 2))
-	out, err := callReduce(t, "aten::native_batch_norm", []any{x, nil, nil, rm, rv, true, 0.25, 1e-5}, nil)
+	out, err := optest.Call(t, "aten::native_batch_norm", []any{x, nil, nil, rm, rv, true, 0.25, 1e-5}, nil)
 	require.NoError(t, err)
 	// Running stats: momentum*batch + (1-momentum)*running, with the
 	// unbiased variance (5/3 for 1..4, 0 for the constant channel).
@@ -81,7 +82,7 @@ func TestReduceBatchNormUpdatesRunningStats(t *testing.T) {
 	assert.InDeltaSlice(t, []float64{1 / math.Sqrt(1.25+1e-5), 1 / math.Sqrt(1e-5)}, out[2].(*tensor.Tensor).Float64s(), 1e-3)
 
 	// The composite batch_norm updates them too; eval mode leaves them.
-	_, err = callReduce(t, "aten::batch_norm", []any{x, nil, nil, rm, rv, false, 0.25, 1e-5, false}, nil)
+	_, err = optest.Call(t, "aten::batch_norm", []any{x, nil, nil, rm, rv, false, 0.25, 1e-5, false}, nil)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{0.25*2.5 + 0.75*1, 0.25*10 + 0.75*2}, rm.Float64s(), 1e-6)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/conformance"
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -18,7 +19,7 @@ import (
 // callReduceOverload calls the operator called name and fails the test on an error.
 func callReduceOverload(t *testing.T, name string, args []any, kwargs map[string]any) []any {
 	t.Helper()
-	out, err := callReduce(t, name, args, kwargs)
+	out, err := optest.Call(t, name, args, kwargs)
 	require.NoError(t, err, name)
 	return out
 }
@@ -211,7 +212,7 @@ func TestReduceOverloadsBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := callReduce(t, tc.op, tc.args, tc.kwargs)
+			_, err := optest.Call(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%T: %v", err, err)
@@ -234,14 +235,6 @@ func reduceTensor(dt tensor.DType, shape ...int) *tensor.Tensor {
 		vals[i] = float64(i)*0.5 - 1
 	}
 	return tensor.Must(tensor.FromFloat64s(dt, vals, shape...))
-}
-
-// callReduce calls the operator called name.
-func callReduce(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
-	t.Helper()
-	o, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return o.Call(args, kwargs)
 }
 
 func TestReduceBadInput(t *testing.T) {
@@ -311,7 +304,7 @@ func TestReduceBadInput(t *testing.T) {
 						args[i] = a
 					}
 				}
-				_, err := callReduce(t, tc.op, args, tc.kwargs)
+				_, err := optest.Call(t, tc.op, args, tc.kwargs)
 				require.Error(t, err, "meta=%v", isMeta)
 				var ce *ops.CallError
 				require.True(t, errors.As(err, &ce), "meta=%v: %v", isMeta, err)
@@ -344,9 +337,9 @@ func TestReduceNonContiguousInputs(t *testing.T) {
 		if tc.op == "aten::var.correction" {
 			kw = map[string]any{"correction": nil}
 		}
-		got, err := callReduce(t, tc.op, tc.args(perm), kw)
+		got, err := optest.Call(t, tc.op, tc.args(perm), kw)
 		require.NoError(t, err, tc.op)
-		want, err := callReduce(t, tc.op, tc.args(dense), kw)
+		want, err := optest.Call(t, tc.op, tc.args(dense), kw)
 		require.NoError(t, err, tc.op)
 		for i := range want {
 			g, w := got[i].(*tensor.Tensor), want[i].(*tensor.Tensor)
@@ -360,16 +353,16 @@ func TestReduceLargeRowsMatchSmall(t *testing.T) {
 	// 300 rows of 257 elements go through parallelFor; each row reduced on
 	// its own must give the same values.
 	x := reduceTensor(tensor.Float32, 300, 257)
-	got, err := callReduce(t, "aten::_softmax", []any{x, int64(1), false}, nil)
+	got, err := optest.Call(t, "aten::_softmax", []any{x, int64(1), false}, nil)
 	require.NoError(t, err)
-	sums, err := callReduce(t, "aten::sum.dim_IntList", []any{x, []int64{1}}, nil)
+	sums, err := optest.Call(t, "aten::sum.dim_IntList", []any{x, []int64{1}}, nil)
 	require.NoError(t, err)
 	for _, r := range []int{0, 1, 150, 299} {
 		row := tensor.Must(x.Select(0, r))
-		one, err := callReduce(t, "aten::_softmax", []any{row, int64(0), false}, nil)
+		one, err := optest.Call(t, "aten::_softmax", []any{row, int64(0), false}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, one[0].(*tensor.Tensor).Float64s(), tensor.Must(got[0].(*tensor.Tensor).Select(0, r)).Float64s())
-		s, err := callReduce(t, "aten::sum.default", []any{row}, nil)
+		s, err := optest.Call(t, "aten::sum.default", []any{row}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, s[0].(*tensor.Tensor).Float64s()[0], sums[0].(*tensor.Tensor).Float64s()[r])
 	}
@@ -379,11 +372,11 @@ func TestReduceIntegerExactness(t *testing.T) {
 	// int64 values beyond 2^53 must not pass through float64.
 	big := int64(1)<<62 + 1
 	x := tensor.Must(tensor.FromSlice([]int64{big, big + 2, big + 1}))
-	out, err := callReduce(t, "aten::max.dim", []any{x, int64(0)}, nil)
+	out, err := optest.Call(t, "aten::max.dim", []any{x, int64(0)}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int64{big + 2}, out[0].(*tensor.Tensor).Int64s())
 	assert.Equal(t, []int64{1}, out[1].(*tensor.Tensor).Int64s())
-	s, err := callReduce(t, "aten::cumsum", []any{x, int64(0)}, nil)
+	s, err := optest.Call(t, "aten::cumsum", []any{x, int64(0)}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int64{big, 2*big + 2, 3*big + 3}, s[0].(*tensor.Tensor).Int64s())
 }

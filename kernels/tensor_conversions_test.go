@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -19,7 +20,7 @@ func TestToCopyCasts(t *testing.T) {
 		tensor.Uint8: {0, 0, 255, 44, 1},
 	}
 	for dt, w := range want {
-		out, err := callShape(t, "aten::_to_copy", []any{x}, map[string]any{"dtype": dt})
+		out, err := optest.Call(t, "aten::_to_copy", []any{x}, map[string]any{"dtype": dt})
 		require.NoError(t, err)
 		assert.Equal(t, w, out[0].(*tensor.Tensor).Int64s(), dt.String())
 	}

@@ -7,24 +7,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/kernels"
-	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
 
-func call(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
-	t.Helper()
-	o, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return o.Call(args, kwargs)
-}
-
 func TestRandomFactories(t *testing.T) {
 	kernels.ManualSeed(7)
-	a, err := call(t, "aten::rand", []any{[]int64{1000}}, nil)
+	a, err := optest.Call(t, "aten::rand", []any{[]int64{1000}}, nil)
 	require.NoError(t, err)
 	kernels.ManualSeed(7)
-	b, err := call(t, "aten::rand", []any{[]int64{1000}}, nil)
+	b, err := optest.Call(t, "aten::rand", []any{[]int64{1000}}, nil)
 	require.NoError(t, err)
 	x, y := a[0].(*tensor.Tensor), b[0].(*tensor.Tensor)
 	assert.Equal(t, tensor.Float32, x.DType())
@@ -33,7 +26,7 @@ func TestRandomFactories(t *testing.T) {
 		require.True(t, v >= 0 && v < 1, "uniform on [0, 1): %v", v)
 	}
 
-	n, err := call(t, "aten::randn", []any{[]int64{20000}}, map[string]any{"dtype": tensor.Float64})
+	n, err := optest.Call(t, "aten::randn", []any{[]int64{20000}}, map[string]any{"dtype": tensor.Float64})
 	require.NoError(t, err)
 	var sum, sq float64
 	for _, v := range n[0].(*tensor.Tensor).Float64s() {
@@ -43,7 +36,7 @@ func TestRandomFactories(t *testing.T) {
 	assert.InDelta(t, 0, sum/20000, 0.05)
 	assert.InDelta(t, 1, sq/20000, 0.05)
 
-	p, err := call(t, "aten::randperm", []any{int64(50)}, nil)
+	p, err := optest.Call(t, "aten::randperm", []any{int64(50)}, nil)
 	require.NoError(t, err)
 	perm := p[0].(*tensor.Tensor)
 	assert.Equal(t, tensor.Int64, perm.DType(), "dtype=4 in the schema is int64")
@@ -53,22 +46,22 @@ func TestRandomFactories(t *testing.T) {
 	}
 	assert.Len(t, seen, 50)
 
-	m, err := call(t, "aten::rand", []any{[]int64{2, 3}}, map[string]any{"device": "meta"})
+	m, err := optest.Call(t, "aten::rand", []any{[]int64{2, 3}}, map[string]any{"device": "meta"})
 	require.NoError(t, err)
 	assert.True(t, m[0].(*tensor.Tensor).IsMeta())
 
-	_, err = call(t, "aten::rand", []any{[]int64{2}}, map[string]any{"dtype": tensor.Int64})
+	_, err = optest.Call(t, "aten::rand", []any{[]int64{2}}, map[string]any{"dtype": tensor.Int64})
 	assert.ErrorContains(t, err, `argument 'dtype': "check_uniform_bounds" not implemented for 'Long'`)
-	_, err = call(t, "aten::randn", []any{[]int64{-1}}, nil)
+	_, err = optest.Call(t, "aten::randn", []any{[]int64{-1}}, nil)
 	assert.ErrorContains(t, err, "argument 'size'")
-	_, err = call(t, "aten::randperm", []any{int64(-1)}, nil)
+	_, err = optest.Call(t, "aten::randperm", []any{int64(-1)}, nil)
 	assert.ErrorContains(t, err, "argument 'n'")
 }
 
 func TestArangeVectorBlocks(t *testing.T) {
 	// torch.arange(0., 10., 0.1)[16:24] in PyTorch 1.13 (AVX2): element
 	// 16+j of a vector block is float(float(1.6) + j*0.1).
-	out, err := callShape(t, "aten::arange.start_step", []any{0.0, 10.0, 0.1}, nil)
+	out, err := optest.Call(t, "aten::arange.start_step", []any{0.0, 10.0, 0.1}, nil)
 	require.NoError(t, err)
 	got := tensor.Values[float32](out[0].(*tensor.Tensor))
 	require.Len(t, got, 100)

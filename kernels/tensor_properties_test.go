@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -18,7 +19,7 @@ func TestSymInts(t *testing.T) {
 			in = x.Meta()
 		}
 		call := func(op string, args ...any) any {
-			out, err := callShape(t, op, append([]any{in}, args...), nil)
+			out, err := optest.Call(t, op, append([]any{in}, args...), nil)
 			require.NoError(t, err)
 			return out[0]
 		}
@@ -31,7 +32,7 @@ func TestSymInts(t *testing.T) {
 			assert.Equal(t, int64(12), call("aten::sym_stride.int", -1))
 		}
 	}
-	out, err := callShape(t, "aten::sym_storage_offset", []any{sel}, nil)
+	out, err := optest.Call(t, "aten::sym_storage_offset", []any{sel}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, int64(12), out[0])
 }

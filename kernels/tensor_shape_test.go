@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -79,14 +80,6 @@ func TestSqueezeDims(t *testing.T) {
 	assert.Equal(t, []int{3, 1, 2}, out.Shape())
 }
 
-// callShape calls the operator called name and returns its results.
-func callShape(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
-	t.Helper()
-	o, ok := ops.Global().Lookup(name)
-	require.True(t, ok, "no operator %s", name)
-	return o.Call(args, kwargs)
-}
-
 // arange returns a float32 tensor 0, 1, ... of the given shape.
 func arange(shape ...int) *tensor.Tensor {
 	n := 1
@@ -128,13 +121,13 @@ func TestTensorShapeViewsShareStorage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.op, func(t *testing.T) {
-			out, err := callShape(t, tc.op, append([]any{x}, tc.args...), nil)
+			out, err := optest.Call(t, tc.op, append([]any{x}, tc.args...), nil)
 			require.NoError(t, err)
 			assert.True(t, out[0].(*tensor.Tensor).SharesStorage(x))
 		})
 	}
 	m := arange(3, 4)
-	out, err := callShape(t, "aten::t", []any{m}, nil)
+	out, err := optest.Call(t, "aten::t", []any{m}, nil)
 	require.NoError(t, err)
 	assert.True(t, out[0].(*tensor.Tensor).SharesStorage(m))
 	for _, op := range []string{"aten::split.Tensor", "aten::split_with_sizes"} {
@@ -142,7 +135,7 @@ func TestTensorShapeViewsShareStorage(t *testing.T) {
 		if op == "aten::split_with_sizes" {
 			arg = []int64{1, 0, 2}
 		}
-		out, err := callShape(t, op, []any{m, arg}, nil)
+		out, err := optest.Call(t, op, []any{m, arg}, nil)
 		require.NoError(t, err, op)
 		for _, p := range out[0].([]*tensor.Tensor) {
 			assert.True(t, p.SharesStorage(m), op)
@@ -153,41 +146,41 @@ func TestTensorShapeViewsShareStorage(t *testing.T) {
 func TestTensorShapeCopiesDoNotShare(t *testing.T) {
 	x := arange(3, 4)
 	xt := tensor.Must(x.Transpose(0, 1))
-	out, err := callShape(t, "aten::reshape", []any{xt, []int64{12}}, nil)
+	out, err := optest.Call(t, "aten::reshape", []any{xt, []int64{12}}, nil)
 	require.NoError(t, err)
 	assert.False(t, out[0].(*tensor.Tensor).SharesStorage(x), "reshape of a transpose copies")
 	assert.Equal(t, []float64{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}, out[0].(*tensor.Tensor).Float64s())
 	for _, op := range []string{"aten::clone", "aten::_to_copy"} {
-		out, err := callShape(t, op, []any{x}, nil)
+		out, err := optest.Call(t, op, []any{x}, nil)
 		require.NoError(t, err)
 		assert.False(t, out[0].(*tensor.Tensor).SharesStorage(x), op)
 	}
-	_, err = callShape(t, "aten::view", []any{xt, []int64{12}}, nil)
+	_, err = optest.Call(t, "aten::view", []any{xt, []int64{12}}, nil)
 	require.Error(t, err, "view of a transpose is impossible")
 }
 
 func TestTensorShapeNonContiguousInputs(t *testing.T) {
 	x := tensor.Must(arange(3, 4).Transpose(0, 1)) // [4,3]
-	out, err := callShape(t, "aten::flip", []any{x, []int64{0}}, nil)
+	out, err := optest.Call(t, "aten::flip", []any{x, []int64{0}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 7, 11, 2, 6, 10, 1, 5, 9, 0, 4, 8}, out[0].(*tensor.Tensor).Float64s())
-	out, err = callShape(t, "aten::index_select", []any{x, 1, intTensor([]int64{2, 0})}, nil)
+	out, err = optest.Call(t, "aten::index_select", []any{x, 1, intTensor([]int64{2, 0})}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{8, 0, 9, 1, 10, 2, 11, 3}, out[0].(*tensor.Tensor).Float64s())
-	out, err = callShape(t, "aten::gather", []any{x, 0, intTensor([]int64{3, 0, 1}, 1, 3)}, nil)
+	out, err = optest.Call(t, "aten::gather", []any{x, 0, intTensor([]int64{3, 0, 1}, 1, 3)}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 4, 9}, out[0].(*tensor.Tensor).Float64s())
-	out, err = callShape(t, "aten::index.Tensor", []any{x, []any{nil, intTensor([]int64{-1})}}, nil)
+	out, err = optest.Call(t, "aten::index.Tensor", []any{x, []any{nil, intTensor([]int64{-1})}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{8, 9, 10, 11}, out[0].(*tensor.Tensor).Float64s())
-	out, err = callShape(t, "aten::cat", []any{[]*tensor.Tensor{x, x}, 1}, nil)
+	out, err = optest.Call(t, "aten::cat", []any{[]*tensor.Tensor{x, x}, 1}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int{4, 6}, out[0].(*tensor.Tensor).Shape())
 	assert.Equal(t, []float64{0, 4, 8, 0, 4, 8}, out[0].(*tensor.Tensor).Float64s()[:6])
-	out, err = callShape(t, "aten::repeat", []any{x, []int64{1, 2}}, nil)
+	out, err = optest.Call(t, "aten::repeat", []any{x, []int64{1, 2}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 4, 8, 0, 4, 8}, out[0].(*tensor.Tensor).Float64s()[:6])
-	out, err = callShape(t, "aten::constant_pad_nd", []any{x, []int64{1, -1}, 9}, nil)
+	out, err = optest.Call(t, "aten::constant_pad_nd", []any{x, []int64{1, -1}, 9}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{9, 0, 4, 9, 1, 5}, out[0].(*tensor.Tensor).Float64s()[:6])
 }
@@ -195,19 +188,19 @@ func TestTensorShapeNonContiguousInputs(t *testing.T) {
 func TestTensorShapeMeta(t *testing.T) {
 	x := tensor.Must(tensor.NewMeta(tensor.Float32, 3, 2))
 	m := tensor.Must(tensor.NewMeta(tensor.Bool, 3))
-	_, err := callShape(t, "aten::index.Tensor", []any{x, []any{m}}, nil)
+	_, err := optest.Call(t, "aten::index.Tensor", []any{x, []any{m}}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "data-dependent output shape")
-	out, err := callShape(t, "aten::index.Tensor", []any{x, []any{nil, tensor.Must(tensor.NewMeta(tensor.Int64, 4, 1))}}, nil)
+	out, err := optest.Call(t, "aten::index.Tensor", []any{x, []any{nil, tensor.Must(tensor.NewMeta(tensor.Int64, 4, 1))}}, nil)
 	require.NoError(t, err)
 	assert.True(t, out[0].(*tensor.Tensor).IsMeta())
 	assert.Equal(t, []int{3, 4, 1}, out[0].(*tensor.Tensor).Shape())
 	// Factories make meta tensors on the meta device.
-	out, err = callShape(t, "aten::arange.start_step", []any{0, 1.0, 0.1}, map[string]any{"device": "meta"})
+	out, err = optest.Call(t, "aten::arange.start_step", []any{0, 1.0, 0.1}, map[string]any{"device": "meta"})
 	require.NoError(t, err)
 	assert.True(t, out[0].(*tensor.Tensor).IsMeta())
 	assert.Equal(t, []int{10}, out[0].(*tensor.Tensor).Shape())
-	out, err = callShape(t, "aten::full", []any{[]int64{2, 3}, 1}, map[string]any{"device": "meta"})
+	out, err = optest.Call(t, "aten::full", []any{[]int64{2, 3}, 1}, map[string]any{"device": "meta"})
 	require.NoError(t, err)
 	assert.True(t, out[0].(*tensor.Tensor).IsMeta())
 	assert.Equal(t, tensor.Int64, out[0].(*tensor.Tensor).DType())
@@ -311,7 +304,7 @@ func TestTensorShapeBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := callShape(t, tc.op, tc.args, tc.kwargs)
+			_, err := optest.Call(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%v", err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -16,17 +17,9 @@ import (
 // 1.13 gives the true logarithm (values from torch.log).
 func TestLogSubnormal(t *testing.T) {
 	x := tensor.Must(tensor.FromSlice([]float64{1e-320, 5e-324}))
-	out, err := call(t, "aten::log", []any{x}, nil)
+	out, err := optest.Call(t, "aten::log", []any{x}, nil)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{-736.8272408909739, -744.4400719213812}, tensor.Values[float64](out[0].(*tensor.Tensor)), 1e-10)
-}
-
-// callPointwise calls the operator called name with args and kwargs.
-func callPointwise(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
-	t.Helper()
-	op, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return op.Call(args, kwargs)
 }
 
 // pointwiseTensor returns a 1-d tensor of dtype dt holding vals.
@@ -102,7 +95,7 @@ func TestPointwiseBadInput(t *testing.T) {
 		{"copysign shapes", "aten::copysign.Tensor", []any{f32(1, 2), f32(1, 2, 3)}, nil, "other", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := callPointwise(t, tc.op, tc.args, tc.kwargs)
+			_, err := optest.Call(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%v", err)
@@ -147,7 +140,7 @@ func TestPointwiseMeta(t *testing.T) {
 		{"aten::nan_to_num", []any{m(tensor.BFloat16, 0)}, tensor.BFloat16, []int{0}},
 	} {
 		t.Run(tc.op, func(t *testing.T) {
-			out, err := callPointwise(t, tc.op, tc.args, nil)
+			out, err := optest.Call(t, tc.op, tc.args, nil)
 			require.NoError(t, err)
 			r := out[0].(*tensor.Tensor)
 			assert.True(t, r.IsMeta())
@@ -163,23 +156,15 @@ func TestPointwiseStrided(t *testing.T) {
 	x, err := tensor.FromFloat64s(tensor.Float64, []float64{0.5, -1.5, 2.5, -3.5, 4.5, math.Inf(1)}, 2, 3)
 	require.NoError(t, err)
 	xt := tensor.Must(x.Transpose(0, 1)) // [3,2]: 0.5 -3.5, -1.5 4.5, 2.5 inf
-	out, err := callPointwise(t, "aten::trunc.default", []any{xt}, nil)
+	out, err := optest.Call(t, "aten::trunc.default", []any{xt}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, -3, -1, 4, 2, math.Inf(1)}, out[0].(*tensor.Tensor).Float64s())
 
 	lo, err := tensor.FromFloat64s(tensor.Float64, []float64{0, 0, 0}, 3, 1)
 	require.NoError(t, err)
-	out, err = callPointwise(t, "aten::clamp.Tensor", []any{xt, lo, nil}, nil)
+	out, err = optest.Call(t, "aten::clamp.Tensor", []any{xt, lo, nil}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0.5, 0, 0, 4.5, 2.5, math.Inf(1)}, out[0].(*tensor.Tensor).Float64s())
-}
-
-// callUnary calls the operator called name with args and kwargs.
-func callUnary(t *testing.T, name string, args []any, kwargs map[string]any) ([]any, error) {
-	t.Helper()
-	op, ok := ops.Global().Lookup(name)
-	require.True(t, ok, name)
-	return op.Call(args, kwargs)
 }
 
 // unaryTensor returns a tensor of dtype dt holding vals.
@@ -233,7 +218,7 @@ func TestUnaryOpsUnaryBadInput(t *testing.T) {
 		{"elu float32 input_scale overflows", "aten::elu.default", []any{f32(), 1, 1, 1e39}, nil, "input_scale", "overflow"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := callUnary(t, tc.op, tc.args, tc.kwargs)
+			_, err := optest.Call(t, tc.op, tc.args, tc.kwargs)
 			require.Error(t, err)
 			var ce *ops.CallError
 			require.True(t, errors.As(err, &ce), "%v", err)
@@ -272,7 +257,7 @@ func TestUnaryOpsUnaryValues(t *testing.T) {
 		{"gelu tanh of 0", "aten::gelu.default", []any{unaryTensor(t, tensor.Float32, 0)}, map[string]any{"approximate": "tanh"}, tensor.Float32, []float64{0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := callUnary(t, tc.op, tc.args, tc.kwargs)
+			out, err := optest.Call(t, tc.op, tc.args, tc.kwargs)
 			require.NoError(t, err)
 			got := out[0].(*tensor.Tensor)
 			require.Equal(t, tc.dt, got.DType())
@@ -295,7 +280,7 @@ func TestUnaryOpsUnaryValues(t *testing.T) {
 func TestUnaryOpsUnaryMetaHalf(t *testing.T) {
 	m, err := tensor.NewMeta(tensor.Float16, 2, 3)
 	require.NoError(t, err)
-	out, err := callUnary(t, "aten::cos.default", []any{m}, nil)
+	out, err := optest.Call(t, "aten::cos.default", []any{m}, nil)
 	require.NoError(t, err)
 	got := out[0].(*tensor.Tensor)
 	assert.True(t, got.IsMeta())
@@ -306,7 +291,7 @@ func TestUnaryOpsUnaryMetaHalf(t *testing.T) {
 	require.NoError(t, err)
 	xt, err := x.Transpose(0, 1)
 	require.NoError(t, err)
-	out, err = callUnary(t, "aten::abs.default", []any{xt}, nil)
+	out, err = optest.Call(t, "aten::abs.default", []any{xt}, nil)
 	require.NoError(t, err)
 	got = out[0].(*tensor.Tensor)
 	assert.Equal(t, []int{3, 2}, got.Shape())
