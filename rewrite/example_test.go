@@ -1,0 +1,85 @@
+package rewrite_test
+
+import (
+	"fmt"
+
+	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/pattern"
+	"github.com/gofx/gofx/rewrite"
+)
+
+// Rules written in Go: a pattern and a replacement as functions over
+// nn.Values, a constraint that reads the bindings, and the greedy driver
+// applying them to a traced function until nothing fires.
+func Example() {
+	gm, err := fx.SymbolicTraceFunc(func(x nn.Value) nn.Value {
+		return x.Mul(1.0).Add(x.Mul(2.0)).Neg().Neg()
+	})
+	if err != nil {
+		panic(err)
+	}
+	set, err := rewrite.NewRuleSet("simplify",
+		rewrite.Rule{
+			Name:    "mul_one",
+			Doc:     "x * 1 is x",
+			Pattern: func(x nn.Value) nn.Value { return x.Mul(1.0) },
+			// Any literal factor matches, bound as "mul.other".
+			Options: []pattern.Option{pattern.Literal("mul", "other")},
+			Constraint: func(m *rewrite.Match) error {
+				if c, _ := m.Binding("mul.other"); !node.EqualArgs(c, node.Float(1)) {
+					return fmt.Errorf("the factor is %v, not 1", c)
+				}
+				return nil
+			},
+			Replacement: func(x, c nn.Value) nn.Value { return x },
+		},
+		rewrite.Rule{
+			Name:        "neg_neg",
+			Pattern:     func(x nn.Value) nn.Value { return x.Neg().Neg() },
+			Replacement: func(x nn.Value) nn.Value { return x },
+		})
+	if err != nil {
+		panic(err)
+	}
+	changed, err := set.Apply(gm)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("changed:", changed)
+	fmt.Print(gm.Code())
+	// Output:
+	// changed: true
+	// def forward(self, x):
+	//     mul_1 = torch.ops.aten.mul.Scalar(x, 2.0)
+	//     add = torch.ops.aten.add.Tensor(x, mul_1);  x = mul_1 = None
+	//     return add
+}
+
+// Rules written as text (ParseRules): a txtar archive of patterns and
+// replacements in graph text.
+func ExampleParseRules() {
+	rules, err := rewrite.ParseRules([]byte(`Two rules from text.
+-- rule relu_relu --
+doc relu is idempotent
+benefit 2
+-- pattern relu_relu --
+%x = placeholder "x"()
+%relu = call_function aten.relu.default(%x)
+%relu_1 = call_function aten.relu.default(%relu)
+%output = output "output"(%relu_1)
+-- replacement relu_relu --
+%x = placeholder "x"()
+%relu = call_function aten.relu.default(%x)
+%output = output "output"(%relu)
+`))
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range rules {
+		fmt.Printf("%s (benefit %d): %s\n", r.Name, r.Benefit, r.Doc)
+	}
+	// Output:
+	// relu_relu (benefit 2): relu is idempotent
+}
