@@ -15,6 +15,7 @@ import (
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/internal/chain"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/passes"
@@ -77,7 +78,7 @@ func TestDOTGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := passes.DOT(tt.g, tt.opts)
 			require.NoError(t, err)
-			golden(t, "testdata/dot/"+tt.name+".dot", got)
+			golden.Check(t, "testdata/dot/"+tt.name+".dot", got)
 			checkDOTParses(t, got)
 		})
 	}

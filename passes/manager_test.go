@@ -2,21 +2,17 @@ package passes_test
 
 import (
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/tensor"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const pipelineSrc = `%x = placeholder "x"()
 %w = get_attr "w"()
@@ -45,13 +41,7 @@ func TestManagerGolden(t *testing.T) {
 		got += l + "\n"
 	}
 	got += "\n" + gm.Graph.String()
-	golden := filepath.Join("testdata", "manager", "pipeline.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test -update to create the golden file")
-	assert.Equal(t, string(want), got)
+	golden.Check(t, "testdata/manager/pipeline.golden", got)
 
 	// The report's own fields agree with the table.
 	require.Len(t, rep.Passes, 4)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/internal/chain"
+	igolden "github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -23,10 +24,10 @@ import (
 )
 
 // updateGolden reports whether -update (manager_test.go) was given.
-func updateGolden() bool { return *update }
+func updateGolden() bool { return igolden.Updating() }
 
-// golden compares got with the file at path, or rewrites it under -update.
-func golden(t *testing.T, path, got string) {
+// checkGolden compares got with the file at path, or rewrites it under -update.
+func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
 	if updateGolden() {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
@@ -265,7 +266,7 @@ func TestSplitModuleGolden(t *testing.T) {
 			for _, p := range s.Partitions {
 				fmt.Fprintf(&b, "\n# %s: nodes %v inputs %v outputs %v depends on %v\n%s\n", p.Name, p.Nodes, p.Inputs, p.Outputs, p.DependsOn, p.Module.Graph.Text())
 			}
-			golden(t, "testdata/split/"+tt.name+".txt", b.String())
+			checkGolden(t, "testdata/split/"+tt.name+".txt", b.String())
 		})
 	}
 }
