@@ -28,6 +28,10 @@ import (
 // Dropout in training mode with p > 0 draws random numbers, and stays:
 // unlike torch.fx.experimental.optimization.remove_dropout, which removes
 // every nn.Dropout, this pass never changes what the graph computes.
+//
+// The pass is a rule set (RuleSetOf): one rule per dropout operator and
+// one for nn.Dropout modules, each replacing the match by its input, and
+// one editing native_dropout's getitem 0.
 var RemoveDropout = Pass{
 	Name: "remove_dropout",
 	Doc:  "replace dropout in evaluation mode by its input",
@@ -98,6 +102,7 @@ var dropoutRules = sync.OnceValues(func() (*rewrite.RuleSet, error) {
 			Name:        "dropout_module",
 			Doc:         "an nn.Dropout in evaluation mode, or with P 0, is its input",
 			Pattern:     newModuleChain([]string{"dropout"}, nn.NewDropout(0.5)),
+			Options:     moduleTypeOptions,
 			Constraint:  dropoutModule,
 			Replacement: identity,
 		},

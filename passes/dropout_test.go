@@ -127,7 +127,7 @@ func TestRemoveDropoutTraced(t *testing.T) {
 // TestRemoveDropoutCases runs RemoveDropout over the graph-text cases of
 // testdata/dropout (internal/passtest: input graph, output graph).
 func TestRemoveDropoutCases(t *testing.T) {
-	passtest.Run(t, filepath.Join("testdata", "dropout", "*.txtar"), func(*testing.T, *passtest.Case) passtest.Pass {
+	passtest.Run(t, filepath.Join("testdata", "dropout", "*.txtar"), func(testing.TB, *passtest.Case) passtest.Pass {
 		return passes.RemoveDropout.Apply
 	})
 }

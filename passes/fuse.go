@@ -9,6 +9,7 @@ import (
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops/aten"
+	"github.com/gofx/gofx/pattern"
 	"github.com/gofx/gofx/rewrite"
 	"github.com/gofx/gofx/tensor"
 )
@@ -30,6 +31,11 @@ import (
 // layer is in training mode, the batch norm does not track running
 // statistics, either submodule is called by another node too, or a
 // get_attr node reads inside either of them.
+//
+// The pass is a rule set (RuleSetOf): patterns of a Conv1d then a
+// BatchNorm1d and of a Conv2d then a BatchNorm2d, matched by module type,
+// whose constraint checks the conditions above and whose edit installs the
+// fused module.
 var FuseConvBN = Pass{
 	Name: "fuse_conv_bn",
 	Doc:  "fold eval-mode BatchNorm1d/2d call_module nodes into the Conv1d/2d that feeds them",
@@ -150,6 +156,14 @@ func newModuleChain(names []string, mods ...nn.Module) nn.Module {
 	return nn.Eval(m)
 }
 
+// moduleTypeOptions are the pattern options of the rules whose patterns
+// are modules (the fusions' layer pairs, nn.Dropout): they match every
+// module of the pattern's Go type, whatever its configuration (kernel
+// size, features, p); the constraints check what matters. Where pattern
+// compares module configuration by default, this is
+// pattern.ModulesByType().
+var moduleTypeOptions []pattern.Option
+
 // fuseModuleSets are the rule sets of FuseConvBN and FuseLinearBN, built
 // once: call_module patterns matched by module type (Conv1d then
 // BatchNorm1d, Conv2d then BatchNorm2d; Linear then BatchNorm1d), whose
@@ -161,6 +175,7 @@ var fuseModuleSets = sync.OnceValues(func() (map[layerKind]*rewrite.RuleSet, err
 			Name:       name,
 			Doc:        "fold an eval-mode batch-norm module into the layer module feeding it",
 			Pattern:    newModuleChain([]string{"layer", "bn"}, layer, bn),
+			Options:    moduleTypeOptions,
 			Constraint: func(m *rewrite.Match) error { _, err := fuseCheck(m, kind); return err },
 			Edit:       func(m *rewrite.Match) (bool, error) { return fuseEdit(m, kind) },
 		}
@@ -304,7 +319,7 @@ func fuseFits(layer *node.Node, layerMod, bnMod nn.Module, kind layerKind) error
 		case !ok || l.Weight == nil:
 			return fmt.Errorf("%s is a %T without weight", layer.Target(), layerMod)
 		case bn == nil:
-			return fmt.Errorf("the batch norm is not a BatchNorm1d in eval mode with running statistics")
+			return whyNotBN(bnMod, false)
 		case l.OutFeatures != bn.NumFeatures:
 			return fmt.Errorf("%d output features, %d batch-norm features", l.OutFeatures, bn.NumFeatures)
 		case !rank2(layer):
@@ -324,7 +339,7 @@ func fuseFits(layer *node.Node, layerMod, bnMod nn.Module, kind layerKind) error
 	}
 	switch {
 	case bn == nil:
-		return fmt.Errorf("the batch norm is not of the convolution's dimensionality, in eval mode, with running statistics")
+		return whyNotBN(bnMod, kind == convLayer && isConv2d(layerMod))
 	case conv.Transposed || conv.Weight == nil:
 		return fmt.Errorf("the convolution is transposed or has no weight")
 	case conv.OutChannels != bn.NumFeatures:
@@ -332,6 +347,34 @@ func fuseFits(layer *node.Node, layerMod, bnMod nn.Module, kind layerKind) error
 	}
 	return nil
 }
+
+func isConv2d(m nn.Module) bool { _, ok := m.(*nn.Conv2d); return ok }
+
+// whyNotBN says why evalBN(m, want2d) is nil.
+func whyNotBN(m nn.Module, want2d bool) error {
+	var bn *nn.BatchNormNd
+	switch x := m.(type) {
+	case *nn.BatchNorm1d:
+		bn = &x.BatchNormNd
+	case *nn.BatchNorm2d:
+		bn = &x.BatchNormNd
+	}
+	want := "BatchNorm1d"
+	if want2d {
+		want = "BatchNorm2d"
+	}
+	switch {
+	case bn == nil || (want2d != isBN2d(m)):
+		return fmt.Errorf("the batch norm is a %T, the layer wants a %s", m, want)
+	case bn.Training():
+		return fmt.Errorf("the batch norm is in training mode")
+	case !bn.TrackRunningStats || bn.RunningMean == nil || bn.RunningVar == nil || bn.RunningMean.Tensor() == nil || bn.RunningVar.Tensor() == nil:
+		return fmt.Errorf("the batch norm has no running statistics")
+	}
+	return fmt.Errorf("the batch norm does not fold")
+}
+
+func isBN2d(m nn.Module) bool { _, ok := m.(*nn.BatchNorm2d); return ok }
 
 // fusePair returns the new module for layerMod followed by bnMod, which
 // fuseFits accepts.

@@ -37,6 +37,11 @@ import (
 // reads any more are deleted, and so are modules left empty. Modules on
 // the edited paths are replaced by shallow copies, so a model the
 // GraphModule shares modules with is not changed.
+//
+// The pass is a rule set (RuleSetOf): one rule per batch-norm form, whose
+// pattern binds the operators' arguments by schema name, whose constraint
+// checks the conditions above (and says which fails), and whose edit sets
+// the convolution's weight and bias in place, keeping its node and name.
 var FoldConvBN = Pass{
 	Name: "fold_conv_bn",
 	Doc:  "fold eval-mode batch-norm operators into the aten.convolution feeding them (weights from get_attr)",

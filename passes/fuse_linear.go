@@ -39,6 +39,9 @@ import (
 // not changed. Attributes no node reads any more are deleted, modules left
 // empty too, and the modules on the edited paths are replaced by shallow
 // copies, so a model the GraphModule shares modules with is not changed.
+//
+// The pass is a rule set (RuleSetOf) as FoldConvBN is: permute then addmm
+// or mm, then each batch-norm form.
 var FoldLinearBN = Pass{
 	Name: "fold_linear_bn",
 	Doc:  "fold eval-mode batch-norm operators into the aten.addmm/aten.mm of a linear layer feeding them (weights from get_attr)",

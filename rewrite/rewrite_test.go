@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/internal/passtest"
 	"github.com/gofx/gofx/rewrite"
 )
@@ -15,7 +14,7 @@ import (
 // pattern and replacement files) over its input graph and compares the
 // result with its output graph.
 func TestTextRules(t *testing.T) {
-	passtest.Run(t, filepath.Join("testdata", "*.txtar"), func(t *testing.T, c *passtest.Case) func(*fx.GraphModule) (bool, error) {
+	passtest.Run(t, filepath.Join("testdata", "*.txtar"), func(t testing.TB, c *passtest.Case) passtest.Pass {
 		rules, err := rewrite.ParseRules(c.Rest())
 		require.NoError(t, err)
 		set, err := rewrite.NewRuleSet(c.Name, rules...)

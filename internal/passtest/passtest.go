@@ -93,20 +93,20 @@ type Pass = func(gm *fx.GraphModule) (changed bool, err error)
 type Option func(*config)
 
 type config struct {
-	root func(t *testing.T, c *Case) nn.Module
+	root func(t testing.TB, c *Case) nn.Module
 }
 
 // WithRoot makes the root module of each case's GraphModule (whose
 // parameters, buffers and submodules get_attr and call_module nodes
 // name); by default it is an empty module.
-func WithRoot(root func(t *testing.T, c *Case) nn.Module) Option {
+func WithRoot(root func(t testing.TB, c *Case) nn.Module) Option {
 	return func(cfg *config) { cfg.root = root }
 }
 
 // Run checks every txtar file matching glob (filepath.Glob), each in a
 // subtest named after it; pass returns the pass to run on a case. It
 // fails when no file matches.
-func Run(t *testing.T, glob string, pass func(t *testing.T, c *Case) Pass, opts ...Option) {
+func Run(t *testing.T, glob string, pass func(t testing.TB, c *Case) Pass, opts ...Option) {
 	t.Helper()
 	paths, err := filepath.Glob(glob)
 	if err != nil {
@@ -125,7 +125,7 @@ func Run(t *testing.T, glob string, pass func(t *testing.T, c *Case) Pass, opts 
 type empty struct{ nn.Base }
 
 // Check runs the case in the txtar file at path.
-func Check(t *testing.T, path string, pass func(t *testing.T, c *Case) Pass, opts ...Option) {
+func Check(t testing.TB, path string, pass func(t testing.TB, c *Case) Pass, opts ...Option) {
 	t.Helper()
 	cfg := &config{}
 	for _, o := range opts {
