@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/pattern"
@@ -82,4 +83,52 @@ benefit 2
 	}
 	// Output:
 	// relu_relu (benefit 2): relu is idempotent
+}
+
+// Explain says, rule by rule, why a set does or does not fire at a node.
+func ExampleRuleSet_Explain() {
+	g, err := graph.Parse(`%x = placeholder "x"()
+%a = call_function aten.mul.Tensor(%x, 2)
+%b = call_function aten.mul.Tensor(%a, 1)
+%output = output "output"(%b)`)
+	if err != nil {
+		panic(err)
+	}
+	p, err := graph.Parse(`%x = placeholder "x"()
+%c = placeholder "c"()
+%mul = call_function aten.mul.Tensor(%x, %c)
+%output = output "output"(%mul)`)
+	if err != nil {
+		panic(err)
+	}
+	set, err := rewrite.NewRuleSet("simplify", rewrite.Rule{
+		Name:    "mul_one",
+		Pattern: p,
+		Constraint: func(m *rewrite.Match) error {
+			if c, _ := m.Binding("c"); !node.EqualArgs(c, node.Int(1)) {
+				return fmt.Errorf("the factor is %v, not 1", c)
+			}
+			return nil
+		},
+		Replacement: func(x, c nn.Value) nn.Value { return x },
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range []string{"a", "b", "x"} {
+		n, _ := g.Node(name)
+		why, err := set.Explain(g, n)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(why)
+	}
+	// Output:
+	// rule set simplify at %a:
+	// rule mul_one (benefit 0): does not fire: pattern mul_one at %a: mul=%a; x=%x, c=2; constraint: the factor is 2, not 1
+	// rule set simplify at %b:
+	// rule mul_one (benefit 0): fires: pattern mul_one at %b: mul=%b; x=%a, c=1
+	// rule set simplify at %x:
+	// rule mul_one (benefit 0): does not fire: no match of pattern mul_one at %x:
+	//   - pattern node %mul is call_function, graph node %x is placeholder
 }
