@@ -24,6 +24,7 @@
 package passtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,7 +63,7 @@ func Read(path string) (*Case, error) {
 	c := &Case{Name: strings.TrimSuffix(filepath.Base(path), ".txtar"), Path: path, Archive: a}
 	in, ok := a.Get("input")
 	if !ok {
-		return nil, &os.PathError{Op: "passtest", Path: path, Err: os.ErrNotExist}
+		return nil, fmt.Errorf("%s: no input section", path)
 	}
 	c.Input = string(in)
 	if out, ok := a.Get("output"); ok {
@@ -133,7 +134,7 @@ func Check(t testing.TB, path string, pass func(t testing.TB, c *Case) Pass, opt
 	}
 	c, err := Read(path)
 	if err != nil {
-		t.Fatalf("passtest: %v (a case needs an input section)", err)
+		t.Fatalf("passtest: %v", err)
 	}
 	g, err := graph.Parse(c.Input)
 	if err != nil {

@@ -104,7 +104,7 @@ func TestCheck(t *testing.T) {
 		{"change without output", input, dropNeg, "the result differs"},
 		{"no change reported", input + output, func(gm *fx.GraphModule) (bool, error) { _, err := dropNeg(gm); return false, err }, "the pass reported no change"},
 		{"pass fails", input, func(*fx.GraphModule) (bool, error) { return false, fmt.Errorf("boom") }, "the pass failed: boom"},
-		{"no input", "-- output --\n", noop, "a case needs an input section"},
+		{"no input", "-- output --\n", noop, "no input section"},
 		{"bad input", "-- input --\n%x = = \n", noop, "input: line 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
