@@ -27,10 +27,14 @@
 //     stores the results as non-persistent buffers of the GraphModule;
 //     FoldConstantsWith limits the size of what it stores.
 //   - RemoveDropout replaces dropout that does nothing (evaluation mode,
-//     train=False, p=0) by its input.
+//     train=False, p=0) by its input: a rule set (package rewrite), one
+//     rule per dropout operator, one for nn.Dropout modules and one for
+//     native_dropout's getitem 0.
 //   - FuseConvBN and FuseLinearBN fold an evaluation-mode batch norm into
 //     the convolution or linear layer before it at FX level (call_module
-//     pairs, as torch.fx.experimental.optimization.fuse does), with
+//     pairs, as torch.fx.experimental.optimization.fuse does; rules whose
+//     patterns are the module pairs and whose constraints check modes,
+//     features and callers), with
 //     PyTorch's formulas in PyTorch's order (FuseConvBNWeights,
 //     FuseLinearBNWeights): the fused weights of the zoo's convnet are
 //     bit-identical to PyTorch's.
@@ -49,6 +53,14 @@
 //
 //	folded, err := ep.Transform(passes.FoldConvBN, passes.DCE)
 //	optimized, err := ep.Transform(passes.NewManager(passes.Default()...))
+//
+// The fusions, foldings and dropout removal are rule sets on package
+// rewrite: patterns (module pairs, or graph text of core-ATen operators
+// bound by schema argument), constraints that say why a match does not
+// fold, and in-place edits that keep the layer's node and name, with the
+// weight math in plain functions (FuseConvBNWeights, FuseLinearBNWeights).
+// RuleSetOf returns a pass's rule set, whose Explain says why a rule did or
+// did not fire at a node; FromRules makes a pass of any rule set.
 //
 // Default is the pipeline gofx optimize runs (dropout, the fusions and foldings,
 // constant folding, CSE, DCE, unused submodules) and Optimize runs it.

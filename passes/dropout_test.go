@@ -1,12 +1,14 @@
 package passes_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/internal/passtest"
 	"github.com/gofx/gofx/nn"
 	F "github.com/gofx/gofx/nn/functional"
 	"github.com/gofx/gofx/passes"
@@ -120,4 +122,12 @@ func TestRemoveDropoutTraced(t *testing.T) {
 	after, err := gm.Run(x)
 	require.NoError(t, err)
 	requireSameValues(t, before, after)
+}
+
+// TestRemoveDropoutCases runs RemoveDropout over the graph-text cases of
+// testdata/dropout (internal/passtest: input graph, output graph).
+func TestRemoveDropoutCases(t *testing.T) {
+	passtest.Run(t, filepath.Join("testdata", "dropout", "*.txtar"), func(testing.TB, *passtest.Case) passtest.Pass {
+		return passes.RemoveDropout.Apply
+	})
 }

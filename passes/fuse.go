@@ -3,11 +3,14 @@ package passes
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops/aten"
+	"github.com/gofx/gofx/pattern"
+	"github.com/gofx/gofx/rewrite"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -28,10 +31,15 @@ import (
 // layer is in training mode, the batch norm does not track running
 // statistics, either submodule is called by another node too, or a
 // get_attr node reads inside either of them.
+//
+// The pass is a rule set (RuleSetOf): patterns of a Conv1d then a
+// BatchNorm1d and of a Conv2d then a BatchNorm2d, matched by module type,
+// whose constraint checks the conditions above and whose edit installs the
+// fused module.
 var FuseConvBN = Pass{
 	Name: "fuse_conv_bn",
 	Doc:  "fold eval-mode BatchNorm1d/2d call_module nodes into the Conv1d/2d that feeds them",
-	Run:  func(gm *fx.GraphModule) (bool, error) { return fuseModules(gm, false) },
+	Run:  func(gm *fx.GraphModule) (bool, error) { return fuseModules(gm, convLayer) },
 }
 
 // FuseLinearBN folds each BatchNorm1d in eval mode into the Linear that
@@ -44,7 +52,7 @@ var FuseConvBN = Pass{
 var FuseLinearBN = Pass{
 	Name: "fuse_linear_bn",
 	Doc:  "fold eval-mode BatchNorm1d call_module nodes into the Linear that feeds them",
-	Run:  func(gm *fx.GraphModule) (bool, error) { return fuseModules(gm, true) },
+	Run:  func(gm *fx.GraphModule) (bool, error) { return fuseModules(gm, linearLayer) },
 }
 
 // FuseConvBNWeights returns the weight and bias of a convolution followed
@@ -122,76 +130,156 @@ func defaults(like, bias, gamma, beta *tensor.Tensor) (_, _, _ *tensor.Tensor, e
 	return bias, gamma, beta, err
 }
 
-// fuseModules runs FuseConvBN (linear false) or FuseLinearBN (linear true).
-func fuseModules(gm *fx.GraphModule, linear bool) (bool, error) {
+// moduleChain is the pattern of call_module nodes in a row: each module,
+// a leaf, called on the previous one's result (the first on the input).
+type moduleChain struct {
+	nn.Base
+	names []string
+}
+
+func (m *moduleChain) Forward(x nn.Value) nn.Value {
+	for _, name := range m.names {
+		child, _ := m.Child(name)
+		x = nn.Call(child, x)
+	}
+	return x
+}
+
+// newModuleChain returns the pattern calling mods in order, named by
+// names (the names of the pattern's call_module nodes), in eval mode.
+func newModuleChain(names []string, mods ...nn.Module) nn.Module {
+	m := &moduleChain{names: names}
+	m.Init(m, "ModuleChain")
+	for i, mod := range mods {
+		nn.RegisterModule(&m.Base, names[i], mod)
+	}
+	return nn.Eval(m)
+}
+
+// moduleTypeOptions are the pattern options of the rules whose patterns
+// are modules (the fusions' layer pairs, nn.Dropout): they match every
+// module of the pattern's Go type, whatever its configuration (kernel
+// size, features, p); the constraints check what matters. Where pattern
+// compares module configuration by default, this is
+// pattern.ModulesByType().
+var moduleTypeOptions []pattern.Option
+
+// fuseModuleSets are the rule sets of FuseConvBN and FuseLinearBN, built
+// once: call_module patterns matched by module type (Conv1d then
+// BatchNorm1d, Conv2d then BatchNorm2d; Linear then BatchNorm1d), whose
+// constraint checks the modules and the graph, and whose edit installs the
+// fused layer.
+var fuseModuleSets = sync.OnceValues(func() (map[layerKind]*rewrite.RuleSet, error) {
+	rule := func(name string, layer, bn nn.Module, kind layerKind) rewrite.Rule {
+		return rewrite.Rule{
+			Name:       name,
+			Doc:        "fold an eval-mode batch-norm module into the layer module feeding it",
+			Pattern:    newModuleChain([]string{"layer", "bn"}, layer, bn),
+			Options:    moduleTypeOptions,
+			Constraint: func(m *rewrite.Match) error { _, err := fuseCheck(m, kind); return err },
+			Edit:       func(m *rewrite.Match) (bool, error) { return fuseEdit(m, kind) },
+		}
+	}
+	conv, err := rewrite.NewRuleSet("fuse_conv_bn",
+		rule("conv1d_bn1d", nn.NewConv1d(1, 1, 1), nn.NewBatchNorm1d(1), convLayer),
+		rule("conv2d_bn2d", nn.NewConv2d(1, 1, 1), nn.NewBatchNorm2d(1), convLayer))
+	if err != nil {
+		return nil, err
+	}
+	linear, err := rewrite.NewRuleSet("fuse_linear_bn",
+		rule("linear_bn1d", nn.NewLinear(1, 1, true), nn.NewBatchNorm1d(1), linearLayer))
+	if err != nil {
+		return nil, err
+	}
+	return map[layerKind]*rewrite.RuleSet{convLayer: conv, linearLayer: linear}, nil
+})
+
+// fuseModules runs FuseConvBN (convLayer) or FuseLinearBN (linearLayer).
+func fuseModules(gm *fx.GraphModule, kind layerKind) (bool, error) {
 	if gm == nil || gm.Graph == nil {
 		return false, fmt.Errorf("nil GraphModule")
 	}
-	calls := map[string]int{}
-	var attrs []string
-	var bns []*node.Node
-	for n := range gm.Graph.Nodes() {
-		switch n.Op() {
-		case node.CallModule:
-			calls[n.Target().String()]++
-			bns = append(bns, n)
-		case node.GetAttr:
-			attrs = append(attrs, n.Target().String())
-		}
+	sets, err := fuseModuleSets()
+	if err != nil {
+		return false, err
 	}
-	readInside := func(path string) bool {
-		for _, a := range attrs {
-			if a == path || strings.HasPrefix(a, path+".") {
-				return true
+	return sets[kind].Apply(gm)
+}
+
+// fusePairOf is a layer module and the batch norm after it, as matched.
+type fusePairOf struct {
+	layer, bn         *node.Node
+	layerPath, bnPath string
+	layerMod, bnMod   nn.Module
+}
+
+// fuseCheck says whether a match of a module-level fusion folds: each
+// module is called by this node only and nothing reads inside it, the
+// batch norm takes the layer's result alone, and the modules fit
+// (fuseFits).
+func fuseCheck(m *rewrite.Match, kind layerKind) (*fusePairOf, error) {
+	gm := m.Module
+	if gm == nil {
+		return nil, fmt.Errorf("module-level fusion needs a GraphModule")
+	}
+	p := &fusePairOf{layer: m.Node("layer"), bn: m.Node("bn")}
+	if p.bn.NumArgs() != 1 || len(p.bn.Kwargs()) > 0 {
+		return nil, fmt.Errorf("%%%s takes more than the layer's result", p.bn.Name())
+	}
+	p.layerPath, p.bnPath = p.layer.Target().String(), p.bn.Target().String()
+	for _, path := range []string{p.layerPath, p.bnPath} {
+		if k := len(gm.Graph.FindNodes(node.CallModule, node.Path(path))); k != 1 {
+			return nil, fmt.Errorf("module %s is called by %d nodes", path, k)
+		}
+		for _, a := range gm.Graph.FindNodes(node.GetAttr, nil) {
+			if t := a.Target().String(); t == path || strings.HasPrefix(t, path+".") {
+				return nil, fmt.Errorf("get_attr %%%s reads %s", a.Name(), t)
 			}
 		}
-		return false
 	}
-	t := newTree(gm)
-	changed := false
-	for _, bnNode := range bns {
-		if bnNode.NumArgs() != 1 || len(bnNode.Kwargs()) > 0 {
-			continue
-		}
-		src, ok := bnNode.Arg(0).(*node.Node)
-		if !ok || src.Op() != node.CallModule || src.NumUsers() != 1 {
-			continue
-		}
-		bnPath, srcPath := bnNode.Target().String(), src.Target().String()
-		if calls[bnPath] != 1 || calls[srcPath] != 1 || readInside(bnPath) || readInside(srcPath) {
-			continue
-		}
-		bnMod, err := nn.Submodule(gm, bnPath)
-		if err != nil {
-			return changed, fmt.Errorf("node %s: %w", bnNode.Name(), err)
-		}
-		srcMod, err := nn.Submodule(gm, srcPath)
-		if err != nil {
-			return changed, fmt.Errorf("node %s: %w", src.Name(), err)
-		}
-		fused, err := fusePair(src, srcMod, bnMod, linear)
-		if err != nil {
-			return changed, fmt.Errorf("nodes %s and %s: %w", src.Name(), bnNode.Name(), err)
-		}
-		if fused == nil {
-			continue
-		}
-		if err := t.set(srcPath, fused); err != nil {
-			return changed, fmt.Errorf("node %s: %w", src.Name(), err)
-		}
-		if _, err := bnNode.ReplaceAllUsesWith(src, nil, false); err != nil {
-			return changed, fmt.Errorf("node %s: %w", bnNode.Name(), err)
-		}
-		if err := gm.Graph.EraseNode(bnNode); err != nil {
-			return changed, fmt.Errorf("node %s: %w", bnNode.Name(), err)
-		}
-		if err := t.deleteModule(bnPath); err != nil {
-			return changed, fmt.Errorf("node %s: %w", bnNode.Name(), err)
-		}
-		changed = true
+	var err error
+	if p.bnMod, err = nn.Submodule(gm, p.bnPath); err != nil {
+		return nil, fmt.Errorf("node %s: %w", p.bn.Name(), err)
 	}
-	return changed, nil
+	if p.layerMod, err = nn.Submodule(gm, p.layerPath); err != nil {
+		return nil, fmt.Errorf("node %s: %w", p.layer.Name(), err)
+	}
+	if err := fuseFits(p.layer, p.layerMod, p.bnMod, kind); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
+
+// fuseEdit installs the fused layer of a match in the GraphModule (on a
+// copy-on-write view of its module tree, shared by the whole pass) and
+// removes the batch norm's node and module.
+func fuseEdit(m *rewrite.Match, kind layerKind) (bool, error) {
+	p, err := fuseCheck(m, kind)
+	if err != nil {
+		return false, nil
+	}
+	fused, err := fusePair(p.layerMod, p.bnMod, kind)
+	if err != nil {
+		return false, fmt.Errorf("nodes %s and %s: %w", p.layer.Name(), p.bn.Name(), err)
+	}
+	t := m.Shared(treeKey{}, func() any { return newTree(m.Module) }).(*tree)
+	if err := t.set(p.layerPath, fused); err != nil {
+		return false, fmt.Errorf("node %s: %w", p.layer.Name(), err)
+	}
+	if _, err := p.bn.ReplaceAllUsesWith(p.layer, nil, false); err != nil {
+		return true, fmt.Errorf("node %s: %w", p.bn.Name(), err)
+	}
+	if err := m.Graph.EraseNode(p.bn); err != nil {
+		return true, fmt.Errorf("node %s: %w", p.bn.Name(), err)
+	}
+	if err := t.deleteModule(p.bnPath); err != nil {
+		return true, fmt.Errorf("node %s: %w", p.bn.Name(), err)
+	}
+	return true, nil
+}
+
+// treeKey keys a pass's copy-on-write module tree in rewrite.Match.Shared.
+type treeKey struct{}
 
 // evalBN returns the batch-norm layer of m, if m is a BatchNorm1d
 // (BatchNorm2d with want2d) that can be folded: in eval mode, tracking
@@ -215,18 +303,85 @@ func evalBN(m nn.Module, want2d bool) *nn.BatchNormNd {
 	return bn
 }
 
-// fusePair returns the new module for src followed by bnMod, or nil when
-// the pair does not fold.
-func fusePair(src *node.Node, srcMod, bnMod nn.Module, linear bool) (nn.Module, error) {
-	if srcMod.ModuleBase().Training() {
-		return nil, nil
+// fuseFits says whether layerMod (called by layer) followed by bnMod
+// folds: both in eval mode, the batch norm tracking running statistics
+// and of the layer's dimensionality, the layer's output features its
+// features, a convolution not transposed, a linear layer's output of rank
+// 2 where its metadata says.
+func fuseFits(layer *node.Node, layerMod, bnMod nn.Module, kind layerKind) error {
+	if layerMod.ModuleBase().Training() {
+		return fmt.Errorf("%s is in training mode", layer.Target())
 	}
-	if linear {
-		l, ok := srcMod.(*nn.Linear)
+	if kind == linearLayer {
+		l, ok := layerMod.(*nn.Linear)
 		bn := evalBN(bnMod, false)
-		if !ok || bn == nil || l.Weight == nil || l.OutFeatures != bn.NumFeatures || !rank2(src) {
-			return nil, nil
+		switch {
+		case !ok || l.Weight == nil:
+			return fmt.Errorf("%s is a %T without weight", layer.Target(), layerMod)
+		case bn == nil:
+			return whyNotBN(bnMod, false)
+		case l.OutFeatures != bn.NumFeatures:
+			return fmt.Errorf("%d output features, %d batch-norm features", l.OutFeatures, bn.NumFeatures)
+		case !rank2(layer):
+			return fmt.Errorf("the linear layer's output is not of rank 2")
 		}
+		return nil
+	}
+	var conv *nn.ConvNd
+	var bn *nn.BatchNormNd
+	switch c := layerMod.(type) {
+	case *nn.Conv1d:
+		conv, bn = &c.ConvNd, evalBN(bnMod, false)
+	case *nn.Conv2d:
+		conv, bn = &c.ConvNd, evalBN(bnMod, true)
+	default:
+		return fmt.Errorf("%s is a %T, not a Conv1d or Conv2d", layer.Target(), layerMod)
+	}
+	switch {
+	case bn == nil:
+		return whyNotBN(bnMod, kind == convLayer && isConv2d(layerMod))
+	case conv.Transposed || conv.Weight == nil:
+		return fmt.Errorf("the convolution is transposed or has no weight")
+	case conv.OutChannels != bn.NumFeatures:
+		return fmt.Errorf("%d output channels, %d batch-norm features", conv.OutChannels, bn.NumFeatures)
+	}
+	return nil
+}
+
+func isConv2d(m nn.Module) bool { _, ok := m.(*nn.Conv2d); return ok }
+
+// whyNotBN says why evalBN(m, want2d) is nil.
+func whyNotBN(m nn.Module, want2d bool) error {
+	var bn *nn.BatchNormNd
+	switch x := m.(type) {
+	case *nn.BatchNorm1d:
+		bn = &x.BatchNormNd
+	case *nn.BatchNorm2d:
+		bn = &x.BatchNormNd
+	}
+	want := "BatchNorm1d"
+	if want2d {
+		want = "BatchNorm2d"
+	}
+	switch {
+	case bn == nil || (want2d != isBN2d(m)):
+		return fmt.Errorf("the batch norm is a %T, the layer wants a %s", m, want)
+	case bn.Training():
+		return fmt.Errorf("the batch norm is in training mode")
+	case !bn.TrackRunningStats || bn.RunningMean == nil || bn.RunningVar == nil || bn.RunningMean.Tensor() == nil || bn.RunningVar.Tensor() == nil:
+		return fmt.Errorf("the batch norm has no running statistics")
+	}
+	return fmt.Errorf("the batch norm does not fold")
+}
+
+func isBN2d(m nn.Module) bool { _, ok := m.(*nn.BatchNorm2d); return ok }
+
+// fusePair returns the new module for layerMod followed by bnMod, which
+// fuseFits accepts.
+func fusePair(layerMod, bnMod nn.Module, kind layerKind) (nn.Module, error) {
+	if kind == linearLayer {
+		l := layerMod.(*nn.Linear)
+		bn := evalBN(bnMod, false)
 		w, b, err := FuseLinearBNWeights(l.Weight.Tensor(), tensorOf(l.Bias), bn.RunningMean.Tensor(), bn.RunningVar.Tensor(), bn.Eps, tensorOf(bn.Weight), tensorOf(bn.Bias))
 		if err != nil {
 			return nil, err
@@ -240,7 +395,7 @@ func fusePair(src *node.Node, srcMod, bnMod nn.Module, linear bool) (nn.Module, 
 	var conv *nn.ConvNd
 	var bn *nn.BatchNormNd
 	var fresh func() (nn.Module, *nn.ConvNd)
-	switch c := srcMod.(type) {
+	switch c := layerMod.(type) {
 	case *nn.Conv1d:
 		conv, bn = &c.ConvNd, evalBN(bnMod, false)
 		fresh = func() (nn.Module, *nn.ConvNd) {
@@ -256,10 +411,7 @@ func fusePair(src *node.Node, srcMod, bnMod nn.Module, linear bool) (nn.Module, 
 			return m, &m.ConvNd
 		}
 	default:
-		return nil, nil
-	}
-	if bn == nil || conv.Transposed || conv.Weight == nil || conv.OutChannels != bn.NumFeatures {
-		return nil, nil
+		return nil, fmt.Errorf("%T is not a convolution", layerMod)
 	}
 	w, b, err := FuseConvBNWeights(conv.Weight.Tensor(), tensorOf(conv.Bias), bn.RunningMean.Tensor(), bn.RunningVar.Tensor(), bn.Eps, tensorOf(bn.Weight), tensorOf(bn.Bias), false)
 	if err != nil {

@@ -3,13 +3,16 @@ package passes
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
-	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/ops/aten"
+	"github.com/gofx/gofx/pattern"
+	"github.com/gofx/gofx/rewrite"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -34,6 +37,11 @@ import (
 // reads any more are deleted, and so are modules left empty. Modules on
 // the edited paths are replaced by shallow copies, so a model the
 // GraphModule shares modules with is not changed.
+//
+// The pass is a rule set (RuleSetOf): one rule per batch-norm form, whose
+// pattern binds the operators' arguments by schema name, whose constraint
+// checks the conditions above (and says which fails), and whose edit sets
+// the convolution's weight and bias in place, keeping its node and name.
 var FoldConvBN = Pass{
 	Name: "fold_conv_bn",
 	Doc:  "fold eval-mode batch-norm operators into the aten.convolution feeding them (weights from get_attr)",
@@ -43,35 +51,7 @@ var FoldConvBN = Pass{
 var (
 	getItem = nn.GetItem
 	opConv  = aten.Convolution
-	bnNoTrn = aten.InternalNativeBatchNormLegitNoTraining
-	bnNat   = aten.NativeBatchNorm
-	bnComp  = aten.BatchNorm
 )
-
-// argOf returns the argument of n at schema position i (named name),
-// given positionally or as a keyword; ok is false when absent.
-func argOf(n *node.Node, i int, name string) (node.Arg, bool) {
-	if i < n.NumArgs() {
-		return n.Arg(i), true
-	}
-	return n.Kwarg(name)
-}
-
-// stateOrNone returns the node a of argument i of n when isState(a), nil
-// for None or an absent optional argument; ok is false for anything else.
-func stateOrNone(n *node.Node, i int, name string, isState func(*node.Node) bool) (*node.Node, bool) {
-	a, present := argOf(n, i, name)
-	if !present {
-		return nil, true
-	}
-	switch x := a.(type) {
-	case node.NoneType:
-		return nil, true
-	case *node.Node:
-		return x, isState(x)
-	}
-	return nil, false
-}
 
 // isAttr tells the state nodes of a GraphModule: get_attr.
 func isAttr(n *node.Node) bool { return n.Op() == node.GetAttr }
@@ -95,101 +75,7 @@ type foldMatch struct {
 	mean, variance *node.Node
 	eps            float64
 	transposed     bool
-}
-
-// matchFold returns the fold of a layer of the given kind into the
-// batch-norm node n, or nil; isState tells the nodes that read state
-// (get_attr nodes, or the placeholders of an exported program's lifted
-// state).
-func matchFold(n *node.Node, kind layerKind, isState func(*node.Node) bool) *foldMatch {
-	op, ok := n.Function().(*ops.Operator)
-	if !ok || n.Op() != node.CallFunction {
-		return nil
-	}
-	m := &foldMatch{kind: kind, bn: n}
-	epsAt := 0
-	switch op {
-	case bnNoTrn:
-		epsAt = 6
-	case bnNat, bnComp:
-		tr, ok := argOf(n, 5, "training")
-		if b, isBool := tr.(node.Bool); !ok || !isBool || bool(b) {
-			return nil
-		}
-		epsAt = 7
-	default:
-		return nil
-	}
-	if op != bnComp {
-		for _, u := range n.Users() {
-			if u.Op() != node.CallFunction || u.Function() != node.Function(getItem) || u.NumArgs() != 2 || u.Arg(0) != node.Arg(n) || u.Arg(1) != node.Arg(node.Int(0)) {
-				return nil
-			}
-			m.getitems = append(m.getitems, u)
-		}
-	}
-	e, ok := argOf(n, epsAt, "eps")
-	switch x := e.(type) {
-	case node.Float:
-		m.eps = float64(x)
-	case node.Int:
-		m.eps = float64(x)
-	default:
-		return nil
-	}
-	if !ok {
-		return nil
-	}
-	in, ok := argOf(n, 0, "input")
-	layer, isNode := in.(*node.Node)
-	if !ok || !isNode || layer.Op() != node.CallFunction || layer.NumUsers() != 1 {
-		return nil
-	}
-	m.layer = layer
-	if m.gamma, ok = stateOrNone(n, 1, "weight", isState); !ok {
-		return nil
-	}
-	if m.beta, ok = stateOrNone(n, 2, "bias", isState); !ok {
-		return nil
-	}
-	if m.mean, ok = stateOrNone(n, 3, "running_mean", isState); !ok || m.mean == nil {
-		return nil
-	}
-	if m.variance, ok = stateOrNone(n, 4, "running_var", isState); !ok || m.variance == nil {
-		return nil
-	}
-	if kind == linearLayer {
-		return matchLinear(m, isState)
-	}
-	return matchConv(m, isState)
-}
-
-// matchConv completes m, whose layer is to be a convolution.
-func matchConv(m *foldMatch, isState func(*node.Node) bool) *foldMatch {
-	conv := m.layer
-	if conv.Function() != node.Function(opConv) {
-		return nil
-	}
-	var ok bool
-	if m.w, ok = stateOrNone(conv, 1, "weight", isState); !ok || m.w == nil {
-		return nil
-	}
-	if m.b, ok = stateOrNone(conv, 2, "bias", isState); !ok {
-		return nil
-	}
-	tr, ok := argOf(conv, 6, "transposed")
-	b, isBool := tr.(node.Bool)
-	if !ok || !isBool {
-		return nil
-	}
-	m.transposed = bool(b)
-	if m.transposed {
-		g, ok := argOf(conv, 8, "groups")
-		if gi, isInt := g.(node.Int); !ok || !isInt || gi != 1 {
-			return nil
-		}
-	}
-	return m
+	owner          string // the module path of the batch norm's state
 }
 
 func foldConvBN(gm *fx.GraphModule) (bool, error) {
@@ -231,32 +117,25 @@ type foldState interface {
 // the tensors (shapes that do not fit the layer).
 var errNoFold = errors.New("passes: not folded")
 
-// foldAll folds every match of g for layers of the given kind into st and
-// returns the matches folded. The rest of a folded batch norm's state that
-// nothing reads (num_batches_tracked) goes with it, as FuseConvBN drops
-// the module.
+// foldAll folds every match of g for layers of the given kind into st,
+// with the rule set foldRules builds, and returns the matches folded. The
+// rest of a folded batch norm's state that nothing reads
+// (num_batches_tracked) goes with it, as FuseConvBN drops the module.
 func foldAll(g *graph.Graph, st foldState, kind layerKind) ([]*foldMatch, error) {
-	var candidates, matches []*foldMatch
-	for n := range g.Nodes() {
-		if m := matchFold(n, kind, st.isState); m != nil {
-			candidates = append(candidates, m)
-		}
+	var matches []*foldMatch
+	set, err := foldRules(kind, st, &matches)
+	if err != nil {
+		return nil, err
 	}
-	owners := map[string]bool{}
-	for _, m := range candidates {
-		owner, _ := split(st.target(m.mean))
-		err := fold(g, st, m)
-		if errors.Is(err, errNoFold) {
-			continue
-		}
-		if err != nil {
-			return matches, fmt.Errorf("nodes %s and %s: %w", m.layer.Name(), m.bn.Name(), err)
-		}
-		matches = append(matches, m)
-		owners[owner] = true
+	if _, err := set.Apply(g); err != nil {
+		return matches, err
 	}
 	if len(matches) == 0 {
 		return nil, nil
+	}
+	owners := map[string]bool{}
+	for _, m := range matches {
+		owners[m.owner] = true
 	}
 	var dead []*node.Node
 	for n := range g.Nodes() {
@@ -466,4 +345,247 @@ func joinPath(prefix, name string) string {
 		return name
 	}
 	return prefix + "." + name
+}
+
+// The batch-norm operators in eval form that fold, as graph text calling
+// them on %layer: name, call, and whether the result is a tuple (read by
+// getitem 0).
+var bnForms = []struct {
+	name, call string
+	tuple      bool
+}{
+	{"bn_no_training", "aten._native_batch_norm_legit_no_training.default(%layer, %gamma, %beta, %mean, %var, %momentum, %eps)", true},
+	{"native_bn", "aten.native_batch_norm.default(%layer, %gamma, %beta, %mean, %var, %training, %momentum, %eps)", true},
+	{"batch_norm", "aten.batch_norm.default(%layer, %gamma, %beta, %mean, %var, %training, %momentum, %eps, %cudnn_enabled)", false},
+}
+
+// The layers a batch norm folds into, as graph text computing %layer.
+var foldLayers = []struct {
+	name string
+	kind layerKind
+	text string
+}{
+	{"conv", convLayer, `%layer = call_function aten.convolution.default(%x, %w, %b, %stride, %padding, %dilation, %transposed, %output_padding, %groups)`},
+	{"addmm", linearLayer, `%t = call_function aten.permute.default(%w, %dims)
+%layer = call_function aten.addmm.default(%b, %x, %t, beta=%addmm_beta, alpha=%addmm_alpha)`},
+	{"mm", linearLayer, `%t = call_function aten.permute.default(%w, %dims)
+%layer = call_function aten.mm.default(%x, %t)`},
+}
+
+// foldPattern is one compiled pattern of a fold rule.
+type foldPattern struct {
+	name  string
+	kind  layerKind
+	tuple bool
+	p     *pattern.Pattern
+}
+
+// foldPatterns compiles the fold patterns once: every layer followed by
+// every batch-norm form, the batch norm being the pattern's output (its
+// users, getitem 0 for the tuple forms, are the constraint's).
+var foldPatterns = sync.OnceValues(func() ([]foldPattern, error) {
+	var out []foldPattern
+	for _, l := range foldLayers {
+		for _, f := range bnForms {
+			body := l.text + "\n%bn = call_function " + f.call
+			var b strings.Builder
+			defined := map[string]bool{}
+			for _, line := range strings.Split(body, "\n") {
+				lhs, rhs, _ := strings.Cut(line, " = ")
+				for _, r := range refs(rhs) {
+					if !defined[r] {
+						defined[r] = true
+						fmt.Fprintf(&b, "%%%s = placeholder %q()\n", r, r)
+					}
+				}
+				defined[strings.TrimPrefix(lhs, "%")] = true
+			}
+			name := l.name + "_" + f.name
+			g, err := graph.Parse(b.String() + body + "\n%output = output \"output\"(%bn)\n")
+			if err != nil {
+				return nil, fmt.Errorf("fold pattern %s: %w", name, err)
+			}
+			p, err := pattern.Compile(g, pattern.Name(name))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, foldPattern{name: name, kind: l.kind, tuple: f.tuple, p: p})
+		}
+	}
+	return out, nil
+})
+
+// refs returns the %names graph text refers to, in order.
+func refs(text string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(text, '%')
+		if i < 0 {
+			return out
+		}
+		j := i + 1
+		for j < len(text) && (text[j] == '_' || 'a' <= text[j] && text[j] <= 'z' || '0' <= text[j] && text[j] <= '9') {
+			j++
+		}
+		out = append(out, text[i+1:j])
+		text = text[j:]
+	}
+}
+
+// foldRules returns the rule set that folds batch norms into layers of
+// the given kind, reading and writing the tensors in st, and appending
+// each fold to *folded.
+func foldRules(kind layerKind, st foldState, folded *[]*foldMatch) (*rewrite.RuleSet, error) {
+	pats, err := foldPatterns()
+	if err != nil {
+		return nil, err
+	}
+	var rules []rewrite.Rule
+	for _, fp := range pats {
+		if fp.kind != kind {
+			continue
+		}
+		rules = append(rules, rewrite.Rule{
+			Name:       fp.name,
+			Doc:        "fold a batch norm in eval form into the layer feeding it",
+			Pattern:    fp.p,
+			Constraint: func(m *rewrite.Match) error { _, err := foldMatchOf(m, fp, st); return err },
+			Edit: func(m *rewrite.Match) (bool, error) {
+				fm, err := foldMatchOf(m, fp, st)
+				if err != nil {
+					return false, nil
+				}
+				fm.owner, _ = split(st.target(fm.mean))
+				err = fold(m.Graph, st, fm)
+				if errors.Is(err, errNoFold) {
+					return false, nil
+				}
+				if err != nil {
+					return false, fmt.Errorf("nodes %s and %s: %w", fm.layer.Name(), fm.bn.Name(), err)
+				}
+				*folded = append(*folded, fm)
+				return true, nil
+			},
+		})
+	}
+	name := "fold_conv_bn"
+	if kind == linearLayer {
+		name = "fold_linear_bn"
+	}
+	return rewrite.NewRuleSet(name, rules...)
+}
+
+// foldMatchOf checks a structural match of fp and returns the fold it
+// stands for, or an error saying why it does not fold.
+func foldMatchOf(m *rewrite.Match, fp foldPattern, st foldState) (*foldMatch, error) {
+	fm := &foldMatch{kind: fp.kind, bn: m.Node("bn"), layer: m.Node("layer")}
+	bind := func(name string) node.Arg { a, _ := m.Binding(name); return a }
+	if tr, ok := m.Binding("training"); ok {
+		if b, isBool := tr.(node.Bool); !isBool || bool(b) {
+			return nil, fmt.Errorf("training is %v, not False", tr)
+		}
+	}
+	if fp.tuple {
+		for _, u := range fm.bn.Users() {
+			if u.Op() != node.CallFunction || u.Function() != node.Function(getItem) || u.NumArgs() != 2 || u.Arg(0) != node.Arg(fm.bn) || u.Arg(1) != node.Arg(node.Int(0)) {
+				return nil, fmt.Errorf("%%%s uses the batch norm's tuple other than as getitem 0", u.Name())
+			}
+			fm.getitems = append(fm.getitems, u)
+		}
+	}
+	switch x := bind("eps").(type) {
+	case node.Float:
+		fm.eps = float64(x)
+	case node.Int:
+		fm.eps = float64(x)
+	default:
+		return nil, fmt.Errorf("eps is %v, not a number", x)
+	}
+	var err error
+	stateOrNone := func(name string, required bool) *node.Node {
+		if err != nil {
+			return nil
+		}
+		switch x := bind(name).(type) {
+		case node.NoneType:
+			if required {
+				err = fmt.Errorf("%s is None", name)
+			}
+			return nil
+		case *node.Node:
+			if st.isState(x) {
+				return x
+			}
+			err = fmt.Errorf("%s is %%%s, which reads no state", name, x.Name())
+		default:
+			err = fmt.Errorf("%s is %v, not state", name, x)
+		}
+		return nil
+	}
+	fm.gamma, fm.beta = stateOrNone("gamma", false), stateOrNone("beta", false)
+	fm.mean, fm.variance = stateOrNone("mean", true), stateOrNone("var", true)
+	fm.w = stateOrNone("w", true)
+	if fm.kind == convLayer {
+		fm.b = stateOrNone("b", false)
+		if err != nil {
+			return nil, err
+		}
+		tr, ok := bind("transposed").(node.Bool)
+		if !ok {
+			return nil, fmt.Errorf("transposed is %v, not a bool", bind("transposed"))
+		}
+		fm.transposed = bool(tr)
+		if g, isInt := bind("groups").(node.Int); fm.transposed && (!isInt || g != 1) {
+			return nil, fmt.Errorf("a transposed convolution with groups %v", bind("groups"))
+		}
+		return fm, nil
+	}
+	if strings.HasPrefix(fp.name, "addmm") {
+		fm.b = stateOrNone("b", true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fm.permute = m.Node("t")
+	if !isTranspose(bind("dims")) {
+		return nil, fmt.Errorf("the weight's permutation is %s, not [1, 0]", argText(bind("dims")))
+	}
+	if strings.HasPrefix(fp.name, "addmm") && (!isUnit(bind("addmm_beta")) || !isUnit(bind("addmm_alpha"))) {
+		return nil, fmt.Errorf("addmm with beta %v and alpha %v, not 1", bind("addmm_beta"), bind("addmm_alpha"))
+	}
+	if x, ok := bind("x").(*node.Node); !ok || !maybe2D(x) {
+		return nil, fmt.Errorf("the input %v is not 2-D", bind("x"))
+	}
+	var ts [3]*tensor.Tensor
+	for i, n := range []*node.Node{fm.w, fm.b, fm.mean} {
+		if ts[i], err = st.tensor(n); err != nil {
+			return nil, err
+		}
+	}
+	if !linearFits(ts[0], ts[1], ts[2]) {
+		return nil, fmt.Errorf("the weight, bias and running mean do not have the shapes of Linear(in, out) and BatchNorm1d(out)")
+	}
+	return fm, nil
+}
+
+// argText writes an argument for a reason: nodes as %name, lists in
+// brackets.
+func argText(a node.Arg) string {
+	var elems []node.Arg
+	open, closing := "[", "]"
+	switch x := a.(type) {
+	case *node.Node:
+		return "%" + x.Name()
+	case node.List:
+		elems = x
+	case node.Tuple:
+		elems, open, closing = x, "(", ")"
+	default:
+		return fmt.Sprint(a)
+	}
+	parts := make([]string, len(elems))
+	for i, e := range elems {
+		parts[i] = argText(e)
+	}
+	return open + strings.Join(parts, ", ") + closing
 }

@@ -1,11 +1,14 @@
 package passes_test
 
 import (
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/passtest"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -225,4 +228,53 @@ func requireEdited(t *testing.T, ep, out *export.ExportedProgram, newNodes int) 
 func isNodeArg(a node.Arg, pred func(*node.Node) bool) bool {
 	n, ok := a.(*node.Node)
 	return ok && pred(n)
+}
+
+// TestFoldConvBNCases runs FoldConvBN over the graph-text cases of
+// testdata/fold (internal/passtest), each with a "state" file listing the
+// root's buffers: a dotted name and its shape (none: a scalar int64).
+func TestFoldConvBNCases(t *testing.T) {
+	root := func(t testing.TB, c *passtest.Case) nn.Module {
+		data, ok := c.File("state")
+		require.True(t, ok, "no state file")
+		r := &holder{}
+		r.Init(r, "Holder")
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			f := strings.Fields(line)
+			var shape []int
+			for _, s := range f[1:] {
+				d, err := strconv.Atoi(s)
+				require.NoError(t, err, line)
+				shape = append(shape, d)
+			}
+			var x *tensor.Tensor
+			var err error
+			if len(shape) == 0 {
+				x, err = tensor.Full(tensor.Int64, 0)
+			} else {
+				x, err = tensor.Full(tensor.Float32, 0.5, shape...)
+			}
+			require.NoError(t, err)
+			owner, name := "", f[0]
+			if i := strings.LastIndexByte(f[0], '.'); i >= 0 {
+				owner, name = f[0][:i], f[0][i+1:]
+			}
+			var m nn.Module = r
+			if owner != "" {
+				sub, err := nn.Submodule(r, owner)
+				if err != nil {
+					h := &holder{}
+					h.Init(h, "Holder")
+					r.AddModule(owner, h)
+					sub = h
+				}
+				m = sub
+			}
+			m.ModuleBase().RegisterBuffer(name, x, true)
+		}
+		return r
+	}
+	passtest.Run(t, filepath.Join("testdata", "fold", "*.txtar"), func(testing.TB, *passtest.Case) passtest.Pass {
+		return passes.FoldConvBN.Apply
+	}, passtest.WithRoot(root))
 }

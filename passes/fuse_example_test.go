@@ -92,3 +92,44 @@ func BenchmarkFoldConvBN(b *testing.B) {
 		}
 	}
 }
+
+// RuleSetOf gives the rule set behind FuseConvBN; its Explain says why a
+// batch norm does not fold (here, bn1 is in training mode).
+func ExampleRuleSetOf() {
+	m, err := models.New("convnet")
+	if err != nil {
+		panic(err)
+	}
+	nn.Eval(m)
+	bn1, err := nn.Submodule(m, "bn1")
+	if err != nil {
+		panic(err)
+	}
+	nn.Train(bn1, true)
+	gm, err := fx.SymbolicTrace(m)
+	if err != nil {
+		panic(err)
+	}
+	set, err := passes.RuleSetOf(passes.FuseConvBN, gm)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range set.Rules() {
+		fmt.Printf("%s: %s\n", r.Name, r.Doc)
+	}
+	n := gm.Graph.FindNodes(node.CallModule, node.Path("bn1"))[0]
+	why, err := set.Explain(gm, n)
+	if err != nil {
+		panic(err)
+	}
+	for _, line := range strings.Split(why, "\n") {
+		if strings.HasPrefix(line, "rule conv2d_bn2d") {
+			_, constraint, _ := strings.Cut(line, "; constraint: ")
+			fmt.Println("conv2d_bn2d does not fire:", constraint)
+		}
+	}
+	// Output:
+	// conv1d_bn1d: fold an eval-mode batch-norm module into the layer module feeding it
+	// conv2d_bn2d: fold an eval-mode batch-norm module into the layer module feeding it
+	// conv2d_bn2d does not fire: the batch norm is in training mode
+}

@@ -38,6 +38,9 @@ import (
 // not changed. Attributes no node reads any more are deleted, modules left
 // empty too, and the modules on the edited paths are replaced by shallow
 // copies, so a model the GraphModule shares modules with is not changed.
+//
+// The pass is a rule set (RuleSetOf) as FoldConvBN is: permute then addmm
+// or mm, then each batch-norm form.
 var FoldLinearBN = Pass{
 	Name: "fold_linear_bn",
 	Doc:  "fold eval-mode batch-norm operators into the aten.addmm/aten.mm of a linear layer feeding them (weights from get_attr)",
@@ -58,56 +61,8 @@ var (
 	opPermute = aten.Permute
 )
 
-// matchLinear completes m, whose layer is to be the addmm or mm of a
-// linear layer.
-func matchLinear(m *foldMatch, isState func(*node.Node) bool) *foldMatch {
-	lin := m.layer
-	var x, wt node.Arg
-	switch lin.Function() {
-	case node.Function(opAddmm):
-		if lin.NumArgs() != 3 || !unitKwarg(lin, "beta") || !unitKwarg(lin, "alpha") {
-			return nil
-		}
-		for _, f := range lin.Kwargs() {
-			if f.Name != "beta" && f.Name != "alpha" {
-				return nil
-			}
-		}
-		b, ok := lin.Arg(0).(*node.Node)
-		if !ok || !isState(b) {
-			return nil
-		}
-		m.b = b
-		x, wt = lin.Arg(1), lin.Arg(2)
-	case node.Function(opMm):
-		if lin.NumArgs() != 2 || len(lin.Kwargs()) != 0 {
-			return nil
-		}
-		x, wt = lin.Arg(0), lin.Arg(1)
-	default:
-		return nil
-	}
-	if xn, ok := x.(*node.Node); !ok || !maybe2D(xn) {
-		return nil
-	}
-	p, ok := wt.(*node.Node)
-	if !ok || p.Op() != node.CallFunction || p.Function() != node.Function(opPermute) || p.NumUsers() != 1 || p.NumArgs() != 2 || len(p.Kwargs()) != 0 || !isTranspose(p.Arg(1)) {
-		return nil
-	}
-	w, ok := p.Arg(0).(*node.Node)
-	if !ok || !isState(w) {
-		return nil
-	}
-	m.permute, m.w = p, w
-	return m
-}
-
-// unitKwarg reports whether the keyword argument name of n is absent or 1.
-func unitKwarg(n *node.Node, name string) bool {
-	a, ok := n.Kwarg(name)
-	if !ok {
-		return true
-	}
+// isUnit reports whether a is the number 1.
+func isUnit(a node.Arg) bool {
 	switch x := a.(type) {
 	case node.Int:
 		return x == 1
