@@ -87,8 +87,9 @@ func foldConvBN(gm *fx.GraphModule) (bool, error) {
 }
 
 // foldState is where the tensors a fold reads and writes live: a
-// GraphModule's attributes read with get_attr (attrState), or an exported
-// program's lifted state read through placeholders (programState).
+// GraphModule's attributes read with get_attr (attrState). Exported programs
+// are folded through ExportedProgram.Transform, which runs the pass on
+// ep.Module() and lifts the state again.
 type foldState interface {
 	// isState tells the nodes that read state.
 	isState(n *node.Node) bool
