@@ -3,6 +3,7 @@ module github.com/gofx/gofx
 go 1.26
 
 require (
+	github.com/dominikbraun/graph v0.23.0
 	github.com/google/go-cmp v0.7.0
 	github.com/stretchr/testify v1.12.1
 	gonum.org/v1/gonum v0.17.0

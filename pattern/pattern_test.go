@@ -131,7 +131,8 @@ func TestNonOverlap(t *testing.T) {
 %outer = call_function aten.add.Tensor(%inner, %c)
 %output = output "output"(%outer)
 `)
-	ms, err := pattern.Find(g, p, pattern.NoCommutativity())
+	// b and c both bind y: allowed only with AllowSharedPlaceholders.
+	ms, err := pattern.Find(g, p, pattern.NoCommutativity(), pattern.AllowSharedPlaceholders())
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"add", "add_1"}, {"add_2", "add_3"}}, names(ms))
 }
