@@ -301,3 +301,70 @@ func TestConflictingMultiOutputMatches(t *testing.T) {
 		assert.True(t, tensor.AllClose(want.Tuple()[i].Tensor(), got.Tuple()[i].Tensor(), 1e-6, 1e-6, false))
 	}
 }
+
+// inner holds an activation under a name; outer calls it through inner.
+type inner struct {
+	nn.Base
+	act nn.Module
+}
+
+func newInner(name string, act nn.Module) *inner {
+	m := &inner{act: act}
+	m.Init(m, "Inner")
+	nn.RegisterModule(&m.Base, name, act)
+	return m
+}
+
+func (m *inner) Forward(x nn.Value) nn.Value { return nn.Call(m.act, x) }
+
+type outer struct {
+	nn.Base
+	In *inner
+}
+
+func newOuter(name string, act nn.Module) *outer {
+	m := &outer{}
+	m.Init(m, "Outer")
+	m.In = nn.RegisterModule(&m.Base, "inner", newInner(name, act))
+	return m
+}
+
+func (m *outer) Forward(x nn.Value) nn.Value { return nn.Call(m.In, x.Neg()).Neg() }
+
+func TestReplaceCopiesModulesIn(t *testing.T) {
+	model := newOuter("act", nn.NewSigmoid())
+	gm, err := fx.SymbolicTrace(model)
+	require.NoError(t, err)
+	// The replacement calls inner.tanh, which only it has: Replace installs
+	// it in the target, and deletes inner.act, which nothing calls any more.
+	ms, err := pattern.Replace(gm, newOuter("act", nn.NewSigmoid()), newOuter("tanh", nn.NewTanh()))
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+	require.NoError(t, gm.Lint())
+	_, err = nn.Submodule(gm, "inner.tanh")
+	require.NoError(t, err)
+	_, err = nn.Submodule(gm, "inner.act")
+	require.Error(t, err, "the unused sigmoid is deleted")
+	x := testInput(t, 2, 3)
+	got, err := gm.Run(nn.Tensor(x))
+	require.NoError(t, err)
+	want := nn.Tensor(x).Neg().Tanh().Neg()
+	assert.True(t, tensor.AllClose(want.Tensor(), got.Tensor(), 1e-6, 1e-6, false))
+	// The traced model is not edited: its inner module still has act only.
+	_, err = nn.Submodule(model, "inner.act")
+	require.NoError(t, err)
+	_, err = nn.Submodule(model, "inner.tanh")
+	require.Error(t, err)
+
+	// A module neither side has is an error naming the node.
+	g2, err := fx.SymbolicTrace(newOuter("act", nn.NewSigmoid()))
+	require.NoError(t, err)
+	repl := parse(t, `
+%x = placeholder "x"()
+%m = call_module "nowhere.tanh"(%x)
+%output = output "output"(%m)
+`)
+	_, err = pattern.Replace(g2, newOuter("act", nn.NewSigmoid()), repl)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "node %m calls module nowhere.tanh, which neither the target GraphModule nor the replacement has")
+}
