@@ -6,7 +6,7 @@ package pattern_test
 // with what torch.fx's replace_pattern produced for the Python originals
 // (testdata/subgraph_rewriter.golden, written by
 // testdata/subgraph_rewriter/gen.py with PyTorch 2.6; the tests do not need
-// PyTorch). Every case that translates (23 of the file's 24 tests;
+// PyTorch). Every case that translates (25 of the file's 26 tests;
 // test_replace_pattern_with_filters is two cases here) agrees with
 // torch.fx, graph and match count; before pattern followed torch.fx's
 // matching rules, replaces_referenced_submodules, replacement_with_attrs
@@ -261,6 +261,7 @@ func sameOutputs(t *testing.T, gm *fx.GraphModule, ref func(args ...nn.Value) nn
 
 func rewriterCases() []rewriterCase {
 	negPlusRelu := func(x nn.Value) nn.Value { return neg(x).Add(relu(x)) }
+	var replaced []*pattern.Match // replaced_nodes's matches, for its extra check
 	return []rewriterCase{
 		{name: "preserves_logic", build: func(t *testing.T) (*fx.GraphModule, int) {
 			m := func(a ...nn.Value) nn.Value { v := negPlusRelu(a[0]); return v.Add(v) }
@@ -467,6 +468,39 @@ func rewriterCases() []rewriterCase {
 			n := replace(t, gm, func(x, arg0, arg1 nn.Value) nn.Value { return aten("_reshape_alias_copy", x, arg0, arg1) },
 				func(x, arg0, arg1 nn.Value) nn.Value { return aten("_reshape_alias_copy", x, arg1, arg0) })
 			return gm, n
+		}},
+		{name: "matching_variable_arguments", build: func(t *testing.T) (*fx.GraphModule, int) {
+			// The pattern passes padding=[0, 0], the schema default the
+			// model leaves out.
+			op, _ := ops.Global().Lookup("aten::max_pool2d_with_indices")
+			gm := traceFwd(t, newFwd(func(a ...nn.Value) nn.Value {
+				return nn.CallOpKw(op, []any{a[0], []int{2, 2}}, map[string]any{"stride": []int{2, 2}})
+			}, "x"))
+			p := func(x, kernelSize, stride nn.Value) nn.Value {
+				return nn.CallOpKw(op, []any{x, kernelSize, stride}, map[string]any{"padding": []int{0, 0}})
+			}
+			n := replace(t, gm, p, p)
+			return gm, n
+		}},
+		{name: "replaced_nodes", build: func(t *testing.T) (*fx.GraphModule, int) {
+			gm := traceFwd(t, newFwd(func(a ...nn.Value) nn.Value { return a[0].Add(a[1]) }, "x", "y"))
+			ms, err := pattern.Replace(gm, func(x, y nn.Value) nn.Value { return x.Add(y) },
+				func(x, y nn.Value) nn.Value { return x.Mul(y).Sub(y) })
+			require.NoError(t, err)
+			replaced = ms
+			return gm, len(ms)
+		}, extra: func(t *testing.T, gm *fx.GraphModule) []string {
+			ids := map[*node.Node]int{}
+			for n := range gm.Graph.Nodes() {
+				ids[n] = len(ids)
+			}
+			var s []string
+			for _, m := range replaced {
+				for _, r := range m.Replacement {
+					s = append(s, "%"+strconv.Itoa(ids[r]))
+				}
+			}
+			return []string{"replacements: " + strings.Join(s, ", ")}
 		}},
 		{name: "replacement_with_attrs", build: func(t *testing.T) (*fx.GraphModule, int) {
 			gm := traceFwd(t, newAttrNet(map[string]int64{"a": 1, "b": 2}, func(m *attrNet, x nn.Value) nn.Value {
