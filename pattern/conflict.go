@@ -27,7 +27,7 @@ import (
 // conflicts is the conflict graph of the multi-output matches of one
 // Replace.
 type conflicts struct {
-	matches []*Match
+	anchors []*node.Node // per match, for the messages
 	// reach[i] lists the multi-output matches j whose inputs an output of
 	// match i reaches.
 	reach [][]int
@@ -43,13 +43,14 @@ func (m *matcher) newConflicts(matches []*Match) *conflicts {
 		return nil
 	}
 	c := &conflicts{
-		matches: matches,
+		anchors: make([]*node.Node, len(matches)),
 		reach:   make([][]int, len(matches)),
 		g:       dgraph.New(dgraph.IntHash, dgraph.Directed(), dgraph.PreventCycles()),
 	}
 	inputOf := map[*node.Node][]int{}
 	var last *node.Node
 	for j, mt := range matches {
+		c.anchors[j] = mt.Anchor
 		for _, in := range mt.Inputs {
 			if n, ok := in.(*node.Node); ok {
 				inputOf[n] = append(inputOf[n], j)
@@ -123,7 +124,7 @@ func (c *conflicts) add(i int) error {
 			path = append(path, to)
 			var names []string
 			for _, k := range path {
-				names = append(names, "%"+c.matches[k].Anchor.Name())
+				names = append(names, "%"+c.anchors[k].Name())
 			}
 			undo()
 			return fmt.Errorf("replacing it after the earlier replaced matches would make a cycle: an output of each match reaches an input of the next (matches by anchor: %s)", strings.Join(names, " -> "))

@@ -218,7 +218,7 @@ func replace(target any, p *Pattern, extra []func(*Match) bool, onSkip func(*Mat
 			err = fmt.Errorf("pattern.Replace: %w", derr)
 		}
 	}()
-	out = make([]*Match, 0, len(matches))
+	out = matches[:0]
 	for i, mt := range matches {
 		r, err := with(mt)
 		if err != nil {
