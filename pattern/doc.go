@@ -42,7 +42,12 @@
 // GraphModule lacks when its own module tree has them: Replace installs them
 // in the target (on shallow copies of the target's modules, so the traced
 // model is not edited), and afterwards deletes the modules that the replaced
-// nodes called and nothing calls any more.
+// nodes called and nothing calls any more (torch.fx deletes every unused
+// submodule).
+//
+// These rules are checked against torch.fx itself: the cases of PyTorch's
+// test/fx/test_subgraph_rewriter.py, ported to Go, give the graphs
+// torch.fx's replace_pattern gives, node for node.
 //
 // # Beyond torch.fx
 //
