@@ -159,10 +159,10 @@ func newModuleChain(names []string, mods ...nn.Module) nn.Module {
 // moduleTypeOptions are the pattern options of the rules whose patterns
 // are modules (the fusions' layer pairs, nn.Dropout): they match every
 // module of the pattern's Go type, whatever its configuration (kernel
-// size, features, p); the constraints check what matters. Where pattern
-// compares module configuration by default, this is
+// size, features, p); the constraints check what matters. pattern compares
+// module configuration by default, so these rules ask for
 // pattern.ModulesByType().
-var moduleTypeOptions []pattern.Option
+var moduleTypeOptions = []pattern.Option{pattern.ModulesByType()}
 
 // fuseModuleSets are the rule sets of FuseConvBN and FuseLinearBN, built
 // once: call_module patterns matched by module type (Conv1d then

@@ -55,14 +55,10 @@ var commutativeSet = func() map[string]bool {
 	return m
 }()
 
-// commutative reports whether pattern node n, with normalized arguments args,
-// may match with its first two arguments swapped.
-func commutative(n *node.Node, args []any) bool {
-	if n.Op() != node.CallFunction || len(args) < 2 {
-		return false
-	}
-	name := n.Target().String()
-	if !commutativeSet[name] {
+// commutative reports whether a pattern node calling name, with normalized
+// arguments args, may match with its first two arguments swapped.
+func commutative(name string, args []any) bool {
+	if len(args) < 2 || !commutativeSet[name] {
 		return false
 	}
 	if name == "aten.add.Tensor" {

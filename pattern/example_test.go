@@ -67,3 +67,55 @@ func ExampleFind() {
 	// no match of pattern scaled_shift at %sub:
 	// - pattern node %mul is call_function aten.mul.Tensor, graph node %sub is call_function aten.sub.Tensor
 }
+
+// As in torch.fx, a placeholder binds a literal whatever overload recorded
+// it: the pattern's x + num records aten.add.Tensor and matches the
+// aten.add.Scalar of x + 2. The replacement's x * num becomes
+// aten.mul.Scalar once num is bound to 2. StrictOverloads would find no match.
+func ExampleReplace_literalBinding() {
+	gm, _ := fx.SymbolicTraceFunc(func(x nn.Value) nn.Value { return x.Add(2).Relu() })
+	ms, err := pattern.Replace(gm,
+		func(x, num nn.Value) nn.Value { return x.Add(num).Relu() },
+		func(x, num nn.Value) nn.Value { return x.Mul(num) })
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	num, _ := ms[0].Binding("x1")
+	fmt.Println("num =", num)
+	fmt.Println(gm.Graph)
+	// Output:
+	// num = 2
+	// graph():
+	//     %x : [num_users=1] = placeholder[target=x]
+	//     %mul : [num_users=1] = call_function[target=aten.mul.Scalar](args = (%x, 2), kwargs = {})
+	//     return mul
+}
+
+// Two multi-output matches that would form a cycle together: the later one
+// is skipped and reported, the earlier one replaced.
+func ExampleOnSkip() {
+	gm, _ := fx.SymbolicTraceFunc(func(a, b, z1, z2 nn.Value) nn.Value {
+		add1 := a.Add(z1)
+		add2 := add1.Neg().Add(z2) // uses the first match's add
+		mul2 := b.Mul(z2)
+		mul1 := mul2.Neg().Mul(z1) // the first match's mul uses the second's
+		return nn.Tuple(add2, mul1)
+	})
+	fused := func(x, y, z nn.Value) nn.Value { // each output depends on every input
+		s, m := x.Add(z), y.Mul(z)
+		return nn.Tuple(s.Add(m.Mul(0.0)), m.Add(s.Mul(0.0)))
+	}
+	ms, err := pattern.Replace(gm,
+		func(x, y, z nn.Value) nn.Value { return nn.Tuple(x.Add(z), y.Mul(z)) }, fused,
+		pattern.NoCommutativity(),
+		pattern.OnSkip(func(m *pattern.Match, reason error) { fmt.Println("skipped:", reason) }))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("replaced:", len(ms), "at", ms[0].Anchor)
+	// Output:
+	// skipped: pattern add,mul at %add_1: replacing it after the earlier replaced matches would make a cycle: an output of each match reaches an input of the next (matches by anchor: %add_1 -> %add -> %add_1)
+	// replaced: 1 at add
+}

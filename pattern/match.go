@@ -10,6 +10,7 @@ import (
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
 )
 
 // Match is one occurrence of a pattern in a graph.
@@ -197,7 +198,7 @@ type matcher struct {
 	root    nn.Module
 	filters []func(*Match) bool
 	claimed map[*node.Node]bool
-	modType map[string]reflect.Type
+	mods    map[string]modInfo
 
 	explain bool
 	reasons []string
@@ -245,10 +246,40 @@ func newMatcher(target any, p *Pattern, extra []func(*Match) bool) (*matcher, er
 // graph's index.
 func (m *matcher) candidates(i int) []*node.Node {
 	pn := m.p.all[i]
-	if pn.key.op == node.CallModule && pn.modType != nil && m.root != nil {
+	switch {
+	case pn.key.op == node.CallModule && pn.modType != nil && m.root != nil:
 		return m.g.FindNodes(node.CallModule, nil)
+	case pn.key.op == node.GetAttr && pn.attrT && m.root != nil:
+		return m.g.FindNodes(node.GetAttr, nil)
+	case pn.fam != "":
+		return m.familyCandidates(pn)
 	}
 	return m.g.FindNodes(pn.key.op, node.Path(pn.key.target))
+}
+
+// familyCandidates returns the graph nodes that call an operator of pn's
+// family in a spelling and overload the pattern's options allow.
+func (m *matcher) familyCandidates(pn *pnode) []*node.Node {
+	cfg := &m.p.cfg
+	lists := [][]*node.Node{m.g.FindNodes(pn.key.op, node.Path(pn.key.target))}
+	if pn.key.op == node.CallFunction || !cfg.strictSpelling {
+		if cfg.strictOverloads {
+			if pn.key.op == node.CallMethod {
+				lists = append(lists, m.g.FindNodes(node.CallFunction, pn.op))
+			}
+		} else {
+			for _, o := range overloads(pn.fam) {
+				if pn.key.op != node.CallFunction || o != pn.op {
+					lists = append(lists, m.g.FindNodes(node.CallFunction, o))
+				}
+			}
+		}
+	}
+	if pn.key.op == node.CallFunction && !cfg.strictSpelling {
+		_, name, _ := strings.Cut(pn.fam, "::")
+		lists = append(lists, m.g.FindNodes(node.CallMethod, node.Path(name)))
+	}
+	return mergeOrdered(m.g.Before, lists...)
 }
 
 // all finds every non-overlapping match, in graph order of the anchors.
@@ -429,32 +460,40 @@ func (m *matcher) step(i int, g *node.Node, swapped bool) bool {
 	if m.claimed[g] {
 		return m.fail("graph node %%%s belongs to an earlier match", g.Name())
 	}
-	if !m.sameKind(pn, g) {
+	f, gop, ok := m.sameKind(pn, g)
+	if !ok {
 		return false
 	}
-	gargs, gnames, err := normalize(g)
+	var gargs []any
+	var gnames []string
+	var err error
+	if gop != nil {
+		gargs, gnames, err = placeWith(gop, g)
+	} else {
+		gargs, gnames, err = normalize(g)
+	}
 	if err != nil {
 		return m.fail("graph node %%%s: its arguments do not fit the schema: %v", g.Name(), err)
 	}
-	if len(gargs) != len(pn.args) {
-		return m.fail("pattern node %%%s has %d arguments %v, graph node %%%s has %d %v", pn.n.Name(), len(pn.args), pn.names, g.Name(), len(gargs), gnames)
+	if len(gargs) != len(f.args) {
+		return m.fail("pattern node %%%s has %d arguments %v, graph node %%%s has %d %v", pn.n.Name(), len(f.args), f.names, g.Name(), len(gargs), gnames)
 	}
-	if !equalNames(pn.names, gnames) {
-		gargs = reorder(pn.names, gnames, gargs)
+	if !equalNames(f.names, gnames) {
+		gargs = reorder(f.names, gnames, gargs)
 		if gargs == nil {
-			return m.fail("pattern node %%%s has arguments %v, graph node %%%s has %v", pn.n.Name(), pn.names, g.Name(), gnames)
+			return m.fail("pattern node %%%s has arguments %v, graph node %%%s has %v", pn.n.Name(), f.names, g.Name(), gnames)
 		}
 	}
-	if pn.swap && !swapped {
+	if f.swap && !swapped {
 		m.choices = append(m.choices, choice{kind: choiceSwap, trail: len(m.trail), goals: append([]goal(nil), m.goals...), p: i, g: g})
 	}
 	m.bind(i, g)
-	for k, pa := range pn.args {
+	for k, pa := range f.args {
 		ga := gargs[k]
 		if swapped && k < 2 {
 			ga = gargs[1-k]
 		}
-		if !m.unify(pn, k, pa, ga, g) {
+		if !m.unify(pn, f, k, pa, ga, g) {
 			return false
 		}
 	}
@@ -492,40 +531,78 @@ func reorder(want, have []string, gargs []any) []any {
 	return out
 }
 
-// sameKind reports whether g has pattern node pn's opcode and target (module
-// type for call_module nodes of a pattern traced from modules).
-func (m *matcher) sameKind(pn *pnode, g *node.Node) bool {
-	if g.Op() != pn.key.op {
-		return m.fail("pattern node %%%s is %s, graph node %%%s is %s", pn.n.Name(), pn.key.op, g.Name(), g.Op())
-	}
+// sameKind reports whether g calls what pattern node pn calls: the same
+// opcode and target (module type and configuration for call_module nodes of
+// a pattern traced from modules, any tensor attribute for get_attr nodes
+// reading one), or another spelling or overload of pn's operator family. It
+// returns the pattern's argument form to compare, and the overload g calls
+// when g is compared in that overload's schema (nil: as written).
+func (m *matcher) sameKind(pn *pnode, g *node.Node) (*form, *ops.Operator, bool) {
 	t := g.Target().String()
-	if pn.key.op == node.CallModule && pn.modType != nil && m.root != nil {
-		mt, ok := m.modType[t]
-		if !ok {
-			if mod, err := nn.Submodule(m.root, t); err == nil {
-				mt = reflect.TypeOf(mod)
+	if g.Op() == pn.key.op {
+		switch {
+		case pn.key.op == node.CallModule && pn.modType != nil && m.root != nil:
+			return &pn.raw, nil, m.sameModule(pn, g)
+		case pn.key.op == node.GetAttr && pn.attrT && m.root != nil:
+			if !isTensorAttr(m.root, t) {
+				return nil, nil, m.fail("pattern node %%%s reads a tensor attribute, graph node %%%s reads %s, which is not a parameter or buffer", pn.n.Name(), g.Name(), t)
 			}
-			if m.modType == nil {
-				m.modType = map[string]reflect.Type{}
-			}
-			m.modType[t] = mt
+			return &pn.raw, nil, true
+		case t == pn.key.target:
+			return &pn.raw, nil, true
 		}
-		if mt != pn.modType {
-			return m.fail("pattern node %%%s calls a %v, graph node %%%s calls %s, a %v", pn.n.Name(), pn.modType, g.Name(), t, mt)
-		}
-		return true
 	}
-	if t != pn.key.target {
-		return m.fail("pattern node %%%s is %s %s, graph node %%%s is %s %s", pn.n.Name(), pn.key.op, pn.key.target, g.Name(), g.Op(), t)
+	cfg := &m.p.cfg
+	if pn.fam != "" && (g.Op() == node.CallFunction || g.Op() == node.CallMethod) && family(g) == pn.fam {
+		if g.Op() != pn.key.op && cfg.strictSpelling {
+			return nil, nil, m.fail("pattern node %%%s is %s %s, graph node %%%s is %s %s (StrictSpelling: no other spelling)", pn.n.Name(), pn.key.op, pn.key.target, g.Name(), g.Op(), t)
+		}
+		gop := operatorOf(g)
+		if gop == nil {
+			return nil, nil, m.fail("graph node %%%s (%s %s): no overload of %s accepts its arguments", g.Name(), g.Op(), t, pn.fam)
+		}
+		if gop != pn.op && cfg.strictOverloads {
+			return nil, nil, m.fail("pattern node %%%s calls %s, graph node %%%s calls %s (StrictOverloads: no other overload)", pn.n.Name(), pn.op, g.Name(), gop)
+		}
+		return &pn.res, gop, true
+	}
+	if g.Op() != pn.key.op {
+		return nil, nil, m.fail("pattern node %%%s is %s, graph node %%%s is %s", pn.n.Name(), pn.key.op, g.Name(), g.Op())
+	}
+	return nil, nil, m.fail("pattern node %%%s is %s %s, graph node %%%s is %s %s", pn.n.Name(), pn.key.op, pn.key.target, g.Name(), g.Op(), t)
+}
+
+// sameModule reports whether call_module node g calls a module of pn's Go
+// type and configuration.
+func (m *matcher) sameModule(pn *pnode, g *node.Node) bool {
+	t := g.Target().String()
+	mi, ok := m.mods[t]
+	if !ok {
+		if mod, err := nn.Submodule(m.root, t); err == nil {
+			mi.typ = reflect.TypeOf(mod)
+			if pn.modCfg != "" {
+				mi.config = moduleConfig(mod)
+			}
+		}
+		if m.mods == nil {
+			m.mods = map[string]modInfo{}
+		}
+		m.mods[t] = mi
+	}
+	if mi.typ != pn.modType {
+		return m.fail("pattern node %%%s calls a %v, graph node %%%s calls %s, a %v", pn.n.Name(), pn.modType, g.Name(), t, mi.typ)
+	}
+	if pn.modCfg != "" && mi.config != pn.modCfg {
+		return m.fail("pattern node %%%s calls %s, graph node %%%s calls %s, configured %s (ModulesByType ignores the configuration)", pn.n.Name(), pn.modCfg, g.Name(), t, mi.config)
 	}
 	return true
 }
 
 // unify matches argument k of pattern node pn (pa) with the graph's (ga).
-func (m *matcher) unify(pn *pnode, k int, pa, ga any, g *node.Node) bool {
-	if w := pn.wild[k]; w >= 0 {
+func (m *matcher) unify(pn *pnode, f *form, k int, pa, ga any, g *node.Node) bool {
+	if w := f.wild[k]; w >= 0 {
 		if hasNode(ga) {
-			return m.fail("argument %s of pattern node %%%s is a literal wildcard, graph node %%%s passes %s", pn.names[k], pn.n.Name(), g.Name(), fmtArg(ga))
+			return m.fail("argument %s of pattern node %%%s is a literal wildcard, graph node %%%s passes %s", f.names[k], pn.n.Name(), g.Name(), fmtArg(ga))
 		}
 		if m.litBound[w] {
 			return equalLiteral(m.lit[w], ga)
@@ -535,7 +612,7 @@ func (m *matcher) unify(pn *pnode, k int, pa, ga any, g *node.Node) bool {
 		return true
 	}
 	if !m.unifyArg(pa, ga) {
-		return m.fail("argument %s of pattern node %%%s is %s, graph node %%%s has %s", pn.names[k], pn.n.Name(), fmtArg(pa), g.Name(), fmtArg(ga))
+		return m.fail("argument %s of pattern node %%%s is %s, graph node %%%s has %s", f.names[k], pn.n.Name(), fmtArg(pa), g.Name(), fmtArg(ga))
 	}
 	return true
 }
@@ -550,6 +627,13 @@ func (m *matcher) unifyArg(pa, ga any) bool {
 					return m.fail("placeholder %%%s is bound to %s and to %s", p.Name(), fmtArg(m.val[j]), fmtArg(ga))
 				}
 				return true
+			}
+			if gn, ok := ga.(*node.Node); ok && !m.p.cfg.sharedPlaceholders {
+				for o := 0; o < m.nph; o++ {
+					if o != j && m.bound[o] && m.val[o] == any(gn) {
+						return m.fail("placeholders %%%s and %%%s would both bind %%%s (distinct placeholders bind distinct nodes; AllowSharedPlaceholders allows it)", m.p.all[o].n.Name(), p.Name(), gn.Name())
+					}
+				}
 			}
 			m.bind(j, ga)
 			return true

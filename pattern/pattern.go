@@ -17,21 +17,29 @@ import (
 
 // Option configures Compile, Find, Replace and ReplaceFunc. Options that
 // shape a pattern (Name, Literal, AnyLiterals, NoCommutativity,
-// ModulesByPath) act when the pattern is compiled, so they are ignored when an
-// already compiled *Pattern is passed to Find or Replace; filters given to
-// Compile belong to the pattern and those given to Find or Replace are added
-// to them for that call.
+// ModulesByPath, ModulesByType, MatchAttrsByPath, StrictOverloads,
+// StrictSpelling, AllowSharedPlaceholders) act when the pattern is compiled,
+// so they are ignored when an already compiled *Pattern is passed to Find or
+// Replace; filters given to Compile belong to the pattern and those given to
+// Find or Replace are added to them for that call. OnSkip acts in the
+// Replace or ReplaceFunc call it is given to.
 type Option func(*config)
 
 type literalSpec struct{ node, arg string }
 
 type config struct {
-	name          string
-	literals      []literalSpec
-	anyLiterals   bool
-	noCommute     bool
-	modulesByPath bool
-	filters       []func(*Match) bool
+	name               string
+	literals           []literalSpec
+	anyLiterals        bool
+	noCommute          bool
+	modulesByPath      bool
+	modulesByType      bool
+	attrsByPath        bool
+	strictOverloads    bool
+	strictSpelling     bool
+	sharedPlaceholders bool
+	filters            []func(*Match) bool
+	onSkip             func(*Match, error)
 }
 
 // Name names the pattern in errors, explanations and the stack_trace of the
@@ -58,8 +66,52 @@ func AnyLiterals() Option { return func(c *config) { c.anyLiterals = true } }
 func NoCommutativity() Option { return func(c *config) { c.noCommute = true } }
 
 // ModulesByPath makes call_module nodes match by target path, not by module
-// type.
+// type and configuration (torch.fx's rule).
 func ModulesByPath() Option { return func(c *config) { c.modulesByPath = true } }
+
+// ModulesByType makes call_module nodes of a pattern traced from modules
+// match every module of the same Go type, whatever its configuration (a
+// GELU("tanh") pattern then matches a GELU("none") layer): the rule before
+// configurations were compared.
+func ModulesByType() Option { return func(c *config) { c.modulesByType = true } }
+
+// MatchAttrsByPath makes get_attr nodes match only get_attr nodes reading
+// the same path. By default, as torch.fx, a get_attr of a pattern traced from
+// a module that reads a parameter or buffer matches a get_attr reading any
+// parameter or buffer of the target.
+func MatchAttrsByPath() Option { return func(c *config) { c.attrsByPath = true } }
+
+// StrictOverloads makes an operator node match only nodes calling the same
+// overload. By default, as torch.fx (whose graphs record torch.add whatever
+// the argument types), an operator matches every overload of its packet
+// whose arguments line up by schema name: the pattern add(x, num) records
+// aten.add.Tensor and matches the aten.add.Scalar of add(y, 2), binding num
+// to 2.
+func StrictOverloads() Option { return func(c *config) { c.strictOverloads = true } }
+
+// StrictSpelling makes call_method nodes match only call_method nodes of
+// the same name, and call_function nodes only call_function nodes. By
+// default the method spelling of an aten operator (x.Sigmoid() records
+// call_method "sigmoid") matches its function spelling (call_function
+// aten.sigmoid.default, as export records it) and back, arguments bound by
+// the schema of the overload the method resolves to.
+func StrictSpelling() Option { return func(c *config) { c.strictSpelling = true } }
+
+// AllowSharedPlaceholders lets distinct pattern placeholders bind the same
+// graph node (pattern add(x, y) then matches add(a, a)). By default, as
+// torch.fx, distinct placeholders bind distinct nodes; they may still bind
+// equal literals.
+func AllowSharedPlaceholders() Option { return func(c *config) { c.sharedPlaceholders = true } }
+
+// OnSkip has Replace and ReplaceFunc call report for each match they leave
+// alone because replacing it together with an earlier replaced match would
+// make a cycle (two multi-output matches, each fine alone, where an output of
+// each reaches an input of the other); the matches returned are the
+// replaced ones, as torch.fx's replace_pattern returns. Without OnSkip such
+// matches are skipped silently.
+func OnSkip(report func(m *Match, reason error)) Option {
+	return func(c *config) { c.onSkip = report }
+}
 
 // WithFilter keeps only the matches for which keep returns true. Filters run
 // once a candidate matches structurally, before non-overlap is decided, so a
@@ -103,17 +155,31 @@ type Pattern struct {
 
 // pnode is one pattern node prepared for matching.
 type pnode struct {
-	n       *node.Node
-	ph      int   // placeholder number, -1 for compute nodes
-	key     key   // what a graph node must have to match
-	args    []any // normalized arguments (node.Arg, *node.Node for nodes)
-	names   []string
-	wild    []int // per argument: literal wildcard number, or -1
-	swap    bool  // commutative: args 0 and 1 may be swapped
-	modType reflect.Type
-	users   []int // indexes of pattern users (compute)
-	inputs  []int // indexes of distinct pattern inputs
-	isOut   bool  // returned by the pattern
+	n  *node.Node
+	ph int // placeholder number, -1 for compute nodes
+	// key is what a graph node spelled as the pattern node must have.
+	key key
+	// raw is the argument form compared with a graph node of the same
+	// opcode and target; res, for operator nodes (fam not ""), the form in
+	// the schema of the overload the node resolves to, compared with the
+	// other spellings and overloads of its family.
+	raw, res form
+	fam      string        // operator family ("aten::add"), or ""
+	op       *ops.Operator // the overload the node calls or resolves to
+	modType  reflect.Type
+	modCfg   string // module configuration ("" with ModulesByType)
+	attrT    bool   // get_attr of a tensor: matches any tensor attribute
+	users    []int  // indexes of pattern users (compute)
+	inputs   []int  // indexes of distinct pattern inputs
+	isOut    bool   // returned by the pattern
+}
+
+// form is a pattern node's arguments in one canonical order.
+type form struct {
+	args  []any // normalized arguments (node.Arg, *node.Node for nodes)
+	names []string
+	wild  []int // per argument: literal wildcard number, or -1
+	swap  bool  // commutative: args 0 and 1 may be swapped
 }
 
 // key identifies what a node calls, as the graph's index does.
@@ -298,10 +364,10 @@ func (p *Pattern) prepare() error {
 		if err != nil {
 			return fmt.Errorf("node %%%s: %w", n.Name(), err)
 		}
-		pn.args, pn.names = args, names
-		pn.wild = make([]int, len(args))
-		for i := range pn.wild {
-			pn.wild[i] = -1
+		pn.raw.args, pn.raw.names = args, names
+		pn.raw.wild = make([]int, len(args))
+		for i := range pn.raw.wild {
+			pn.raw.wild[i] = -1
 			s := literalSpec{n.Name(), names[i]}
 			_, named := wild[s]
 			if !named && !p.cfg.anyLiterals {
@@ -317,16 +383,23 @@ func (p *Pattern) prepare() error {
 				wild[s] = i
 				used++
 			}
-			pn.wild[i] = len(p.literals)
+			pn.raw.wild[i] = len(p.literals)
 			p.literals = append(p.literals, s.node+"."+s.arg)
 		}
-		if !p.cfg.noCommute && commutative(n, args) {
-			pn.swap = true
+		if !p.cfg.noCommute && commutative(n.Target().String(), args) {
+			pn.raw.swap = true
 		}
+		p.prepareFamily(pn)
 		if n.Op() == node.CallModule && p.root != nil && !p.cfg.modulesByPath {
 			if m, err := nn.Submodule(p.root, n.Target().String()); err == nil {
 				pn.modType = reflect.TypeOf(m)
+				if !p.cfg.modulesByType {
+					pn.modCfg = moduleConfig(m)
+				}
 			}
+		}
+		if n.Op() == node.GetAttr && !p.cfg.attrsByPath && isTensorAttr(p.root, n.Target().String()) {
+			pn.attrT = true
 		}
 		seen := map[int]bool{}
 		n.EachInput(func(in *node.Node) {
@@ -368,6 +441,39 @@ func (p *Pattern) prepare() error {
 		p.anchor = p.idx[p.outs[len(p.outs)-1]]
 	}
 	return nil
+}
+
+// prepareFamily gives an operator node its family and the argument form
+// of the overload it calls (a call_method node: resolves to).
+func (p *Pattern) prepareFamily(pn *pnode) {
+	n := pn.n
+	fam := family(n)
+	if fam == "" {
+		return
+	}
+	op := operatorOf(n)
+	if op == nil {
+		return
+	}
+	pn.fam, pn.op = fam, op
+	if n.Op() == node.CallFunction {
+		pn.res = pn.raw
+		return
+	}
+	vals, names, err := placeArgs(op, n.Args(), n.Kwargs(), pn.raw.wild)
+	if err != nil {
+		pn.fam, pn.op = "", nil
+		return
+	}
+	f := form{args: vals, names: names, wild: make([]int, len(vals))}
+	for i, v := range vals {
+		f.wild[i] = -1
+		if w, ok := v.(wildSlot); ok {
+			f.wild[i] = int(w)
+		}
+	}
+	f.swap = !p.cfg.noCommute && commutative(op.String(), vals)
+	pn.res = f
 }
 
 // checkTarget refuses call_function targets that no registry knows.

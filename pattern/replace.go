@@ -10,6 +10,7 @@ import (
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/sym"
 )
@@ -38,7 +39,7 @@ func Replace(target any, pattern, replacement any, opts ...Option) ([]*Match, er
 	if err != nil {
 		return nil, fmt.Errorf("pattern.Replace: %w", err)
 	}
-	return replace(target, p, extraFilters(pattern, c), func(*Match) (*replacementGraph, error) { return r, nil })
+	return replace(target, p, extraFilters(pattern, c), c.onSkip, func(*Match) (*replacementGraph, error) { return r, nil })
 }
 
 // ReplaceFunc is Replace with a replacement chosen per match: with is called
@@ -58,7 +59,7 @@ func ReplaceFunc(target any, pattern any, with func(*Match) (any, error), opts .
 		return nil, fmt.Errorf("pattern.ReplaceFunc: %w", err)
 	}
 	cache := map[any]*replacementGraph{}
-	return replace(target, p, extraFilters(pattern, c), func(m *Match) (*replacementGraph, error) {
+	return replace(target, p, extraFilters(pattern, c), c.onSkip, func(m *Match) (*replacementGraph, error) {
 		src, err := with(m)
 		if err != nil {
 			return nil, fmt.Errorf("pattern.ReplaceFunc: pattern %s at %%%s: %w", p.name, m.Anchor.Name(), err)
@@ -90,6 +91,7 @@ type replacementGraph struct {
 	name  string
 	g     *graph.Graph
 	gm    *fx.GraphModule // for FakeProp; g is gm.Graph
+	root  nn.Module       // the replacement's module tree, or nil
 	phs   []*node.Node
 	nouts int
 	vals  map[string][]node.Value // FakeProp results by input signature
@@ -109,7 +111,7 @@ func newReplacement(src any, p *Pattern) (*replacementGraph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replacement for pattern %s: %w", p.name, err)
 	}
-	r := &replacementGraph{g: g, gm: gm, phs: g.Placeholders(), vals: map[string][]node.Value{}}
+	r := &replacementGraph{g: g, gm: gm, root: root, phs: g.Placeholders(), vals: map[string][]node.Value{}}
 	out := g.OutputNode()
 	if out == nil || out.NumArgs() == 0 {
 		return nil, fmt.Errorf("replacement for pattern %s has no output", p.name)
@@ -144,39 +146,80 @@ func newReplacement(src any, p *Pattern) (*replacementGraph, error) {
 	return r, nil
 }
 
-// checkRefs checks that the module and attribute paths the replacement uses
-// exist in the target's module tree.
-func (r *replacementGraph) checkRefs(root nn.Module, p *Pattern) error {
-	if root == nil {
+// bringRefs makes the module and attribute paths the replacement uses
+// exist in the target's module tree, as torch.fx's replace_pattern does: a
+// path the target has is used as it is; one only the replacement's module
+// tree has is copied in (the same module, parameter or buffer object, on
+// modules the target owns, see modTree); any other is an error.
+func (r *replacementGraph) bringRefs(t *modTree, p *Pattern) error {
+	if t == nil {
 		return nil
 	}
 	for n := range r.g.Nodes() {
+		path := n.Target().String()
 		switch n.Op() {
 		case node.CallModule:
-			if _, err := nn.Submodule(root, n.Target().String()); err != nil {
-				return fmt.Errorf("replacement %s for pattern %s: node %%%s calls module %s, which the target GraphModule does not have", r.name, p.name, n.Name(), n.Target())
+			if _, err := nn.Submodule(t.gm, path); err == nil {
+				continue
+			}
+			var mod nn.Module
+			if r.root != nil {
+				mod, _ = nn.Submodule(r.root, path)
+			}
+			if mod == nil {
+				return fmt.Errorf("replacement %s for pattern %s: node %%%s calls module %s, which neither the target GraphModule nor the replacement has", r.name, p.name, n.Name(), path)
+			}
+			if err := t.setModule(path, mod); err != nil {
+				return fmt.Errorf("replacement %s for pattern %s: copying module %s into the target: %w", r.name, p.name, path, err)
 			}
 		case node.GetAttr:
-			if _, err := nn.AttrValue(root, n.Target().String()); err != nil {
-				if _, err2 := nn.Submodule(root, n.Target().String()); err2 != nil {
-					return fmt.Errorf("replacement %s for pattern %s: node %%%s reads %s, which the target GraphModule does not have", r.name, p.name, n.Name(), n.Target())
+			if _, err := nn.Attr(t.gm, path); err == nil {
+				continue
+			}
+			if _, err := nn.Submodule(t.gm, path); err == nil {
+				continue
+			}
+			var attr any
+			if r.root != nil {
+				attr, _ = nn.Attr(r.root, path)
+				if attr == nil {
+					if mod, err := nn.Submodule(r.root, path); err == nil {
+						attr = mod
+					}
 				}
+			}
+			if attr == nil {
+				return fmt.Errorf("replacement %s for pattern %s: node %%%s reads %s, which neither the target GraphModule nor the replacement has", r.name, p.name, n.Name(), path)
+			}
+			if err := t.setAttr(path, attr); err != nil {
+				return fmt.Errorf("replacement %s for pattern %s: copying %s into the target: %w", r.name, p.name, path, err)
 			}
 		}
 	}
 	return nil
 }
 
-func replace(target any, p *Pattern, extra []func(*Match) bool, with func(*Match) (*replacementGraph, error)) ([]*Match, error) {
+func replace(target any, p *Pattern, extra []func(*Match) bool, onSkip func(*Match, error), with func(*Match) (*replacementGraph, error)) (out []*Match, err error) {
 	m, err := newMatcher(target, p, extra)
 	if err != nil {
 		return nil, fmt.Errorf("pattern.Replace: %w", err)
 	}
 	matches := m.all()
+	conf := m.newConflicts(matches)
+	var tree *modTree
+	if gm, ok := target.(*fx.GraphModule); ok {
+		tree = newModTree(gm)
+	}
 	changed := map[*node.Node]*node.Node{}
 	checked := map[*replacementGraph]bool{}
-	out := matches[:0]
-	for _, mt := range matches {
+	var freed []string // modules that replaced nodes called
+	defer func() {
+		if derr := tree.deleteUnused(freed); derr != nil && err == nil {
+			err = fmt.Errorf("pattern.Replace: %w", derr)
+		}
+	}()
+	out = matches[:0]
+	for i, mt := range matches {
 		r, err := with(mt)
 		if err != nil {
 			return out, err
@@ -185,10 +228,23 @@ func replace(target any, p *Pattern, extra []func(*Match) bool, with func(*Match
 			continue
 		}
 		if !checked[r] {
-			if err := r.checkRefs(m.root, p); err != nil {
+			if err := r.bringRefs(tree, p); err != nil {
 				return out, fmt.Errorf("pattern.Replace: %w", err)
 			}
 			checked[r] = true
+		}
+		if conf != nil {
+			if err := conf.add(i); err != nil {
+				if onSkip != nil {
+					onSkip(mt, fmt.Errorf("pattern %s at %%%s: %w", p.name, mt.Anchor.Name(), err))
+				}
+				continue
+			}
+		}
+		for _, n := range mt.Nodes {
+			if n.Op() == node.CallModule {
+				freed = append(freed, n.Target().String())
+			}
 		}
 		if err := m.apply(mt, r, changed); err != nil {
 			return out, fmt.Errorf("pattern.Replace: pattern %s at %%%s: %w", p.name, mt.Anchor.Name(), err)
@@ -293,6 +349,9 @@ func (m *matcher) apply(mt *Match, r *replacementGraph, changed map[*node.Node]*
 		if c, ok := valueMap[n].(*node.Node); ok {
 			mt.Replacement = append(mt.Replacement, c)
 		}
+	}
+	if literalBound(mt) {
+		resolveOverloads(mt.Replacement)
 	}
 	m.annotate(mt, r, valueMap)
 	for i, o := range mt.Outputs {
@@ -421,4 +480,35 @@ func (m *matcher) inferVals(mt *Match, r *replacementGraph) []node.Value {
 	}
 	r.vals[key] = vals
 	return vals
+}
+
+// literalBound reports whether a replacement placeholder of mt receives a
+// literal (a pattern placeholder bound to one, or a literal wildcard).
+func literalBound(mt *Match) bool {
+	if len(mt.Literals) > 0 {
+		return true
+	}
+	for _, in := range mt.Inputs {
+		if _, ok := in.(*node.Node); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveOverloads gives each operator node among ns the overload its
+// arguments bind to, when the one it was recorded with does not accept them:
+// a replacement's x * num records aten.mul.Tensor, and with num bound to
+// the literal 2 the node must call aten.mul.Scalar.
+func resolveOverloads(ns []*node.Node) {
+	for _, n := range ns {
+		op, ok := n.Target().(*ops.Operator)
+		if !ok || n.Op() != node.CallFunction || binds(op, n) {
+			continue
+		}
+		s := op.Schema()
+		if o, err := resolveCall(s.Namespace+"::"+s.Name, n.Args(), n.Kwargs()); err == nil && o != op {
+			_ = n.SetTarget(o)
+		}
+	}
 }
