@@ -175,7 +175,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		require.NoError(t, g.Lint())
+		require.NoError(t, lintBody(g))
 		txt := g.Text()
 		g2, err := graph.Parse(txt, graph.WithResolver(resolve))
 		require.NoError(t, err, "reparsing\n%s", txt)

@@ -389,7 +389,7 @@ func (s *rmState) setRandomMeta(n *node.Node) {
 func (s *rmState) check() {
 	t, g := s.t, s.g
 	t.Helper()
-	if err := g.Lint(); err != nil {
+	if err := lintBody(g); err != nil {
 		s.failf("Lint: %v", err)
 	}
 	list := g.NodeList()
@@ -518,7 +518,7 @@ func (s *rmState) textRoundTrip() {
 	txt := s.g.Text()
 	p, err := graph.Parse(txt, graph.WithResolver(s.resolve))
 	require.NoError(t, err, "%s\ntext:\n%s", s.where(), txt)
-	require.NoError(t, p.Lint(), s.where())
+	require.NoError(t, lintBody(p), s.where())
 	require.NoError(t, graph.Equal(s.g, p), "%s\ntext:\n%s", s.where(), txt)
 	require.Equal(t, txt, p.Text(), s.where())
 }
@@ -1037,7 +1037,7 @@ func (s *rmState) opMove() {
 	if !legal {
 		s.failf("move of %%%s (before=%v) %%%s breaks the order but succeeded", n.Name(), before, mark.Name())
 	}
-	if err := g.Lint(); err != nil {
+	if err := lintBody(g); err != nil {
 		s.failf("Lint after a successful move: %v", err)
 	}
 	if before && n.Next() != mark || !before && n.Prev() != mark {
@@ -1175,7 +1175,7 @@ func (s *rmState) opGraphCopy() {
 		require.NoError(t, err, s.where())
 		o2.Meta = out.Meta.Clone()
 	}
-	require.NoError(t, g2.Lint(), s.where())
+	require.NoError(t, lintBody(g2), s.where())
 	want := len(list)
 	if out != nil {
 		want--
@@ -1196,7 +1196,7 @@ func (s *rmState) opClone() {
 	g, t := s.g, s.t
 	c, m, err := g.Clone()
 	require.NoError(t, err, s.where())
-	require.NoError(t, c.Lint(), s.where())
+	require.NoError(t, lintBody(c), s.where())
 	require.NoError(t, graph.Equal(g, c), s.where())
 	txt := g.Text()
 	require.Equal(t, txt, c.Text(), s.where())
@@ -1218,7 +1218,7 @@ func (s *rmState) opClone() {
 		_, err := c.Rename(f, "renamed_in_clone")
 		require.NoError(t, err, s.where())
 	}
-	require.NoError(t, c.Lint(), s.where())
+	require.NoError(t, lintBody(c), s.where())
 	require.Equal(t, txt, g.Text(), s.where())
 	s.other = c
 }
