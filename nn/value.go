@@ -180,12 +180,20 @@ func (v Value) Kind() string {
 	return fmt.Sprintf("%T", v.v)
 }
 
-// Len returns the number of elements of a tuple (0 for anything else).
-// A symbolic value has no known length: Len panics with a trace error
-// saying so, as iterating a Proxy does in torch.fx.
+// Len is Python's len(v): the number of elements of a tuple, the size of
+// a tensor's first dimension (a 0-d tensor has no length and panics, as in
+// PyTorch), 0 for anything else. A symbolic value has no known length: Len
+// panics with a trace error saying so, as len of a Proxy does in torch.fx
+// (record it instead with a wrapped function, fx.Wrap).
 func (v Value) Len() int {
-	if t, ok := v.v.(tuple); ok {
-		return len(t)
+	switch x := v.v.(type) {
+	case tuple:
+		return len(x)
+	case *tensor.Tensor:
+		if x.Dim() == 0 {
+			panic(errorf("len() of a 0-d tensor"))
+		}
+		return x.Shape()[0]
 	}
 	v.concrete("the length of a value")
 	return 0

@@ -79,6 +79,8 @@ func TestNewFunc(t *testing.T) {
 		{"mylib.fused.default", "fused", "torch.ops.mylib.fused.default"},
 		{"torch.functional.einsum", "einsum", "torch.functional.einsum"},
 		{"len", "len", "len"},
+		{"builtins.len", "len", "len"},
+		{"builtins.getattr", "getattr", "getattr"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -73,8 +73,10 @@ type Func struct {
 // quantized, ...) or whose last part is "default" names an operator
 // overload (namespace.op.overload): its short name is the middle part and
 // it prints as torch.ops.NAME in Python-like code. Otherwise the short name
-// is the last part ("getitem" for operator.getitem). NewFunc returns an error for an empty name or one that is not a
-// dotted sequence of identifiers.
+// is the last part ("getitem" for operator.getitem), and a Python builtin
+// ("builtins.len") is written by its bare name in Python-like code, as
+// torch.fx writes it. NewFunc returns an error for an empty name or one
+// that is not a dotted sequence of identifiers.
 func NewFunc(qualname string, impure bool) (*Func, error) {
 	parts := strings.Split(qualname, ".")
 	for _, p := range parts {
@@ -89,6 +91,8 @@ func NewFunc(qualname string, impure bool) (*Func, error) {
 	} else if len(parts) == 2 && isOpNamespace(parts[0]) {
 		f.short = parts[1]
 		f.python = "torch.ops." + qualname
+	} else if len(parts) == 2 && parts[0] == "builtins" {
+		f.python = parts[1] // len(x), as torch.fx writes Python's builtins
 	}
 	return f, nil
 }
