@@ -236,6 +236,10 @@ func rmWalk(a node.Arg, fn func(*node.Node)) {
 		for _, f := range v {
 			rmWalk(f.Value, fn)
 		}
+	case node.Slice:
+		rmWalk(v.Start, fn)
+		rmWalk(v.Stop, fn)
+		rmWalk(v.Step, fn)
 	}
 }
 
@@ -310,6 +314,23 @@ func (s *rmState) genArg(cands []*node.Node, depth int) node.Arg {
 	case 9:
 		return rmLayouts[r.IntN(len(rmLayouts))]
 	case 10:
+		switch r.IntN(3) {
+		case 0:
+			return node.Ellipsis
+		case 1:
+			var parts [3]node.Arg
+			for i := range parts {
+				switch j := r.IntN(3); {
+				case j == 0 && len(cands) > 0:
+					parts[i] = s.pick(cands)
+				case j == 1:
+					parts[i] = node.Int(rmInts[r.IntN(len(rmInts))])
+				default:
+					parts[i] = node.None
+				}
+			}
+			return node.Slice{Start: parts[0], Stop: parts[1], Step: parts[2]}
+		}
 		return rmMemFmts[r.IntN(len(rmMemFmts))]
 	case 11:
 		if len(cands) > 0 {
