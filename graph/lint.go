@@ -118,6 +118,27 @@ func (g *Graph) Lint() error {
 // returns "".
 func bindProblem(op *ops.Operator, n *node.Node) string {
 	s := op.Schema()
+	if nargs := n.NumArgs(); len(n.Kwargs()) == 0 {
+		// The common case, positional arguments only: one pass over the
+		// schema, every argument not given must have a default.
+		pos, ok := 0, true
+		for i := range s.Args {
+			a := &s.Args[i]
+			if !a.KwargOnly {
+				pos++
+				if pos <= nargs {
+					continue
+				}
+			}
+			if a.Default == nil {
+				ok = false
+				break
+			}
+		}
+		if ok && (nargs <= pos || s.VarArgs) {
+			return ""
+		}
+	}
 	const maxArgs = 64
 	if len(s.Args) > maxArgs {
 		// No such operator in PyTorch 1.13 (the most is 28); bind the
