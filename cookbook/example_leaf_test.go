@@ -20,13 +20,15 @@ import (
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/nn"
+	F "github.com/gofx/gofx/nn/functional"
 	"github.com/gofx/gofx/tensor"
 )
 
-// specialSubmodule is the docs' MySpecialSubmodule: forward(x) = neg(x).
+// specialSubmodule is the docs' MySpecialSubmodule: forward(x) =
+// torch.neg(x).
 type specialSubmodule struct{ nn.Base }
 
-func (m *specialSubmodule) Forward(x nn.Value) nn.Value { return x.Neg() }
+func (m *specialSubmodule) Forward(x nn.Value) nn.Value { return F.Neg(x) }
 
 // leafDemo is the docs' MyModule: submod(linear(x)).
 type leafDemo struct {

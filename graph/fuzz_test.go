@@ -84,7 +84,11 @@ func fzSeedGraphs(t testing.TB, resolve func(string) (node.Function, error)) []*
 		node.TensorMeta{DType: node.BFloat16, Shape: node.Dims(2, 3)},
 		node.ValueTuple{node.TensorMeta{DType: node.Int64, Shape: []node.Dim{}}},
 	})
-	m := must(g.CallModule("layer1.0.conv", []node.Arg{c}, node.Kwargs{{Name: "device", Value: node.Device("cpu")}}))
+	gi := must(g.CallFunction(fn("operator.getitem"), []node.Arg{c, node.Tuple{
+		node.Slice{Start: node.Int(0), Stop: node.Int(2), Step: node.None}, node.Ellipsis, node.None,
+		node.Slice{Start: node.None, Stop: x, Step: node.Int(-1)},
+	}}, nil))
+	m := must(g.CallModule("layer1.0.conv", []node.Arg{gi}, node.Kwargs{{Name: "device", Value: node.Device("cpu")}}))
 	node.Val.Set(&m.Meta, node.TensorMeta{DType: node.Complex64, Shape: []node.Dim{{Sym: "2*s0"}, {Size: 1}}})
 	must(g.Output(node.Tuple{m, node.List{a}}))
 	gs = append(gs, g)
@@ -145,6 +149,13 @@ var fzMalformed = []string{
 	"%a = output \"out\"(1)",
 	"\t%x = placeholder \"x\"(\"\\q\")",
 	"%x = placeholder \"x\"()\r\n%y = call_function f.g(%x\r)",
+	"%a = call_function f.g(slice(1, 2, 3, 4))",
+	"%a = call_function f.g(slice())",
+	"%a = call_function f.g(slice(1.5))",
+	"%a = call_function f.g(slice([1]))",
+	"%a = call_function f.g(slice)",
+	"%a = call_function f.g(slice(1, Ellipsis))",
+	"%a = call_function f.g(Ellipsis(1))",
 }
 
 func FuzzParse(f *testing.F) {
@@ -175,7 +186,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		require.NoError(t, g.Lint())
+		require.NoError(t, lintBody(g))
 		txt := g.Text()
 		g2, err := graph.Parse(txt, graph.WithResolver(resolve))
 		require.NoError(t, err, "reparsing\n%s", txt)

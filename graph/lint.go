@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
 )
 
 // LintError lists the problems Lint found, each naming its node.
@@ -31,7 +32,13 @@ const maxLintProblems = 20
 //   - every argument is a node of g that comes before its user
 //     (topological order);
 //   - use-def edges agree in both directions;
-//   - there is at most one output node, and it is last.
+//   - there is exactly one output node, and it is last;
+//   - every call_function of an operator (an *ops.Operator) binds to the
+//     operator's schema as the dispatch point binds it (ops.Operator.Place):
+//     no more positional arguments than the schema has, keyword names the
+//     schema knows and not also given by position, every argument without a
+//     default given. Argument values are not checked against the schema's
+//     types: a node's type is known only at run time.
 func (g *Graph) Lint() error {
 	var probs []string
 	add := func(format string, args ...any) {
@@ -67,6 +74,16 @@ func (g *Graph) Lint() error {
 				add("node %%%s: output node has users", n.Name())
 			}
 		}
+		if n.Op() == node.CallFunction {
+			if op, ok := n.Target().(*ops.Operator); ok {
+				if p := bindProblem(op, n); p != "" {
+					add("node %%%s: %s", n.Name(), p)
+				}
+			}
+		}
+	}
+	if outputs == 0 {
+		add("the graph has no output node")
 	}
 	// The name table is checked from its side, which costs one pass over
 	// the table instead of one random lookup per node: every live entry
@@ -93,6 +110,84 @@ func (g *Graph) Lint() error {
 		return &LintError{probs}
 	}
 	return nil
+}
+
+// bindProblem checks the arguments of n, a call of op, against op's schema
+// with the rules of ops.Operator.Place, without allocating (Lint allocates
+// nothing), and describes the first problem, naming the argument, or
+// returns "".
+func bindProblem(op *ops.Operator, n *node.Node) string {
+	s := op.Schema()
+	if nargs := n.NumArgs(); len(n.Kwargs()) == 0 {
+		// The common case, positional arguments only: one pass over the
+		// schema, every argument not given must have a default.
+		pos, ok := 0, true
+		for i := range s.Args {
+			a := &s.Args[i]
+			if !a.KwargOnly {
+				pos++
+				if pos <= nargs {
+					continue
+				}
+			}
+			if a.Default == nil {
+				ok = false
+				break
+			}
+		}
+		if ok && (nargs <= pos || s.VarArgs) {
+			return ""
+		}
+	}
+	const maxArgs = 64
+	if len(s.Args) > maxArgs {
+		// No such operator in PyTorch 1.13 (the most is 28); bind the
+		// slow way.
+		kw := make(map[string]any, len(n.Kwargs()))
+		for _, f := range n.Kwargs() {
+			kw[f.Name] = f.Value
+		}
+		if _, err := op.Place(make([]any, n.NumArgs()), kw); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	var set [maxArgs]bool
+	positional := 0
+	for i, a := range s.Args {
+		if a.KwargOnly {
+			continue
+		}
+		if positional < n.NumArgs() {
+			set[i] = true
+			positional++
+		}
+	}
+	if n.NumArgs() > positional && !s.VarArgs {
+		return fmt.Sprintf("%s takes at most %d positional arguments but %d were given", op, positional, n.NumArgs())
+	}
+	for _, f := range n.Kwargs() {
+		i := -1
+		for j, a := range s.Args {
+			if a.Name == f.Name {
+				i = j
+				break
+			}
+		}
+		switch {
+		case i < 0:
+			return fmt.Sprintf("%s got an unexpected keyword argument '%s'", op, f.Name)
+		case set[i]:
+			return fmt.Sprintf("%s: argument '%s' given both by position and by keyword", op, f.Name)
+		}
+		set[i] = true
+	}
+	for i, a := range s.Args {
+		if !set[i] && a.Default == nil {
+			return fmt.Sprintf("%s: missing required argument '%s' of type %s", op, a.Name, a.Type)
+		}
+	}
+	return ""
 }
 
 // EliminateDeadCode erases every node whose value is unused and that has no

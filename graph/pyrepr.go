@@ -172,6 +172,16 @@ func writeArg(b *strings.Builder, a node.Arg, st argStyle) {
 			b.WriteByte(',')
 		}
 		b.WriteByte(')')
+	case node.Slice:
+		b.WriteString("slice(")
+		writeArg(b, v.Start, st)
+		b.WriteString(", ")
+		writeArg(b, v.Stop, st)
+		b.WriteString(", ")
+		writeArg(b, v.Step, st)
+		b.WriteByte(')')
+	case node.EllipsisType:
+		b.WriteString("Ellipsis")
 	case node.Dict:
 		b.WriteByte('{')
 		for i, f := range v {

@@ -236,6 +236,10 @@ func rmWalk(a node.Arg, fn func(*node.Node)) {
 		for _, f := range v {
 			rmWalk(f.Value, fn)
 		}
+	case node.Slice:
+		rmWalk(v.Start, fn)
+		rmWalk(v.Stop, fn)
+		rmWalk(v.Step, fn)
 	}
 }
 
@@ -310,6 +314,23 @@ func (s *rmState) genArg(cands []*node.Node, depth int) node.Arg {
 	case 9:
 		return rmLayouts[r.IntN(len(rmLayouts))]
 	case 10:
+		switch r.IntN(3) {
+		case 0:
+			return node.Ellipsis
+		case 1:
+			var parts [3]node.Arg
+			for i := range parts {
+				switch j := r.IntN(3); {
+				case j == 0 && len(cands) > 0:
+					parts[i] = s.pick(cands)
+				case j == 1:
+					parts[i] = node.Int(rmInts[r.IntN(len(rmInts))])
+				default:
+					parts[i] = node.None
+				}
+			}
+			return node.Slice{Start: parts[0], Stop: parts[1], Step: parts[2]}
+		}
 		return rmMemFmts[r.IntN(len(rmMemFmts))]
 	case 11:
 		if len(cands) > 0 {
@@ -389,7 +410,7 @@ func (s *rmState) setRandomMeta(n *node.Node) {
 func (s *rmState) check() {
 	t, g := s.t, s.g
 	t.Helper()
-	if err := g.Lint(); err != nil {
+	if err := lintBody(g); err != nil {
 		s.failf("Lint: %v", err)
 	}
 	list := g.NodeList()
@@ -518,7 +539,7 @@ func (s *rmState) textRoundTrip() {
 	txt := s.g.Text()
 	p, err := graph.Parse(txt, graph.WithResolver(s.resolve))
 	require.NoError(t, err, "%s\ntext:\n%s", s.where(), txt)
-	require.NoError(t, p.Lint(), s.where())
+	require.NoError(t, lintBody(p), s.where())
 	require.NoError(t, graph.Equal(s.g, p), "%s\ntext:\n%s", s.where(), txt)
 	require.Equal(t, txt, p.Text(), s.where())
 }
@@ -1037,7 +1058,7 @@ func (s *rmState) opMove() {
 	if !legal {
 		s.failf("move of %%%s (before=%v) %%%s breaks the order but succeeded", n.Name(), before, mark.Name())
 	}
-	if err := g.Lint(); err != nil {
+	if err := lintBody(g); err != nil {
 		s.failf("Lint after a successful move: %v", err)
 	}
 	if before && n.Next() != mark || !before && n.Prev() != mark {
@@ -1175,7 +1196,7 @@ func (s *rmState) opGraphCopy() {
 		require.NoError(t, err, s.where())
 		o2.Meta = out.Meta.Clone()
 	}
-	require.NoError(t, g2.Lint(), s.where())
+	require.NoError(t, lintBody(g2), s.where())
 	want := len(list)
 	if out != nil {
 		want--
@@ -1196,7 +1217,7 @@ func (s *rmState) opClone() {
 	g, t := s.g, s.t
 	c, m, err := g.Clone()
 	require.NoError(t, err, s.where())
-	require.NoError(t, c.Lint(), s.where())
+	require.NoError(t, lintBody(c), s.where())
 	require.NoError(t, graph.Equal(g, c), s.where())
 	txt := g.Text()
 	require.Equal(t, txt, c.Text(), s.where())
@@ -1218,7 +1239,7 @@ func (s *rmState) opClone() {
 		_, err := c.Rename(f, "renamed_in_clone")
 		require.NoError(t, err, s.where())
 	}
-	require.NoError(t, c.Lint(), s.where())
+	require.NoError(t, lintBody(c), s.where())
 	require.Equal(t, txt, g.Text(), s.where())
 	s.other = c
 }

@@ -19,7 +19,8 @@ import (
 //	%output = output "output"((%fc,))
 //
 // Arguments are written as in Python (None, True, 1.0, inf, (a,), [a, b],
-// {"k": v}, torch.float32, torch.strided, torch.channels_last) except that
+// {"k": v}, slice(0, 2, None), Ellipsis, torch.float32, torch.strided,
+// torch.channels_last) except that
 // strings are double-quoted with Go's escapes and devices are written
 // device("cuda:0"). Metadata follows in braces: the entries val (a
 // node.TensorMeta or node.ValueTuple, "f32[2, s0]"), nn_module_stack
@@ -636,6 +637,10 @@ func (p *parser) parseNamedValue() (node.Arg, error) {
 	case "inf", "nan":
 		f, _ := strconv.ParseFloat(t.text, 64)
 		v = node.Float(f)
+	case "Ellipsis":
+		v = node.Ellipsis
+	case "slice":
+		return p.parseSlice()
 	case "device":
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -666,10 +671,43 @@ func (p *parser) parseNamedValue() (node.Arg, error) {
 			v = node.MemoryFormat(name)
 		}
 		if v == nil {
-			return nil, p.errf("unknown name %q (values are None, True, False, inf, nan, numbers, strings, %%nodes, torch.<dtype|layout|memory_format>, device(...), and [..], (..), {..})", t.text)
+			return nil, p.errf("unknown name %q (values are None, True, False, inf, nan, Ellipsis, numbers, strings, %%nodes, torch.<dtype|layout|memory_format>, device(...), slice(...), and [..], (..), {..})", t.text)
 		}
 	}
 	return v, p.advance()
+}
+
+// parseSlice parses slice(stop), slice(start, stop) or slice(start, stop,
+// step), as Python's slice takes them; each part is an int, None or a
+// %node.
+func (p *parser) parseSlice() (node.Arg, error) {
+	if err := p.advance(); err != nil {
+		return nil, err
+	}
+	if !p.isPunct("(") {
+		return nil, p.errf("expected ( after slice, found %s", describe(p.tok))
+	}
+	col := p.tok.col
+	items, err := p.parseSeq(")")
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		switch it.(type) {
+		case node.Int, node.NoneType, *node.Node:
+		default:
+			return nil, p.lx.errAt(col, "a slice part is an int, None or a %%node, not %s", pyRepr(it))
+		}
+	}
+	switch len(items) {
+	case 1:
+		return node.Slice{Start: node.None, Stop: items[0], Step: node.None}, nil
+	case 2:
+		return node.Slice{Start: items[0], Stop: items[1], Step: node.None}, nil
+	case 3:
+		return node.Slice{Start: items[0], Stop: items[1], Step: items[2]}, nil
+	}
+	return nil, p.lx.errAt(col, "slice takes 1 to 3 parts, got %d", len(items))
 }
 
 // parseSeq parses comma-separated values after an opening bracket up to

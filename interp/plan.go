@@ -28,6 +28,7 @@ const (
 	argConst argKind = iota // val, converted once
 	argNode                 // the env value at slot
 	argTuple                // a tuple of elems, some of which are nodes
+	argSlice                // a slice of three elems, some of which are nodes
 )
 
 type argPlan struct {
@@ -120,6 +121,19 @@ func (in *Interpreter) planArg(a node.Arg) (argPlan, error) {
 		return in.planSeq(x)
 	case node.Tuple:
 		return in.planSeq(x)
+	case node.Slice:
+		if len(node.Nodes(x)) > 0 {
+			elems := make([]argPlan, 3)
+			var first error
+			for i, part := range x.Parts() {
+				e, err := in.planArg(part)
+				if err != nil && first == nil {
+					first = err
+				}
+				elems[i] = e
+			}
+			return argPlan{kind: argSlice, elems: elems}, first
+		}
 	}
 	v, err := Constant(a)
 	return argPlan{kind: argConst, val: v}, err
@@ -150,8 +164,10 @@ func (in *Interpreter) planSeq(xs []node.Arg) (argPlan, error) {
 // Constant converts a node argument that holds no node to the value steps
 // receive: Int as int64, Float as float64, Bool, Str as string, None,
 // DType as a tensor.DType, Device, Layout and MemoryFormat as their names
-// (strings, as operators take them), List and Tuple as tuples. A Dict, or
-// a List or Tuple holding a node, is an error.
+// (strings, as operators take them), List and Tuple as tuples, a Slice of
+// ints and None and Ellipsis as the index values of nn.Slice and
+// nn.Ellipsis. A Dict, or a List, Tuple or Slice holding a node, is an
+// error.
 func Constant(a node.Arg) (nn.Value, error) {
 	switch x := a.(type) {
 	case node.Int:
@@ -180,6 +196,13 @@ func Constant(a node.Arg) (nn.Value, error) {
 		return constSeq(x)
 	case node.Tuple:
 		return constSeq(x)
+	case node.Slice:
+		if len(node.Nodes(x)) > 0 {
+			return nn.None, fmt.Errorf("slice %v holds nodes", x)
+		}
+		return nn.Of(x), nil
+	case node.EllipsisType:
+		return nn.Ellipsis, nil
 	case node.Dict:
 		return nn.None, fmt.Errorf("dict arguments are not supported by the interpreter")
 	case *node.Node:
@@ -219,7 +242,16 @@ func (in *Interpreter) value(a *argPlan) (nn.Value, error) {
 		}
 		vs[i] = v
 	}
+	if a.kind == argSlice {
+		return sliceOf(vs)
+	}
 	return nn.Of(vs), nil
+}
+
+// sliceOf makes the slice of three computed parts (ints or None).
+func sliceOf(parts []nn.Value) (v nn.Value, err error) {
+	defer nn.Recover(&err)
+	return nn.Slice(parts[0].Any(), parts[1].Any(), parts[2].Any()), nil
 }
 
 // planOf returns the plan of n: the node being run, or any node of the

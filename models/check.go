@@ -94,7 +94,7 @@ func Fresh(spec *Spec, weights *torchio.StateDict) (nn.Module, error) {
 	}
 	nn.Eval(m)
 	if weights != nil {
-		if err := nn.LoadState(m, weights, nn.LoadOptions{}); err != nil {
+		if _, err := nn.LoadState(m, weights, nn.LoadOptions{}); err != nil {
 			return nil, err
 		}
 	}

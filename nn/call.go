@@ -1,8 +1,10 @@
 package nn
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 )
 
@@ -34,6 +36,19 @@ func ArgNames(m Module, nargs int) []string {
 		names[i] = fmt.Sprintf("x%d", i)
 	}
 	return names
+}
+
+// checkArity returns the error for calling m's Forward with nargs
+// arguments, or nil.
+func (f *forwardInfo) checkArity(m Module, nargs int) error {
+	name := adopt(m).TypeName()
+	switch {
+	case f.variadic && nargs < f.arity-1:
+		return fmt.Errorf("%s.Forward takes at least %s, got %d", name, plural(f.arity-1, "argument"), nargs)
+	case !f.variadic && nargs != f.arity:
+		return fmt.Errorf("%s.Forward takes %s, got %d", name, plural(f.arity, "argument"), nargs)
+	}
+	return nil
 }
 
 type forwardInfo struct {
@@ -86,10 +101,16 @@ func inspectForward(t reflect.Type) (*forwardInfo, error) {
 	return info, nil
 }
 
-// Forward runs m's Forward method directly with args (missing trailing
-// arguments are None), without the module-call hook that Call adds. A
-// tracer calls it to trace through a module.
+// Forward runs m's Forward method directly with args, without the
+// module-call hook that Call adds. A tracer calls it to trace through a
+// module. Forward must be given as many arguments as it has parameters
+// (for a variadic Forward, at least those before the variadic one), as
+// Python requires; pass None for an argument that is not there.
 func Forward(m Module, args ...Value) Value {
+	if isNilModule(m) {
+		panic(&Error{Location: callerOutside(), Err: &nilModuleError{rt: reflect.TypeOf(m)}})
+	}
+	defer locateNil(m)
 	switch f := m.(type) {
 	case interface{ Forward(Value) Value }:
 		if len(args) == 1 {
@@ -106,22 +127,13 @@ func Forward(m Module, args ...Value) Value {
 	if err != nil {
 		panic(wrapErr(err))
 	}
-	if !info.variadic && len(args) > info.arity {
-		panic(errorf("%s.Forward takes %d arguments, got %d", adopt(m).TypeName(), info.arity, len(args)))
+	if err := info.checkArity(m, len(args)); err != nil {
+		panic(errorf("%v", err))
 	}
 	in := make([]reflect.Value, 0, len(args)+1)
 	in = append(in, reflect.ValueOf(m))
 	for _, a := range args {
 		in = append(in, reflect.ValueOf(a))
-	}
-	if !info.variadic {
-		for len(in) < info.arity+1 {
-			in = append(in, reflect.ValueOf(None))
-		}
-	} else if len(in) < info.arity {
-		for len(in) < info.arity {
-			in = append(in, reflect.ValueOf(None))
-		}
 	}
 	out := info.method.Call(in)
 	return out[0].Interface().(Value)
@@ -133,6 +145,9 @@ func Forward(m Module, args ...Value) Value {
 // Call methods are shorthands for it). Failures panic with an *Error; use
 // Run at the top level.
 func Call(m Module, args ...Value) Value {
+	if isNilModule(m) {
+		panic(&Error{Location: callerOutside(), Err: &nilModuleError{rt: reflect.TypeOf(m)}})
+	}
 	b := adopt(m)
 	if b.err != nil {
 		panic(&Error{Location: callerOutside(), Err: fmt.Errorf("%s: %w", b.TypeName(), b.err)})
@@ -162,4 +177,115 @@ func Run(m Module, args ...Value) (out Value, err error) {
 		return None, err
 	}
 	return Call(m, args...), nil
+}
+
+// isNilModule reports whether m is nil or a nil pointer.
+func isNilModule(m Module) bool {
+	if m == nil {
+		return true
+	}
+	v := reflect.ValueOf(m)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// nilModuleError is a call of a nil module: typically a submodule field
+// that was never set. As the panic goes up through the Calls of the
+// enclosing modules, locateNil finds the field that holds the nil module
+// and the module path of its owner.
+type nilModuleError struct {
+	rt     reflect.Type // the nil module's Go type (*nn.Linear), nil for a nil interface
+	fields []string     // the owner's nil fields of that type
+	owner  string       // the owner's type name
+	path   []string     // the owner's module path, outermost first, as found so far
+	last   *Base        // the module whose path is being found
+	rooted bool         // the path reached a module with no enclosing Call
+}
+
+func (e *nilModuleError) Error() string {
+	typ := "nn.Module"
+	if e.rt != nil {
+		typ = e.rt.String()
+	}
+	if e.fields == nil {
+		return fmt.Sprintf("a nil %s module was called (a submodule that was never set?)", typ)
+	}
+	where := fmt.Sprintf("the root module (%s)", e.owner)
+	if len(e.path) > 0 {
+		where = fmt.Sprintf("module %s (%s)", strings.Join(e.path, "."), e.owner)
+	}
+	return fmt.Sprintf("%s: field %s is a nil %s module: set it (registering it with nn.RegisterModule) before calling it",
+		where, strings.Join(e.fields, " or "), typ)
+}
+
+// locateNil, deferred by Forward for module m, lets a nilModuleError that
+// passes through learn where the nil module is: in m's fields if it was
+// called from m's Forward, or else m's name for the module found so far.
+// Any panic goes on.
+func locateNil(m Module) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if err, ok := r.(error); ok {
+		var ne *nilModuleError
+		if errors.As(err, &ne) {
+			ne.visit(m)
+		}
+	}
+	panic(r)
+}
+
+// holds reports whether field f is a nil module of the type called.
+func (e *nilModuleError) holds(f reflect.Value) bool {
+	switch f.Kind() {
+	case reflect.Pointer:
+		return f.Type() == e.rt && f.IsNil()
+	case reflect.Interface:
+		if f.IsNil() {
+			return e.rt == nil && f.Type().Implements(reflect.TypeFor[Module]())
+		}
+		f = f.Elem()
+		return f.Type() == e.rt && f.Kind() == reflect.Pointer && f.IsNil()
+	}
+	return false
+}
+
+func (e *nilModuleError) visit(m Module) {
+	b := m.ModuleBase()
+	if e.fields == nil {
+		v := reflect.ValueOf(m)
+		if v.Kind() == reflect.Pointer {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if e.holds(v.Field(i)) {
+				e.fields = append(e.fields, v.Type().Field(i).Name)
+			}
+		}
+		if e.fields != nil {
+			e.owner, e.last = b.TypeName(), b
+		}
+		return
+	}
+	if e.last == nil || e.last == b || e.rooted {
+		return
+	}
+	for _, c := range b.children {
+		if c.m.ModuleBase() == e.last {
+			e.path = append([]string{c.name}, e.path...)
+			e.last = b
+			return
+		}
+	}
+	e.rooted = true // e.last is not a registered child of m
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/gofx/gofx/node"
@@ -73,25 +74,186 @@ func getItem(args []Value, kwargs map[string]Value) (Value, error) {
 	if len(args) != 2 || len(kwargs) != 0 {
 		return None, fmt.Errorf("operator.getitem takes 2 arguments, got %d", len(args)+len(kwargs))
 	}
-	if args[1].Kind() != "int" {
-		return None, fmt.Errorf("operator.getitem: index must be an int, got %s", args[1].Kind())
+	c, key := args[0], args[1]
+	if t, ok := c.v.(tuple); ok {
+		return tupleItem(t, key)
 	}
-	i := args[1].v.(int64)
-	if x, ok := args[0].v.(*tensor.Tensor); ok {
-		return Apply(opSelect, []Value{Tensor(x), {int64(0)}, {i}}, nil)
+	if c.IsTensor() || (c.IsSymbolic() && !isNumberLike(c)) {
+		return indexTensor(c, key)
 	}
-	t, ok := args[0].v.(tuple)
+	return None, fmt.Errorf("operator.getitem: cannot index a %s", c.Kind())
+}
+
+// tupleItem is t[key] for an int or a slice.
+func tupleItem(t tuple, key Value) (Value, error) {
+	n := int64(len(t))
+	switch k := key.v.(type) {
+	case int64:
+		j := k
+		if j < 0 {
+			j += n
+		}
+		if j < 0 || j >= n {
+			return None, fmt.Errorf("operator.getitem: index %d out of range for a tuple of %d", k, n)
+		}
+		return t[j], nil
+	case node.Slice:
+		start, stop, step, err := sliceParts(k)
+		if err != nil {
+			return None, err
+		}
+		var out tuple
+		for _, i := range sliceIndices(start, stop, step, n) {
+			out = append(out, t[i])
+		}
+		return Value{out}, nil
+	}
+	return None, fmt.Errorf("operator.getitem: a tuple index must be an int or a slice, got %s", key.Kind())
+}
+
+// sliceParts returns a slice's parts with None as nil.
+func sliceParts(s node.Slice) (start, stop, step *int64, err error) {
+	ps := s.Parts()
+	var out [3]*int64
+	for i, p := range ps {
+		switch x := p.(type) {
+		case node.Int:
+			v := int64(x)
+			out[i] = &v
+		case node.NoneType:
+		default:
+			return nil, nil, nil, fmt.Errorf("operator.getitem: slice part %d is %T, not an int or None", i, p)
+		}
+	}
+	if out[2] != nil && *out[2] == 0 {
+		return nil, nil, nil, fmt.Errorf("operator.getitem: slice step cannot be zero")
+	}
+	return out[0], out[1], out[2], nil
+}
+
+// sliceIndices is Python's range(*slice(start, stop, step).indices(n)).
+func sliceIndices(start, stop, step *int64, n int64) []int64 {
+	st := int64(1)
+	if step != nil {
+		st = *step
+	}
+	clamp := func(p *int64, def, lo, hi int64) int64 {
+		if p == nil {
+			return def
+		}
+		v := *p
+		if v < 0 {
+			v += n
+		}
+		return max(lo, min(v, hi))
+	}
+	var out []int64
+	if st > 0 {
+		b, e := clamp(start, 0, 0, n), clamp(stop, n, 0, n)
+		for i := b; i < e; i += st {
+			out = append(out, i)
+		}
+	} else {
+		b, e := clamp(start, n-1, -1, n-1), clamp(stop, -1, -1, n-1)
+		for i := b; i > e; i += st {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// indexTensor is x[key] for a tensor (or a symbolic tensor): an int, a
+// slice, Ellipsis, None or a tuple of these, applied dimension by
+// dimension as PyTorch's indexing does (aten.select.int,
+// aten.slice.Tensor, aten.unsqueeze).
+func indexTensor(x, key Value) (Value, error) {
+	items := []Value{key}
+	if t, ok := key.v.(tuple); ok {
+		items = t
+	}
+	consumed, ellipses := 0, 0
+	for _, it := range items {
+		switch it.v.(type) {
+		case int64, node.Slice:
+			consumed++
+		case node.EllipsisType:
+			ellipses++
+		case nil:
+		default:
+			return None, fmt.Errorf("operator.getitem: only ints, slices, Ellipsis and None are valid tensor indices, got %s (indexing with tensors is not supported)", it.Kind())
+		}
+	}
+	if ellipses > 1 {
+		return None, fmt.Errorf("operator.getitem: an index can only have a single ellipsis")
+	}
+	nd, err := tensorDim(x)
+	if err != nil {
+		return None, err
+	}
+	if consumed > nd {
+		return None, fmt.Errorf("operator.getitem: too many indices for tensor of dimension %d", nd)
+	}
+	out, dim, changed := x, int64(0), false
+	for _, it := range items {
+		switch k := it.v.(type) {
+		case int64:
+			out, err = Apply(opSelect, []Value{out, {dim}, {k}}, nil)
+		case node.Slice:
+			var start, stop, step *int64
+			if start, stop, step, err = sliceParts(k); err != nil {
+				return None, err
+			}
+			if step != nil && *step < 0 {
+				return None, fmt.Errorf("operator.getitem: slice step must be positive (PyTorch does not support negative steps)")
+			}
+			// As PyTorch 1.13 records it: start 0 and end 2**63-1 for
+			// parts left out, the step only when it is not 1.
+			b, e := int64(0), int64(math.MaxInt64)
+			if start != nil {
+				b = *start
+			}
+			if stop != nil {
+				e = *stop
+			}
+			sargs := []Value{out, {dim}, {b}, {e}}
+			if step != nil && *step != 1 {
+				sargs = append(sargs, Value{*step})
+			}
+			out, err = Apply(opSliceT, sargs, nil)
+			dim++
+		case nil:
+			out, err = Apply(opUnsqueeze, []Value{out, {dim}}, nil)
+			dim++
+		case node.EllipsisType:
+			dim += int64(nd - consumed)
+			continue
+		}
+		if err != nil {
+			return None, fmt.Errorf("operator.getitem: %w", err)
+		}
+		changed = true
+	}
+	if !changed {
+		return Apply(opAlias, []Value{x}, nil) // x[...] is a new view of x
+	}
+	return out, nil
+}
+
+// tensorDim returns the number of dimensions of a tensor or of a symbolic
+// tensor (asking its tracer for getattr(x, "ndim")).
+func tensorDim(x Value) (int, error) {
+	if t := x.Tensor(); t != nil {
+		return t.Dim(), nil
+	}
+	v, err := ApplyFunction(GetAttr, []Value{x, {"ndim"}}, nil)
+	if err != nil {
+		return 0, fmt.Errorf("operator.getitem: the number of dimensions: %w", err)
+	}
+	n, ok := v.v.(int64)
 	if !ok {
-		return None, fmt.Errorf("operator.getitem: cannot index a %s", args[0].Kind())
+		return 0, fmt.Errorf("operator.getitem: the number of dimensions of a %s is not known", x.Kind())
 	}
-	j := i
-	if j < 0 {
-		j += int64(len(t))
-	}
-	if j < 0 || j >= int64(len(t)) {
-		return None, fmt.Errorf("operator.getitem: index %d out of range for a tuple of %d", i, len(t))
-	}
-	return t[j], nil
+	return int(n), nil
 }
 
 func getAttr(args []Value, kwargs map[string]Value) (Value, error) {
@@ -160,7 +322,73 @@ func CallFunction(fn node.Function, args []Value, kwargs map[string]Value) Value
 // Apply calls operator op through the dispatch point with Values: tuples
 // are passed as lists, and the results come back as one Value (a tuple for
 // operators with several returns).
+//
+// A Python number given for a Tensor parameter (aten.div.Tensor(x, 2.0),
+// as torch.fx graphs and graphs written by hand record x / 2.0) is accepted
+// as PyTorch accepts it, which wraps the number into a tensor: the call
+// goes to the overload of the same operator that takes the number (here
+// aten.div.Scalar), which computes the same result.
 func Apply(op *ops.Operator, args []Value, kwargs map[string]Value) (Value, error) {
+	if numberForTensor(op, args, kwargs) {
+		if alt := scalarOverload(op, args, kwargs); alt != nil {
+			op = alt
+		}
+	}
+	raw, rkw := rawArgs(args, kwargs)
+	out, err := op.Call(raw, rkw)
+	if err != nil {
+		return None, err
+	}
+	return results(out)
+}
+
+// numberForTensor reports whether a concrete Python number is given for a
+// Tensor parameter of op while no argument is symbolic (a tracer records
+// the call as written).
+func numberForTensor(op *ops.Operator, args []Value, kwargs map[string]Value) bool {
+	found := false
+	sargs := op.Schema().Args
+	for i, a := range args {
+		if tracerOfValue(a) != nil {
+			return false
+		}
+		if i < len(sargs) && isNumber(a) && isTensorType(sargs[i].Type) {
+			found = true
+		}
+	}
+	for k, a := range kwargs {
+		if tracerOfValue(a) != nil {
+			return false
+		}
+		if !isNumber(a) {
+			continue
+		}
+		for _, sa := range sargs {
+			if sa.Name == k && isTensorType(sa.Type) {
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+func isTensorType(t *ops.Type) bool {
+	return t.Kind == ops.Named && t.Name == "Tensor"
+}
+
+// scalarOverload returns the overload of op's operator that binds args and
+// kwargs as given, or nil.
+func scalarOverload(op *ops.Operator, args []Value, kwargs map[string]Value) *ops.Operator {
+	s := op.Schema()
+	raw, rkw := rawArgs(args, kwargs)
+	alt, err := ops.Global().Resolve(s.Namespace+"::"+s.Name, raw, rkw)
+	if err != nil || alt.Has(ops.Mutable) != op.Has(ops.Mutable) {
+		return nil
+	}
+	return alt
+}
+
+func rawArgs(args []Value, kwargs map[string]Value) ([]any, map[string]any) {
 	raw := make([]any, len(args))
 	for i, a := range args {
 		raw[i] = a.raw()
@@ -172,11 +400,7 @@ func Apply(op *ops.Operator, args []Value, kwargs map[string]Value) (Value, erro
 			rkw[k] = a.raw()
 		}
 	}
-	out, err := op.Call(raw, rkw)
-	if err != nil {
-		return None, err
-	}
-	return results(out)
+	return raw, rkw
 }
 
 func results(out []any) (Value, error) {

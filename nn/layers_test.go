@@ -140,7 +140,8 @@ func TestLayersAgainstPyTorch(t *testing.T) {
 			for _, k := range c.Keys {
 				sd.Set(k, decodeTensor(t, c.State[k]))
 			}
-			require.NoError(t, nn.LoadState(m, sd, nn.LoadOptions{}))
+			_, err := nn.LoadState(m, sd, nn.LoadOptions{})
+			require.NoError(t, err)
 			nn.Train(m, c.Train)
 			for i, call := range c.Calls {
 				out, err := nn.Run(m, nn.Tensor(decodeTensor(t, call.Input)))

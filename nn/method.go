@@ -103,7 +103,6 @@ var (
 	opMulT, opMulS             = Op("aten::mul.Tensor"), Op("aten::mul.Scalar")
 	opDivT, opDivS             = Op("aten::div.Tensor"), Op("aten::div.Scalar")
 	opPowTT, opPowTS           = Op("aten::pow.Tensor_Tensor"), Op("aten::pow.Tensor_Scalar")
-	opNeg                      = Op("aten::neg")
 	opMatmul                   = Op("aten::matmul")
 	opT                        = Op("aten::t")
 	opReshape, opView          = Op("aten::reshape"), Op("aten::view")
@@ -121,6 +120,7 @@ var (
 	opAlias                    = Op("aten::alias")
 	opToCopy                   = Op("aten::_to_copy")
 	opSelect                   = Op("aten::select.int")
+	opSliceT                   = Op("aten::slice.Tensor")
 	opEqT, opEqS, opGtT, opGtS = Op("aten::eq.Tensor"), Op("aten::eq.Scalar"), Op("aten::gt.Tensor"), Op("aten::gt.Scalar")
 	opLtT, opLtS               = Op("aten::lt.Tensor"), Op("aten::lt.Scalar")
 	opLeT, opLeS               = Op("aten::le.Tensor"), Op("aten::le.Scalar")
@@ -164,7 +164,7 @@ func (v Value) binary(other any, t, s *ops.Operator, py node.Function) Value {
 
 // Add is Python's v + other: aten::add.Tensor, or aten::add.Scalar for a
 // number. Like the other arithmetic methods (Sub, Mul, Div, FloorDiv, Mod,
-// Pow, Neg, Matmul and the comparisons) it stands for a Python operator, so
+// Pow, Matmul and the comparisons) it stands for a Python operator, so
 // a tracer records it as a call_function of the aten operator; the other
 // methods of Value are tensor methods and are recorded as call_method.
 // When both operands are numbers (Go numbers or symbolic sizes) it is
@@ -210,12 +210,16 @@ func (v Value) Lt(other any) Value { return v.binary(other, opLtT, opLtS, Operat
 // Le is v <= other, elementwise.
 func (v Value) Le(other any) Value { return v.binary(other, opLeT, opLeS, OperatorLe) }
 
-// Neg is -v.
+// Neg is v.neg(), the tensor method: recorded as call_method neg while
+// traced, as torch.fx records x.neg() (for torch.neg(x) call
+// functional.Neg, recorded as call_function aten.neg.default). On a number
+// it is Python's -v: computed at once for a Go number, recorded as
+// operator.neg for a symbolic one.
 func (v Value) Neg() Value {
 	if isNumberLike(v) {
 		return CallFunction(OperatorNeg, []Value{v}, nil)
 	}
-	return CallOp(opNeg, v)
+	return v.Method("neg")
 }
 
 // Matmul is v @ other.

@@ -101,7 +101,7 @@ func TestLoadStateErrors(t *testing.T) {
 	sd.Set("extra", tensor.Empty(tensor.Float32, 1))
 	before := nn.StateDict(m)
 	w0 := before.Names()
-	err := nn.LoadState(m, sd, nn.LoadOptions{})
+	_, err := nn.LoadState(m, sd, nn.LoadOptions{})
 	var se *nn.StateError
 	require.True(t, errors.As(err, &se), "%v", err)
 	assert.Equal(t, []string{"0.bias"}, se.Missing)
@@ -110,21 +110,28 @@ func TestLoadStateErrors(t *testing.T) {
 	assert.Equal(t, w0, nn.StateDict(m).Names())
 
 	// Non-strict: missing/unexpected are accepted, mismatches are not.
-	err = nn.LoadState(m, sd, nn.LoadOptions{NonStrict: true})
+	_, err = nn.LoadState(m, sd, nn.LoadOptions{NonStrict: true})
 	require.True(t, errors.As(err, &se))
 	assert.Empty(t, se.Missing)
 	assert.Len(t, se.Mismatched, 2)
 
 	sd.Set("0.weight", tensor.Must(tensor.Full(tensor.Float32, 0.5, 32, 16)))
 	sd.Set("2.bias", tensor.Must(tensor.Full(tensor.Float32, 0.25, 10)))
-	require.NoError(t, nn.LoadState(m, sd, nn.LoadOptions{NonStrict: true}))
+	// What was skipped is reported, as PyTorch's _IncompatibleKeys.
+	keys, err := nn.LoadState(m, sd, nn.LoadOptions{NonStrict: true})
+	require.NoError(t, err)
+	assert.Equal(t, nn.IncompatibleKeys{Missing: []string{"0.bias"}, Unexpected: []string{"extra"}}, keys)
+	assert.Equal(t, "_IncompatibleKeys(missing_keys=['0.bias'], unexpected_keys=['extra'])", keys.String())
 	w, _ := nn.StateDict(m).Get("0.weight")
 	assert.Equal(t, 0.5, w.Float64s()[7])
 }
 
 func TestLoadAndRunMLP(t *testing.T) {
 	m := nn.Eval(mlp())
-	require.NoError(t, nn.Load(m, "../testdata/models/mlp.state_dict.pt", nn.LoadOptions{}))
+	keys, err := nn.Load(m, "../testdata/models/mlp.state_dict.pt", nn.LoadOptions{})
+	require.NoError(t, err)
+	assert.True(t, keys.Empty())
+	assert.Equal(t, "<All keys matched successfully>", keys.String())
 	io, err := models.ReadIO("../testdata/models/mlp.io.json")
 	require.NoError(t, err)
 	for _, c := range io.Cases {
@@ -144,11 +151,13 @@ func TestLoadAndRunMLP(t *testing.T) {
 // PyTorch saved.
 func TestSaveRoundTrip(t *testing.T) {
 	m := mlp()
-	require.NoError(t, nn.Load(m, "../testdata/models/mlp.state_dict.pt", nn.LoadOptions{}))
+	_, err := nn.Load(m, "../testdata/models/mlp.state_dict.pt", nn.LoadOptions{})
+	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "mlp_gofx.pt")
 	require.NoError(t, nn.Save(m, path))
 	m2 := mlp()
-	require.NoError(t, nn.Load(m2, path, nn.LoadOptions{}))
+	_, err = nn.Load(m2, path, nn.LoadOptions{})
+	require.NoError(t, err)
 	a, b := nn.StateDict(m), nn.StateDict(m2)
 	require.Equal(t, a.Names(), b.Names())
 	for name, x := range a.All() {

@@ -87,22 +87,55 @@ func quoteAll(s []string) string {
 // LoadOptions controls LoadState.
 type LoadOptions struct {
 	// NonStrict accepts missing and unexpected keys (PyTorch's
-	// strict=False); shape and dtype mismatches are errors either way.
+	// strict=False) and reports them in the returned IncompatibleKeys;
+	// shape and dtype mismatches are errors either way.
 	NonStrict bool
 }
 
+// IncompatibleKeys is what LoadState found between a state dict and a
+// module, as PyTorch's load_state_dict returns it (_IncompatibleKeys):
+// the keys the module expects that the state dict lacks (left unchanged)
+// and the keys of the state dict the module does not have (ignored), each
+// sorted as the module (Missing) or by name (Unexpected) orders them.
+type IncompatibleKeys struct {
+	Missing    []string
+	Unexpected []string
+}
+
+// Empty reports whether every key matched.
+func (k IncompatibleKeys) Empty() bool { return len(k.Missing)+len(k.Unexpected) == 0 }
+
+// String formats k as PyTorch prints _IncompatibleKeys:
+// "<All keys matched successfully>" or "_IncompatibleKeys(missing_keys=[...],
+// unexpected_keys=[...])".
+func (k IncompatibleKeys) String() string {
+	if k.Empty() {
+		return "<All keys matched successfully>"
+	}
+	list := func(s []string) string {
+		q := make([]string, len(s))
+		for i, x := range s {
+			q[i] = "'" + x + "'"
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	return "_IncompatibleKeys(missing_keys=" + list(k.Missing) + ", unexpected_keys=" + list(k.Unexpected) + ")"
+}
+
 // LoadState copies the tensors of sd into m's parameters and persistent
-// buffers, as module.load_state_dict(sd) does. It checks every name, shape
-// and dtype first and changes nothing if anything is wrong, returning one
-// *StateError listing all problems. (In strict mode missing and unexpected
-// keys are problems; see LoadOptions.) A tensor of another dtype is not
-// converted: PyTorch's state dicts carry exactly the module's dtypes.
-func LoadState(m Module, sd *torchio.StateDict, opts LoadOptions) error {
+// buffers, as module.load_state_dict(sd) does, and returns the missing and
+// unexpected keys. It checks every name, shape and dtype first and changes
+// nothing if anything is wrong, returning one *StateError listing all
+// problems. (In strict mode missing and unexpected keys are problems; with
+// NonStrict they are only reported; see LoadOptions.) A tensor of another
+// dtype is not converted: PyTorch's state dicts carry exactly the module's
+// dtypes.
+func LoadState(m Module, sd *torchio.StateDict, opts LoadOptions) (IncompatibleKeys, error) {
 	if m == nil || sd == nil {
-		return errors.New("nn.LoadState: nil module or state dict")
+		return IncompatibleKeys{}, errors.New("nn.LoadState: nil module or state dict")
 	}
 	if err := Err(m); err != nil {
-		return err
+		return IncompatibleKeys{}, err
 	}
 	targets := stateEntries(m)
 	e := &StateError{}
@@ -126,12 +159,13 @@ func LoadState(m Module, sd *torchio.StateDict, opts LoadOptions) error {
 			e.Unexpected = append(e.Unexpected, name)
 		}
 	}
+	sort.Strings(e.Unexpected)
+	keys := IncompatibleKeys{Missing: e.Missing, Unexpected: e.Unexpected}
 	if opts.NonStrict {
 		e.Missing, e.Unexpected = nil, nil
 	}
 	if len(e.Missing)+len(e.Unexpected)+len(e.Mismatched) > 0 {
-		sort.Strings(e.Unexpected)
-		return e
+		return keys, e
 	}
 	for _, tg := range targets {
 		t, ok := sd.Get(tg.name)
@@ -143,10 +177,10 @@ func LoadState(m Module, sd *torchio.StateDict, opts LoadOptions) error {
 			continue
 		}
 		if err := tg.s.t.CopyFrom(t); err != nil {
-			return fmt.Errorf("nn.LoadState: %s: %w", tg.name, err)
+			return keys, fmt.Errorf("nn.LoadState: %s: %w", tg.name, err)
 		}
 	}
-	return nil
+	return keys, nil
 }
 
 func sameShape(a, b []int) bool {
@@ -162,11 +196,11 @@ func sameShape(a, b []int) bool {
 }
 
 // Load reads a torch.save state dict file (see torchio.Load) and loads it
-// into m with LoadState.
-func Load(m Module, path string, opts LoadOptions) error {
+// into m with LoadState, returning the keys that did not match.
+func Load(m Module, path string, opts LoadOptions) (IncompatibleKeys, error) {
 	sd, err := torchio.Load(path)
 	if err != nil {
-		return err
+		return IncompatibleKeys{}, err
 	}
 	return LoadState(m, sd, opts)
 }

@@ -3,6 +3,7 @@ package nn
 import (
 	"fmt"
 
+	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -24,7 +25,9 @@ var None = Value{}
 // Of wraps x as a Value: a *tensor.Tensor, an integer (stored as int64), a
 // float64 or float32 (stored as float64), a bool, a string, a
 // tensor.DType, nil (None), a []Value or []*tensor.Tensor (a tuple), an
-// ops.Scalar (unwrapped), an ops.Symbolic, or a Value (returned as is).
+// ops.Scalar (unwrapped), an ops.Symbolic, a node.Slice with int or None
+// parts or node.Ellipsis (indices, see Index), or a Value (returned as
+// is).
 // Anything else panics: Of is for model code, where a wrong type is a
 // programming error.
 func Of(x any) Value {
@@ -98,6 +101,18 @@ func valueOf(x any) (Value, error) {
 		return Value{t}, nil
 	case ops.Symbolic:
 		return Value{y}, nil
+	case node.Slice:
+		if _, ok := node.ArgOf(y); !ok {
+			return None, fmt.Errorf("nn: slice %v: each part must be an int or None", y)
+		}
+		for _, p := range y.Parts() {
+			if _, isNode := p.(*node.Node); isNode {
+				return None, fmt.Errorf("nn: a slice of graph nodes is not a value")
+			}
+		}
+		return Value{y}, nil
+	case node.EllipsisType:
+		return Value{y}, nil
 	}
 	return None, fmt.Errorf("nn: cannot make a Value of %T", x)
 }
@@ -117,7 +132,8 @@ func Tensor(t *tensor.Tensor) Value {
 }
 
 // Any returns the held Go value: a *tensor.Tensor, int64, float64, bool,
-// string, tensor.DType, []Value (a tuple), an ops.Symbolic, or nil for None.
+// string, tensor.DType, []Value (a tuple), a node.Slice or
+// node.EllipsisType, an ops.Symbolic, or nil for None.
 func (v Value) Any() any {
 	if t, ok := v.v.(tuple); ok {
 		return []Value(t)
@@ -155,7 +171,8 @@ func (v Value) MustTensor() *tensor.Tensor {
 }
 
 // Kind names what v holds, as error messages say it: "Tensor", "int",
-// "float", "bool", "str", "dtype", "tuple", "None" or "Proxy".
+// "float", "bool", "str", "dtype", "tuple", "slice", "ellipsis", "None" or
+// "Proxy".
 func (v Value) Kind() string {
 	switch v.v.(type) {
 	case nil:
@@ -176,16 +193,28 @@ func (v Value) Kind() string {
 		return "tuple"
 	case ops.Symbolic:
 		return "Proxy"
+	case node.Slice:
+		return "slice"
+	case node.EllipsisType:
+		return "ellipsis"
 	}
 	return fmt.Sprintf("%T", v.v)
 }
 
-// Len returns the number of elements of a tuple (0 for anything else).
-// A symbolic value has no known length: Len panics with a trace error
-// saying so, as iterating a Proxy does in torch.fx.
+// Len is Python's len(v): the number of elements of a tuple, the size of
+// a tensor's first dimension (a 0-d tensor has no length and panics, as in
+// PyTorch), 0 for anything else. A symbolic value has no known length: Len
+// panics with a trace error saying so, as len of a Proxy does in torch.fx
+// (record it instead with a wrapped function, fx.Wrap).
 func (v Value) Len() int {
-	if t, ok := v.v.(tuple); ok {
-		return len(t)
+	switch x := v.v.(type) {
+	case tuple:
+		return len(x)
+	case *tensor.Tensor:
+		if x.Dim() == 0 {
+			panic(errorf("len() of a 0-d tensor"))
+		}
+		return x.Shape()[0]
 	}
 	v.concrete("the length of a value")
 	return 0
@@ -197,27 +226,86 @@ func (v Value) Tuple() []Value {
 	return t
 }
 
-// Index returns element i of a tuple (Python's v[i], negative i counting
-// from the end). On a symbolic value it records operator.getitem.
-func (v Value) Index(i int) Value {
-	if tracerOfValue(v) != nil {
-		if _, ok := v.v.(tuple); !ok {
-			return CallFunction(GetItem, []Value{v, Of(i)}, nil)
+// Index is Python's v[idx] (operator.getitem): one index is passed as is,
+// several as a tuple, as Python passes v[a, b]. An index is an int, a
+// Slice (v[0:2] is v.Index(nn.Slice(0, 2))), Ellipsis, or None (a new
+// dimension of size 1): v.Index(nn.Slice(), 1) is v[:, 1] and
+// v.Index(nn.Ellipsis, nn.None) is v[..., None].
+//
+// On a tuple it is the element at an int (negative counting from the end)
+// or the tuple of a Slice's elements. On a tensor it is a view computed as
+// PyTorch computes it, dimension by dimension with aten.select.int (an
+// int), aten.slice.Tensor (a Slice) and aten.unsqueeze (None), so an
+// exported graph holds those operators. On a symbolic value it records
+// operator.getitem(v, idx).
+func (v Value) Index(idx ...any) Value {
+	if len(idx) == 0 {
+		panic(errorf("an index is needed (v[] is not Python)"))
+	}
+	items := make([]Value, len(idx))
+	for i, x := range idx {
+		it, err := valueOf(x)
+		if err != nil {
+			panic(errorf("index %d: %v", i, err))
+		}
+		items[i] = it
+	}
+	key := items[0]
+	if len(items) > 1 {
+		key = Value{tuple(items)}
+	}
+	if t, ok := v.v.(tuple); ok {
+		out, err := tupleItem(t, key)
+		if err != nil {
+			panic(errorf("%v", err))
+		}
+		return out
+	}
+	return CallFunction(GetItem, []Value{v, key}, nil)
+}
+
+// Slice returns Python's slice(stop), slice(start, stop) or slice(start,
+// stop, step), the index of v[start:stop:step] for Index: each part is an
+// int, an int Value or nil (left out, Python's None); Slice() is the full
+// slice of v[:].
+func Slice(parts ...any) Value {
+	if len(parts) > 3 {
+		panic(errorf("slice takes at most 3 parts, got %d", len(parts)))
+	}
+	var ps [3]node.Arg
+	for i, p := range parts {
+		x, err := valueOf(p)
+		if err != nil {
+			panic(errorf("slice part %d: %v", i, err))
+		}
+		switch y := x.v.(type) {
+		case nil:
+			ps[i] = node.None
+		case int64:
+			ps[i] = node.Int(y)
+		default:
+			if tracerOfValue(x) != nil {
+				panic(errorf("slice part %d is symbolic: slices with symbolic bounds cannot be recorded yet; use ints", i))
+			}
+			panic(errorf("slice part %d must be an int or nil, got %s", i, x.Kind()))
 		}
 	}
-	t, ok := v.v.(tuple)
-	if !ok {
-		panic(errorf("cannot index a %s value", v.Kind()))
+	var s node.Slice
+	switch len(parts) {
+	case 0:
+		s = node.Slice{Start: node.None, Stop: node.None, Step: node.None}
+	case 1:
+		s = node.Slice{Start: node.None, Stop: ps[0], Step: node.None}
+	case 2:
+		s = node.Slice{Start: ps[0], Stop: ps[1], Step: node.None}
+	default:
+		s = node.Slice{Start: ps[0], Stop: ps[1], Step: ps[2]}
 	}
-	j := i
-	if j < 0 {
-		j += len(t)
-	}
-	if j < 0 || j >= len(t) {
-		panic(errorf("tuple index %d out of range for %d elements", i, len(t)))
-	}
-	return t[j]
+	return Value{s}
 }
+
+// Ellipsis is Python's Ellipsis, the ... of v[..., 0].
+var Ellipsis = Value{node.Ellipsis}
 
 // Int returns the held integer. On a symbolic value it fails with a trace
 // error naming the Go line (data-dependent control flow cannot be traced).
@@ -344,10 +432,21 @@ func (v Value) String() string {
 		return ops.FloatScalar(x).String()
 	case bool:
 		return ops.BoolScalar(x).String()
+	case node.Slice:
+		return "slice(" + partString(x.Start) + ", " + partString(x.Stop) + ", " + partString(x.Step) + ")"
+	case node.EllipsisType:
+		return "Ellipsis"
 	case fmt.Stringer:
 		return x.String()
 	}
 	return fmt.Sprint(v.v)
+}
+
+func partString(a node.Arg) string {
+	if i, ok := a.(node.Int); ok {
+		return fmt.Sprint(int64(i))
+	}
+	return "None"
 }
 
 // raw converts v to the Go value ops.Operator.Call takes: tuples become

@@ -10,8 +10,9 @@ import (
 
 // Arg is a node argument. It is a closed set of types, and only these
 // implement it: *Node (a value computed by another node), Int, Float, Bool,
-// Str, NoneType (the value None), DType, Device, Layout, MemoryFormat, and
-// the containers List, Tuple and Dict whose elements are Args.
+// Str, NoneType (the value None), DType, Device, Layout, MemoryFormat,
+// EllipsisType (the value Ellipsis), the containers List, Tuple and Dict
+// whose elements are Args, and Slice, whose parts are Int, None or *Node.
 type Arg interface {
 	isArg()
 }
@@ -137,6 +138,23 @@ func (m MemoryFormat) Valid() bool {
 	return false
 }
 
+// Slice is Python's slice(start, stop, step), the index of x[start:stop]
+// (operator.getitem(x, slice(0, 2, None))). Each part is an Int, None
+// (left out) or a *Node computing an int. Build one with all three parts
+// set: Slice{Int(0), Int(2), None}.
+type Slice struct {
+	Start, Stop, Step Arg
+}
+
+// Parts returns the three parts in order.
+func (s Slice) Parts() [3]Arg { return [3]Arg{s.Start, s.Stop, s.Step} }
+
+// EllipsisType is the type of [Ellipsis].
+type EllipsisType struct{}
+
+// Ellipsis is Python's Ellipsis, the ... of x[..., 0].
+var Ellipsis = EllipsisType{}
+
 // List is a list argument ([a, b]).
 type List []Arg
 
@@ -181,6 +199,8 @@ func (MemoryFormat) isArg() {}
 func (List) isArg()         {}
 func (Tuple) isArg()        {}
 func (Dict) isArg()         {}
+func (Slice) isArg()        {}
+func (EllipsisType) isArg() {}
 
 // MapArg returns a copy of a in which every *Node is replaced by fn's result;
 // containers are copied, other values are kept. It is torch.fx's map_arg.
@@ -194,7 +214,7 @@ func MapArg(a Arg, fn func(*Node) Arg) Arg {
 }
 
 // MapAggregate returns a copy of a in which every leaf (every value that is
-// not a List, Tuple or Dict) is replaced by fn's result. It is torch.fx's
+// not a List, Tuple, Dict or Slice) is replaced by fn's result. It is torch.fx's
 // map_aggregate.
 func MapAggregate(a Arg, fn func(Arg) Arg) Arg {
 	switch v := a.(type) {
@@ -216,6 +236,8 @@ func MapAggregate(a Arg, fn func(Arg) Arg) Arg {
 			out[i] = Field{f.Name, MapAggregate(f.Value, fn)}
 		}
 		return out
+	case Slice:
+		return Slice{MapAggregate(v.Start, fn), MapAggregate(v.Stop, fn), MapAggregate(v.Step, fn)}
 	default:
 		return fn(a)
 	}
@@ -259,6 +281,10 @@ func walkNodes(a Arg, fn func(*Node)) {
 		for _, f := range v {
 			walkNodes(f.Value, fn)
 		}
+	case Slice:
+		walkNodes(v.Start, fn)
+		walkNodes(v.Stop, fn)
+		walkNodes(v.Step, fn)
 	}
 }
 
@@ -292,6 +318,9 @@ func EqualArgs(a, b Arg) bool {
 	case Dict:
 		y, ok := b.(Dict)
 		return ok && equalFields(x, y)
+	case Slice:
+		y, ok := b.(Slice)
+		return ok && EqualArgs(x.Start, y.Start) && EqualArgs(x.Stop, y.Stop) && EqualArgs(x.Step, y.Step)
 	default:
 		return a == b
 	}
@@ -341,7 +370,22 @@ func checkArg(a Arg, l *Chain, where string) error {
 		if l != nil && v.list != l {
 			return fmt.Errorf("%s refers to node %%%s of another graph", where, v.name)
 		}
-	case Float, Int, Bool, Str, NoneType:
+	case Float, Int, Bool, Str, NoneType, EllipsisType:
+	case Slice:
+		for i, part := range v.Parts() {
+			w := fmt.Sprintf("%s.%s", where, [3]string{"start", "stop", "step"}[i])
+			switch part.(type) {
+			case Int, NoneType:
+			case *Node:
+				if err := checkArg(part, l, w); err != nil {
+					return err
+				}
+			case nil:
+				return fmt.Errorf("%s is nil (use node.None for a part left out)", w)
+			default:
+				return fmt.Errorf("%s is a %T: a slice part is an Int, None or a *Node", w, part)
+			}
+		}
 	case DType:
 		if !v.Valid() {
 			return fmt.Errorf("%s: unknown dtype %q", where, string(v))
@@ -393,7 +437,7 @@ func argOK(a Arg, l *Chain) bool {
 	switch v := a.(type) {
 	case *Node:
 		return v != nil && !v.erased && (l == nil || v.list == l)
-	case Float, Int, Bool, Str, NoneType:
+	case Float, Int, Bool, Str, NoneType, EllipsisType:
 		return true
 	case List:
 		for _, x := range v {
@@ -453,8 +497,9 @@ func checkArgs(args []Arg, kwargs Kwargs, l *Chain) error {
 // into its Arg: nil (None), int and int64 (Int), float64 (Float), bool
 // (Bool), string (Str), an ops.Scalar (its value), a tensor.DType (its
 // spelling), and the typed slices schema defaults decode to ([]int64, []int,
-// []float64, []bool: a List). ok is false for any other value, and for a dtype that has no
-// graph spelling. Tracers use it for the leaves of the arguments they
+// []float64, []bool: a List), and a Slice or Ellipsis as is (the index
+// values nn.Value holds). ok is false for any other value, for a dtype that
+// has no graph spelling and for a Slice with an invalid part. Tracers use it for the leaves of the arguments they
 // record.
 func ArgOf(v any) (a Arg, ok bool) {
 	switch x := v.(type) {
@@ -483,6 +528,10 @@ func ArgOf(v any) (a Arg, ok bool) {
 		return listOf(x, func(e float64) Arg { return Float(e) }), true
 	case []bool:
 		return listOf(x, func(e bool) Arg { return Bool(e) }), true
+	case Slice:
+		return x, checkArg(x, nil, "slice") == nil
+	case EllipsisType:
+		return x, true
 	}
 	return nil, false
 }

@@ -9,11 +9,12 @@
 // inputs.
 //
 // Arguments are a closed set of Go types that implement [Arg]: *Node, Int,
-// Float, Bool, Str, None, DType, Device, Layout, MemoryFormat, List, Tuple and
-// Dict. Targets implement [Target]: call_function nodes call a [Function]
-// (a registry operator, later supplied by package ops, or a [Func]), and all
-// other opcodes name a [Path] (an argument name, an attribute or module path,
-// or a method name).
+// Float, Bool, Str, None, DType, Device, Layout, MemoryFormat, Ellipsis,
+// List, Tuple, Dict and Slice (the index x[0:2] records). Targets implement
+// [Target]: call_function nodes call a [Function] (a registry operator of
+// package ops, or a [Func]; [NewOp] gives one value per name, so targets
+// compare with ==), and all other opcodes name a [Path] (an argument name,
+// an attribute or module path, or a method name).
 //
 // Package node does not import package graph.
 package node

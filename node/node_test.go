@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/ops/aten"
 )
 
 var (
@@ -77,6 +79,8 @@ func TestNewFunc(t *testing.T) {
 		{"mylib.fused.default", "fused", "torch.ops.mylib.fused.default"},
 		{"torch.functional.einsum", "einsum", "torch.functional.einsum"},
 		{"len", "len", "len"},
+		{"builtins.len", "len", "len"},
+		{"builtins.getattr", "getattr", "getattr"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,10 +103,29 @@ func TestNewOp(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "mylib.add.Tensor", f.String())
 	assert.Equal(t, "add", f.ShortName())
-	assert.Equal(t, "torch.ops.mylib.add.Tensor", f.PythonName())
-	assert.True(t, f.Impure())
+	assert.Equal(t, "torch.ops.mylib.add.Tensor", f.(node.PythonNamer).PythonName())
+	assert.True(t, f.(node.Impurer).Impure())
 	_, err = node.NewOp("my lib", "add", "Tensor", false)
 	assert.ErrorContains(t, err, `"my lib" is not an identifier`)
+}
+
+// TestNewOpIdentity: the same name gives the same Function, an aten name
+// gives the registry's operator (which runs and compares == with ops/aten's
+// handles), and graph text resolves to it too.
+func TestNewOpIdentity(t *testing.T) {
+	assert.True(t, node.MustOp("aten", "relu", "default", false) == node.Function(aten.Relu))
+	assert.True(t, node.Target(node.MustOp("aten", "add", "Tensor", false)) == node.Target(aten.AddTensor))
+	_, isOp := node.MustOp("aten", "add", "Tensor", false).(*ops.Operator)
+	assert.True(t, isOp, "an aten name is the registry's *ops.Operator")
+
+	a := node.MustOp("identitytest", "f", "default", false)
+	b := node.MustOp("identitytest", "f", "default", false)
+	assert.True(t, a == b, "NewOp interns user operators")
+	got, ok := node.LookupFunction("identitytest.f.default")
+	require.True(t, ok)
+	assert.True(t, got == a)
+	_, err := node.NewOp("identitytest", "f", "default", true)
+	assert.ErrorContains(t, err, "impure=false")
 }
 
 func TestRegister(t *testing.T) {

@@ -15,6 +15,8 @@ import (
 // call_function nodes take a [Function]; every other opcode takes a [Path].
 // Two targets are the same target when their String forms are equal: that is
 // the identity Text and Parse preserve, and the key of graph.FindNodes.
+// Targets made by [NewOp], package ops (ops/aten's handles) and graph.Parse
+// are also the same Go values, so n.Target() == aten.Relu works.
 type Target interface {
 	String() string
 }
@@ -56,8 +58,9 @@ type PythonNamer interface {
 
 // Func is a Function known by its qualified name alone. It serves graphs
 // built before an operator registry exists, tests, and user operators that
-// need no schema. Create one with [NewFunc]; a Func is compared by pointer,
-// so use one value per operator.
+// need no schema. [NewOp] makes one per name (it interns); [NewFunc] makes a
+// new one at each call. A Func is compared by pointer, so use one value per
+// operator.
 type Func struct {
 	name, short, python string
 	impure              bool
@@ -70,8 +73,10 @@ type Func struct {
 // quantized, ...) or whose last part is "default" names an operator
 // overload (namespace.op.overload): its short name is the middle part and
 // it prints as torch.ops.NAME in Python-like code. Otherwise the short name
-// is the last part ("getitem" for operator.getitem). NewFunc returns an error for an empty name or one that is not a
-// dotted sequence of identifiers.
+// is the last part ("getitem" for operator.getitem), and a Python builtin
+// ("builtins.len") is written by its bare name in Python-like code, as
+// torch.fx writes it. NewFunc returns an error for an empty name or one
+// that is not a dotted sequence of identifiers.
 func NewFunc(qualname string, impure bool) (*Func, error) {
 	parts := strings.Split(qualname, ".")
 	for _, p := range parts {
@@ -86,28 +91,61 @@ func NewFunc(qualname string, impure bool) (*Func, error) {
 	} else if len(parts) == 2 && isOpNamespace(parts[0]) {
 		f.short = parts[1]
 		f.python = "torch.ops." + qualname
+	} else if len(parts) == 2 && parts[0] == "builtins" {
+		f.python = parts[1] // len(x), as torch.fx writes Python's builtins
 	}
 	return f, nil
 }
 
 // NewOp returns the Function for the operator overload
-// namespace::name.overload, such as NewOp("mylib", "fused_add_relu",
-// "default", false): its qualified name is "mylib.fused_add_relu.default",
-// nodes that call it are named after name, and Python-like code calls it
-// as torch.ops.mylib.fused_add_relu.default.
-func NewOp(namespace, name, overload string, impure bool) (*Func, error) {
+// namespace::name.overload, such as NewOp("aten", "relu", "default", false)
+// or NewOp("mylib", "fused_add_relu", "default", false).
+//
+// The same name always gives the same Function, so targets compare with ==:
+//
+//   - an operator of package ops's global registry (every aten operator of
+//     PyTorch 1.13, and those registered with ops.Define) is returned as
+//     that registry's *ops.Operator: NewOp("aten", "relu", "default",
+//     false) == aten.Relu, it runs with the operator's kernel, and its
+//     impurity is the operator's own (impure is ignored);
+//   - otherwise a Function registered under the qualified name (see
+//     [Register]) is returned;
+//   - otherwise a new [*Func] is made and registered, so that later calls,
+//     [LookupFunction] and graph.Parse give back the same one: its
+//     qualified name is "mylib.fused_add_relu.default", nodes that call it
+//     are named after name, and Python-like code calls it as
+//     torch.ops.mylib.fused_add_relu.default. Asking for it again with a
+//     different impure is an error.
+func NewOp(namespace, name, overload string, impure bool) (Function, error) {
 	for _, p := range []string{namespace, name, overload} {
 		if !IsIdentifier(p) {
 			return nil, fmt.Errorf("node.NewOp: %q is not an identifier (in %s.%s.%s)", p, namespace, name, overload)
 		}
 	}
 	q := namespace + "." + name + "." + overload
-	return &Func{name: q, short: name, python: "torch.ops." + q, impure: impure}, nil
+	if o, ok := ops.Global().Lookup(q); ok {
+		return o, nil
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	if f, ok := registry.m[q]; ok {
+		if fn, isFunc := f.(*Func); isFunc && fn.impure != impure {
+			return nil, fmt.Errorf("node.NewOp: %s is already defined with impure=%v", q, fn.impure)
+		}
+		return f, nil
+	}
+	f := &Func{name: q, short: name, python: "torch.ops." + q, impure: impure}
+	if registry.m == nil {
+		registry.m = map[string]Function{}
+	}
+	registry.m[q] = f
+	return f, nil
 }
 
 // MustOp is NewOp for names known to be valid at compile time; it panics
-// on an invalid name.
-func MustOp(namespace, name, overload string, impure bool) *Func {
+// on an invalid name. MustOp("aten", "add", "Tensor", false) is
+// aten.AddTensor itself.
+func MustOp(namespace, name, overload string, impure bool) Function {
 	f, err := NewOp(namespace, name, overload, impure)
 	if err != nil {
 		panic(err)

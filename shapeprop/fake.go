@@ -1,6 +1,7 @@
 package shapeprop
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -39,14 +40,15 @@ func FakeOf(t *tensor.Tensor) *Fake {
 }
 
 // NewFake returns a contiguous fake of dtype dt and the given dims, each an
-// int, an int64 or a sym.Expr; it panics on any other type (a programming
-// error).
+// int, int32 or int64, a sym.Expr or a *sym.Symbol (a symbol of a sym.Env,
+// standing for its expression); it panics on any other type, naming the
+// dim and the type (a programming error, as for nn.Of).
 func NewFake(dt tensor.DType, dims ...any) *Fake {
 	f := &Fake{DType: dt, Shape: make([]sym.Expr, len(dims)), Contiguous: true}
 	for i, d := range dims {
 		e, ok := toExpr(d)
 		if !ok {
-			panic("shapeprop.NewFake: dim " + strconv.Itoa(i) + " is not an int or sym.Expr")
+			panic(fmt.Sprintf("shapeprop.NewFake: dim %d is a %T, not an int, sym.Expr or *sym.Symbol", i, d))
 		}
 		f.Shape[i] = e
 	}
@@ -148,6 +150,11 @@ func toExpr(v any) (sym.Expr, bool) {
 	switch x := v.(type) {
 	case sym.Expr:
 		return x, true
+	case *sym.Symbol:
+		if x == nil {
+			return sym.Expr{}, false
+		}
+		return x.Expr(), true
 	case int64:
 		return sym.Const(x), true
 	case int:

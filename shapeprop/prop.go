@@ -437,7 +437,10 @@ func (p *fakeProp) TraceFunction(fn node.Function, args []nn.Value, kwargs map[s
 			}
 		}
 	case nn.GetItem:
-		if len(args) == 2 && len(kwargs) == 0 {
+		// x[i] of a tensor is select(x, 0, i); slices, Ellipsis, None and
+		// tuples of indices go to nn's getitem, which calls the operators
+		// on the fakes.
+		if len(args) == 2 && len(kwargs) == 0 && args[1].Kind() == "int" {
 			if t, ok := args[0].Any().(*fakeTensor); ok {
 				return p.call(opSelect, []any{t, int64(0), args[1].Raw()}, nil)
 			}

@@ -340,3 +340,17 @@ func TestMetaOf(t *testing.T) {
 	_, ok = shapeprop.MetaOf(p)
 	assert.False(t, ok)
 }
+
+// TestNewFakeSymbol: a *sym.Symbol is a dim (it used to panic), the same as
+// its expression; a dim of another type panics naming the dim and type.
+func TestNewFakeSymbol(t *testing.T) {
+	env := sym.NewEnv()
+	s0, err := env.NewSymbol("s0", 4, sym.Range{Lo: 2, Hi: 64})
+	require.NoError(t, err)
+	f := shapeprop.NewFake(tensor.Float32, s0, 16)
+	assert.Equal(t, "f32[s0, 16]", f.String())
+	assert.Equal(t, shapeprop.NewFake(tensor.Float32, s0.Expr(), 16).String(), f.String())
+	assert.PanicsWithValue(t, "shapeprop.NewFake: dim 1 is a string, not an int, sym.Expr or *sym.Symbol", func() {
+		shapeprop.NewFake(tensor.Float32, 2, "16")
+	})
+}

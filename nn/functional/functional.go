@@ -14,6 +14,7 @@ var (
 	opGelu              = nn.Op("aten::gelu")
 	opSilu              = nn.Op("aten::silu")
 	opSigmoid           = nn.Op("aten::sigmoid")
+	opNeg               = nn.Op("aten::neg")
 	opTanh              = nn.Op("aten::tanh")
 	opHardtanh          = nn.Op("aten::hardtanh")
 	opLeakyRelu         = nn.Op("aten::leaky_relu")
@@ -65,6 +66,10 @@ func SiLU(x nn.Value) nn.Value { return nn.CallOp(opSilu, x) }
 
 // Sigmoid is torch.sigmoid: aten::sigmoid(x).
 func Sigmoid(x nn.Value) nn.Value { return nn.CallOp(opSigmoid, x) }
+
+// Neg is torch.neg(x), recorded as call_function aten.neg.default (x.Neg()
+// is the method x.neg()).
+func Neg(x nn.Value) nn.Value { return nn.CallOp(opNeg, x) }
 
 // Tanh is torch.tanh: aten::tanh(x).
 func Tanh(x nn.Value) nn.Value { return nn.CallOp(opTanh, x) }
