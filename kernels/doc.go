@@ -1,7 +1,9 @@
 // Package kernels registers gofx's reference CPU kernels and meta functions
-// with the operators of the ops registry. Importing it (for its side
-// effect, as database drivers are imported) makes ops.Operator.Call run
-// ATen operators on tensors:
+// with the operators of the ops registry, from one init function. It is the
+// one CPU backend: package nn imports it, so model code and everything built
+// on nn runs operators without further imports; a program that uses only
+// ops, node and graph imports it to make ops.Operator.Call run ATen
+// operators on tensors:
 //
 //	import _ "github.com/gofx/gofx/kernels"
 //
