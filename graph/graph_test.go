@@ -1,13 +1,10 @@
 package graph_test
 
 import (
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/graph/flow"
@@ -15,11 +12,10 @@ import (
 
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/internal/demo"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func fn(t testing.TB, name string) node.Function {
 	t.Helper()
@@ -80,21 +76,6 @@ func tricky(t testing.TB) *graph.Graph {
 	return g
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./graph -update to create %s", path)
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got; rerun with -update if intended):\n%s", path, diff)
-	}
-}
-
 func TestForms(t *testing.T) {
 	d, err := demo.Graph()
 	require.NoError(t, err)
@@ -103,10 +84,10 @@ func TestForms(t *testing.T) {
 		g    *graph.Graph
 	}{{"demo", d}, {"tricky", tricky(t)}} {
 		t.Run(tc.name, func(t *testing.T) {
-			golden(t, tc.name+".string.golden", tc.g.String()+"\n")
-			golden(t, tc.name+".tabular.golden", tc.g.Tabular())
-			golden(t, tc.name+".code.golden", tc.g.Code())
-			golden(t, tc.name+".text.golden", tc.g.Text())
+			golden.Check(t, filepath.Join("testdata", tc.name+".string.golden"), tc.g.String()+"\n")
+			golden.Check(t, filepath.Join("testdata", tc.name+".tabular.golden"), tc.g.Tabular())
+			golden.Check(t, filepath.Join("testdata", tc.name+".code.golden"), tc.g.Code())
+			golden.Check(t, filepath.Join("testdata", tc.name+".text.golden"), tc.g.Text())
 
 			p, err := graph.Parse(tc.g.Text())
 			require.NoError(t, err)
