@@ -92,6 +92,7 @@ var frameworkPrefixes = []string{
 	"github.com/gofx/gofx/shapeprop.",
 	"github.com/gofx/gofx/sym.",
 	"github.com/gofx/gofx/transformer.",
+	"github.com/gofx/gofx/internal/record.",
 	"runtime.",
 	"reflect.",
 }
