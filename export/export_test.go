@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
@@ -22,7 +23,6 @@ import (
 	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
 )
-
 
 // zooModel returns a zoo model loaded with PyTorch's weights and its
 // recorded cases, from testdata or ../shared/models (resnet18).
@@ -53,7 +53,6 @@ func args(vs []nn.Value) []any {
 	}
 	return out
 }
-
 
 // TestSeedExamplesPrint checks the printed programs of the torch.export
 // documentation's examples against golden files.
@@ -346,7 +345,7 @@ func TestDataDependentControlFlow(t *testing.T) {
 	m.Init(m, "DataDependent")
 	x, _ := tensor.New(tensor.Float32, 2)
 	_, err := export.Export(m, []any{x}, nil)
-	var de *export.DataDependentError
+	var de *fx.TraceError
 	require.ErrorAs(t, err, &de)
 	assert.Contains(t, err.Error(), "export_test.go:")
 	assert.Contains(t, err.Error(), "F.Where")
