@@ -40,6 +40,7 @@ func Decompose(gm *fx.GraphModule, t Table) (changed bool, err error) {
 	r := &recorder{g: g, gm: gm, table: t, fake: map[*node.Node]any{}, fakeErr: map[*node.Node]error{},
 		active: map[*ops.Operator]int{}}
 	r.rec = record.New(g, nil, r)
+	r.rec.TypedStrings = true
 	for n := g.First(); n != nil; {
 		next := n.Next()
 		if op := decomposable(n, t); op != nil {

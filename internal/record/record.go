@@ -100,6 +100,10 @@ type Recorder struct {
 	stack  []node.ModuleFrame
 	slots  []interface{ SetProxy(func() nn.Value) }
 
+	// TypedStrings makes a string passed for an operator's MemoryFormat,
+	// Layout or Device argument record as one (torch.contiguous_format)
+	// rather than as a string (decomp's rules).
+	TypedStrings bool
 	// FoldTuples makes a tuple of all the lazy elements of one result, in
 	// order, convert to the result's node itself (torch.fx records
 	// `return torch.topk(x, 3)` as the topk node).
@@ -166,43 +170,40 @@ func (r *Recorder) Run(root nn.Module, args []nn.Value) (out nn.Value, err error
 }
 
 // Create creates a node at the graph's insertion point with the candidate
-// name name ("" derives one from the target) and stamps its metadata: the
-// Annotate function's when there is one; otherwise, for nodes other than
-// placeholders and outputs, the Source node's stack_trace and
-// nn_module_stack, or the Go stack of the model code (stack_trace) and the
-// module stack of the current call (nn_module_stack); and val, when not
-// nil.
+// name name ("" derives one from the target) and stamps its metadata, in
+// this order: the Annotate function's when there is one; otherwise, for
+// nodes other than placeholders and outputs, the Source node's
+// stack_trace and nn_module_stack, or the Go stack of the model code
+// (stack_trace) and the module stack of the current call
+// (nn_module_stack); then val, when not nil.
 func (r *Recorder) Create(op node.Opcode, target node.Target, args []node.Arg, kwargs node.Kwargs, name string, val node.Value) (*node.Node, error) {
 	n, err := r.g.CreateNode(op, target, args, kwargs, name)
 	if err != nil {
 		return nil, err
 	}
-	if val != nil {
-		node.Val.Set(&n.Meta, val)
-	}
-	if r.Annotate != nil {
+	switch {
+	case r.Annotate != nil:
 		r.Annotate(n)
-		return n, nil
-	}
-	if op == node.Placeholder || op == node.Output {
-		return n, nil
-	}
-	if src := r.Source; src != nil {
-		if st, ok := node.StackTrace.Get(&src.Meta); ok {
+	case op == node.Placeholder || op == node.Output:
+	case r.Source != nil:
+		if st, ok := node.StackTrace.Get(&r.Source.Meta); ok {
 			node.StackTrace.Set(&n.Meta, st)
 		}
-		if ms, ok := node.ModuleStack.Get(&src.Meta); ok {
+		if ms, ok := node.ModuleStack.Get(&r.Source.Meta); ok {
 			node.ModuleStack.Set(&n.Meta, ms)
 		}
-		return n, nil
+	default:
+		if st := nn.StackTrace(); st != "" {
+			node.StackTrace.Set(&n.Meta, st)
+		}
+		if len(r.stack) > 0 {
+			// r.stack is never edited in place (a module call pushes a
+			// new slice), so the nodes recorded inside one call share it.
+			node.ModuleStack.Set(&n.Meta, r.stack[:len(r.stack):len(r.stack)])
+		}
 	}
-	if st := nn.StackTrace(); st != "" {
-		node.StackTrace.Set(&n.Meta, st)
-	}
-	if len(r.stack) > 0 {
-		// r.stack is never edited in place (a module call pushes a new
-		// slice), so the nodes recorded inside one call share it.
-		node.ModuleStack.Set(&n.Meta, r.stack[:len(r.stack):len(r.stack)])
+	if val != nil {
+		node.Val.Set(&n.Meta, val)
 	}
 	return n, nil
 }
@@ -469,10 +470,11 @@ func (r *Recorder) valueKwargs(kwargs map[string]nn.Value) (node.Kwargs, error) 
 // of its elements. A proxy of another recorder is an error.
 func (r *Recorder) Arg(v any) (node.Arg, error) { return r.OpArg(v, "") }
 
-// OpArg is Arg for an operator argument of schema type typ: a string
-// passed for a MemoryFormat, Layout or Device argument is recorded as one.
+// OpArg is Arg for an operator argument of schema type typ: with
+// TypedStrings, a string passed for a MemoryFormat, Layout or Device
+// argument is recorded as one.
 func (r *Recorder) OpArg(v any, typ string) (node.Arg, error) {
-	if x, ok := v.(string); ok {
+	if x, ok := v.(string); ok && r.TypedStrings {
 		switch typ {
 		case "MemoryFormat":
 			return node.MemoryFormat(x), nil
