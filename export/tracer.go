@@ -8,6 +8,7 @@ import (
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/internal/record"
+	"github.com/gofx/gofx/internal/tracing"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
@@ -223,7 +224,7 @@ type sproxy struct {
 // Tracer returns the recorder (ops.Symbolic).
 func (s *sproxy) Tracer() ops.Tracer { return s.rec.rec }
 
-// IsNumber reports true: a symbolic size is a Python number (nn.Number).
+// IsNumber reports true: a symbolic size is a Python number (nn's number).
 func (s *sproxy) IsNumber() bool { return true }
 
 // String returns the expression.
@@ -235,7 +236,7 @@ func (s *sproxy) String() string {
 }
 
 // Concrete gives model code a Go value for a symbolic size or comparison
-// (nn.Concreter): the comparison is decided by the shape environment,
+// (nn's concreter): the comparison is decided by the shape environment,
 // recording a guard when the ranges do not settle it; a size asked for as
 // an int is specialized to its example value (a guard too).
 func (s *sproxy) Concrete(what, where string) (any, error) {
@@ -271,7 +272,7 @@ func newRecorder(root nn.Module, env *sym.Env, table decomp.Table) *recorder {
 
 // where returns the model code's innermost Go location.
 func where() string {
-	if w := nn.Location(); w != "" {
+	if w := tracing.Location(); w != "" {
 		return w
 	}
 	return "(unknown location)"

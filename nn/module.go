@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/gofx/gofx/internal/tracing"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -70,10 +71,28 @@ func (s *slot) Value() Value {
 	return Tensor(s.t)
 }
 
-// SetProxy installs (or, with nil, removes) the function Value returns
-// instead of the tensor. Tracers install one for every parameter and buffer
-// of the module tree they record and remove it when done.
-func (s *slot) SetProxy(f func() Value) { s.proxy = f }
+func init() {
+	tracing.SetSlotProxy = setSlotProxy
+}
+
+// setSlotProxy installs (or, with nil, removes) the function a parameter's
+// or buffer's Value returns instead of the tensor (tracing.SetSlotProxy).
+func setSlotProxy(x any, f func() any) {
+	var s *slot
+	switch y := x.(type) {
+	case *Parameter:
+		s = &y.slot
+	case *Buffer:
+		s = &y.slot
+	default:
+		panic(fmt.Sprintf("nn: SetSlotProxy of a %T", x))
+	}
+	if f == nil {
+		s.proxy = nil
+		return
+	}
+	s.proxy = func() Value { return f().(Value) }
+}
 
 type namedParam struct {
 	name string

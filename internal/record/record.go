@@ -25,6 +25,7 @@ import (
 	"slices"
 
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/tracing"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
@@ -98,7 +99,7 @@ type Recorder struct {
 	policy Policy
 	paths  map[*nn.Base]string
 	stack  []node.ModuleFrame
-	slots  []interface{ SetProxy(func() nn.Value) }
+	slots  []any // the *nn.Parameter and *nn.Buffer Install hooked
 
 	// TypedStrings makes a string passed for an operator's MemoryFormat,
 	// Layout or Device argument record as one (torch.contiguous_format)
@@ -141,9 +142,9 @@ func (r *Recorder) Policy() Policy { return r.policy }
 // Install makes every parameter and buffer of the root read as the value
 // proxy(name) returns (name is its dotted path) until Uninstall.
 func (r *Recorder) Install(proxy func(name string) nn.Value) {
-	hook := func(name string, s interface{ SetProxy(func() nn.Value) }) {
+	hook := func(name string, s any) {
 		r.slots = append(r.slots, s)
-		s.SetProxy(func() nn.Value { return proxy(name) })
+		tracing.SetSlotProxy(s, func() any { return proxy(name) })
 	}
 	for name, p := range nn.NamedParameters(r.root) {
 		hook(name, p)
@@ -156,7 +157,7 @@ func (r *Recorder) Install(proxy func(name string) nn.Value) {
 // Uninstall removes what Install installed.
 func (r *Recorder) Uninstall() {
 	for _, s := range r.slots {
-		s.SetProxy(nil)
+		tracing.SetSlotProxy(s, nil)
 	}
 	r.slots = nil
 }
@@ -193,7 +194,7 @@ func (r *Recorder) Create(op node.Opcode, target node.Target, args []node.Arg, k
 			node.ModuleStack.Set(&n.Meta, ms)
 		}
 	default:
-		if st := nn.StackTrace(); st != "" {
+		if st := tracing.StackTrace(); st != "" {
 			node.StackTrace.Set(&n.Meta, st)
 		}
 		if len(r.stack) > 0 {
@@ -578,3 +579,17 @@ func (p *Proxy) wholeNode(k int) *node.Node {
 	}
 	return nil
 }
+
+// Tracer is the method set of nn's tracer contract (nn's unexported
+// tracer interface), which the tracer of a symbolic value implements so
+// that model code on it is recorded instead of run: the Recorder, and
+// shapeprop's fake propagation. Implementations assert it at compile time.
+type Tracer interface {
+	ops.Tracer
+	TraceFunction(fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
+	TraceMethod(name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
+	TraceModule(m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error)
+	ConcreteError(what, where string) error
+}
+
+var _ Tracer = (*Recorder)(nil)
