@@ -338,12 +338,14 @@ func (r *Recorder) OpArgs(op *ops.Operator, args []any, kwargs map[string]any) (
 	pos := 0
 	for i, a := range args {
 		typ := ""
-		for pos < len(schema.Args) && schema.Args[pos].KwargOnly {
-			pos++
-		}
-		if pos < len(schema.Args) {
-			typ = typeName(schema.Args[pos].Type)
-			pos++
+		if r.TypedStrings {
+			for pos < len(schema.Args) && schema.Args[pos].KwargOnly {
+				pos++
+			}
+			if pos < len(schema.Args) {
+				typ = typeName(schema.Args[pos].Type)
+				pos++
+			}
 		}
 		x, err := r.OpArg(a, typ)
 		if err != nil {
@@ -360,7 +362,11 @@ func (r *Recorder) OpArgs(op *ops.Operator, args []any, kwargs map[string]any) (
 		if !ok {
 			continue
 		}
-		x, err := r.OpArg(v, typeName(a.Type))
+		typ := ""
+		if r.TypedStrings {
+			typ = typeName(a.Type)
+		}
+		x, err := r.OpArg(v, typ)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: argument '%s': %w", op, a.Name, err)
 		}
