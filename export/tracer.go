@@ -68,6 +68,19 @@ type tensorInfo struct {
 	views int
 }
 
+// tensorBox is a traced tensor's proxy and its info, allocated together.
+type tensorBox struct {
+	p  record.Proxy
+	ti tensorInfo
+}
+
+// newTensor returns the proxy of a traced tensor computed by n, with info.
+func (r *recorder) newTensor(n *node.Node, ti tensorInfo) *record.Proxy {
+	b := &tensorBox{ti: ti}
+	r.rec.InitProxy(&b.p, n, &b.ti)
+	return &b.p
+}
+
 // info returns a traced tensor's tensorInfo, or nil for a proxy that is
 // not one of export's tensors.
 func info(p *record.Proxy) *tensorInfo {
@@ -284,7 +297,7 @@ func (r *recorder) placeholder(name string, f *shapeprop.Fake) (*record.Proxy, e
 	if err != nil {
 		return nil, err
 	}
-	return r.rec.NewProxy(n, &tensorInfo{fake: f, meta: r.hintMeta(f)}), nil
+	return r.newTensor(n, tensorInfo{fake: f, meta: r.hintMeta(f)}), nil
 }
 
 // install makes the module's parameters and buffers read as their
@@ -410,7 +423,8 @@ func (r *recorder) Operator(_ *record.Recorder, op *ops.Operator, args []any, kw
 // record adds a call_function node of op and returns proxies for its
 // results.
 func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
-	nargs, nkw, err := r.rec.OpArgs(op, args, kwargs)
+	var buf [8]node.Arg // the node copies its arguments
+	nargs, nkw, err := r.rec.AppendOpArgs(buf[:0], op, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -514,7 +528,7 @@ func nodeValue(x any) node.Value {
 func (r *recorder) wrap(n *node.Node, x any) (any, error) {
 	switch v := x.(type) {
 	case *shapeprop.Fake:
-		return r.rec.NewProxy(n, &tensorInfo{fake: v}), nil
+		return r.newTensor(n, tensorInfo{fake: v}), nil
 	case sym.Expr:
 		if c, ok := v.Const(); ok {
 			return c, nil
@@ -527,7 +541,7 @@ func (r *recorder) wrap(n *node.Node, x any) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[i] = r.rec.NewProxy(gi, &tensorInfo{fake: f})
+			out[i] = r.newTensor(gi, tensorInfo{fake: f})
 		}
 		return out, nil
 	case float64, bool, int64:
@@ -753,7 +767,7 @@ func (r *recorder) Module(rec *record.Recorder, m nn.Module, args []nn.Value, fo
 	if !ok {
 		return nn.None, fmt.Errorf("export: a %s module called during export is not a submodule of the exported module: register it in the module tree (nn.RegisterModule)", m.ModuleBase().TypeName())
 	}
-	defer rec.Enter(m, path)()
+	defer rec.Exit(rec.Enter(m, path))
 	call := len(r.calls)
 	r.calls = append(r.calls, ModuleCall{FQN: path, Type: m.ModuleBase().TypeName(), Inputs: r.names(args)})
 	out, err := forward()

@@ -211,7 +211,7 @@ func (p *policy) Module(r *record.Recorder, m nn.Module, args []nn.Value, forwar
 		return r.CallModule(m, path, args)
 	}
 	if path != "" {
-		defer r.Enter(m, path)()
+		defer r.Exit(r.Enter(m, path))
 	}
 	return forward()
 }

@@ -76,8 +76,9 @@ func init() {
 }
 
 // setSlotProxy installs (or, with nil, removes) the function a parameter's
-// or buffer's Value returns instead of the tensor (tracing.SetSlotProxy).
-func setSlotProxy(x any, f func() any) {
+// or buffer's Value returns instead of the tensor (tracing.SetSlotProxy;
+// f is a func() Value).
+func setSlotProxy(x any, f any) {
 	var s *slot
 	switch y := x.(type) {
 	case *Parameter:
@@ -91,7 +92,11 @@ func setSlotProxy(x any, f func() any) {
 		s.proxy = nil
 		return
 	}
-	s.proxy = func() Value { return f().(Value) }
+	fn, ok := f.(func() Value)
+	if !ok {
+		panic(fmt.Sprintf("nn: SetSlotProxy with a %T, not a func() nn.Value", f))
+	}
+	s.proxy = fn
 }
 
 type namedParam struct {

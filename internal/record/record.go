@@ -144,7 +144,7 @@ func (r *Recorder) Policy() Policy { return r.policy }
 func (r *Recorder) Install(proxy func(name string) nn.Value) {
 	hook := func(name string, s any) {
 		r.slots = append(r.slots, s)
-		tracing.SetSlotProxy(s, func() any { return proxy(name) })
+		tracing.SetSlotProxy(s, func() nn.Value { return proxy(name) })
 	}
 	for name, p := range nn.NamedParameters(r.root) {
 		hook(name, p)
@@ -212,6 +212,12 @@ func (r *Recorder) Create(op node.Opcode, target node.Target, args []node.Arg, k
 // NewProxy returns a proxy of n carrying the policy's data.
 func (r *Recorder) NewProxy(n *node.Node, data any) *Proxy {
 	return &Proxy{rec: r, n: n, data: data}
+}
+
+// InitProxy makes *p a proxy of n carrying data: for a policy that
+// allocates its proxies together with their data.
+func (r *Recorder) InitProxy(p *Proxy, n *node.Node, data any) {
+	*p = Proxy{rec: r, n: n, data: data}
 }
 
 // Element returns the lazy proxy of element index of parent's tuple
@@ -293,13 +299,20 @@ func (r *Recorder) ModulePath(m nn.Module) (path string, ok bool) {
 	return path, ok
 }
 
+// Frames is a saved module stack (Enter, Exit).
+type Frames []node.ModuleFrame
+
 // Enter pushes the frame of module m at path on the module stack (the
-// nn_module_stack of the nodes recorded until restore is called).
-func (r *Recorder) Enter(m nn.Module, path string) (restore func()) {
-	saved := r.stack
+// nn_module_stack of the nodes recorded until Exit) and returns the stack
+// to restore: `defer r.Exit(r.Enter(m, path))`.
+func (r *Recorder) Enter(m nn.Module, path string) (saved Frames) {
+	saved = r.stack
 	r.stack = append(append([]node.ModuleFrame(nil), r.stack...), node.ModuleFrame{Path: path, Type: m.ModuleBase().TypeName()})
-	return func() { r.stack = saved }
+	return saved
 }
+
+// Exit restores the module stack Enter saved.
+func (r *Recorder) Exit(saved Frames) { r.stack = saved }
 
 // CallModule records a call of module m at path as one call_module node.
 func (r *Recorder) CallModule(m nn.Module, path string, args []nn.Value) (nn.Value, error) {
@@ -307,9 +320,9 @@ func (r *Recorder) CallModule(m nn.Module, path string, args []nn.Value) (nn.Val
 	if err != nil {
 		return nn.None, fmt.Errorf("module %s: %w", path, err)
 	}
-	restore := r.Enter(m, path)
+	saved := r.Enter(m, path)
 	n, err := r.Create(node.CallModule, node.Path(path), nargs, nil, "", nil)
-	restore()
+	r.Exit(saved)
 	if err != nil {
 		return nn.None, err
 	}
@@ -319,7 +332,8 @@ func (r *Recorder) CallModule(m nn.Module, path string, args []nn.Value) (nn.Val
 // RecordOp records a call_function node of op with val and returns the
 // proxy of its node, with data. Arguments convert as OpArgs converts them.
 func (r *Recorder) RecordOp(op *ops.Operator, args []any, kwargs map[string]any, val node.Value, data any) (*Proxy, error) {
-	nargs, kw, err := r.OpArgs(op, args, kwargs)
+	var buf [8]node.Arg // the node copies its arguments: no allocation for them
+	nargs, kw, err := r.AppendOpArgs(buf[:0], op, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +347,13 @@ func (r *Recorder) RecordOp(op *ops.Operator, args []any, kwargs map[string]any,
 // OpArgs converts an operator call's arguments (OpArg, with the schema
 // types) and orders keyword arguments as the schema lists them.
 func (r *Recorder) OpArgs(op *ops.Operator, args []any, kwargs map[string]any) ([]node.Arg, node.Kwargs, error) {
-	nargs := make([]node.Arg, len(args))
+	return r.AppendOpArgs(make([]node.Arg, 0, len(args)), op, args, kwargs)
+}
+
+// AppendOpArgs is OpArgs appending the positional arguments to dst, a
+// buffer the caller may keep on its stack (Create copies arguments).
+func (r *Recorder) AppendOpArgs(dst []node.Arg, op *ops.Operator, args []any, kwargs map[string]any) ([]node.Arg, node.Kwargs, error) {
+	nargs := dst
 	schema := op.Schema()
 	pos := 0
 	for i, a := range args {
@@ -351,7 +371,7 @@ func (r *Recorder) OpArgs(op *ops.Operator, args []any, kwargs map[string]any) (
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: argument %d: %w", op, i, err)
 		}
-		nargs[i] = x
+		nargs = append(nargs, x)
 	}
 	if len(kwargs) == 0 {
 		return nargs, nil, nil

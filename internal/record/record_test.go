@@ -38,7 +38,7 @@ func (p *testPolicy) Module(r *record.Recorder, m nn.Module, args []nn.Value, fo
 		return nn.None, errors.New("not a submodule")
 	}
 	if path != "" {
-		defer r.Enter(m, path)()
+		defer r.Exit(r.Enter(m, path))
 	}
 	return forward()
 }

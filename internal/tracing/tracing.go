@@ -24,12 +24,12 @@ import (
 )
 
 // SetSlotProxy installs on a parameter or buffer (an *nn.Parameter or
-// *nn.Buffer) the function its Value returns instead of its tensor (the
-// result is an nn.Value), or with a nil function removes it. Package nn
-// sets it when it is initialized; recorders install a proxy for every
-// parameter and buffer of the module tree they record and remove it when
-// done.
-var SetSlotProxy func(slot any, proxy func() any)
+// *nn.Buffer) the function its Value returns instead of its tensor (a
+// func() nn.Value, passed as any since this package cannot name nn's
+// types), or with nil removes it. Package nn sets it when it is
+// initialized; recorders install a proxy for every parameter and buffer of
+// the module tree they record and remove it when done.
+var SetSlotProxy func(slot any, proxy any)
 
 // frameworkPrefixes are the function-name prefixes of gofx's own packages
 // that model code calls into; locations skip their frames.

@@ -49,7 +49,7 @@ func TestSetSlotProxy(t *testing.T) {
 	require.NoError(t, err)
 	p := b.RegisterParameter("w", x)
 	require.Same(t, x, p.Value().Tensor())
-	tracing.SetSlotProxy(p, func() any { return nn.Of(7) })
+	tracing.SetSlotProxy(p, func() nn.Value { return nn.Of(7) })
 	assert.Equal(t, int64(7), p.Value().Int())
 	tracing.SetSlotProxy(p, nil)
 	assert.Same(t, x, p.Value().Tensor())
