@@ -10,7 +10,6 @@ import (
 	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
-	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -192,29 +191,11 @@ func (p *policy) attrProxy(name string) nn.Value {
 	return nn.Of(p.rec.NewProxy(n, nil))
 }
 
-// Operator records an operator call as a call_function node.
-func (p *policy) Operator(r *record.Recorder, op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
-	px, err := r.RecordOp(op, args, kwargs, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	return r.Results(op, px), nil
-}
-
-// Module records a leaf module call or traces through the module.
-func (p *policy) Module(r *record.Recorder, m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error) {
-	path, ok := r.ModulePath(m)
-	if !ok {
-		return nn.None, fmt.Errorf("fx: a %s module called during tracing is not a submodule of the traced module: register it in the module tree (nn.RegisterModule)", m.ModuleBase().TypeName())
-	}
-	if path != "" && p.leaf(m, path) {
-		return r.CallModule(m, path, args)
-	}
-	if path != "" {
-		defer r.Exit(r.Enter(m, path))
-	}
-	return forward()
-}
+// Leaf reports whether a call of module m at path is a call_module leaf
+// (record.Leaves); the recorder's default does the rest: operators,
+// functions and methods as call_function and call_method nodes, other
+// modules traced through.
+func (p *policy) Leaf(m nn.Module, path string) bool { return p.leaf(m, path) }
 
 // DataDependent is fx's *TraceError.
 func (p *policy) DataDependent(what, where string) error {

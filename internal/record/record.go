@@ -8,11 +8,12 @@
 //
 // A Recorder implements nn's tracer contract for its proxies: operator
 // calls, Python-level functions, tensor methods and module calls made on a
-// *Proxy reach the Recorder, which hands them to its Policy. What differs
-// between the tracers is the Policy: fx records standard layers as
-// call_module leaves and tensor methods as call_method; export inlines
-// modules, computes fake values, functionalizes in-place operators and
-// decomposes to core ATen through a table; decomp applies a table. The
+// *Proxy reach the Recorder, which records them as torch.fx does unless
+// its Policy overrides them. What differs between the tracers is the
+// Policy: fx says which modules are call_module leaves and how tensor
+// constants are kept; export inlines modules, computes fake values,
+// functionalizes in-place operators and decomposes to core ATen through a
+// table; decomp applies a table. The
 // building blocks a policy composes are the Recorder's: value→argument
 // conversion (Arg, OpArg), node creation (Create), lazy tuple elements
 // (Element, Results), the module path and module stack (ModulePath,
@@ -22,6 +23,7 @@ package record
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/gofx/gofx/graph"
@@ -33,20 +35,17 @@ import (
 )
 
 // Policy decides what a Recorder does with what model code does on its
-// proxies. Embed Defaults for the common answers.
+// proxies. Embed Defaults for the common answers. By default the
+// Recorder records: an operator call as a call_function node with lazy
+// tuple elements (RecordOp, Results), a function as a call_function node
+// (RecordFunction), a tensor method as a call_method node (RecordMethod),
+// and a module as a call_module node when the policy's Leaf (Leaves) says
+// so, traced through inside its module-stack frame otherwise. A policy
+// that does something else for one of them implements Operators,
+// Functions, Methods or Modules. (The default path adds no stack frame
+// between the model code and Create: a node's stack_trace costs a walk of
+// the Go stack, proportional to its depth.)
 type Policy interface {
-	// Operator handles an operator call (ops.Tracer.Trace): record it
-	// (Recorder.RecordOp), decompose it, functionalize it.
-	Operator(r *Recorder, op *ops.Operator, args []any, kwargs map[string]any) ([]any, error)
-	// Function handles a call of a Python-level function that is not an
-	// operator (operator.getitem, builtins.getattr, a wrapped function).
-	Function(r *Recorder, fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
-	// Method handles a tensor method call; args[0] is the tensor.
-	Method(r *Recorder, name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
-	// Module handles a call of module m: a call_module leaf
-	// (Recorder.CallModule) or an inlined Forward (Recorder.Enter and
-	// forward).
-	Module(r *Recorder, m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error)
 	// Constant returns the argument that stands for a concrete tensor used
 	// by the recorded code that is not a proxy.
 	Constant(r *Recorder, t *tensor.Tensor) (node.Arg, error)
@@ -62,21 +61,43 @@ type Policy interface {
 	DataDependent(what, where string) error
 }
 
-// Defaults gives a Policy the common answers: functions and methods are
-// recorded as call_function and call_method nodes, concrete tensors and
-// foreign symbolic values are refused, tuple elements carry no data.
-// Operator, Module and DataDependent have no default.
+// Operators is a Policy that handles operator calls itself
+// (ops.Tracer.Trace): decompose, functionalize, compute fake values.
+type Operators interface {
+	Operator(r *Recorder, op *ops.Operator, args []any, kwargs map[string]any) ([]any, error)
+}
+
+// Functions is a Policy that handles calls of Python-level functions that
+// are not operators (operator.getitem, builtins.getattr, a wrapped
+// function) itself.
+type Functions interface {
+	Function(r *Recorder, fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
+}
+
+// Methods is a Policy that handles tensor method calls itself; args[0] is
+// the tensor.
+type Methods interface {
+	Method(r *Recorder, name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
+}
+
+// Modules is a Policy that handles module calls itself: a call_module
+// leaf (Recorder.CallModule) or an inlined Forward (Recorder.Enter and
+// forward).
+type Modules interface {
+	Module(r *Recorder, m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error)
+}
+
+// Leaves is a Policy whose module calls follow the default and that
+// decides which modules are leaves: Leaf reports whether the call of
+// module m at path (never the root) is one call_module node.
+type Leaves interface {
+	Leaf(m nn.Module, path string) bool
+}
+
+// Defaults gives a Policy the common answers: concrete tensors and foreign
+// symbolic values are refused, tuple elements carry no data.
+// DataDependent has no default.
 type Defaults struct{}
-
-// Function records a call_function node (Recorder.RecordFunction).
-func (Defaults) Function(r *Recorder, fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
-	return r.RecordFunction(fn, args, kwargs)
-}
-
-// Method records a call_method node (Recorder.RecordMethod).
-func (Defaults) Method(r *Recorder, name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
-	return r.RecordMethod(name, args, kwargs)
-}
 
 // Constant refuses concrete tensors.
 func (Defaults) Constant(r *Recorder, t *tensor.Tensor) (node.Arg, error) {
@@ -97,9 +118,15 @@ type Recorder struct {
 	g      *graph.Graph
 	root   nn.Module
 	policy Policy
-	paths  map[*nn.Base]string
-	stack  []node.ModuleFrame
-	slots  []any // the *nn.Parameter and *nn.Buffer Install hooked
+	// The policy's overrides, nil where it has none (Operators, ...).
+	operators Operators
+	functions Functions
+	methods   Methods
+	modules   Modules
+	leaves    Leaves
+	paths     map[*nn.Base]string
+	stack     []node.ModuleFrame
+	slots     []any // the *nn.Parameter and *nn.Buffer Install hooked
 
 	// TypedStrings makes a string passed for an operator's MemoryFormat,
 	// Layout or Device argument record as one (torch.contiguous_format)
@@ -122,6 +149,11 @@ type Recorder struct {
 // the start (ModulePath).
 func New(g *graph.Graph, root nn.Module, p Policy) *Recorder {
 	r := &Recorder{g: g, root: root, policy: p, paths: map[*nn.Base]string{}}
+	r.operators, _ = p.(Operators)
+	r.functions, _ = p.(Functions)
+	r.methods, _ = p.(Methods)
+	r.modules, _ = p.(Modules)
+	r.leaves, _ = p.(Leaves)
 	if root != nil {
 		for path, m := range nn.NamedModules(root) {
 			r.paths[m.ModuleBase()] = path
@@ -194,7 +226,8 @@ func (r *Recorder) Create(op node.Opcode, target node.Target, args []node.Arg, k
 			node.ModuleStack.Set(&n.Meta, ms)
 		}
 	default:
-		if st := tracing.StackTrace(); st != "" {
+		var buf [64]uintptr
+		if st := tracing.StackTraceOf(buf[:runtime.Callers(2, buf[:])]); st != "" {
 			node.StackTrace.Set(&n.Meta, st)
 		}
 		if len(r.stack) > 0 {
@@ -248,26 +281,57 @@ func (r *Recorder) Results(op *ops.Operator, p *Proxy) []any {
 	return out
 }
 
-// Trace hands an operator call to the policy (ops.Tracer).
+// Trace records an operator call, or hands it to the policy's Operators
+// (ops.Tracer).
 func (r *Recorder) Trace(op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
-	return r.policy.Operator(r, op, args, kwargs)
+	if r.operators != nil {
+		return r.operators.Operator(r, op, args, kwargs)
+	}
+	p, err := r.RecordOp(op, args, kwargs, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return r.Results(op, p), nil
 }
 
-// TraceFunction hands a function call to the policy (nn's tracer
-// contract).
+// TraceFunction records a function call, or hands it to the policy's
+// Functions (nn's tracer contract).
 func (r *Recorder) TraceFunction(fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
-	return r.policy.Function(r, fn, args, kwargs)
+	if r.functions != nil {
+		return r.functions.Function(r, fn, args, kwargs)
+	}
+	return r.RecordFunction(fn, args, kwargs)
 }
 
-// TraceMethod hands a tensor method call to the policy (nn's tracer
-// contract).
+// TraceMethod records a tensor method call, or hands it to the policy's
+// Methods (nn's tracer contract).
 func (r *Recorder) TraceMethod(name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
-	return r.policy.Method(r, name, args, kwargs)
+	if r.methods != nil {
+		return r.methods.Method(r, name, args, kwargs)
+	}
+	return r.RecordMethod(name, args, kwargs)
 }
 
-// TraceModule hands a module call to the policy (nn's tracer contract).
+// TraceModule records a module call, or hands it to the policy's Modules
+// (nn's tracer contract). By default a module outside the root's tree is
+// an error, a leaf (Leaves) is one call_module node, and any other module
+// is traced through inside its module-stack frame.
 func (r *Recorder) TraceModule(m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error) {
-	return r.policy.Module(r, m, args, forward)
+	if r.modules != nil {
+		return r.modules.Module(r, m, args, forward)
+	}
+	path, ok := r.paths[m.ModuleBase()]
+	if !ok {
+		return nn.None, fmt.Errorf("fx: a %s module called during tracing is not a submodule of the traced module: register it in the module tree (nn.RegisterModule)", m.ModuleBase().TypeName())
+	}
+	if path == "" {
+		return forward()
+	}
+	if r.leaves != nil && r.leaves.Leaf(m, path) {
+		return r.CallModule(m, path, args)
+	}
+	defer r.Exit(r.Enter(m, path))
+	return forward()
 }
 
 // ConcreteError is the policy's data-dependent error (nn's tracer

@@ -12,35 +12,16 @@ import (
 	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
-	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/ops/aten"
 	"github.com/gofx/gofx/tensor"
 )
 
-// testPolicy records operators and module calls as they are, and gives
-// tuple elements the val "element i".
+// testPolicy takes the recorder's defaults (operators, functions and
+// methods recorded, every module traced through), and gives tuple element
+// i a val f32[i] and data i.
 type testPolicy struct {
 	record.Defaults
 	elementVal bool
-}
-
-func (p *testPolicy) Operator(r *record.Recorder, op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
-	px, err := r.RecordOp(op, args, kwargs, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	return r.Results(op, px), nil
-}
-
-func (p *testPolicy) Module(r *record.Recorder, m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error) {
-	path, ok := r.ModulePath(m)
-	if !ok {
-		return nn.None, errors.New("not a submodule")
-	}
-	if path != "" {
-		defer r.Exit(r.Enter(m, path))
-	}
-	return forward()
 }
 
 func (p *testPolicy) Element(parent *record.Proxy, i int) (any, node.Value) {

@@ -119,7 +119,14 @@ const maxStackTraces = 1 << 16
 func StackTrace() string {
 	var buf [64]uintptr
 	n := runtime.Callers(2, buf[:])
-	pcs := buf[:n]
+	return StackTraceOf(buf[:n])
+}
+
+// StackTraceOf is StackTrace of the stack whose program counters pcs
+// are (runtime.Callers): a recorder calls runtime.Callers itself, so that
+// the walk of the stack, most of the cost, has one frame less to walk.
+func StackTraceOf(pcs []uintptr) string {
+	n := len(pcs)
 	key := unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(pcs))), n*int(unsafe.Sizeof(uintptr(0))))
 	if s, ok := stackTraces.Load(key); ok {
 		return s.(string)
