@@ -2,18 +2,17 @@ package decomp
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -22,20 +21,11 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name (go test -update rewrites
+// it).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func parse(t testing.TB, text string) *graph.Graph {
@@ -70,7 +60,7 @@ func TestVerify(t *testing.T) {
 		assert.Equal(t, tc.bad, names, tc.name)
 		out.WriteString("== " + tc.name + "\n" + err.Error() + "\n")
 	}
-	golden(t, "verify.golden", out.String())
+	checkGolden(t, "verify.golden", out.String())
 	require.NoError(t, Verify(parse(t, "%x = placeholder \"x\"()\n%r = call_function aten.relu.default(%x)\n%output = output \"output\"(%r)\n")))
 	require.Error(t, Verify(nil))
 }

@@ -3,10 +3,10 @@ package decomp
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -39,6 +39,8 @@ func Decompose(gm *fx.GraphModule, t Table) (changed bool, err error) {
 	}
 	r := &recorder{g: g, gm: gm, table: t, fake: map[*node.Node]any{}, fakeErr: map[*node.Node]error{},
 		active: map[*ops.Operator]int{}}
+	r.rec = record.New(g, nil, r)
+	r.rec.TypedStrings = true
 	for n := g.First(); n != nil; {
 		next := n.Next()
 		if op := decomposable(n, t); op != nil {
@@ -86,47 +88,34 @@ func isGetItemOf(u, n *node.Node) bool {
 	return u.Op() == node.CallFunction && u.Function() == node.Function(nn.GetItem) && u.NumArgs() == 2 && u.Arg(0) == node.Arg(n)
 }
 
-// recorder traces rules into the graph; it implements nn.Tracer and
-// MetaTracer.
+// recorder is decomp's policy for the one recorder (record.Policy): it
+// traces rules into the graph in place of the node being replaced,
+// computing every new node's fake value (a meta tensor) with the
+// operator's meta function, and implements MetaTracer.
 type recorder struct {
+	record.Defaults
+	rec     *record.Recorder
 	g       *graph.Graph
 	gm      *fx.GraphModule
 	table   Table
 	fake    map[*node.Node]any // meta tensor, []*tensor.Tensor, []any or a number
 	fakeErr map[*node.Node]error
 	active  map[*ops.Operator]int
-	src     *node.Node // the node being replaced
 }
 
-// proxy is a symbolic value of the recorder: a node, or element index of a
-// node's tuple result (whose getitem node is created on first use).
-type proxy struct {
-	r      *recorder
-	n      *node.Node
-	parent *proxy
-	index  int
-}
-
-func (p *proxy) Tracer() ops.Tracer { return p.r }
-
-func (p *proxy) String() string { return "Proxy(" + p.node().Name() + ")" }
-
-// node returns p's node, creating the getitem node of a tuple element.
-func (p *proxy) node() *node.Node {
-	if p.n == nil {
-		parent := p.parent.node()
-		n, err := p.r.create(nn.GetItem, []node.Arg{parent, node.Int(p.index)}, nil)
-		if err != nil {
-			panic(err)
-		}
-		if f, ok := p.r.fake[parent]; ok {
-			if e, err := fakeIndex(f, p.index); err == nil {
-				p.r.setFake(n, e)
-			}
-		}
-		p.n = n
+// Element gives the getitem node of a tuple element its fake value and
+// val, from the tuple's (record.Policy).
+func (r *recorder) Element(parent *record.Proxy, index int) (any, node.Value) {
+	f, err := r.proxyFake(parent)
+	if err != nil {
+		return nil, nil
 	}
-	return p.n
+	e, err := fakeIndex(f, index)
+	if err != nil {
+		return nil, nil
+	}
+	v, _ := valOf(e)
+	return e, v
 }
 
 // fakeIndex returns element i of a tuple fake value.
@@ -144,30 +133,13 @@ func fakeIndex(f any, i int) (any, error) {
 	return nil, fmt.Errorf("cannot take element %d of %T", i, f)
 }
 
-// create inserts a node at the insertion point with the replaced node's
-// stack_trace and nn_module_stack.
-func (r *recorder) create(fn node.Function, args []node.Arg, kwargs node.Kwargs) (*node.Node, error) {
-	n, err := r.g.CallFunction(fn, args, kwargs)
-	if err != nil {
-		return nil, err
+// proxyFake returns the fake value of a proxy: the one it was recorded
+// with, or its node's.
+func (r *recorder) proxyFake(p *record.Proxy) (any, error) {
+	if f := record.Data(p); f != nil {
+		return f, nil
 	}
-	if r.src != nil {
-		if st, ok := node.StackTrace.Get(&r.src.Meta); ok {
-			node.StackTrace.Set(&n.Meta, st)
-		}
-		if ms, ok := node.ModuleStack.Get(&r.src.Meta); ok {
-			node.ModuleStack.Set(&n.Meta, slices.Clone(ms))
-		}
-	}
-	return n, nil
-}
-
-// setFake records n's fake value and sets its val.
-func (r *recorder) setFake(n *node.Node, f any) {
-	r.fake[n] = f
-	if v, ok := valOf(f); ok {
-		node.Val.Set(&n.Meta, v)
-	}
+	return r.fakeOf(p.Node())
 }
 
 // valOf describes a fake value as node val metadata.
@@ -392,10 +364,11 @@ func (r *recorder) fakeSeq(xs []node.Arg) (nn.Value, error) {
 func (r *recorder) symArg(a node.Arg) (any, error) {
 	switch x := a.(type) {
 	case *node.Node:
-		if _, err := r.fakeOf(x); err != nil {
+		f, err := r.fakeOf(x)
+		if err != nil {
 			return nil, err
 		}
-		return &proxy{r: r, n: x}, nil
+		return r.rec.NewProxy(x, f), nil
 	case node.List:
 		return r.symSeq(x)
 	case node.Tuple:
@@ -443,14 +416,14 @@ func (r *recorder) replace(n *node.Node, op *ops.Operator) (err error) {
 		}
 	}
 	defer r.g.InsertingBefore(n)()
-	r.src = n
-	defer func() { r.src = nil }()
+	r.rec.Source = n
+	defer func() { r.rec.Source = nil }()
 	res, err := r.runRule(op, args, kwargs)
 	if err != nil {
 		return err
 	}
 	if len(op.Schema().Returns) == 1 {
-		if p, ok := res[0].(*proxy); ok {
+		if p, ok := res[0].(*record.Proxy); ok {
 			return r.substitute(n, p)
 		}
 	}
@@ -478,8 +451,8 @@ func (r *recorder) runRule(op *ops.Operator, args []any, kwargs map[string]any) 
 }
 
 // substitute makes p's node replace n.
-func (r *recorder) substitute(n *node.Node, p *proxy) error {
-	repl := p.node()
+func (r *recorder) substitute(n *node.Node, p *record.Proxy) error {
+	repl := p.Node()
 	if err := r.checkVal(n, repl); err != nil {
 		return err
 	}
@@ -503,22 +476,22 @@ func (r *recorder) substituteTuple(n *node.Node, op *ops.Operator, res []any) er
 		}
 		elems = l
 	}
-	ps := make([]*proxy, len(elems))
+	ps := make([]*record.Proxy, len(elems))
 	for i, e := range elems {
-		p, ok := e.(*proxy)
+		p, ok := e.(*record.Proxy)
 		if !ok {
 			return fmt.Errorf("result %d of the rule is %T, not a symbolic value (a rule must compute its results from its arguments)", i, e)
 		}
 		ps[i] = p
 	}
-	whole := wholeTuple(ps)
+	whole := record.WholeTuple(ps)
 	for _, u := range n.Users() {
 		if isGetItemOf(u, n) {
 			i, ok := u.Arg(1).(node.Int)
 			if !ok || int(i) < 0 || int(i) >= len(ps) {
 				return fmt.Errorf("user %s indexes the result with %v", u.Name(), u.Arg(1))
 			}
-			repl := ps[i].node()
+			repl := ps[i].Node()
 			if err := r.checkVal(u, repl); err != nil {
 				return err
 			}
@@ -540,25 +513,6 @@ func (r *recorder) substituteTuple(n *node.Node, op *ops.Operator, res []any) er
 	return r.g.EraseNode(n)
 }
 
-// wholeTuple returns the node whose tuple result ps are, element by element
-// in order, or nil.
-func wholeTuple(ps []*proxy) *node.Node {
-	var parent *proxy
-	for i, p := range ps {
-		if p.parent == nil || p.index != i || (parent != nil && p.parent != parent) {
-			return nil
-		}
-		parent = p.parent
-	}
-	if parent == nil {
-		return nil
-	}
-	if op, ok := parent.node().Function().(*ops.Operator); !ok || len(op.Schema().Returns) != len(ps) {
-		return nil
-	}
-	return parent.node()
-}
-
 // checkVal verifies that the replacement computes what the node's val says.
 func (r *recorder) checkVal(n, repl *node.Node) error {
 	want, ok := node.Val.Get(&n.Meta)
@@ -575,51 +529,32 @@ func (r *recorder) checkVal(n, repl *node.Node) error {
 	return nil
 }
 
-// Trace records an operator call, or decomposes it when the table has a
-// rule for it (ops.Tracer).
-func (r *recorder) Trace(op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
+// Operator records an operator call with its fake result, or decomposes
+// it when the table has a rule for it (record.Policy).
+func (r *recorder) Operator(rec *record.Recorder, op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
 	if _, ok := r.table.Lookup(op); ok && r.active[op] == 0 {
 		return r.runRule(op, args, kwargs)
 	}
-	nargs := make([]node.Arg, len(args))
+	nargs, kw, err := rec.OpArgs(op, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
 	fargs := make([]any, len(args))
 	for i, a := range args {
-		x, err := r.nodeArg(a, argType(op, i, ""))
-		if err != nil {
-			return nil, fmt.Errorf("%s: argument %d: %w", op, i, err)
-		}
-		nargs[i] = x
 		if fargs[i], err = r.fakeValue(a); err != nil {
 			return nil, err
 		}
 	}
-	var kw node.Kwargs
 	var fkw map[string]any
-	for _, a := range op.Schema().Args {
-		v, ok := kwargs[a.Name]
-		if !ok {
-			continue
-		}
-		x, err := r.nodeArg(v, argType(op, -1, a.Name))
-		if err != nil {
-			return nil, fmt.Errorf("%s: argument '%s': %w", op, a.Name, err)
-		}
-		kw = append(kw, node.Field{Name: a.Name, Value: x})
+	for k, v := range kwargs {
 		if fkw == nil {
 			fkw = map[string]any{}
 		}
-		if fkw[a.Name], err = r.fakeValue(v); err != nil {
+		if fkw[k], err = r.fakeValue(v); err != nil {
 			return nil, err
 		}
 	}
-	if len(kw) != len(kwargs) {
-		return nil, fmt.Errorf("%s: unexpected keyword arguments in %v", op, kwargs)
-	}
 	out, err := op.Call(fargs, fkw)
-	if err != nil {
-		return nil, err
-	}
-	n, err := r.create(op, nargs, kw)
 	if err != nil {
 		return nil, err
 	}
@@ -627,101 +562,19 @@ func (r *recorder) Trace(op *ops.Operator, args []any, kwargs map[string]any) ([
 	if len(op.Schema().Returns) == 1 && len(out) == 1 {
 		f = out[0]
 	}
-	r.setFake(n, metaOnly(f))
-	p := &proxy{r: r, n: n}
-	if len(op.Schema().Returns) <= 1 {
-		return []any{p}, nil
+	f = metaOnly(f)
+	val, _ := valOf(f)
+	n, err := rec.Create(node.CallFunction, op, nargs, kw, "", val)
+	if err != nil {
+		return nil, err
 	}
-	res := make([]any, len(out))
-	for i := range res {
-		res[i] = &proxy{r: r, parent: p, index: i}
-	}
-	return res, nil
+	r.fake[n] = f
+	return rec.Results(op, rec.NewProxy(n, f)), nil
 }
 
-// argType returns the schema type name of an argument (by position, or by
-// name when i < 0), with optionals unwrapped.
-func argType(op *ops.Operator, i int, name string) string {
-	args := op.Schema().Args
-	var t *ops.Type
-	if i >= 0 {
-		pos := 0
-		for _, a := range args {
-			if a.KwargOnly {
-				continue
-			}
-			if pos == i {
-				t = a.Type
-				break
-			}
-			pos++
-		}
-	} else {
-		for _, a := range args {
-			if a.Name == name {
-				t = a.Type
-			}
-		}
-	}
-	for t != nil && t.Kind == ops.OptionalOf {
-		t = t.Elem
-	}
-	if t == nil {
-		return ""
-	}
-	return t.Name
-}
-
-// nodeArg converts a value a rule passed to an operator into a node
-// argument; typ is the schema type name (strings of MemoryFormat, Layout
-// and Device arguments are recorded as such).
-func (r *recorder) nodeArg(v any, typ string) (node.Arg, error) {
-	if x, ok := v.(string); ok {
-		switch typ {
-		case "MemoryFormat":
-			return node.MemoryFormat(x), nil
-		case "Layout":
-			return node.Layout(x), nil
-		case "Device":
-			return node.Device(x), nil
-		}
-	}
-	if a, ok := node.ArgOf(v); ok {
-		return a, nil
-	}
-	switch x := v.(type) {
-	case nn.Value:
-		return r.nodeArg(x.Raw(), typ)
-	case *proxy:
-		if x.r != r {
-			return nil, errors.New("a symbolic value of another trace")
-		}
-		return x.node(), nil
-	case tensor.DType:
-		return nil, fmt.Errorf("dtype %v has no graph spelling", x)
-	case []any:
-		out := make(node.List, len(x))
-		for i, e := range x {
-			a, err := r.nodeArg(e, "")
-			if err != nil {
-				return nil, err
-			}
-			out[i] = a
-		}
-		return out, nil
-	case []int64:
-		out := make(node.List, len(x))
-		for i, e := range x {
-			out[i] = node.Int(e)
-		}
-		return out, nil
-	case *tensor.Tensor:
-		if x == nil {
-			return node.None, nil
-		}
-		return nil, errors.New("a concrete tensor: a rule must not create tensor constants (use a factory operator through the input's tracer)")
-	}
-	return nil, fmt.Errorf("cannot record a %T in a graph", v)
+// Constant refuses concrete tensors (record.Policy).
+func (r *recorder) Constant(*record.Recorder, *tensor.Tensor) (node.Arg, error) {
+	return nil, errors.New("a concrete tensor: a rule must not create tensor constants (use a factory operator through the input's tracer)")
 }
 
 // fakeValue converts a value a rule passed to an operator into the value
@@ -730,8 +583,8 @@ func (r *recorder) fakeValue(v any) (any, error) {
 	switch x := v.(type) {
 	case nn.Value:
 		return r.fakeValue(x.Raw())
-	case *proxy:
-		return r.fakeOf(x.node())
+	case *record.Proxy:
+		return r.proxyFake(x)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
@@ -746,13 +599,10 @@ func (r *recorder) fakeValue(v any) (any, error) {
 	return v, nil
 }
 
-// TensorMeta returns the meta tensor a proxy stands for (MetaTracer).
-func (r *recorder) TensorMeta(s ops.Symbolic) (*tensor.Tensor, bool) {
-	p, ok := s.(*proxy)
-	if !ok || p.r != r {
-		return nil, false
-	}
-	f, err := r.fakeOf(p.node())
+// TensorMeta returns the meta tensor a proxy stands for (MetaTracer,
+// through the recorder).
+func (r *recorder) TensorMeta(p *record.Proxy) (*tensor.Tensor, bool) {
+	f, err := r.proxyFake(p)
 	if err != nil {
 		return nil, false
 	}
@@ -760,20 +610,21 @@ func (r *recorder) TensorMeta(s ops.Symbolic) (*tensor.Tensor, bool) {
 	return t, ok && t != nil
 }
 
-// TraceFunction answers getattr(x, "shape"/"dtype"/"ndim") from the fake
-// value and records operator.getitem (nn.Tracer).
-func (r *recorder) TraceFunction(fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
+// Function answers getattr(x, "shape"/"dtype"/"ndim") from the fake
+// value and records operator.getitem as a lazy tuple element
+// (record.Policy).
+func (r *recorder) Function(rec *record.Recorder, fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
 	switch fn {
 	case node.Function(nn.GetAttr):
 		if len(args) != 2 {
 			return nn.None, errors.New("builtins.getattr takes 2 arguments")
 		}
 		s, _ := args[0].Symbolic()
-		p, ok := s.(*proxy)
+		p, ok := s.(*record.Proxy)
 		if !ok {
 			return nn.None, fmt.Errorf("builtins.getattr of %s", args[0].Kind())
 		}
-		f, err := r.fakeOf(p.node())
+		f, err := r.proxyFake(p)
 		if err != nil {
 			return nn.None, err
 		}
@@ -783,27 +634,27 @@ func (r *recorder) TraceFunction(fn node.Function, args []nn.Value, kwargs map[s
 			return nn.None, errors.New("operator.getitem takes a value and an int index")
 		}
 		s, _ := args[0].Symbolic()
-		p, ok := s.(*proxy)
+		p, ok := s.(*record.Proxy)
 		if !ok {
 			return nn.None, fmt.Errorf("operator.getitem of %s", args[0].Kind())
 		}
-		return nn.Of(&proxy{r: r, parent: p, index: int(args[1].Int())}), nil
+		return nn.Of(rec.Element(p, int(args[1].Int()))), nil
 	}
 	return nn.None, fmt.Errorf("decomp: a rule called %s on a symbolic value; rules compute with operators, getattr and getitem only", fn)
 }
 
-// TraceMethod refuses tensor methods: rules call operators (nn.Tracer).
-func (r *recorder) TraceMethod(name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
+// Method refuses tensor methods: rules call operators (record.Policy).
+func (r *recorder) Method(_ *record.Recorder, name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
 	return nn.None, fmt.Errorf("decomp: a rule called the tensor method %s; rules call aten operators (nn.CallOp) so that the graph holds call_function nodes only", name)
 }
 
-// TraceModule refuses module calls (nn.Tracer).
-func (r *recorder) TraceModule(m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error) {
+// Module refuses module calls (record.Policy).
+func (r *recorder) Module(_ *record.Recorder, m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error) {
 	return nn.None, fmt.Errorf("decomp: a rule called a %s module; rules call aten operators", m.ModuleBase().TypeName())
 }
 
-// ConcreteError is the error for a rule that needs data from a symbolic
-// value (nn.Tracer).
-func (r *recorder) ConcreteError(what, where string) error {
-	return fmt.Errorf("decomp: %s: a rule needs %s from a symbolic value: rules may branch on shapes and dtypes only, not on tensor data", where, what)
+// DataDependent is the error for a rule that needs data from a symbolic
+// value: a *fx.TraceError (record.Policy).
+func (r *recorder) DataDependent(what, where string) error {
+	return &fx.TraceError{What: what, Location: where, Tracer: "decomp"}
 }

@@ -18,4 +18,11 @@
 // strides through MetaTracer when the tracer provides them and assume
 // contiguous tensors otherwise. Decompose works on static shapes; a val
 // with a symbolic dim is reported as an error.
+//
+// Decompose records through the recorder that fx and export use (package
+// internal/record) with its own policy: apply the table, give every new
+// node a meta-tensor val from the operator's meta function and the
+// replaced node's stack_trace and nn_module_stack, and refuse tensor
+// methods, module calls and tensor constants in rules. A rule that
+// branches on tensor data fails with an *fx.TraceError.
 package decomp

@@ -26,7 +26,7 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 	var outArg node.Arg
 	var err error
 	for n := range ep.Graph.Nodes() {
-		r.current = n
+		r.rec.Source = n
 		switch n.Op() {
 		case node.Placeholder:
 			f, ok := fakeOf(n)
@@ -55,16 +55,17 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 			return nil, fmt.Errorf("export: RunDecompositions: unexpected %s node %s in an exported graph", n.Op(), n.Name())
 		}
 	}
-	r.current = nil
-	if _, err := r.create(node.Output, node.Path("output"), []node.Arg{outArg}, nil, ""); err != nil {
+	r.rec.Source = nil
+	if _, err := r.rec.Create(node.Output, node.Path("output"), []node.Arg{outArg}, nil, "", nil); err != nil {
 		return nil, err
 	}
-	r.g.EliminateDeadCode()
-	if err := decomp.Verify(r.g); err != nil {
+	g := r.rec.Graph()
+	g.EliminateDeadCode()
+	if err := decomp.Verify(g); err != nil {
 		return nil, fmt.Errorf("export: RunDecompositions: the graph is not core ATen: %w", err)
 	}
 	out := *ep
-	out.Graph = r.g
+	out.Graph = g
 	out.Signature.Outputs = append([]OutputSpec(nil), ep.Signature.Outputs...)
 	results := outArg.(node.Tuple)
 	for i := range out.Signature.Outputs {
@@ -129,7 +130,7 @@ func mapArg(a node.Arg, vals map[*node.Node]any) any {
 func (r *recorder) replay(n *node.Node, args []any, kwargs map[string]any) (any, error) {
 	switch fn := n.Function().(type) {
 	case *ops.Operator:
-		out, err := r.Trace(fn, args, kwargs)
+		out, err := r.Operator(r.rec, fn, args, kwargs)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +151,7 @@ func (r *recorder) replay(n *node.Node, args []any, kwargs map[string]any) (any,
 		for i, a := range args {
 			vs[i] = nn.Of(a)
 		}
-		v, err := r.TraceFunction(fn, vs, nil)
+		v, err := r.Function(r.rec, fn, vs, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -172,6 +173,5 @@ func (r *recorder) outputArg(v any) (node.Arg, error) {
 		}
 		return out, nil
 	}
-	a, _, err := r.value(v)
-	return a, err
+	return r.rec.Arg(v)
 }

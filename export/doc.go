@@ -5,7 +5,9 @@
 //
 // Export runs the module's Go Forward on proxies that carry fake tensors
 // (dtype and a possibly symbolic shape, package shapeprop) and records one
-// node per core ATen operator:
+// node per core ATen operator. It records through the recorder fx uses
+// (package internal/record: the same fx.Proxy type, argument conversion,
+// module stack and metadata stamping) with its own policy:
 //
 //   - Standard layers and user modules are inlined; composite operators
 //     are decomposed on the fly by the table of package decomp (linear
@@ -29,7 +31,8 @@
 //     the spec does not imply makes Export fail with the guard, the Go
 //     line that caused it and a corrected spec to copy; a dynamic
 //     dimension is never specialized silently.
-//   - Control flow on tensor data fails with an error naming the Go line.
+//   - Control flow on tensor data fails with an *fx.TraceError naming the
+//     Go line.
 //
 // The ExportedProgram prints like torch.export's (code annotated with
 // dtypes and shapes, the graph signature, the range constraints), runs with

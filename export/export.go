@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/decomp"
+	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/shapeprop"
@@ -78,8 +79,8 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 			return nil, err
 		}
 		r.state[name] = px
-		paramNodes[name] = px.n
-		ep.Signature.Inputs = append(ep.Signature.Inputs, InputSpec{Kind: Parameter, Name: px.n.Name(), Target: name})
+		paramNodes[name] = px.Node()
+		ep.Signature.Inputs = append(ep.Signature.Inputs, InputSpec{Kind: Parameter, Name: px.Node().Name(), Target: name})
 		ep.state = append(ep.state, stateEntry{name, t})
 	}
 	for name, b := range nn.NamedBuffers(m) {
@@ -89,12 +90,12 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 			return nil, err
 		}
 		r.state[name] = px
-		paramNodes[name] = px.n
-		ep.Signature.Inputs = append(ep.Signature.Inputs, InputSpec{Kind: Buffer, Name: px.n.Name(), Target: name, Persistent: b.Persistent()})
+		paramNodes[name] = px.Node()
+		ep.Signature.Inputs = append(ep.Signature.Inputs, InputSpec{Kind: Buffer, Name: px.Node().Name(), Target: name, Persistent: b.Persistent()})
 		ep.state = append(ep.state, stateEntry{name, t})
 	}
 	in := make([]nn.Value, len(names))
-	userProxies := make([]*tproxy, len(names))
+	userProxies := make([]*record.Proxy, len(names))
 	for i, name := range names {
 		if fakes[i] == nil {
 			in[i] = vals[i]
@@ -106,16 +107,16 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 			return nil, err
 		}
 		if r.firstUser == nil {
-			r.firstUser = px.n
+			r.firstUser = px.Node()
 		}
 		in[i] = nn.Of(px)
 		userProxies[i] = px
-		ep.inputs = append(ep.inputs, input{name: px.n.Name(), fake: fakes[i]})
+		ep.inputs = append(ep.inputs, input{name: px.Node().Name(), fake: fakes[i]})
 	}
 
 	r.install()
-	defer r.uninstall()
-	out, err := r.run(m, in)
+	defer r.rec.Uninstall()
+	out, err := r.rec.Run(m, in)
 	if err != nil {
 		return nil, err
 	}
@@ -128,21 +129,21 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 			continue
 		}
 		px := r.state[in.Target]
-		if px.n == paramNodes[in.Target] {
+		if px.Node() == paramNodes[in.Target] {
 			continue
 		}
 		if in.Kind == Parameter {
 			return nil, fmt.Errorf("export: the parameter %s is mutated in place by the model: only buffers and inputs may be mutated", in.Target)
 		}
-		outs = append(outs, px.n)
-		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: BufferMutation, Name: px.n.Name(), Target: in.Target})
+		outs = append(outs, px.Node())
+		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: BufferMutation, Name: px.Node().Name(), Target: in.Target})
 	}
 	for i, px := range userProxies {
-		if px == nil || px.n.Op() == node.Placeholder {
+		if px == nil || px.Node().Op() == node.Placeholder {
 			continue
 		}
-		outs = append(outs, px.n)
-		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserInputMutation, Name: px.n.Name(), Target: names[i]})
+		outs = append(outs, px.Node())
+		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserInputMutation, Name: px.Node().Name(), Target: names[i]})
 	}
 	leaves, tree, err := r.flattenOutput(out)
 	if err != nil {
@@ -153,7 +154,7 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 		outs = append(outs, n)
 		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserOutput, Name: n.Name()})
 	}
-	if _, err := r.create(node.Output, node.Path("output"), []node.Arg{outs}, nil, ""); err != nil {
+	if _, err := r.rec.Create(node.Output, node.Path("output"), []node.Arg{outs}, nil, "", nil); err != nil {
 		return nil, err
 	}
 
@@ -170,22 +171,17 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	}
 	ep.Signature.Inputs = ins
 
-	r.g.EliminateDeadCode()
+	g := r.rec.Graph()
+	g.EliminateDeadCode()
 	if err := checkGuards(env, dims, dimOf); err != nil {
 		return nil, err
 	}
-	if err := decomp.Verify(r.g); err != nil {
+	if err := decomp.Verify(g); err != nil {
 		return nil, fmt.Errorf("export: the graph is not core ATen: %w", err)
 	}
-	ep.Graph = r.g
+	ep.Graph = g
 	ep.setConstraints()
 	return ep, nil
-}
-
-// run calls root's Forward with the proxies, recovering model-code panics.
-func (r *recorder) run(root nn.Module, args []nn.Value) (out nn.Value, err error) {
-	defer nn.Recover(&err)
-	return nn.Forward(root, args...), nil
 }
 
 func flat(name string) string { return strings.ReplaceAll(name, ".", "_") }
@@ -361,15 +357,15 @@ func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *treeSpec, error) 
 			return ts, nil
 		}
 		switch x := v.Raw().(type) {
-		case *tproxy:
-			leaves = append(leaves, x.n)
+		case *record.Proxy:
+			leaves = append(leaves, x.Node())
 			return &treeSpec{}, nil
 		case *tensor.Tensor:
 			p, err := r.constant(x)
 			if err != nil {
 				return nil, err
 			}
-			leaves = append(leaves, p.n)
+			leaves = append(leaves, p.Node())
 			return &treeSpec{}, nil
 		}
 		return nil, fmt.Errorf("export: output%s is a %s: exported programs return tensors (or tuples of tensors)", path, v.Kind())

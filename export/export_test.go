@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/internal/golden"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
@@ -344,7 +345,7 @@ func TestDataDependentControlFlow(t *testing.T) {
 	m.Init(m, "DataDependent")
 	x, _ := tensor.New(tensor.Float32, 2)
 	_, err := export.Export(m, []any{x}, nil)
-	var de *export.DataDependentError
+	var de *fx.TraceError
 	require.ErrorAs(t, err, &de)
 	assert.Contains(t, err.Error(), "export_test.go:")
 	assert.Contains(t, err.Error(), "F.Where")

@@ -95,11 +95,10 @@ func (r *recorder) symOp(fn node.Function, args []nn.Value) (nn.Value, error) {
 	if c, ok := e.Const(); ok {
 		return nn.Of(c), nil
 	}
-	n, err := r.create(node.CallFunction, fn, nargs, nil, "")
+	n, err := r.rec.Create(node.CallFunction, fn, nargs, nil, "", e)
 	if err != nil {
 		return nn.None, err
 	}
-	node.Val.Set(&n.Meta, e)
 	return nn.Of(&sproxy{rec: r, n: n, e: e}), nil
 }
 

@@ -1,12 +1,14 @@
 package export
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/gofx/gofx/decomp"
+	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/record"
+	"github.com/gofx/gofx/internal/tracing"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
@@ -15,34 +17,31 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// recorder is the state of one export trace: it implements nn.Tracer
-// (and so ops.Tracer) for the proxies it hands to model code.
+// recorder is export's policy for the one recorder (record.Policy):
+// modules are inlined (keeping nn_module_stack and the module call graph),
+// every value has a fake (shapeprop.Fake) computed by shape inference,
+// in-place operators are functionalized (their self proxy rebound to the
+// functional result), operators with a rule in the table are decomposed,
+// parameters, buffers and constants are placeholders, and sizes are
+// symbolic (sproxy).
 type recorder struct {
-	g     *graph.Graph
+	record.Defaults
+	rec   *record.Recorder
 	env   *sym.Env
 	table decomp.Table
-
-	root  nn.Module
-	paths map[*nn.Base]string
-	stack []node.ModuleFrame
 	calls []ModuleCall
 
-	// slots are the module's parameter and buffer slots, made to read as
-	// the placeholders' proxies for the duration of the trace.
-	slots []interface{ SetProxy(func() nn.Value) }
 	// state maps a parameter or buffer name to its proxy, which in-place
-	// operators rebind to the new value.
-	state map[string]*tproxy
+	// operators rebind to the new value; the module's parameter and buffer
+	// slots read as these proxies for the duration of the trace.
+	state map[string]*record.Proxy
 	// firstUser is the first user input's placeholder: lifted constants
 	// are inserted before it.
 	firstUser *node.Node
 	consts    []liftedConst
-	constOf   map[*tensor.Tensor]*tproxy
+	constOf   map[*tensor.Tensor]*record.Proxy
 	// sizes caches the proxies of symbolic sizes, per tensor node and dim.
 	sizes map[sizeKey]*sproxy
-	// current, while replaying a graph, is the node being replayed: new
-	// nodes take its stack_trace and nn_module_stack.
-	current *node.Node
 }
 
 type sizeKey struct {
@@ -56,30 +55,61 @@ type liftedConst struct {
 	t    *tensor.Tensor
 }
 
-// tproxy is a traced tensor: the node computing it and its fake.
-type tproxy struct {
-	rec  *recorder
-	n    *node.Node
-	fake *shapeprop.Fake
-	// meta is the tensor at the example sizes, with the strides gofx's
-	// kernels would give it (for rules whose result depends on layout),
-	// or nil if unknown.
-	meta *tensor.Tensor
-	// base is the tensor this one is a view of (nil if it is not a view);
-	// views counts the views taken of this tensor.
-	base  *tproxy
+// tensorInfo is what export keeps with a traced tensor's proxy
+// (record.Proxy's data): its fake, and for rules whose result depends on
+// layout, the tensor at the example sizes with the strides gofx's kernels
+// would give it (meta, nil if unknown). base is the tensor this one is a
+// view of (nil if it is not a view); views counts the views taken of this
+// tensor.
+type tensorInfo struct {
+	fake  *shapeprop.Fake
+	meta  *tensor.Tensor
+	base  *record.Proxy
 	views int
 }
 
+// tensorBox is a traced tensor's proxy and its info, allocated together.
+type tensorBox struct {
+	p  record.Proxy
+	ti tensorInfo
+}
+
+// newTensor returns the proxy of a traced tensor computed by n, with info.
+func (r *recorder) newTensor(n *node.Node, ti tensorInfo) *record.Proxy {
+	b := &tensorBox{ti: ti}
+	r.rec.InitProxy(&b.p, n, &b.ti)
+	return &b.p
+}
+
+// info returns a traced tensor's tensorInfo, or nil for a proxy that is
+// not one of export's tensors.
+func info(p *record.Proxy) *tensorInfo {
+	ti, _ := record.Data(p).(*tensorInfo)
+	return ti
+}
+
+// tensorProxy returns v as a traced tensor of r, with its info.
+func (r *recorder) tensorProxy(v any) (*record.Proxy, *tensorInfo, bool) {
+	if x, ok := v.(nn.Value); ok {
+		v = x.Raw()
+	}
+	p, ok := v.(*record.Proxy)
+	if !ok || record.RecorderOf(p) != r.rec {
+		return nil, nil, false
+	}
+	ti := info(p)
+	return p, ti, ti != nil
+}
+
 // TensorMeta returns the meta tensor at the example sizes of a traced
-// tensor (decomp.MetaTracer): decompositions such as reshape choose a view
-// or a copy from its strides.
-func (r *recorder) TensorMeta(s ops.Symbolic) (*tensor.Tensor, bool) {
-	p, ok := s.(*tproxy)
-	if !ok || p.meta == nil {
+// tensor (decomp.MetaTracer, through the recorder): decompositions such as
+// reshape choose a view or a copy from its strides.
+func (r *recorder) TensorMeta(p *record.Proxy) (*tensor.Tensor, bool) {
+	ti := info(p)
+	if ti == nil || ti.meta == nil {
 		return nil, false
 	}
-	return p.meta, true
+	return ti.meta, true
 }
 
 // hintMeta returns a contiguous meta tensor of f at the example sizes.
@@ -104,8 +134,12 @@ func (r *recorder) metaArg(v any) (any, bool) {
 	switch x := v.(type) {
 	case nn.Value:
 		return r.metaArg(x.Raw())
-	case *tproxy:
-		return x.meta, x.meta != nil
+	case *record.Proxy:
+		ti := info(x)
+		if ti == nil {
+			return nil, false
+		}
+		return ti.meta, ti.meta != nil
 	case *sproxy:
 		if x.cond != nil {
 			return nil, false
@@ -174,9 +208,11 @@ func (r *recorder) metas(op *ops.Operator, args []any, kwargs map[string]any) []
 // a Tensor[] result) to a result proxy.
 func setMeta(p any, m any) {
 	switch x := p.(type) {
-	case *tproxy:
+	case *record.Proxy:
 		if t, ok := m.(*tensor.Tensor); ok && t != nil && t.IsMeta() {
-			x.meta = t
+			if ti := info(x); ti != nil {
+				ti.meta = t
+			}
 		}
 	case []any:
 		ts, ok := m.([]*tensor.Tensor)
@@ -189,12 +225,6 @@ func setMeta(p any, m any) {
 	}
 }
 
-// Tracer returns the recorder (ops.Symbolic).
-func (p *tproxy) Tracer() ops.Tracer { return p.rec }
-
-// String returns "Proxy(name)".
-func (p *tproxy) String() string { return "Proxy(" + p.n.Name() + ")" }
-
 // sproxy is a traced symbolic number: a size (e) or the outcome of a
 // comparison of sizes (cond).
 type sproxy struct {
@@ -205,9 +235,9 @@ type sproxy struct {
 }
 
 // Tracer returns the recorder (ops.Symbolic).
-func (s *sproxy) Tracer() ops.Tracer { return s.rec }
+func (s *sproxy) Tracer() ops.Tracer { return s.rec.rec }
 
-// IsNumber reports true: a symbolic size is a Python number (nn.Number).
+// IsNumber reports true: a symbolic size is a Python number (nn's number).
 func (s *sproxy) IsNumber() bool { return true }
 
 // String returns the expression.
@@ -219,7 +249,7 @@ func (s *sproxy) String() string {
 }
 
 // Concrete gives model code a Go value for a symbolic size or comparison
-// (nn.Concreter): the comparison is decided by the shape environment,
+// (nn's concreter): the comparison is decided by the shape environment,
 // recording a guard when the ranges do not settle it; a size asked for as
 // an int is specialized to its example value (a guard too).
 func (s *sproxy) Concrete(what, where string) (any, error) {
@@ -245,82 +275,40 @@ func (s *sproxy) Concrete(what, where string) (any, error) {
 }
 
 func newRecorder(root nn.Module, env *sym.Env, table decomp.Table) *recorder {
-	return &recorder{
-		g: graph.New(), env: env, table: table, root: root,
-		paths: map[*nn.Base]string{}, state: map[string]*tproxy{},
-		constOf: map[*tensor.Tensor]*tproxy{}, sizes: map[sizeKey]*sproxy{},
+	r := &recorder{
+		env: env, table: table, state: map[string]*record.Proxy{},
+		constOf: map[*tensor.Tensor]*record.Proxy{}, sizes: map[sizeKey]*sproxy{},
 	}
+	r.rec = record.New(graph.New(), root, r)
+	return r
 }
 
 // where returns the model code's innermost Go location.
 func where() string {
-	if w := nn.Location(); w != "" {
+	if w := tracing.Location(); w != "" {
 		return w
 	}
 	return "(unknown location)"
 }
 
-// create adds a node with the current call site's metadata.
-func (r *recorder) create(op node.Opcode, target node.Target, args []node.Arg, kwargs node.Kwargs, name string) (*node.Node, error) {
-	n, err := r.g.CreateNode(op, target, args, kwargs, name)
-	if err != nil {
-		return nil, err
-	}
-	if r.current != nil && op != node.Placeholder && op != node.Output {
-		if st, ok := node.StackTrace.Get(&r.current.Meta); ok {
-			node.StackTrace.Set(&n.Meta, st)
-		}
-		if ms, ok := node.ModuleStack.Get(&r.current.Meta); ok {
-			node.ModuleStack.Set(&n.Meta, ms)
-		}
-	} else if op != node.Placeholder && op != node.Output {
-		if st := nn.StackTrace(); st != "" {
-			node.StackTrace.Set(&n.Meta, st)
-		}
-		if len(r.stack) > 0 {
-			node.ModuleStack.Set(&n.Meta, append([]node.ModuleFrame(nil), r.stack...))
-		}
-	}
-	return n, nil
-}
-
 // placeholder adds a placeholder for a tensor with the given fake.
-func (r *recorder) placeholder(name string, f *shapeprop.Fake) (*tproxy, error) {
-	n, err := r.create(node.Placeholder, node.Path(name), nil, nil, name)
+func (r *recorder) placeholder(name string, f *shapeprop.Fake) (*record.Proxy, error) {
+	n, err := r.rec.Create(node.Placeholder, node.Path(name), nil, nil, name, f)
 	if err != nil {
 		return nil, err
 	}
-	node.Val.Set(&n.Meta, f)
-	return &tproxy{rec: r, n: n, fake: f, meta: r.hintMeta(f)}, nil
+	return r.newTensor(n, tensorInfo{fake: f, meta: r.hintMeta(f)}), nil
 }
 
 // install makes the module's parameters and buffers read as their
 // placeholders' proxies.
 func (r *recorder) install() {
-	for path, m := range nn.NamedModules(r.root) {
-		r.paths[m.ModuleBase()] = path
-	}
-	hook := func(name string, s interface{ SetProxy(func() nn.Value) }) {
-		r.slots = append(r.slots, s)
-		s.SetProxy(func() nn.Value { return nn.Of(r.state[name]) })
-	}
-	for name, p := range nn.NamedParameters(r.root) {
-		hook(name, p)
-	}
-	for name, b := range nn.NamedBuffers(r.root) {
-		hook(name, b)
-	}
-}
-
-func (r *recorder) uninstall() {
-	for _, s := range r.slots {
-		s.SetProxy(nil)
-	}
+	r.rec.Install(func(name string) nn.Value { return nn.Of(r.state[name]) })
 }
 
 // constant lifts a tensor the model code used that is not a parameter or
 // buffer: a placeholder c_lifted_tensor_N before the user inputs.
-func (r *recorder) constant(t *tensor.Tensor) (*tproxy, error) {
+func (r *recorder) constant(t *tensor.Tensor) (*record.Proxy, error) {
 	if p, ok := r.constOf[t]; ok {
 		return p, nil
 	}
@@ -328,7 +316,7 @@ func (r *recorder) constant(t *tensor.Tensor) (*tproxy, error) {
 	name := fmt.Sprintf("c_lifted_tensor_%d", i)
 	var restore func()
 	if r.firstUser != nil {
-		restore = r.g.InsertingBefore(r.firstUser)
+		restore = r.rec.Graph().InsertingBefore(r.firstUser)
 	}
 	p, err := r.placeholder(name, shapeprop.FakeOf(t))
 	if restore != nil {
@@ -342,79 +330,80 @@ func (r *recorder) constant(t *tensor.Tensor) (*tproxy, error) {
 	return p, nil
 }
 
-// value converts what model code passed into what the graph records
-// (node.Arg) and what shape inference sees (fakes, symbolic sizes).
-func (r *recorder) value(v any) (node.Arg, any, error) {
-	if a, ok := node.ArgOf(v); ok {
-		if i, isInt := v.(int); isInt {
-			return a, int64(i), nil
-		}
-		return a, v, nil
+// Constant lifts a tensor (record.Policy).
+func (r *recorder) Constant(_ *record.Recorder, t *tensor.Tensor) (node.Arg, error) {
+	p, err := r.constant(t)
+	if err != nil {
+		return nil, err
 	}
+	return p.Node(), nil
+}
+
+// Symbolic records a symbolic size as its node, or as the constant it
+// simplifies to (record.Policy).
+func (r *recorder) Symbolic(_ *record.Recorder, s ops.Symbolic) (node.Arg, error) {
+	x, ok := s.(*sproxy)
+	if !ok {
+		return nil, fmt.Errorf("cannot record a %T in an exported graph", s)
+	}
+	if x.cond != nil {
+		return nil, fmt.Errorf("the symbolic condition %s cannot be an operator argument; decide it with Bool()", x.cond)
+	}
+	if c, ok := r.env.Simplify(x.e).Const(); ok {
+		return node.Int(c), nil
+	}
+	return x.n, nil
+}
+
+// fake converts what model code passed to an operator (already recorded
+// as node arguments, so constants are lifted) into what shape inference
+// sees: fakes for tensors, expressions for symbolic sizes.
+func (r *recorder) fake(v any) any {
 	switch x := v.(type) {
+	case int:
+		return int64(x)
 	case nn.Value:
-		return r.value(x.Raw())
-	case *tproxy:
-		if x.rec != r {
-			return nil, nil, errors.New("a proxy of another export")
+		return r.fake(x.Raw())
+	case *record.Proxy:
+		if ti := info(x); ti != nil {
+			return ti.fake
 		}
-		return x.n, x.fake, nil
+		return nil
 	case *sproxy:
-		if x.rec != r {
-			return nil, nil, errors.New("a symbolic size of another export")
-		}
-		if x.cond != nil {
-			return nil, nil, fmt.Errorf("the symbolic condition %s cannot be an operator argument; decide it with Bool()", x.cond)
-		}
 		if c, ok := r.env.Simplify(x.e).Const(); ok {
-			return node.Int(c), sym.Const(c), nil
+			return sym.Const(c)
 		}
-		return x.n, x.e, nil
-	case tensor.DType:
-		return nil, nil, fmt.Errorf("dtype %v has no graph spelling", x)
+		return x.e
 	case *tensor.Tensor:
 		if x == nil {
-			return node.None, nil, nil
+			return nil
 		}
-		p, err := r.constant(x)
-		if err != nil {
-			return nil, nil, err
+		if p, ok := r.constOf[x]; ok {
+			return info(p).fake
 		}
-		return p.n, p.fake, nil
+		return nil
 	case []any:
-		return listValue(r, x)
+		return fakeList(r, x)
 	case []nn.Value:
-		return listValue(r, x)
-	case []int64:
-		return listValue(r, x)
-	case []int:
-		return listValue(r, x)
-	case []float64:
-		return listValue(r, x)
-	case []bool:
-		return listValue(r, x)
+		return fakeList(r, x)
 	case []*tensor.Tensor:
-		return listValue(r, x)
+		return fakeList(r, x)
 	}
-	return nil, nil, fmt.Errorf("cannot record a %T in an exported graph", v)
+	return v
 }
 
-func listValue[E any](r *recorder, xs []E) (node.Arg, any, error) {
-	args := make(node.List, len(xs))
-	vals := make([]any, len(xs))
+func fakeList[E any](r *recorder, xs []E) []any {
+	out := make([]any, len(xs))
 	for i, e := range xs {
-		a, v, err := r.value(e)
-		if err != nil {
-			return nil, nil, err
-		}
-		args[i], vals[i] = a, v
+		out[i] = r.fake(e)
 	}
-	return args, vals, nil
+	return out
 }
 
-// Trace records an operator call (ops.Tracer): decomposed by the table,
-// functionalized if in-place, recorded with its fake results otherwise.
-func (r *recorder) Trace(op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
+// Operator records an operator call (record.Policy): decomposed by the
+// table, functionalized if in-place, recorded with its fake results
+// otherwise.
+func (r *recorder) Operator(_ *record.Recorder, op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
 	if _, ok := r.table.Lookup(op); ok {
 		out, _, err := decomp.Call(r.table, op, args, kwargs)
 		if err != nil {
@@ -434,37 +423,37 @@ func (r *recorder) Trace(op *ops.Operator, args []any, kwargs map[string]any) ([
 // record adds a call_function node of op and returns proxies for its
 // results.
 func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
-	nargs := make([]node.Arg, len(args))
+	var buf [8]node.Arg // the node copies its arguments
+	nargs, nkw, err := r.rec.AppendOpArgs(buf[:0], op, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
 	fargs := make([]any, len(args))
 	for i, a := range args {
-		na, fa, err := r.value(a)
-		if err != nil {
-			return nil, fmt.Errorf("%s: argument %d: %w", op, i, err)
-		}
-		nargs[i], fargs[i] = na, fa
+		fargs[i] = r.fake(a)
 	}
-	var nkw node.Kwargs
 	var fkw map[string]any
 	if len(kwargs) > 0 {
 		fkw = make(map[string]any, len(kwargs))
-		for _, a := range op.Schema().Args {
-			v, ok := kwargs[a.Name]
-			if !ok {
-				continue
-			}
-			na, fa, err := r.value(v)
-			if err != nil {
-				return nil, fmt.Errorf("%s: argument '%s': %w", op, a.Name, err)
-			}
-			nkw = append(nkw, node.Field{Name: a.Name, Value: na})
-			fkw[a.Name] = fa
+		for k, v := range kwargs {
+			fkw[k] = r.fake(v)
 		}
 	}
 	res, err := shapeprop.Infer(r.env, op, fargs, fkw, where())
 	if err != nil {
 		return nil, err
 	}
-	n, err := r.create(node.CallFunction, op, nargs, nkw, "")
+	var val node.Value
+	if len(res) == 1 {
+		val = nodeValue(res[0])
+	} else {
+		tuple := make(node.ValueTuple, len(res))
+		for i, x := range res {
+			tuple[i] = nodeValue(x)
+		}
+		val = tuple
+	}
+	n, err := r.rec.Create(node.CallFunction, op, nargs, nkw, "", val)
 	if err != nil {
 		return nil, err
 	}
@@ -473,38 +462,30 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 		metas = make([]any, len(res))
 	}
 	if len(res) == 1 {
-		if v := nodeValue(res[0]); v != nil {
-			node.Val.Set(&n.Meta, v)
-		}
 		p, err := r.wrap(n, res[0])
 		if err != nil {
 			return nil, err
 		}
 		setMeta(p, metas[0])
-		if tp, ok := p.(*tproxy); ok && op.Has(ops.View) {
+		if tp, ok := p.(*record.Proxy); ok && op.Has(ops.View) {
 			if self, ok := firstProxy(args); ok {
-				tp.base = self
-				if self.base != nil {
-					tp.base = self.base
+				ti, si := info(tp), info(self)
+				ti.base = self
+				if si.base != nil {
+					ti.base = si.base
 				}
-				tp.base.views++
+				info(ti.base).views++
 			}
 		}
 		return []any{p}, nil
 	}
-	tuple := make(node.ValueTuple, len(res))
-	for i, x := range res {
-		tuple[i] = nodeValue(x)
-	}
-	node.Val.Set(&n.Meta, tuple)
+	// Every element's getitem node is created at once (not lazily, as fx
+	// does): the program's node order and names follow torch.export's.
 	out := make([]any, len(res))
 	for i, x := range res {
-		gi, err := r.create(node.CallFunction, nn.GetItem, []node.Arg{n, node.Int(i)}, nil, "")
+		gi, err := r.rec.GetItem(n, i, nodeValue(x))
 		if err != nil {
 			return nil, err
-		}
-		if v := nodeValue(x); v != nil {
-			node.Val.Set(&gi.Meta, v)
 		}
 		if out[i], err = r.wrap(gi, x); err != nil {
 			return nil, err
@@ -514,18 +495,16 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 	return out, nil
 }
 
-func firstProxy(args []any) (*tproxy, bool) {
+func firstProxy(args []any) (*record.Proxy, bool) {
 	if len(args) == 0 {
 		return nil, false
 	}
-	switch x := args[0].(type) {
-	case *tproxy:
-		return x, true
-	case nn.Value:
-		p, ok := x.Raw().(*tproxy)
-		return p, ok
+	v := args[0]
+	if x, ok := v.(nn.Value); ok {
+		v = x.Raw()
 	}
-	return nil, false
+	p, ok := v.(*record.Proxy)
+	return p, ok && info(p) != nil
 }
 
 // nodeValue is what a node records as its val.
@@ -549,7 +528,7 @@ func nodeValue(x any) node.Value {
 func (r *recorder) wrap(n *node.Node, x any) (any, error) {
 	switch v := x.(type) {
 	case *shapeprop.Fake:
-		return &tproxy{rec: r, n: n, fake: v}, nil
+		return r.newTensor(n, tensorInfo{fake: v}), nil
 	case sym.Expr:
 		if c, ok := v.Const(); ok {
 			return c, nil
@@ -558,12 +537,11 @@ func (r *recorder) wrap(n *node.Node, x any) (any, error) {
 	case []*shapeprop.Fake:
 		out := make([]any, len(v))
 		for i, f := range v {
-			gi, err := r.create(node.CallFunction, nn.GetItem, []node.Arg{n, node.Int(i)}, nil, "")
+			gi, err := r.rec.GetItem(n, i, f)
 			if err != nil {
 				return nil, err
 			}
-			node.Val.Set(&gi.Meta, f)
-			out[i] = &tproxy{rec: r, n: gi, fake: f}
+			out[i] = r.newTensor(gi, tensorInfo{fake: f})
 		}
 		return out, nil
 	case float64, bool, int64:
@@ -582,38 +560,41 @@ func (r *recorder) inplace(op *ops.Operator, args []any, kwargs map[string]any) 
 	if !ok {
 		return nil, fmt.Errorf("export: %s: self is not a traced tensor", op)
 	}
-	if self.base != nil {
-		return nil, fmt.Errorf("export: %s at %s writes into a view of %s: functionalizing mutations through views is not supported; clone the view first", op, where(), self.base.n.Name())
+	si := info(self)
+	if si.base != nil {
+		return nil, fmt.Errorf("export: %s at %s writes into a view of %s: functionalizing mutations through views is not supported; clone the view first", op, where(), si.base.Node().Name())
 	}
-	if self.views > 0 {
-		return nil, fmt.Errorf("export: %s at %s writes into %s, which has views: functionalizing mutations seen through views is not supported; clone before mutating", op, where(), self.n.Name())
+	if si.views > 0 {
+		return nil, fmt.Errorf("export: %s at %s writes into %s, which has views: functionalizing mutations seen through views is not supported; clone before mutating", op, where(), self.Node().Name())
 	}
 	fn, err := functional(op)
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.Trace(fn, args, kwargs)
+	out, err := r.Operator(r.rec, fn, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	res, ok := out[0].(*tproxy)
+	res, ri, ok := r.tensorProxy(out[0])
 	if !ok {
 		return nil, fmt.Errorf("export: %s: the functional %s did not return a tensor", op, fn)
 	}
-	if !sameShape(r.env, res.fake, self.fake) {
-		return nil, fmt.Errorf("export: %s at %s: output with shape %s doesn't match the broadcast shape %s", op, where(), shapeString(self.fake), shapeString(res.fake))
+	if !sameShape(r.env, ri.fake, si.fake) {
+		return nil, fmt.Errorf("export: %s at %s: output with shape %s doesn't match the broadcast shape %s", op, where(), shapeString(si.fake), shapeString(ri.fake))
 	}
-	if res.fake.DType != self.fake.DType {
-		if !canCast(res.fake.DType, self.fake.DType) {
-			return nil, fmt.Errorf("export: %s at %s: result type %s can't be cast to the desired output type %s", op, where(), res.fake.DType, self.fake.DType)
+	if ri.fake.DType != si.fake.DType {
+		if !canCast(ri.fake.DType, si.fake.DType) {
+			return nil, fmt.Errorf("export: %s at %s: result type %s can't be cast to the desired output type %s", op, where(), ri.fake.DType, si.fake.DType)
 		}
-		cast, err := r.record(toCopy, []any{res}, map[string]any{"dtype": self.fake.DType})
+		cast, err := r.record(toCopy, []any{res}, map[string]any{"dtype": si.fake.DType})
 		if err != nil {
 			return nil, err
 		}
-		res = cast[0].(*tproxy)
+		res = cast[0].(*record.Proxy)
+		ri = info(res)
 	}
-	self.n, self.fake, self.meta = res.n, res.fake, res.meta
+	si.fake, si.meta = ri.fake, ri.meta
+	record.Rebind(self, res.Node(), si)
 	return []any{self}, nil
 }
 
@@ -672,20 +653,19 @@ func shapeString(f *shapeprop.Fake) string {
 
 // size returns dimension dim of a traced tensor: an int for a static
 // size, the proxy of aten.sym_size.int for a symbolic one.
-func (r *recorder) size(p *tproxy, dim int) (nn.Value, error) {
-	d := r.env.Simplify(p.fake.Shape[dim])
+func (r *recorder) size(p *record.Proxy, dim int) (nn.Value, error) {
+	d := r.env.Simplify(info(p).fake.Shape[dim])
 	if c, ok := d.Const(); ok {
 		return nn.Of(c), nil
 	}
-	k := sizeKey{p.n, dim}
+	k := sizeKey{p.Node(), dim}
 	if s, ok := r.sizes[k]; ok {
 		return nn.Of(s), nil
 	}
-	n, err := r.create(node.CallFunction, symSize, []node.Arg{p.n, node.Int(dim)}, nil, "")
+	n, err := r.rec.Create(node.CallFunction, symSize, []node.Arg{p.Node(), node.Int(dim)}, nil, "", d)
 	if err != nil {
 		return nn.None, err
 	}
-	node.Val.Set(&n.Meta, d)
 	s := &sproxy{rec: r, n: n, e: d}
 	r.sizes[k] = s
 	return nn.Of(s), nil
@@ -693,8 +673,8 @@ func (r *recorder) size(p *tproxy, dim int) (nn.Value, error) {
 
 var symSize = nn.Op("aten::sym_size.int")
 
-func (r *recorder) shape(p *tproxy) (nn.Value, error) {
-	out := make([]nn.Value, len(p.fake.Shape))
+func (r *recorder) shape(p *record.Proxy) (nn.Value, error) {
+	out := make([]nn.Value, len(info(p).fake.Shape))
 	for i := range out {
 		v, err := r.size(p, i)
 		if err != nil {
@@ -705,29 +685,29 @@ func (r *recorder) shape(p *tproxy) (nn.Value, error) {
 	return nn.Tuple(out...), nil
 }
 
-// TraceFunction handles a Python-level function (nn.Tracer): shapes and
+// Function handles a Python-level function (record.Policy): shapes and
 // dtypes are answered from the fakes, Python operators on sizes are
 // computed symbolically, other functions run their Go implementation on
 // the proxies.
-func (r *recorder) TraceFunction(fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
+func (r *recorder) Function(_ *record.Recorder, fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
 	switch fn {
 	case nn.GetAttr:
 		if len(args) == 2 {
-			if p, ok := args[0].Raw().(*tproxy); ok {
+			if p, ti, ok := r.tensorProxy(args[0]); ok {
 				name, _ := args[1].Raw().(string)
 				switch name {
 				case "shape":
 					return r.shape(p)
 				case "dtype":
-					return nn.Of(p.fake.DType), nil
+					return nn.Of(ti.fake.DType), nil
 				case "ndim":
-					return nn.Of(len(p.fake.Shape)), nil
+					return nn.Of(len(ti.fake.Shape)), nil
 				}
 			}
 		}
 	case nn.GetItem:
 		if len(args) == 2 {
-			if _, ok := args[0].Raw().(*tproxy); ok {
+			if _, _, ok := r.tensorProxy(args[0]); ok {
 				return nn.Apply(nn.Op("aten::select.int"), []nn.Value{args[0], nn.Of(0), args[1]}, nil)
 			}
 		}
@@ -742,10 +722,10 @@ func (r *recorder) TraceFunction(fn node.Function, args []nn.Value, kwargs map[s
 	return impl(args, kwargs)
 }
 
-// TraceMethod runs a tensor method's Go implementation on the proxies, so
-// that the operators it calls are recorded (nn.Tracer).
-func (r *recorder) TraceMethod(name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
-	p, ok := args[0].Raw().(*tproxy)
+// Method runs a tensor method's Go implementation on the proxies, so
+// that the operators it calls are recorded (record.Policy).
+func (r *recorder) Method(_ *record.Recorder, name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
+	p, ti, ok := r.tensorProxy(args[0])
 	if !ok {
 		return nn.None, fmt.Errorf("export: method %s: self must be a tensor, got %s", name, args[0].Kind())
 	}
@@ -762,7 +742,7 @@ func (r *recorder) TraceMethod(name string, args []nn.Value, kwargs map[string]n
 		if !ok {
 			return nn.None, fmt.Errorf("export: method size: dim must be an int, got %s", d.Kind())
 		}
-		nd := int64(len(p.fake.Shape))
+		nd := int64(len(ti.fake.Shape))
 		if i < -nd || i >= nd {
 			return nn.None, fmt.Errorf("export: method size: dimension out of range (expected to be in range of [%d, %d], but got %d)", -nd, nd-1, i)
 		}
@@ -771,7 +751,7 @@ func (r *recorder) TraceMethod(name string, args []nn.Value, kwargs map[string]n
 		}
 		return r.size(p, int(i))
 	case "dim":
-		return nn.Of(len(p.fake.Shape)), nil
+		return nn.Of(len(ti.fake.Shape)), nil
 	}
 	impl, ok := nn.LookupMethod(name)
 	if !ok {
@@ -780,16 +760,14 @@ func (r *recorder) TraceMethod(name string, args []nn.Value, kwargs map[string]n
 	return impl(args, kwargs)
 }
 
-// TraceModule inlines every module call, keeping nn_module_stack and the
-// module call graph (nn.Tracer).
-func (r *recorder) TraceModule(m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error) {
-	path, ok := r.paths[m.ModuleBase()]
+// Module inlines every module call, keeping nn_module_stack and the
+// module call graph (record.Policy).
+func (r *recorder) Module(rec *record.Recorder, m nn.Module, args []nn.Value, forward func() (nn.Value, error)) (nn.Value, error) {
+	path, ok := rec.ModulePath(m)
 	if !ok {
 		return nn.None, fmt.Errorf("export: a %s module called during export is not a submodule of the exported module: register it in the module tree (nn.RegisterModule)", m.ModuleBase().TypeName())
 	}
-	saved := r.stack
-	r.stack = append(append([]node.ModuleFrame(nil), r.stack...), node.ModuleFrame{Path: path, Type: m.ModuleBase().TypeName()})
-	defer func() { r.stack = saved }()
+	defer rec.Exit(rec.Enter(m, path))
 	call := len(r.calls)
 	r.calls = append(r.calls, ModuleCall{FQN: path, Type: m.ModuleBase().TypeName(), Inputs: r.names(args)})
 	out, err := forward()
@@ -806,8 +784,8 @@ func (r *recorder) names(vs []nn.Value) []string {
 	var walk func(v nn.Value)
 	walk = func(v nn.Value) {
 		switch x := v.Raw().(type) {
-		case *tproxy:
-			out = append(out, x.n.Name())
+		case *record.Proxy:
+			out = append(out, x.Node().Name())
 		case *sproxy:
 			if x.n != nil {
 				out = append(out, x.n.Name())
@@ -824,20 +802,8 @@ func (r *recorder) names(vs []nn.Value) []string {
 	return out
 }
 
-// DataDependentError is the error for model code that needs a concrete
-// value computed from tensor data while being exported.
-type DataDependentError struct {
-	What     string
-	Location string
-}
-
-func (e *DataDependentError) Error() string {
-	return fmt.Sprintf("export: %s: the model needs %s from a traced tensor: control flow on tensor data cannot be exported. "+
-		"Compute both branches and select with aten::where (F.Where), or keep the decision on Go values (non-tensor inputs are specialized)",
-		e.Location, e.What)
-}
-
-// ConcreteError reports data-dependent control flow (nn.Tracer).
-func (r *recorder) ConcreteError(what, where string) error {
-	return &DataDependentError{What: what, Location: where}
+// DataDependent reports data-dependent control flow: an *fx.TraceError
+// (record.Policy).
+func (r *recorder) DataDependent(what, where string) error {
+	return &fx.TraceError{What: what, Location: where, Tracer: "export"}
 }

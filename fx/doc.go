@@ -19,4 +19,14 @@
 // SplitModule and SplitModuleWith split a GraphModule into submodules by a
 // partition callback, with torch.fx's split_module semantics (the golden
 // tests compare with PyTorch's output node for node).
+//
+// Tracing, Recorder (which package transformer builds on), export's
+// tracer and decomp's rule tracing all record through one recorder
+// (package internal/record, as torch.fx's TracerBase.create_node serves
+// make_fx): one Proxy type, one conversion of values to node arguments,
+// one lazy tuple-element mechanism, one place that stamps a node's val,
+// stack_trace and nn_module_stack, and one data-dependent error,
+// *TraceError. What fx adds is its policy: leaves as call_module,
+// parameters and buffers as get_attr, tensor constants as
+// _tensor_constant attributes.
 package fx

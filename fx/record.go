@@ -25,7 +25,7 @@ import (
 // and the metadata of new nodes comes from the function given to
 // SetAnnotate, when there is one.
 type Recorder struct {
-	r *recorder
+	p *policy
 }
 
 // everyModuleIsALeaf is the leaf policy of a Recorder.
@@ -38,23 +38,20 @@ var everyModuleIsALeaf = &Tracer{IsLeaf: func(nn.Module, string) bool { return t
 // ..., numbered past the names root already has) that GraphModule
 // registers as buffers.
 func NewRecorder(root nn.Module) *Recorder {
-	r := newRecorder(everyModuleIsALeaf, root)
+	p := newPolicy(everyModuleIsALeaf, root)
 	if root != nil {
-		for path, m := range nn.NamedModules(root) {
-			r.paths[m.ModuleBase()] = path
-		}
-		for name, p := range nn.NamedParameters(root) {
-			if t := p.Tensor(); t != nil {
-				r.constOf[t] = name
+		for name, x := range nn.NamedParameters(root) {
+			if t := x.Tensor(); t != nil {
+				p.constOf[t] = name
 			}
 		}
 		for name, b := range nn.NamedBuffers(root) {
 			if t := b.Tensor(); t != nil {
-				r.constOf[t] = name
+				p.constOf[t] = name
 			}
 		}
 	}
-	return &Recorder{r: r}
+	return &Recorder{p: p}
 }
 
 // SetAnnotate makes f give every node the recorder creates its metadata,
@@ -62,13 +59,13 @@ func NewRecorder(root nn.Module) *Recorder {
 // (stack_trace) and no nn_module_stack. f runs as soon as the node is in
 // the graph, before Create or the recording call returns, so the caller
 // can still overwrite what f set. Nil restores the default.
-func (r *Recorder) SetAnnotate(f func(n *node.Node)) { r.r.annotate = f }
+func (r *Recorder) SetAnnotate(f func(n *node.Node)) { r.p.rec.Annotate = f }
 
 // Graph returns the graph being recorded.
-func (r *Recorder) Graph() *graph.Graph { return r.r.g }
+func (r *Recorder) Graph() *graph.Graph { return r.p.rec.Graph() }
 
 // Root returns the module tree the recorded graph refers to.
-func (r *Recorder) Root() nn.Module { return r.r.root }
+func (r *Recorder) Root() nn.Module { return r.p.rec.Root() }
 
 // Create creates a node at the end of the graph (before its output node)
 // with the candidate name name ("" derives one from the target, and a
@@ -79,13 +76,13 @@ func (r *Recorder) Create(op node.Opcode, target node.Target, args []node.Arg, k
 	if target == nil {
 		return nil, errors.New("fx: Recorder.Create: nil target")
 	}
-	n, err := r.r.createNamed(op, target, args, kwargs, name)
+	n, err := r.p.rec.Create(op, target, args, kwargs, name, nil)
 	if err != nil {
 		return nil, err
 	}
 	if op == node.GetAttr {
-		if _, ok := r.r.attrs[target.String()]; !ok {
-			r.r.attrs[target.String()] = n
+		if _, ok := r.p.attrs[target.String()]; !ok {
+			r.p.attrs[target.String()] = n
 		}
 	}
 	return n, nil
@@ -98,13 +95,14 @@ func (r *Recorder) Create(op node.Opcode, target node.Target, args []node.Arg, k
 // used; the whole tuple, in order, is n itself). n must be a node of the
 // recorder's graph.
 func (r *Recorder) Proxy(n *node.Node) nn.Value {
-	p := &Proxy{rec: r.r, n: n}
+	rec := r.p.rec
+	p := rec.NewProxy(n, nil)
 	if n.Op() == node.CallFunction {
 		if op, ok := n.Function().(*ops.Operator); ok {
 			if k := len(op.Schema().Returns); k > 1 {
 				elems := make([]nn.Value, k)
 				for i := range elems {
-					elems[i] = nn.Of(&Proxy{rec: r.r, parent: p, index: i})
+					elems[i] = nn.Of(rec.Element(p, i))
 				}
 				return nn.Of(elems)
 			}
@@ -119,11 +117,11 @@ func (r *Recorder) Proxy(n *node.Node) nn.Value {
 // another tensor a constant's get_attr node, a number, bool, string or
 // dtype a constant, and a tuple a node.Tuple of its elements. A proxy of
 // another recorder or trace is an error.
-func (r *Recorder) Arg(v nn.Value) (node.Arg, error) { return r.r.arg(v.Any()) }
+func (r *Recorder) Arg(v nn.Value) (node.Arg, error) { return r.p.rec.Arg(v) }
 
 // GraphModule returns the recorded graph as a GraphModule over the root's
 // module tree (NewGraphModule), with the constants the recording made as
 // its own non-persistent buffers. Call it once the graph is complete.
 func (r *Recorder) GraphModule() (*GraphModule, error) {
-	return newGraphModule(r.r.root, r.r.g, r.r.consts)
+	return newGraphModule(r.p.rec.Root(), r.p.rec.Graph(), r.p.consts)
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/gofx/gofx/internal/tracing"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -70,10 +71,33 @@ func (s *slot) Value() Value {
 	return Tensor(s.t)
 }
 
-// SetProxy installs (or, with nil, removes) the function Value returns
-// instead of the tensor. Tracers install one for every parameter and buffer
-// of the module tree they record and remove it when done.
-func (s *slot) SetProxy(f func() Value) { s.proxy = f }
+func init() {
+	tracing.SetSlotProxy = setSlotProxy
+}
+
+// setSlotProxy installs (or, with nil, removes) the function a parameter's
+// or buffer's Value returns instead of the tensor (tracing.SetSlotProxy;
+// f is a func() Value).
+func setSlotProxy(x any, f any) {
+	var s *slot
+	switch y := x.(type) {
+	case *Parameter:
+		s = &y.slot
+	case *Buffer:
+		s = &y.slot
+	default:
+		panic(fmt.Sprintf("nn: SetSlotProxy of a %T", x))
+	}
+	if f == nil {
+		s.proxy = nil
+		return
+	}
+	fn, ok := f.(func() Value)
+	if !ok {
+		panic(fmt.Sprintf("nn: SetSlotProxy with a %T, not a func() nn.Value", f))
+	}
+	s.proxy = fn
+}
 
 type namedParam struct {
 	name string

@@ -5,30 +5,7 @@ import (
 	"math"
 
 	"github.com/gofx/gofx/node"
-	"github.com/gofx/gofx/ops"
 )
-
-// Number is implemented by symbolic values that stand for a Python number
-// rather than a tensor (a symbolic size such as x.shape[0] while exporting
-// with a dynamic dimension). Python operators on two numbers are recorded
-// as the functions of package operator (operator.mul), not as aten
-// operators.
-type Number interface {
-	ops.Symbolic
-	// IsNumber reports whether the value is a number (int, float or bool).
-	IsNumber() bool
-}
-
-// Concreter is implemented by symbolic values that can give model code a
-// concrete Go value: a symbolic size whose comparison the shape
-// environment can decide (recording a guard) answers Value.Bool and
-// Value.Int instead of failing as data-dependent control flow.
-type Concreter interface {
-	// Concrete returns the value (a bool, int64 or float64 for what "a
-	// bool", "an int" or "a float") or an error; where is the model code's
-	// Go file:line.
-	Concrete(what, where string) (any, error)
-}
 
 // The functions of Python's operator module on numbers. Value's arithmetic
 // methods call them when both operands are numbers: they compute with
@@ -89,7 +66,7 @@ func isNumberLike(v Value) bool {
 	if isNumber(v) {
 		return true
 	}
-	n, ok := v.v.(Number)
+	n, ok := v.v.(number)
 	return ok && n.IsNumber()
 }
 

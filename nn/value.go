@@ -320,7 +320,7 @@ func (v Value) Int() int64 {
 		return 0
 	case *tensor.Tensor:
 		return v.item().Int()
-	case Concreter:
+	case concreter:
 		return Of(v.decide(x, "an int")).Int()
 	}
 	v.concrete("an int")
@@ -337,7 +337,7 @@ func (v Value) Float() float64 {
 		return float64(x)
 	case *tensor.Tensor:
 		return v.item().Float()
-	case Concreter:
+	case concreter:
 		return Of(v.decide(x, "a float")).Float()
 	}
 	v.concrete("a float")
@@ -357,7 +357,7 @@ func (v Value) Bool() bool {
 		return x != 0
 	case *tensor.Tensor:
 		return v.item().Float() != 0
-	case Concreter:
+	case concreter:
 		return Of(v.decide(x, "a bool")).Bool()
 	}
 	v.concrete("a bool")
@@ -387,14 +387,14 @@ func (v Value) item() ops.Scalar {
 
 // concrete fails with a trace error when v is symbolic: model code asked
 // for what (a bool, an int, a tensor's data) that a tracer cannot know.
-// decide asks a Concreter for a concrete value, panicking with its error
+// decide asks a concreter for a concrete value, panicking with its error
 // (recovered by the entry point that runs the model code).
-func (v Value) decide(c Concreter, what string) any {
+func (v Value) decide(c concreter, what string) any {
 	x, err := c.Concrete(what, callerOutside())
 	if err != nil {
 		panic(wrapErr(err))
 	}
-	if _, again := x.(Concreter); again {
+	if _, again := x.(concreter); again {
 		panic(errorf("%s: the symbolic value gave no concrete value", what))
 	}
 	return x
@@ -465,11 +465,11 @@ func (v Value) raw() any {
 // Raw returns v as the Go value ops.Operator.Call takes (tuples as []any).
 func (v Value) Raw() any { return v.raw() }
 
-// tracerOfValue returns the Tracer of the first symbolic value in v.
-func tracerOfValue(v Value) Tracer {
+// tracerOfValue returns the tracer of the first symbolic value in v.
+func tracerOfValue(v Value) tracer {
 	switch x := v.v.(type) {
 	case ops.Symbolic:
-		if tr, ok := x.Tracer().(Tracer); ok {
+		if tr, ok := x.Tracer().(tracer); ok {
 			return tr
 		}
 	case tuple:
@@ -482,9 +482,9 @@ func tracerOfValue(v Value) Tracer {
 	return nil
 }
 
-// tracerOf returns the Tracer of the first symbolic value among args and
+// tracerOf returns the tracer of the first symbolic value among args and
 // kwargs.
-func tracerOf(args []Value, kwargs map[string]Value) Tracer {
+func tracerOf(args []Value, kwargs map[string]Value) tracer {
 	for _, a := range args {
 		if tr := tracerOfValue(a); tr != nil {
 			return tr

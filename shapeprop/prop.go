@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -173,7 +174,7 @@ type fakeProp struct {
 	where string
 }
 
-var _ nn.Tracer = (*fakeProp)(nil)
+var _ record.Tracer = (*fakeProp)(nil)
 
 // RunNode runs n on fakes and records its value.
 func (p *fakeProp) RunNode(n *node.Node) (nn.Value, error) {
@@ -426,7 +427,7 @@ func (p *fakeProp) call(op *ops.Operator, args []any, kwargs map[string]any) (nn
 	return values(out)
 }
 
-// TraceFunction runs a Python-level function on fakes (nn.Tracer):
+// TraceFunction runs a Python-level function on fakes (nn's tracer contract, record.Tracer):
 // getattr and getitem here, others through their Go implementation.
 func (p *fakeProp) TraceFunction(fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
 	switch fn {
@@ -476,7 +477,7 @@ func (p *fakeProp) shape(f *Fake) nn.Value {
 	return nn.Tuple(vs...)
 }
 
-// TraceMethod runs a tensor method on fakes (nn.Tracer): those that read
+// TraceMethod runs a tensor method on fakes (nn's tracer contract, record.Tracer): those that read
 // sizes or dtypes here, the others through their Go implementation, whose
 // operator calls come back to Trace.
 func (p *fakeProp) TraceMethod(name string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
@@ -575,13 +576,13 @@ func (p *fakeProp) convert(t *fakeTensor, dt tensor.DType) (nn.Value, error) {
 	return p.call(opToCopy, []any{t}, map[string]any{"dtype": dt})
 }
 
-// TraceModule runs the module's Forward on the fakes (nn.Tracer).
+// TraceModule runs the module's Forward on the fakes (nn's tracer contract, record.Tracer).
 func (p *fakeProp) TraceModule(_ nn.Module, _ []nn.Value, forward func() (nn.Value, error)) (nn.Value, error) {
 	return forward()
 }
 
 // ConcreteError is the error for model code that needs a concrete value
-// from a fake (nn.Tracer).
+// from a fake (nn's tracer contract, record.Tracer).
 func (p *fakeProp) ConcreteError(what, where string) error {
 	return fmt.Errorf("shapeprop.FakeProp: %s needs %s from a fake value, which has no data", where, what)
 }
