@@ -464,3 +464,42 @@ func diff(b *strings.Builder, title string, got, want map[string]int) {
 	}
 	fmt.Fprintf(b, "%s:\n%s\n", title, strings.Join(lines, "\n"))
 }
+
+// slicer indexes its input as Python does: x[0:2, ..., None] then [:, 1].
+type slicer struct{ nn.Base }
+
+func (m *slicer) Forward(x nn.Value) nn.Value {
+	y := x.Index(nn.Slice(0, 2), nn.Ellipsis, nn.None)
+	return y.Index(nn.Slice(), 1).Add(x.Index(0).Index(1, nn.None))
+}
+
+// TestSlicing exports Python-style indexing (slices, Ellipsis, None, ints)
+// to core ATen slice/select/unsqueeze nodes and runs the program with the
+// eager result (the eager indexing is checked against PyTorch's semantics
+// in nn's tests).
+func TestSlicing(t *testing.T) {
+	m := &slicer{}
+	m.Init(m, "Slicer")
+	vals := make([]float64, 24)
+	for i := range vals {
+		vals[i] = float64(i)
+	}
+	x := tensor.Must(tensor.FromFloat64s(tensor.Float32, vals, 3, 2, 4))
+	want, err := nn.Run(m, nn.Tensor(x))
+	require.NoError(t, err)
+	ep, err := export.Export(m, []any{x}, nil)
+	require.NoError(t, err)
+	ops := map[string]int{}
+	for n := range ep.Graph.Nodes() {
+		if n.Op() == node.CallFunction {
+			ops[n.Function().String()]++
+		}
+	}
+	assert.Positive(t, ops["aten.slice.Tensor"], "slices: %v", ops)
+	assert.Positive(t, ops["aten.select.int"], "selects: %v", ops)
+	assert.Positive(t, ops["aten.unsqueeze.default"], "None: %v", ops)
+	got, err := ep.Run(x)
+	require.NoError(t, err)
+	assert.Equal(t, want.MustTensor().Shape(), got.MustTensor().Shape())
+	assert.Equal(t, want.MustTensor().Float64s(), got.MustTensor().Float64s())
+}

@@ -706,7 +706,10 @@ func (r *recorder) Function(_ *record.Recorder, fn node.Function, args []nn.Valu
 			}
 		}
 	case nn.GetItem:
-		if len(args) == 2 {
+		// x[i] with an int is select.int on dim 0; slices, Ellipsis, None
+		// and tuples of them go through nn's getitem, which applies
+		// select/slice/unsqueeze dimension by dimension on the proxies.
+		if len(args) == 2 && args[1].Kind() == "int" {
 			if _, _, ok := r.tensorProxy(args[0]); ok {
 				return nn.Apply(nn.Op("aten::select.int"), []nn.Value{args[0], nn.Of(0), args[1]}, nil)
 			}
