@@ -10,7 +10,6 @@ import (
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
-	"github.com/gofx/gofx/ops/aten"
 	"github.com/gofx/gofx/pattern"
 	"github.com/gofx/gofx/rewrite"
 	"github.com/gofx/gofx/tensor"
@@ -48,10 +47,7 @@ var FoldConvBN = Pass{
 	Run:  foldConvBN,
 }
 
-var (
-	getItem = nn.GetItem
-	opConv  = aten.Convolution
-)
+var getItem = nn.GetItem
 
 // isAttr tells the state nodes of a GraphModule: get_attr.
 func isAttr(n *node.Node) bool { return n.Op() == node.GetAttr }

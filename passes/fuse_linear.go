@@ -56,9 +56,8 @@ func foldLinearBN(gm *fx.GraphModule) (bool, error) {
 }
 
 var (
-	opAddmm   = aten.Addmm
-	opMm      = aten.Mm
-	opPermute = aten.Permute
+	opAddmm = aten.Addmm
+	opMm    = aten.Mm
 )
 
 // isUnit reports whether a is the number 1.
