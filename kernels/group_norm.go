@@ -161,14 +161,14 @@ func nativeGroupNorm(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("group", "Expected num groups to be greater than 0, got %d", g64)
 	}
 	if c64%g64 != 0 {
-		return nil, c.Errorf("group", "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d", fmtShape(input.Shape()), g64)
+		return nil, c.Errorf("group", "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d", shapeString(input.Shape()), g64)
 	}
 	for _, wb := range []struct {
 		name string
 		t    *tensor.Tensor
 	}{{"weight", weight}, {"bias", bias}} {
 		if wb.t != nil && (wb.t.Dim() != 1 || int64(wb.t.Numel()) != c64) {
-			return nil, c.Errorf(wb.name, "Expected %s to be a vector of size equal to the number of channels in input, but got %s of shape %s and input of shape %s", wb.name, wb.name, fmtShape(wb.t.Shape()), fmtShape(input.Shape()))
+			return nil, c.Errorf(wb.name, "Expected %s to be a vector of size equal to the number of channels in input, but got %s of shape %s and input of shape %s", wb.name, wb.name, shapeString(wb.t.Shape()), shapeString(input.Shape()))
 		}
 	}
 	for _, a := range []struct {
@@ -184,7 +184,7 @@ func nativeGroupNorm(c *ops.Call) ([]any, error) {
 	}
 	total := float64(n64) * float64(c64) * float64(hw64)
 	if total != float64(input.Numel()) {
-		return nil, c.Errorf("input", "Expected X.numel() == N * C * HxW to be true, but got false. (input of shape %s, N=%d, C=%d, HxW=%d)", fmtShape(input.Shape()), n64, c64, hw64)
+		return nil, c.Errorf("input", "Expected X.numel() == N * C * HxW to be true, but got false. (input of shape %s, N=%d, C=%d, HxW=%d)", shapeString(input.Shape()), n64, c64, hw64)
 	}
 	dt := input.DType()
 	if !normDType(dt) {

@@ -227,18 +227,6 @@ func callOp(c *ops.Call, name string, args []any, rename map[string]string) ([]a
 	return nil, c.Errorf("self", "%v", err)
 }
 
-// fmtShape formats a shape as PyTorch prints sizes ("[2, 3]").
-func fmtShape(s []int) string {
-	b := []byte{'['}
-	for i, d := range s {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = fmt.Appendf(b, "%d", d)
-	}
-	return string(append(b, ']'))
-}
-
 // delegateKernel binds args and kwargs to the schema of the operator called
 // name and runs kernel on the bound call: how an overload that ATen
 // implements through another one runs. Argument errors keep the argument

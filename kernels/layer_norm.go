@@ -125,10 +125,10 @@ func layerNormCheck(c *ops.Call, input, weight, bias *tensor.Tensor, ns []int64)
 		return 0, 0, nil, c.Errorf("normalized_shape", "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []")
 	}
 	if weight != nil && !slices.Equal(weight.Shape(), norm) {
-		return 0, 0, nil, c.Errorf("weight", "Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s", fmtShape(weight.Shape()), fmtShape(norm))
+		return 0, 0, nil, c.Errorf("weight", "Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s", shapeString(weight.Shape()), shapeString(norm))
 	}
 	if bias != nil && !slices.Equal(bias.Shape(), norm) {
-		return 0, 0, nil, c.Errorf("bias", "Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s", fmtShape(bias.Shape()), fmtShape(norm))
+		return 0, 0, nil, c.Errorf("bias", "Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s", shapeString(bias.Shape()), shapeString(norm))
 	}
 	shape := input.Shape()
 	axis := len(shape) - len(norm)
@@ -137,7 +137,7 @@ func layerNormCheck(c *ops.Call, input, weight, bias *tensor.Tensor, ns []int64)
 		for _, d := range norm {
 			want += fmt.Sprintf(", %d", d)
 		}
-		return 0, 0, nil, c.Errorf("normalized_shape", "Given normalized_shape=%s, expected input with shape %s], but got input of size%s", fmtShape(norm), want, fmtShape(shape))
+		return 0, 0, nil, c.Errorf("normalized_shape", "Given normalized_shape=%s, expected input with shape %s], but got input of size%s", shapeString(norm), want, shapeString(shape))
 	}
 	dt := input.DType()
 	if !normDType(dt) {
