@@ -262,8 +262,8 @@ func fuseEdit(m *rewrite.Match, kind layerKind) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("nodes %s and %s: %w", p.layer.Name(), p.bn.Name(), err)
 	}
-	t := m.Shared(treeKey{}, func() any { return newTree(m.Module) }).(*tree)
-	if err := t.set(p.layerPath, fused); err != nil {
+	t := m.Shared(treeKey{}, func() any { return fx.NewModuleEditor(m.Module) }).(*fx.ModuleEditor)
+	if err := t.SetModule(p.layerPath, fused); err != nil {
 		return false, fmt.Errorf("node %s: %w", p.layer.Name(), err)
 	}
 	if _, err := p.bn.ReplaceAllUsesWith(p.layer, nil, false); err != nil {
@@ -272,7 +272,7 @@ func fuseEdit(m *rewrite.Match, kind layerKind) (bool, error) {
 	if err := m.Graph.EraseNode(p.bn); err != nil {
 		return true, fmt.Errorf("node %s: %w", p.bn.Name(), err)
 	}
-	if err := t.deleteModule(p.bnPath); err != nil {
+	if err := t.DeleteModule(p.bnPath); err != nil {
 		return true, fmt.Errorf("node %s: %w", p.bn.Name(), err)
 	}
 	return true, nil

@@ -78,7 +78,7 @@ func foldConvBN(gm *fx.GraphModule) (bool, error) {
 	if gm == nil || gm.Graph == nil {
 		return false, fmt.Errorf("nil GraphModule")
 	}
-	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: newTree(gm)}, convLayer)
+	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: fx.NewModuleEditor(gm)}, convLayer)
 	return len(matches) > 0, err
 }
 
@@ -139,7 +139,7 @@ func foldAll(g *graph.Graph, st foldState, kind layerKind) ([]*foldMatch, error)
 		if !st.isState(n) || n.NumUsers() > 0 {
 			continue
 		}
-		if owner, _ := split(st.target(n)); owners[owner] {
+		if owner, _ := fx.SplitPath(st.target(n)); owners[owner] {
 			dead = append(dead, n)
 		}
 	}
@@ -206,7 +206,7 @@ func fold(g *graph.Graph, st foldState, m *foldMatch) error {
 	case m.b != nil:
 		err = st.add(bAt.n, bAt.i, bAt.kw, unique(st, st.target(m.b)+"_folded"), b, m.b)
 	default:
-		owner, _ := split(wTarget)
+		owner, _ := fx.SplitPath(wTarget)
 		err = st.add(bAt.n, bAt.i, bAt.kw, unique(st, joinPath(owner, "bias")), b, m.mean)
 	}
 	if err != nil {
@@ -253,7 +253,7 @@ func setConvArg(conv *node.Node, i int, kw string, a *node.Node) error {
 // attrState is the state of a GraphModule, read with get_attr.
 type attrState struct {
 	gm *fx.GraphModule
-	t  *tree
+	t  *fx.ModuleEditor
 }
 
 func (s *attrState) isState(n *node.Node) bool { return isAttr(n) }
@@ -282,13 +282,13 @@ func (s *attrState) sole(n *node.Node) bool {
 }
 
 func (s *attrState) reuse(_ *node.Node, _ int, _ string, n *node.Node, x *tensor.Tensor) error {
-	return s.t.setParam(n.Target().String(), x)
+	return s.t.SetParameter(n.Target().String(), x)
 }
 
 // add registers x as a parameter at name and reads it with a new get_attr
 // node before conv (with like's val metadata).
 func (s *attrState) add(conv *node.Node, i int, kw, name string, x *tensor.Tensor, like *node.Node) error {
-	if err := s.t.setParam(name, x); err != nil {
+	if err := s.t.SetParameter(name, x); err != nil {
 		return err
 	}
 	restore := s.gm.Graph.InsertingBefore(conv)
@@ -303,7 +303,7 @@ func (s *attrState) add(conv *node.Node, i int, kw, name string, x *tensor.Tenso
 	return setConvArg(conv, i, kw, ga)
 }
 
-func (s *attrState) free(name string) bool { return s.t.free(name) }
+func (s *attrState) free(name string) bool { return s.t.Free(name) }
 
 // drop erases the get_attr node n and the attribute it reads when no other
 // node reads it (and the modules left empty).
@@ -317,7 +317,7 @@ func (s *attrState) drop(n *node.Node) error {
 		return nil
 	}
 	keep := func(p string) bool { return len(g.FindNodes(node.CallModule, node.Path(p))) > 0 }
-	if err := s.t.deleteAttr(target.String(), keep); err != nil {
+	if err := s.t.DeleteAttr(target.String(), keep); err != nil {
 		return fmt.Errorf("node %s: %w", n.Name(), err)
 	}
 	return nil
@@ -452,7 +452,7 @@ func foldRules(kind layerKind, st foldState, folded *[]*foldMatch) (*rewrite.Rul
 				if err != nil {
 					return false, nil
 				}
-				fm.owner, _ = split(st.target(fm.mean))
+				fm.owner, _ = fx.SplitPath(st.target(fm.mean))
 				err = fold(m.Graph, st, fm)
 				if errors.Is(err, errNoFold) {
 					return false, nil

@@ -51,7 +51,7 @@ func foldLinearBN(gm *fx.GraphModule) (bool, error) {
 	if gm == nil || gm.Graph == nil {
 		return false, fmt.Errorf("nil GraphModule")
 	}
-	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: newTree(gm)}, linearLayer)
+	matches, err := foldAll(gm.Graph, &attrState{gm: gm, t: fx.NewModuleEditor(gm)}, linearLayer)
 	return len(matches) > 0, err
 }
 

@@ -51,7 +51,7 @@ func RuleSetOf(p Pass, gm *fx.GraphModule) (*rewrite.RuleSet, error) {
 			kind = linearLayer
 		}
 		var folded []*foldMatch
-		return foldRules(kind, &attrState{gm: gm, t: newTree(gm)}, &folded)
+		return foldRules(kind, &attrState{gm: gm, t: fx.NewModuleEditor(gm)}, &folded)
 	}
 	return nil, fmt.Errorf("passes: RuleSetOf: pass %q is not a rule set", p.Name)
 }

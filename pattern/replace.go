@@ -150,8 +150,8 @@ func newReplacement(src any, p *Pattern) (*replacementGraph, error) {
 // exist in the target's module tree, as torch.fx's replace_pattern does: a
 // path the target has is used as it is; one only the replacement's module
 // tree has is copied in (the same module, parameter or buffer object, on
-// modules the target owns, see modTree); any other is an error.
-func (r *replacementGraph) bringRefs(t *modTree, p *Pattern) error {
+// modules the target owns, see fx.ModuleEditor); any other is an error.
+func (r *replacementGraph) bringRefs(t *fx.ModuleEditor, p *Pattern) error {
 	if t == nil {
 		return nil
 	}
@@ -159,7 +159,7 @@ func (r *replacementGraph) bringRefs(t *modTree, p *Pattern) error {
 		path := n.Target().String()
 		switch n.Op() {
 		case node.CallModule:
-			if _, err := nn.Submodule(t.gm, path); err == nil {
+			if _, err := nn.Submodule(t.GraphModule(), path); err == nil {
 				continue
 			}
 			var mod nn.Module
@@ -169,14 +169,14 @@ func (r *replacementGraph) bringRefs(t *modTree, p *Pattern) error {
 			if mod == nil {
 				return fmt.Errorf("replacement %s for pattern %s: node %%%s calls module %s, which neither the target GraphModule nor the replacement has", r.name, p.name, n.Name(), path)
 			}
-			if err := t.setModule(path, mod); err != nil {
+			if err := t.SetModule(path, mod); err != nil {
 				return fmt.Errorf("replacement %s for pattern %s: copying module %s into the target: %w", r.name, p.name, path, err)
 			}
 		case node.GetAttr:
-			if _, err := nn.Attr(t.gm, path); err == nil {
+			if _, err := nn.Attr(t.GraphModule(), path); err == nil {
 				continue
 			}
-			if _, err := nn.Submodule(t.gm, path); err == nil {
+			if _, err := nn.Submodule(t.GraphModule(), path); err == nil {
 				continue
 			}
 			var attr any
@@ -191,7 +191,7 @@ func (r *replacementGraph) bringRefs(t *modTree, p *Pattern) error {
 			if attr == nil {
 				return fmt.Errorf("replacement %s for pattern %s: node %%%s reads %s, which neither the target GraphModule nor the replacement has", r.name, p.name, n.Name(), path)
 			}
-			if err := t.setAttr(path, attr); err != nil {
+			if err := t.SetAttr(path, attr); err != nil {
 				return fmt.Errorf("replacement %s for pattern %s: copying %s into the target: %w", r.name, p.name, path, err)
 			}
 		}
@@ -206,15 +206,15 @@ func replace(target any, p *Pattern, extra []func(*Match) bool, onSkip func(*Mat
 	}
 	matches := m.all()
 	conf := m.newConflicts(matches)
-	var tree *modTree
+	var tree *fx.ModuleEditor
 	if gm, ok := target.(*fx.GraphModule); ok {
-		tree = newModTree(gm)
+		tree = fx.NewModuleEditor(gm)
 	}
 	changed := map[*node.Node]*node.Node{}
 	checked := map[*replacementGraph]bool{}
 	var freed []string // modules that replaced nodes called
 	defer func() {
-		if derr := tree.deleteUnused(freed); derr != nil && err == nil {
+		if derr := tree.DeleteUnused(freed); derr != nil && err == nil {
 			err = fmt.Errorf("pattern.Replace: %w", derr)
 		}
 	}()
