@@ -205,10 +205,10 @@ func TestFoldLinearBNUnchanged(t *testing.T) {
 	}
 }
 
-// TestFoldLinearBNGraphs covers the matcher's conditions on hand-built
-// graphs: the plain pattern folds, each variant of it does not.
-func TestFoldLinearBNGraphs(t *testing.T) {
-	const plain = `
+// linearBNGraph is the core-ATen form of Linear then eval BatchNorm1d that
+// FoldLinearBN folds (permute + addmm, then the batch norm and its getitem),
+// with its state read by get_attr; tests derive variants by replacing text.
+const linearBNGraph = `
 %w = get_attr "w"()
 %b = get_attr "b"()
 %g = get_attr "g"()
@@ -222,9 +222,13 @@ func TestFoldLinearBNGraphs(t *testing.T) {
 %y = call_function operator.getitem(%bn, 0)
 %output = output "output"(%y)
 `
+
+// TestFoldLinearBNGraphs covers the matcher's conditions on hand-built
+// graphs: the plain pattern folds, each variant of it does not.
+func TestFoldLinearBNGraphs(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		old, new string // replaced in plain
+		old, new string // replaced in linearBNGraph
 		bias     []int  // the shape of b
 		folds    bool
 	}{
@@ -245,7 +249,7 @@ func TestFoldLinearBNGraphs(t *testing.T) {
 			"native_batch_norm.default(%lin, %g, %be, %m, %v, False, 0.1, 1e-05)", []int{6}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			text := plain
+			text := linearBNGraph
 			if tc.old != "" {
 				require.Contains(t, text, tc.old)
 				text = strings.Replace(text, tc.old, tc.new, 1)

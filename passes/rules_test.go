@@ -19,20 +19,6 @@ import (
 // batch norm do not fold: the constraint's reason (addmm's beta, the
 // permutation), or the pattern's (the layer's output escapes the match).
 func TestRuleSetOfExplain(t *testing.T) {
-	const plain = `
-%w = get_attr "w"()
-%b = get_attr "b"()
-%g = get_attr "g"()
-%be = get_attr "be"()
-%m = get_attr "m"()
-%v = get_attr "v"()
-%x = placeholder "x"()
-%t = call_function aten.permute.default(%w, [1, 0])
-%lin = call_function aten.addmm.default(%b, %x, %t)
-%bn = call_function aten._native_batch_norm_legit_no_training.default(%lin, %g, %be, %m, %v, 0.1, 1e-05)
-%y = call_function operator.getitem(%bn, 0)
-%output = output "output"(%y)
-`
 	for _, tc := range []struct {
 		name, old, new, want string
 	}{
@@ -44,7 +30,7 @@ func TestRuleSetOfExplain(t *testing.T) {
 		{"getitem 1", "%output = output \"output\"(%y)", "%z = call_function operator.getitem(%bn, 1)\n%output = output \"output\"((%y, %z))", "constraint: %z uses the batch norm's tuple other than as getitem 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			text := strings.Replace(plain, tc.old, tc.new, 1)
+			text := strings.Replace(linearBNGraph, tc.old, tc.new, 1)
 			attrs := map[string]*tensor.Tensor{}
 			for name, shape := range map[string][]int{"w": {6, 6}, "b": {6}, "g": {6}, "be": {6}, "m": {6}, "v": {6}} {
 				attrs[name] = ramp(t, shape...)
