@@ -114,21 +114,55 @@ func runHelp(args []string, stdout, _ io.Writer) error {
 	for _, c := range commands {
 		if c.name == args[0] {
 			fmt.Fprintf(stdout, "usage: %s\n\n%s\n", c.usage, c.short)
+			// The command prints its flags when asked for -h; bench needs
+			// its workload first.
+			probe := []string{"-h"}
+			if c.name == "bench" {
+				probe = []string{"graph", "-h"}
+			}
+			if c.name != "help" && c.name != "version" {
+				var flags strings.Builder
+				_ = c.run(probe, &flags, &flags)
+				if s := flags.String(); strings.Contains(s, "\n  -") {
+					fmt.Fprintf(stdout, "\n%s", s)
+				}
+			}
 			return nil
 		}
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 }
 
-// parseFlags parses args, marking errors as usage errors.
+// parseFlags parses args, marking errors as usage errors. Flags may come
+// before or after the positional arguments ("gofx check FILE -io X" is
+// "gofx check -io X FILE"); "--" ends the flags.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "flags:")
+		fs.PrintDefaults()
 	}
-	return nil
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	// Parse again with only the positional arguments after "--", so that
+	// fs.Args returns them; the flag values parsed above stay set.
+	return fs.Parse(append([]string{"--"}, positional...))
 }
 
 func runDemo(args []string, stdout, stderr io.Writer) error {

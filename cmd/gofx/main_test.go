@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"strings"
 	"testing"
 
@@ -86,4 +87,36 @@ func TestUsageErrors(t *testing.T) {
 	code, out, _ = runCLI("version")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "gofx ")
+}
+
+func TestParseFlagsInterspersed(t *testing.T) {
+	tests := []struct {
+		args []string
+		n    int
+		pos  []string
+	}{
+		{[]string{"-n", "3", "a", "b"}, 3, []string{"a", "b"}},
+		{[]string{"a", "-n", "3", "b"}, 3, []string{"a", "b"}},
+		{[]string{"a", "b", "-n=3"}, 3, []string{"a", "b"}},
+		{[]string{"a", "--", "-n", "3"}, 1, []string{"a", "-n", "3"}},
+		{nil, 1, []string{}},
+	}
+	for _, tt := range tests {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		n := fs.Int("n", 1, "")
+		require.NoError(t, parseFlags(fs, tt.args), "%v", tt.args)
+		assert.Equal(t, tt.n, *n, "%v", tt.args)
+		assert.Equal(t, tt.pos, fs.Args(), "%v", tt.args)
+	}
+}
+
+func TestHelpShowsFlags(t *testing.T) {
+	code, out, _ := runCLI("help", "check")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "usage: gofx check")
+	assert.Contains(t, out, "flags:\n")
+	assert.Contains(t, out, "-via string")
+	code, out, _ = runCLI("help", "bench")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "-n int")
 }
