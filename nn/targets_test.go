@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -251,4 +252,33 @@ func pt2Targets(t *testing.T, file string) []string {
 		walk(doc)
 	}
 	return out
+}
+
+// FuzzLookupTarget: any name resolves or fails with an error naming it;
+// nothing panics, and a resolved operator's TorchName resolves to it again.
+func FuzzLookupTarget(f *testing.F) {
+	b, err := os.ReadFile("testdata/pt2_targets.txt")
+	require.NoError(f, err)
+	for _, line := range strings.Split(string(b), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			f.Add(line)
+		}
+	}
+	f.Add("torch.ops.aten.add")
+	f.Add("torch.ops.")
+	f.Add("torch.ops.a.b.c.d")
+	f.Add("_operator.")
+	f.Fuzz(func(t *testing.T, name string) {
+		fn, err := node.LookupTarget(name)
+		if err != nil {
+			if !strings.Contains(err.Error(), name) && !strings.Contains(err.Error(), strconv.Quote(name)) {
+				t.Fatalf("error %q does not name %q", err, name)
+			}
+			return
+		}
+		back, err := node.LookupTarget(node.TorchName(fn))
+		if err != nil || back != fn {
+			t.Fatalf("%q resolves to %s, whose TorchName %q resolves to %v, %v", name, fn, node.TorchName(fn), back, err)
+		}
+	})
 }
