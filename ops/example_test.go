@@ -148,6 +148,6 @@ func ExampleRegistry_LookupQualified() {
 	_, err = ops.Global().LookupQualified("torch.ops.mylib.fused.default")
 	fmt.Println(err)
 	// Output:
-	// aten.scaled_dot_product_attention.default composite <nil>
+	// aten.scaled_dot_product_attention.default composite|random <nil>
 	// ops: unknown operator torch.ops.mylib.fused.default (a custom operator: register its schema with ops.Define)
 }

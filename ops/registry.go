@@ -358,9 +358,19 @@ func operatorName(s *Schema) string {
 }
 
 // randomNames are the random operators none of whose overloads takes a
-// Generator, so that derivedTags cannot see them.
+// Generator, so that derivedTags cannot see them: 1.13's dropouts and
+// *_like factories, and the operators PyTorch 2.6 tags
+// nondeterministic_seeded that take a dropout probability (attention and
+// RNNs).
 var randomNames = []string{"rand_like", "randn_like", "randint_like", "dropout", "feature_dropout",
-	"alpha_dropout", "feature_alpha_dropout", "native_dropout"}
+	"alpha_dropout", "feature_alpha_dropout", "native_dropout",
+	"scaled_dot_product_attention", "_scaled_dot_product_attention_math", "_scaled_dot_product_flash_attention",
+	"_scaled_dot_product_flash_attention_for_cpu", "_scaled_dot_product_efficient_attention",
+	"_scaled_dot_product_efficient_attention_backward", "_scaled_dot_product_cudnn_attention",
+	"_scaled_dot_product_cudnn_attention_backward", "_scaled_dot_product_fused_attention_overrideable",
+	"_scaled_dot_product_attention_math_for_mps", "_efficient_attention_forward", "_flash_attention_forward",
+	"_fused_sdp_choice", "_triton_scaled_dot_attention", "_fill_mem_eff_dropout_mask", "_nested_tensor_softmax_with_shape",
+	"rnn_tanh", "rnn_relu", "gru", "lstm", "_lstm_mps", "miopen_rnn", "_cudnn_rnn", "_cudnn_init_dropout_state"}
 
 // tagRandom extends the Random tag from the overloads that take a Generator
 // (aten::rand.generator) to every overload of the same name (aten::rand),

@@ -118,7 +118,9 @@ func TestNewOperatorTags(t *testing.T) {
 		name        string
 		has, hasNot ops.Tag
 	}{
-		{"aten::scaled_dot_product_attention", ops.Composite, ops.Core | ops.Mutable | ops.Effectful},
+		// nondeterministic_seeded in 2.x: dropout_p.
+		{"aten::scaled_dot_product_attention", ops.Composite | ops.Random, ops.Core | ops.Mutable | ops.Effectful},
+		{"aten::_scaled_dot_product_flash_attention_for_cpu", ops.Random, ops.Mutable},
 		{"aten::_assert_scalar", ops.Effectful, ops.Mutable},
 		{"aten::sym_constrain_range_for_size", ops.Effectful, ops.Mutable},
 		{"aten::_native_batch_norm_legit", ops.Core | ops.Mutable, ops.Inplace},
