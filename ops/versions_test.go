@@ -1,6 +1,9 @@
 package ops_test
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -172,5 +175,52 @@ func TestLookupQualified(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, o.String())
 		})
+	}
+}
+
+// TestRegistryMatchesPyTorch checks the registry against the registry dumps
+// of ../shared/aten, when present: every schema of 2.6 and 2.14 is among
+// its operator's schemas, and an operator's newest schema is 2.14's (2.6's
+// for an operator 2.14 dropped), in every namespace.
+func TestRegistryMatchesPyTorch(t *testing.T) {
+	var dir string
+	for _, d := range []string{"../../shared/aten", "../../../shared/aten"} {
+		if _, err := os.Stat(filepath.Join(d, "registry_schemas_2.14.txt")); err == nil {
+			dir = d
+			break
+		}
+	}
+	if dir == "" {
+		t.Skip("../shared/aten/registry_schemas_2.14.txt is absent")
+	}
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		var out []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if line != "" && !strings.HasPrefix(line, "#") {
+				out = append(out, line)
+			}
+		}
+		return out
+	}
+	in214 := map[string]bool{}
+	for _, release := range []string{"2.14", "2.6"} {
+		lines := read("registry_schemas_" + release + ".txt")
+		require.NotEmpty(t, lines)
+		for _, line := range lines {
+			s := ops.MustParseSchema(line)
+			o, ok := ops.Global().Lookup(s.QualifiedName())
+			if !assert.True(t, ok, "%s of %s is not registered", s.QualifiedName(), release) {
+				continue
+			}
+			assert.Contains(t, schemaStrings(o), line)
+			if release == "2.14" {
+				in214[s.QualifiedName()] = true
+				assert.Equal(t, line, o.Schema().String(), "newest schema of %s", o)
+			} else if !in214[s.QualifiedName()] {
+				assert.Equal(t, line, o.Schema().String(), "newest schema of %s, which 2.14 dropped", o)
+			}
+		}
 	}
 }
