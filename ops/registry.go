@@ -291,6 +291,9 @@ func Global() *Registry {
 		for _, line := range schemaFileLines(coreSchemas) {
 			core[MustParseSchema(line).QualifiedName()] = true
 		}
+		for _, q := range extraCore {
+			core[q] = true
+		}
 		add := func(s *Schema, rank int) {
 			if o, ok := r.byName[operatorName(s)]; ok {
 				o.addVersion(s, rank)
@@ -336,6 +339,13 @@ func Global() *Registry {
 	})
 	return defaultReg
 }
+
+// extraCore are the operators of gofx's core opset beyond the core list:
+// _native_batch_norm_legit_functional, which PyTorch 2.x's core-IR programs
+// contain for a batch norm in training mode (run_decompositions turns
+// _native_batch_norm_legit into it, the running statistics becoming
+// outputs) although native_functions.yaml does not tag it core.
+var extraCore = []string{"aten::_native_batch_norm_legit_functional"}
 
 // effectful are torch.fx's side-effectful operators (torch/fx/node.py,
 // _side_effectful_functions) that the schema lists know.

@@ -128,6 +128,7 @@ func TestNewOperatorTags(t *testing.T) {
 		{"aten::sym_constrain_range_for_size", ops.Effectful, ops.Mutable},
 		{"aten::_native_batch_norm_legit", ops.Core | ops.Mutable, ops.Inplace},
 		{"aten::_native_batch_norm_legit_no_training", ops.Core, ops.Mutable},
+		{"aten::_native_batch_norm_legit_functional", ops.Core, ops.Mutable},
 		{"aten::squeeze.dims", ops.Core | ops.View, ops.Mutable},
 		{"aten::sym_size.int", ops.Core, ops.Mutable | ops.Effectful},
 		// rrelu_with_noise writes noise since 2.x: its newest schema's tags.
