@@ -272,8 +272,8 @@ const (
 // operator schema of PyTorch 1.13 (aten, schemas/all_schemas_1.13.txt),
 // 2.6 and 2.14 (every namespace of their JIT registries: aten, prims,
 // quantized, ...; schemas/versions_2.x.txt holds the schemas 1.13 lacks),
-// and the quantized_decomposed operators 2.6 defines in Python
-// (schemas/quantized_decomposed.txt).
+// and the quantized_decomposed operators 2.6 and 2.14 define in Python
+// (schemas/quantized_decomposed.txt; the same in both).
 // An operator whose schema changed keeps its history: its Schema is the
 // newest (2.14's, or 2.6's for an operator 2.14 dropped), and Bind falls
 // back to the older ones. The core opset (schemas/core_schemas.txt) is
@@ -327,7 +327,7 @@ func Global() *Registry {
 			add(MustParseSchema(schema), rank)
 		}
 		for _, line := range schemaFileLines(quantizedDecomposed) {
-			add(MustParseSchema(line), rank26)
+			add(MustParseSchema(line), rank214) // 2.14 defines the same schemas as 2.6
 		}
 		for _, line := range schemaFileLines(coreSchemas) {
 			if s := MustParseSchema(line); r.byName[operatorName(s)] == nil {

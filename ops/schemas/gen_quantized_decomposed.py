@@ -7,6 +7,8 @@ that module. PT2E-quantized programs call them.
 Run with PyTorch 2.x from this directory:
 
     ../../../shared/tools/torch2 gen_quantized_decomposed.py
+
+PyTorch 2.14 (TORCH2_SUITE=sid) writes the same schemas as 2.6.
 """
 import torch
 import torch.ao.quantization.fx._decomposed  # noqa: F401  defines the operators
