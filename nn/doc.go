@@ -18,4 +18,14 @@
 // the constructor, in PyTorch's order, so that StateDict and LoadState
 // exchange state dicts with PyTorch unchanged (torch.save format, see
 // package torchio).
+//
+// Call_function targets that are not operators are node.Functions with a
+// Go implementation (RegisterFunction): operator.getitem and
+// builtins.getattr, Python's operator module on numbers (OperatorAdd,
+// OperatorMul, ...), the other functions PyTorch 2.x programs call on
+// symbolic sizes (SymMax, SymMin, SymNot, SymInt, SymFloat, SymIte,
+// SymSqrt, MathTrunc), and the higher-order operators Cond, WhileLoop and
+// MapImpl, which graphs hold and print but cannot run yet (their call says
+// so). node.LookupTarget resolves all of them by the names .pt2 files
+// write.
 package nn
