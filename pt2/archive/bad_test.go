@@ -25,6 +25,11 @@ func readRecords(t *testing.T, path string) []record {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
+	return recordsOf(t, b)
+}
+
+func recordsOf(t *testing.T, b []byte) []record {
+	t.Helper()
 	var out []record
 	for _, f := range mustZip(t, b).File {
 		rc, err := f.Open()
