@@ -268,3 +268,23 @@ func TestTestdata(t *testing.T) {
 	bm := b.Models[0]
 	assert.True(t, bm.Weight("emb.weight").Tensor.SharesStorage(bm.Weight("head.weight").Tensor))
 }
+
+func TestZipUnderFolder(t *testing.T) {
+	recs := readRecords(t, "testdata/zip_mlp.pt2")
+	for i := range recs {
+		recs[i].name = "mlp/" + recs[i].name
+	}
+	b := zipOf(t, recs)
+	a, err := Read(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	assert.Equal(t, LayoutZip, a.Layout)
+	assert.Equal(t, "mlp", a.Root)
+	want, err := Load("testdata/zip_mlp.pt2")
+	require.NoError(t, err)
+	sameModel(t, want.Models[0], a.Models[0])
+	var buf bytes.Buffer
+	require.NoError(t, a.Write(&buf))
+	for _, f := range mustZip(t, buf.Bytes()).File {
+		assert.False(t, strings.HasPrefix(f.Name, "mlp/"), "%s: a zip is written at the top, where PyTorch reads it", f.Name)
+	}
+}
