@@ -65,7 +65,7 @@ func ReadValueWithLimits(r io.ReaderAt, size int64, lim Limits) (pickle.Value, e
 
 // maxValueNodes bounds the values WriteValue writes: a pickle can share a
 // container many times through its memo, and writing expands every use.
-const maxValueNodes = 1 << 22
+const maxValueNodes = 1 << 20
 
 // walkValue calls f once for every distinct tensor of v, in pickle order (a
 // Parameter's data included). A container reached again through the memo
