@@ -364,9 +364,13 @@ func varCorrection(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	corr := int64(1)
-	if v, ok := c.OptInt("correction"); ok {
-		corr = v
+	// correction is int? in PyTorch 1.13's schema and Scalar? since 2.0
+	// (a float correction is allowed).
+	corr := 1.0
+	if v, ok := c.OptScalar("correction"); ok {
+		corr = v.Float()
+	} else if v, ok := c.OptInt("correction"); ok {
+		corr = float64(v)
 	}
 	dt := self.DType()
 	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
@@ -376,7 +380,7 @@ func varCorrection(c *ops.Call) ([]any, error) {
 	p, _, outer, inner := moveLast(self, mask)
 	vals := p.Float64s()
 	out := make([]float64, outer)
-	divisor := max(0, float64(inner)-float64(corr))
+	divisor := max(0, float64(inner)-corr)
 	forRows(outer, inner, func(r int) {
 		row := vals[r*inner : (r+1)*inner]
 		mean := sumF64(row) / float64(len(row))
