@@ -656,47 +656,12 @@ func (b *builder) setVal(n *node.Node, name string) error {
 
 func (b *builder) graphOf() *schema.Graph { return b.sg }
 
-// target resolves a node's target: torch.ops.NS.OP.OVERLOAD (an ATen,
-// custom or higher-order operator), _operator.X (Python's operators on
-// symbolic ints), builtins.X and torch.X functions.
+// target resolves a node's target (node.LookupTarget: ATen, custom and
+// higher-order operators, Python's operators on symbolic ints, torch.sym_*).
 func target(name string) (node.Function, error) {
-	qual := name
-	switch {
-	case strings.HasPrefix(name, "torch.ops.higher_order."):
-		qual = strings.TrimPrefix(name, "torch.ops.")
-		if f, ok := node.LookupFunction(qual); ok {
-			return f, nil
-		}
-		return higherOrderFunc(qual)
-	case strings.HasPrefix(name, "torch.ops."):
-		qual = strings.TrimPrefix(name, "torch.ops.")
-	case strings.HasPrefix(name, "_operator."):
-		qual = "operator." + strings.TrimPrefix(name, "_operator.")
-	}
-	if f, ok := node.LookupFunction(qual); ok {
-		return f, nil
-	}
-	if qual != name {
-		if f, ok := node.LookupFunction(name); ok {
-			return f, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown operator %s: gofx has no operator of that name (a custom operator is made known with ops.Define)", name)
-}
-
-// higherOrderFunc returns the function standing for a higher-order
-// operator gofx does not implement (cond, while_loop, map_impl, ...): the
-// program loads and prints, and running it says so.
-func higherOrderFunc(qual string) (node.Function, error) {
-	f, err := node.NewFunc(qual, false)
+	f, err := node.LookupTarget(name)
 	if err != nil {
-		return nil, fmt.Errorf("higher-order operator %s: %w", qual, err)
-	}
-	if err := node.Register(f); err != nil {
-		if g, ok := node.LookupFunction(qual); ok {
-			return g, nil
-		}
-		return nil, err
+		return nil, fmt.Errorf("%w (a custom operator is made known with ops.Define)", err)
 	}
 	return f, nil
 }
