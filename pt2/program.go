@@ -725,8 +725,11 @@ func singleName(a *schema.Argument) string {
 // outputs records the values a node computes: itself for one value,
 // getitem nodes for several.
 func (b *builder) outputs(n *node.Node, sn *schema.Node, fail func(string, ...any) error) error {
+	// One value, unless the node is named apart from it (PyTorch ≥ 2.8
+	// names a higher-order operator's node "cond" and its one output
+	// getitem: the node returns a tuple of one).
 	if len(sn.Outputs) == 1 {
-		if name := singleName(&sn.Outputs[0]); name != "" {
+		if name := singleName(&sn.Outputs[0]); name != "" && (sn.Name == nil || *sn.Name == "" || *sn.Name == name) {
 			if _, dup := b.values[name]; dup {
 				return fail("the value %s is defined twice", name)
 			}
