@@ -477,8 +477,8 @@ func dtypeOf(st schema.ScalarType) (tensor.DType, error) {
 
 const maxDepth = 32
 
-// graph converts a graph; inputs name its placeholders (the signature's
-// for the top graph).
+// graph converts a graph: the top graph (where is ""), whose placeholders
+// inputs name (the signature's), or a subgraph.
 func (l *loader) graph(sg *schema.Graph, inputs []export.InputSpec, where string) (*graph.Graph, []export.Subgraph, error) {
 	l.depth++
 	defer func() { l.depth-- }()
@@ -486,13 +486,14 @@ func (l *loader) graph(sg *schema.Graph, inputs []export.InputSpec, where string
 		return nil, nil, fmt.Errorf("pt2: %ssubgraphs nested deeper than %d", where, maxDepth)
 	}
 	b := &builder{l: l, g: graph.New(), sg: sg, values: map[string]node.Arg{}, where: where, subAttr: map[string]*node.Node{}}
-	if inputs != nil && len(inputs) != len(sg.Inputs) {
+	top := where == ""
+	if top && len(inputs) != len(sg.Inputs) {
 		return nil, nil, fmt.Errorf("pt2: %sthe graph has %d inputs, the signature %d", where, len(sg.Inputs), len(inputs))
 	}
 	for i := range sg.Inputs {
 		a := &sg.Inputs[i]
 		name := inputName(a)
-		if inputs != nil {
+		if top {
 			name = inputs[i].Name
 		}
 		if name == "" {
@@ -523,13 +524,13 @@ func (l *loader) graph(sg *schema.Graph, inputs []export.InputSpec, where string
 		outs[i] = a
 	}
 	var result node.Arg = outs
-	if inputs == nil && sg.IsSingleTensorReturn && len(outs) == 1 {
+	if !top && sg.IsSingleTensorReturn && len(outs) == 1 {
 		result = outs[0]
 	}
 	if _, err := b.g.Output(result); err != nil {
 		return nil, nil, fmt.Errorf("pt2: %soutput: %w", where, err)
 	}
-	if inputs != nil {
+	if top {
 		l.top = b.values
 	}
 	return b.g, b.subs, nil
@@ -659,11 +660,7 @@ func (b *builder) graphOf() *schema.Graph { return b.sg }
 // target resolves a node's target (node.LookupTarget: ATen, custom and
 // higher-order operators, Python's operators on symbolic ints, torch.sym_*).
 func target(name string) (node.Function, error) {
-	f, err := node.LookupTarget(name)
-	if err != nil {
-		return nil, fmt.Errorf("%w (a custom operator is made known with ops.Define)", err)
-	}
-	return f, nil
+	return node.LookupTarget(name)
 }
 
 // node converts one node.
