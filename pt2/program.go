@@ -651,6 +651,14 @@ func (b *builder) setVal(n *node.Node, name string) error {
 			return err
 		}
 		node.Val.Set(&n.Meta, e)
+		return nil
+	}
+	if v, ok := sg.SymBoolValues[name]; ok && v.AsExpr != nil {
+		c, err := sym.ParseSympyCond(v.AsExpr.ExprStr, b.l.symbol)
+		if err != nil {
+			return fmt.Errorf("pt2: %svalue %s: %w", b.where, name, err)
+		}
+		node.Val.Set(&n.Meta, c)
 	}
 	return nil
 }
