@@ -296,3 +296,23 @@ func TestBadPrograms(t *testing.T) {
 	_, err = pt2.Load("testdata/no_such_file.pt2")
 	assert.ErrorContains(t, err, "no_such_file.pt2")
 }
+
+// TestExampleInputs runs each testdata program on the example inputs
+// PyTorch saved in the file, called as Call takes them.
+func TestExampleInputs(t *testing.T) {
+	require.NoError(t, defineCustomOp())
+	for _, name := range []string{"kwargs_scalars", "mutations", "tied_dict", "custom_op"} {
+		ep, args, kwargs, err := pt2.LoadExample("testdata/"+name+".pt2", "")
+		require.NoError(t, err, name)
+		_, err = ep.Call(args, kwargs)
+		assert.NoError(t, err, name)
+	}
+	_, args, kwargs, err := pt2.LoadExample("testdata/kwargs_scalars.pt2", "")
+	require.NoError(t, err)
+	assert.Len(t, args, 1)
+	assert.Equal(t, int64(3), kwargs["steps"])
+	assert.Equal(t, 0.5, kwargs["scale"])
+	_, args, _, err = pt2.LoadExample("testdata/tied_dict.pt2", "")
+	require.NoError(t, err)
+	assert.IsType(t, map[string]any{}, args[0])
+}
