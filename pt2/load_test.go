@@ -339,3 +339,25 @@ func TestUnboundedRange(t *testing.T) {
 	_, err = ep.Run(map[string]any{"ids": ids1, "mask": tensor.Must(tensor.Zeros(tensor.Float32, 2, 1))})
 	assert.EqualError(t, err, "export: input batch_ids dim 1: size 1 is outside the range [2, int_oo] of dimension s0")
 }
+
+// TestDecomposeLoaded runs RunDecompositions on loaded programs: the
+// decomposed program passes PyTorch's cases; a program writing a buffer in
+// place without a mutation output (2.6's training IR) is refused, not
+// silently decomposed into one that loses the write.
+func TestDecomposeLoaded(t *testing.T) {
+	for _, name := range []string{"kwargs_scalars", "tied_dict"} {
+		ep, err := pt2.Load("testdata/" + name + ".pt2")
+		require.NoError(t, err)
+		d, err := ep.RunDecompositions(nil)
+		require.NoError(t, err, name)
+		io, err := pt2.ReadIO("testdata/" + name + ".io.json")
+		require.NoError(t, err)
+		for i := range io.Cases {
+			assert.NoError(t, pt2.CheckCase(d, &io.Cases[i], pt2.Tolerance(d)).Err, "%s case %d", name, i)
+		}
+	}
+	ep, err := pt2.Load("testdata/mutations.pt2")
+	require.NoError(t, err)
+	_, err = ep.RunDecompositions(nil)
+	assert.EqualError(t, err, "export: RunDecompositions: node add_ (aten.add_.Tensor) writes the input b_calls in place, and the program has no mutation output for it: decomposing such a program is not supported yet")
+}
