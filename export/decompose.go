@@ -20,6 +20,12 @@ import (
 // names follow the new graph). decomp.Extra() gives PyTorch 1.13's finer
 // decompositions (batch norm, gelu and softmax into elementwise
 // operators).
+//
+// On a program loaded from a .pt2 file, a number given for a Tensor
+// parameter (aten.mul.Tensor(x, 0.5)) is replayed through the .Scalar
+// overload; a program whose graph writes an input in place without a
+// mutation output (PyTorch 2.x's training IR), or that calls higher-order
+// operators, is refused with an error.
 func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgram, error) {
 	if err := ep.checkInPlaceInputs(); err != nil {
 		return nil, err
