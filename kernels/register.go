@@ -54,6 +54,11 @@ var families = []family{
 	{"layer_norm.go", registerLayerNorm},
 	{"group_norm.go", registerGroupNorm},
 	{"dropout.go", registerDropout},
+	{"rnn.go", registerRNN},
+	{"quantized.go", registerQuantized},
+	{"constraints.go", registerConstraints},
+	{"triangular.go", registerTriangular},
+	{"attention.go", registerAttention},
 }
 
 // The package's only init: every family, in order, then the derived
