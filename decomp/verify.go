@@ -38,8 +38,11 @@ type VerifyOptions struct {
 
 // Verify is the core-ATen verifier: it returns nil, or a *VerifyError
 // listing every offending node. call_function targets must be operators
-// tagged ops.Core, operator.getitem, or symbolic-size functions (a
-// function whose name starts with "operator." or "aten.sym_"); call_method
+// tagged ops.Core, custom operators (outside the aten and prims
+// namespaces, registered with ops.Define) that write none of their
+// arguments, operator.getitem, or symbolic-size functions (a function
+// whose name starts with "operator." or "aten.sym_"), as torch.export's
+// verifier allows; call_method
 // and call_module nodes are not allowed. get_attr nodes are allowed (see
 // VerifyWith for lifted programs).
 func Verify(g *graph.Graph) error { return VerifyWith(g, VerifyOptions{}) }
@@ -80,6 +83,9 @@ func offense(n *node.Node, opts VerifyOptions) string {
 			}
 			if op.Has(ops.Mutable) {
 				return fmt.Sprintf("%s is not a core ATen operator: it writes its arguments, and core ATen graphs are functional", op)
+			}
+			if ns := op.Schema().Namespace; ns != "aten" && ns != "prims" {
+				return "" // a functional custom operator, kept as it is
 			}
 			if _, ok := coreShared().Lookup(op); ok {
 				return fmt.Sprintf("%s is not a core ATen operator: decompose it (decomp.Core() has a rule for it)", op)

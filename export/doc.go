@@ -31,6 +31,13 @@
 //     the spec does not imply makes Export fail with the guard, the Go
 //     line that caused it and a corrected spec to copy; a dynamic
 //     dimension is never specialized silently.
+//   - Custom operators (ops.Define with a schema, a kernel and a meta
+//     function) are recorded as nodes of their own, as torch.export
+//     records torch.library.custom_op: the verifier allows functional
+//     operators outside the aten and prims namespaces. Their meta function
+//     gives the result's dtype and shape at the example sizes; a dynamic
+//     dimension through one is specialized (and reported) unless
+//     shapeprop.RegisterRule gives the operator a symbolic rule.
 //   - Control flow on tensor data fails with an *fx.TraceError naming the
 //     Go line.
 //
