@@ -17,6 +17,13 @@
 //     on. A mutated buffer or user input becomes an extra output of the
 //     graph (a buffer mutation or user input mutation in the signature),
 //     written back by ExportedProgram.Run.
+//   - A model left in training mode exports as torch.export's does: a
+//     batch norm records _native_batch_norm_legit_functional, whose new
+//     running mean and variance are buffer mutations (and
+//     num_batches_tracked plus one a third), and dropout records native_dropout. More generally an
+//     operator that writes arguments other than self is recorded as its
+//     functional variant NAME_functional (results, then the written
+//     arguments' new values); one without such a variant is refused.
 //   - Parameters, buffers and constant tensors become placeholders before
 //     the user inputs (p_fc_weight, b_bn_running_mean, c_lifted_tensor_0).
 //   - Non-tensor inputs (ints, floats, bools) are specialized: they are

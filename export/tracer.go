@@ -415,7 +415,7 @@ func (r *recorder) Operator(_ *record.Recorder, op *ops.Operator, args []any, kw
 		return r.inplace(op, args, kwargs)
 	}
 	if op.Has(ops.Mutable) {
-		return nil, fmt.Errorf("export: %s writes one of its arguments (an out= or mutable form): only in-place operators on their self argument are functionalized", op)
+		return r.mutable(op, args, kwargs)
 	}
 	return r.record(op, args, kwargs)
 }
