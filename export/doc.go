@@ -49,7 +49,9 @@
 //     Go line.
 //
 // The ExportedProgram prints like torch.export's (code annotated with
-// dtypes and shapes, the graph signature, the range constraints), runs with
+// dtypes and shapes, the nodes of each source line after a
+// "# File: path:line in func, code: ..." comment read from the nodes'
+// stack_trace, the graph signature, the range constraints), runs with
 // its inputs checked against the signature and the ranges, decomposes
 // further with RunDecompositions, and turns back into a GraphModule with
 // Module. Transform runs GraphModule passes (package passes, or any Pass)
