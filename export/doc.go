@@ -37,7 +37,11 @@
 //     settle is decided from the example and recorded as a guard. A guard
 //     the spec does not imply makes Export fail with the guard, the Go
 //     line that caused it and a corrected spec to copy; a dynamic
-//     dimension is never specialized silently.
+//     dimension is never specialized silently. A dimension declared Auto
+//     (torch.export's Dim.AUTO; AllAuto for every dimension) is dynamic
+//     unless the model needs otherwise: it takes the fix of each guard
+//     instead (static, merged with another, a narrower range), and the
+//     Specializations option reports each with its Go line.
 //   - Custom operators (ops.Define with a schema, a kernel and a meta
 //     function) are recorded as nodes of their own, as torch.export
 //     records torch.library.custom_op: the verifier allows functional
