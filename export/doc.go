@@ -16,7 +16,13 @@
 //     aten.add.Tensor and the name x stands for the new value from then
 //     on. A mutated buffer or user input becomes an extra output of the
 //     graph (a buffer mutation or user input mutation in the signature),
-//     written back by ExportedProgram.Run.
+//     written back by ExportedProgram.Run. A write through a view (x[0] =
+//     v as a copy_ or fill_ into x.Index(0), x.View(-1).Add_(1)) is
+//     written back into the viewed tensor as torch.export does, with
+//     select_scatter, slice_scatter or a view to its shape; a write
+//     through another view (a permute, split's pieces) is refused with the
+//     Go line, and so is reading a view taken before its base was
+//     written.
 //   - A model left in training mode exports as torch.export's does: a
 //     batch norm records _native_batch_norm_legit_functional, whose new
 //     running mean and variance are buffer mutations (and

@@ -66,6 +66,14 @@ type tensorInfo struct {
 	meta  *tensor.Tensor
 	base  *record.Proxy
 	views int
+	// view is how a view was taken (nil if this is not one): from which
+	// tensor, by which operator, with which arguments; writes through the
+	// view are written back into its base through it.
+	view *viewOf
+	// gen counts the writes into a base (and its views); a view records
+	// its base's gen when taken or written, and is stale after a later
+	// write into the base.
+	gen int
 }
 
 // tensorBox is a traced tensor's proxy and its info, allocated together.
@@ -423,6 +431,13 @@ func (r *recorder) Operator(_ *record.Recorder, op *ops.Operator, args []any, kw
 // record adds a call_function node of op and returns proxies for its
 // results.
 func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
+	for _, a := range args {
+		if p, ti, ok := r.tensorProxy(a); ok && ti.base != nil {
+			if err := r.checkFresh(op, p); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var buf [8]node.Arg // the node copies its arguments
 	nargs, nkw, err := r.rec.AppendOpArgs(buf[:0], op, args, kwargs)
 	if err != nil {
@@ -467,15 +482,8 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 			return nil, err
 		}
 		setMeta(p, metas[0])
-		if tp, ok := p.(*record.Proxy); ok && op.Has(ops.View) {
-			if self, ok := firstProxy(args); ok {
-				ti, si := info(tp), info(self)
-				ti.base = self
-				if si.base != nil {
-					ti.base = si.base
-				}
-				info(ti.base).views++
-			}
+		if isView(op) {
+			r.tagView(op, args, kwargs, p)
 		}
 		return []any{p}, nil
 	}
@@ -491,6 +499,9 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 			return nil, err
 		}
 		setMeta(out[i], metas[i])
+		if isView(op) {
+			r.tagView(op, args, kwargs, out[i])
+		}
 	}
 	return out, nil
 }
@@ -561,11 +572,8 @@ func (r *recorder) inplace(op *ops.Operator, args []any, kwargs map[string]any) 
 		return nil, fmt.Errorf("export: %s: self is not a traced tensor", op)
 	}
 	si := info(self)
-	if si.base != nil {
-		return nil, fmt.Errorf("export: %s at %s writes into a view of %s: functionalizing mutations through views is not supported; clone the view first", op, where(), si.base.Node().Name())
-	}
-	if si.views > 0 {
-		return nil, fmt.Errorf("export: %s at %s writes into %s, which has views: functionalizing mutations seen through views is not supported; clone before mutating", op, where(), self.Node().Name())
+	if err := r.checkFresh(op, self); err != nil {
+		return nil, err
 	}
 	fn, err := functional(op)
 	if err != nil {
@@ -592,6 +600,13 @@ func (r *recorder) inplace(op *ops.Operator, args []any, kwargs map[string]any) 
 		}
 		res = cast[0].(*record.Proxy)
 		ri = info(res)
+	}
+	if si.base != nil {
+		if err := r.writeBack(op, self, res); err != nil {
+			return nil, err
+		}
+	} else if si.views > 0 {
+		si.gen++ // the views taken so far are stale
 	}
 	si.fake, si.meta = ri.fake, ri.meta
 	record.Rebind(self, res.Node(), si)

@@ -103,8 +103,8 @@ func (r *recorder) mutable(op *ops.Operator, args []any, kwargs map[string]any) 
 		if !ok {
 			return nil, fmt.Errorf("export: %s at %s: the argument %s it writes is not a traced tensor", op, where(), a.Name)
 		}
-		if pi.base != nil || pi.views > 0 {
-			return nil, fmt.Errorf("export: %s at %s writes %s, which is a view or has views: functionalizing mutations through views is not supported; clone it first", op, where(), a.Name)
+		if pi.base != nil {
+			return nil, fmt.Errorf("export: %s at %s writes %s, a view of %s: writes through views are functionalized for in-place operators only; clone the view and write the clone", op, where(), a.Name, pi.base.Node().Name())
 		}
 		written = append(written, p)
 	}
@@ -123,6 +123,9 @@ func (r *recorder) mutable(op *ops.Operator, args []any, kwargs map[string]any) 
 		}
 		pi := info(p)
 		pi.fake, pi.meta = ri.fake, ri.meta
+		if pi.views > 0 {
+			pi.gen++ // its views taken so far are stale
+		}
 		record.Rebind(p, res.Node(), pi)
 	}
 	return out[:n], nil

@@ -28,7 +28,7 @@ func init() {
 		"_to_copy clone contiguous copy fill.Scalar fill.Tensor zeros_like ones_like full_like empty_like " +
 			"rand_like randn_like _softmax _log_softmax softmax.int log_softmax.int dropout flip cumsum " +
 			"batch_norm layer_norm group_norm instance_norm hardshrink nan_to_num scatter.src scatter.value " +
-			"scatter_add scatter_reduce.two index_put": sameRule,
+			"scatter_add scatter_reduce.two index_put select_scatter slice_scatter": sameRule,
 		"alias detach":                     aliasRule,
 		"native_dropout":                   nativeDropoutRule,
 		"view _unsafe_view reshape":        viewRule,
