@@ -113,3 +113,59 @@ func TestCustomOpMutating(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "gofxtest.scale_"), err.Error())
 }
+
+// TestCustomOpDynamic: the meta function alone keeps a dynamic dimension
+// through the custom operator, as torch.export keeps it through a custom
+// op's fake kernel (custom_op's model with dim 0 of x a Dim("b", 2, 100)
+// exports in PyTorch 2.6 with scaled_softplus f32[s0, 5]); the program runs
+// on another batch size.
+func TestCustomOpDynamic(t *testing.T) {
+	m := &customOp{op: scaledSoftplus(t)}
+	m.Init(m, "CustomOp")
+	io, err := models.ReadIO("testdata/custom_op.io.json")
+	require.NoError(t, err)
+	x := io.Cases[0].Inputs[0].MustTensor()
+	ep, err := export.Export(m, []any{x.Clone()}, export.Dims{"x": {0: export.Dim("b", 2, 100)}})
+	require.NoError(t, err)
+	assert.Contains(t, ep.String(), `scaled_softplus: "f32[s0, 5]" = torch.ops.gofxtest.scaled_softplus.default(x, 2.0)`)
+	y, err := tensor.Full(tensor.Float32, 0, 7, 5)
+	require.NoError(t, err)
+	out, err := ep.Run(y)
+	require.NoError(t, err)
+	assert.Equal(t, []int{7, 5}, out.MustTensor().Shape())
+	// softplus(0) / 2 + 1 = ln(2) / 2 + 1
+	assert.InDelta(t, 1.3465736, out.MustTensor().Float64s()[0], 1e-6)
+}
+
+// doubledRows is a custom operator whose result has twice the rows:
+// the probes cannot name 2*s0 as one input dimension, so a dynamic
+// dimension through it is specialized and Export says so.
+type doubledRows struct{ nn.Base }
+
+func (m *doubledRows) Forward(x nn.Value) nn.Value {
+	op, _ := ops.Global().Lookup("gofxtest::doubled_rows")
+	return nn.CallOp(op, x)
+}
+
+func TestCustomOpDynamicUnexplained(t *testing.T) {
+	meta := func(c *ops.Call) ([]any, error) {
+		x := c.Tensor("x")
+		sh := append([]int{2 * x.Shape()[0]}, x.Shape()[1:]...)
+		m, err := tensor.NewMeta(x.DType(), sh...)
+		return []any{m}, err
+	}
+	defineDoubled.Do(func() {
+		_, err := ops.Define("gofxtest::doubled_rows(Tensor x) -> Tensor", nil, meta, 0)
+		require.NoError(t, err)
+	})
+	m := &doubledRows{}
+	m.Init(m, "M")
+	x, err := tensor.Full(tensor.Float32, 1, 3, 5)
+	require.NoError(t, err)
+	_, err = export.Export(m, []any{x}, export.Dims{"x": {0: export.Dim("b", 2, 100)}})
+	var ge *export.GuardError
+	require.ErrorAs(t, err, &ge)
+	assert.Contains(t, err.Error(), "specialized by gofxtest::doubled_rows")
+}
+
+var defineDoubled sync.Once

@@ -52,9 +52,12 @@
 //     function) are recorded as nodes of their own, as torch.export
 //     records torch.library.custom_op: the verifier allows functional
 //     operators outside the aten and prims namespaces. Their meta function
-//     gives the result's dtype and shape at the example sizes; a dynamic
-//     dimension through one is specialized (and reported) unless
-//     shapeprop.RegisterRule gives the operator a symbolic rule.
+//     gives the result's dtype and shape: it is probed at the example
+//     sizes and at two others of each dynamic dimension, and a result
+//     dimension that is constant or one input dimension at every probe is
+//     symbolic; otherwise the dynamic dimensions are specialized (and
+//     reported) unless shapeprop.RegisterRule gives the operator a
+//     symbolic rule.
 //   - Control flow on tensor data fails with an *fx.TraceError naming the
 //     Go line.
 //

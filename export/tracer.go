@@ -454,9 +454,11 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 			fkw[k] = r.fake(v)
 		}
 	}
-	res, err := shapeprop.Infer(r.env, op, fargs, fkw, where())
-	if err != nil {
-		return nil, err
+	res, probed := r.probeShapes(op, args, kwargs)
+	if !probed {
+		if res, err = shapeprop.Infer(r.env, op, fargs, fkw, where()); err != nil {
+			return nil, err
+		}
 	}
 	var val node.Value
 	if len(res) == 1 {

@@ -61,10 +61,11 @@ func (o *Operator) HasMeta() bool { i := o.impl.Load(); return i != nil && i.met
 // exports with export.Export as a node of its own (the core-ATen verifier
 // keeps operators outside the aten and prims namespaces that write none of
 // their arguments, as torch.export's does), survives RunDecompositions and
-// runs. The meta function runs at the example sizes, so a dynamic
-// dimension that flows through the operator is specialized (Export
-// reports it) unless a symbolic shape rule is registered for it with
-// shapeprop.RegisterRule.
+// runs. With dynamic dimensions, Export probes the meta function at
+// several sizes: a result dimension that is constant or equal to one
+// input dimension stays symbolic; any other (2*n, n+1) specializes the
+// input's dynamic dimensions (Export reports it) unless a symbolic shape
+// rule is registered with shapeprop.RegisterRule.
 func Define(schema string, kernel, meta Kernel, tags Tag) (*Operator, error) {
 	o, err := Global().Register(schema, tags)
 	if err != nil {
