@@ -55,7 +55,7 @@ func TestParseDims(t *testing.T) {
 // FuzzParseDims checks that any spec parses or fails without panicking and
 // that what parses prints as a Go expression.
 func FuzzParseDims(f *testing.F) {
-	for _, s := range []string{"x1:0=batch[2,64]; x2:0=batch", "x:1=s[4,inf]", "a:0=b c:2=b[1,1]", ":=[,]"} {
+	for _, s := range []string{"x1:0=batch[2,64]; x2:0=batch", "x:1=s[4,inf]", "a:0=b c:2=b[1,1]", ":=[,]", "x:0=auto; y:1=auto x:1=b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
