@@ -125,6 +125,9 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkOutputFresh(out); err != nil {
+		return nil, err
+	}
 	ep.ModuleCallGraph = append([]ModuleCall{{FQN: "", Type: m.ModuleBase().TypeName(), Inputs: r.names(in), Outputs: r.names([]nn.Value{out})}}, r.calls...)
 
 	// Outputs: buffer mutations, user input mutations, user outputs.

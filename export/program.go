@@ -279,8 +279,9 @@ func emptyModule() *module {
 // String prints the program as torch.export does: the code with dtype
 // and shape annotations, each source line's nodes after a
 // "# File: path:line in func, code: source line" comment (from the nodes'
-// stack_trace: the Go line of the model code, read from its file when it
-// is at hand, or the Python line of a program PyTorch exported), the graph
+// stack_trace: the Go line of the model code, its path relative to the
+// working directory when under it, the code read from its file when it is
+// at hand; or the Python line of a program PyTorch exported), the graph
 // signature and the range constraints.
 func (ep *ExportedProgram) String() string {
 	var b strings.Builder

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -60,6 +61,20 @@ func parseStackTrace(st string) (sourceLine, bool) {
 		fn = fn[i+1:]
 	}
 	return sourceLine{file: m[1], line: n, fn: fn, code: goSourceLine(m[1], n)}, true
+}
+
+// relative writes a Go file's path relative to the working directory wd
+// when the file is under it (as Python prints the path a script was run
+// by), absolute otherwise.
+func relative(file, wd string) string {
+	if wd == "" || !filepath.IsAbs(file) {
+		return file
+	}
+	rel, err := filepath.Rel(wd, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return rel
 }
 
 // sources caches the lines of the Go files stack traces name.
@@ -124,6 +139,7 @@ func codeWithSources(g *graph.Graph, o graph.CodeOptions) string {
 	body := lines[1:]
 	i := 0
 	prev := ""
+	wd, _ := os.Getwd()
 	for n := range g.Nodes() {
 		count := 1
 		switch n.Op() {
@@ -141,6 +157,9 @@ func codeWithSources(g *graph.Graph, o graph.CodeOptions) string {
 				s, _ := parseStackTrace(st)
 				summary := ""
 				if s.file != "" {
+					if strings.HasSuffix(s.file, ".go") {
+						s.file = relative(s.file, wd)
+					}
 					summary = s.summary()
 				}
 				comment = "     # " + summary

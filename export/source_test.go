@@ -36,11 +36,11 @@ func TestPrintSourceLines(t *testing.T) {
 	got := stripPaths(ep.String())
 	def := strings.Index(got, "def forward")
 	body := got[def+strings.Index(got[def:], "):\n")+3 : strings.Index(got, "\nGraph signature")]
-	assert.Equal(t, `             # File: export/source_test.go:20 in (*twoLines).Forward, code: y := F.Sin(x).Add(x)
+	assert.Equal(t, `             # File: source_test.go:20 in (*twoLines).Forward, code: y := F.Sin(x).Add(x)
             sin: "f32[2, 3]" = torch.ops.aten.sin.default(x)
             add: "f32[2, 3]" = torch.ops.aten.add.Tensor(sin, x);  sin = x = None
             
-             # File: export/source_test.go:21 in (*twoLines).Forward, code: return F.ReLU(y)
+             # File: source_test.go:21 in (*twoLines).Forward, code: return F.ReLU(y)
             relu: "f32[2, 3]" = torch.ops.aten.relu.default(add);  add = None
             return (relu,)
 `, body)

@@ -68,6 +68,23 @@ func (r *recorder) tagView(op *ops.Operator, args []any, kwargs map[string]any, 
 	}
 }
 
+// checkOutputFresh fails when the model returns a view of a tensor
+// written after the view was taken.
+func (r *recorder) checkOutputFresh(out nn.Value) error {
+	if out.IsTuple() {
+		for _, e := range out.Tuple() {
+			if err := r.checkOutputFresh(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if p, ti, ok := r.tensorProxy(out); ok && ti.base != nil {
+		return r.checkFresh(nil, p)
+	}
+	return nil
+}
+
 // checkFresh fails when p is a view of a tensor written after the view
 // was taken (model code reading or writing it would see the old values).
 func (r *recorder) checkFresh(op *ops.Operator, p *record.Proxy) error {
@@ -81,7 +98,11 @@ func (r *recorder) checkFresh(op *ops.Operator, p *record.Proxy) error {
 			taken = fmt.Sprintf(" at %s:%d", s.file, s.line)
 		}
 	}
-	return fmt.Errorf("export: %s at %s reads %s, a view taken%s of a tensor written since: PyTorch would see the written values through it, which export does not functionalize; take the view again after the write", op, where(), p.Node().Name(), taken)
+	user := "the output"
+	if op != nil {
+		user = fmt.Sprintf("%s at %s", op, where())
+	}
+	return fmt.Errorf("export: %s reads %s, a view taken%s of a tensor written since: PyTorch would see the written values through it, which export does not functionalize; take the view again after the write", user, p.Node().Name(), taken)
 }
 
 // writeBack functionalizes a write through a view, as torch.export does:

@@ -182,3 +182,20 @@ func lineOf(t *testing.T, code string) string {
 	t.Fatalf("no line %q", code)
 	return ""
 }
+
+// staleOutput returns a view taken before its base was written.
+type staleOutput struct{ nn.Base }
+
+func (m *staleOutput) Forward(x nn.Value) nn.Value {
+	row := x.Index(0)
+	x.Add_(1)
+	return row
+}
+
+func TestStaleViewOutputRefused(t *testing.T) {
+	m := &staleOutput{}
+	m.Init(m, "S")
+	_, err := export.Export(m, []any{arange12(t)}, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the output reads select, a view taken at ")
+}
