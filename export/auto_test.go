@@ -134,3 +134,26 @@ func TestAutoKeepsDeclaredDims(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, ep.String(), `def forward(self, x0: "f32[4, 3]", x1: "f32[s0, 3]")`)
 }
+
+// convNet is Conv2d(3, 8, 3) then ReLU.
+type convNet struct {
+	nn.Base
+	Conv *nn.Conv2d
+}
+
+func (m *convNet) Forward(x nn.Value) nn.Value { return m.Conv.Call(x).Relu() }
+
+// TestAutoConvChannels: PyTorch 2.6 exports Conv2d(3, 8, 3) on a
+// [2, 3, 32, 32] input with every dim AUTO as f32[s0, 3, s2, s3]: the
+// channels are specialized to the weight's.
+func TestAutoConvChannels(t *testing.T) {
+	m := &convNet{}
+	m.Init(m, "M")
+	m.Conv = nn.RegisterModule(&m.Base, "conv", nn.NewConv2d(3, 8, 3))
+	var notes []export.Specialization
+	ep, err := export.Export(m, []any{full(t, 2, 3, 32, 32)}, nil, export.AllAuto(), export.Specializations(&notes))
+	require.NoError(t, err)
+	assert.Contains(t, ep.String(), `x: "f32[s0, 3, s1, s2]"`)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0].String(), "x.shape[1]: static: specialized to 3 (guard Eq(x.shape[1], 3) at ")
+}
