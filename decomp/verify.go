@@ -40,7 +40,8 @@ type VerifyOptions struct {
 // listing every offending node. call_function targets must be operators
 // tagged ops.Core, custom operators (outside the aten and prims
 // namespaces, registered with ops.Define) that write none of their
-// arguments, operator.getitem, or symbolic-size functions (a function
+// arguments, the functional variants (NAME_functional) of core operators
+// that write arguments, operator.getitem, or symbolic-size functions (a function
 // whose name starts with "operator." or "aten.sym_"), as torch.export's
 // verifier allows; call_method
 // and call_module nodes are not allowed. get_attr nodes are allowed (see
@@ -62,6 +63,25 @@ func VerifyWith(g *graph.Graph, opts VerifyOptions) error {
 		return &VerifyError{Nodes: bad}
 	}
 	return nil
+}
+
+// functionalOfCore reports whether op is the functional variant
+// (NAME_functional: the results, then the written arguments' new values)
+// of a core operator that writes its arguments, such as
+// _native_batch_norm_legit_functional, which torch.export records for a
+// batch norm in training mode.
+func functionalOfCore(op *ops.Operator) bool {
+	s := op.Schema()
+	name, ok := strings.CutSuffix(s.Name, "_functional")
+	if !ok {
+		return false
+	}
+	q := s.Namespace + "::" + name
+	if s.Overload != "" {
+		q += "." + s.Overload
+	}
+	base, ok := ops.Global().Lookup(q)
+	return ok && base.Has(ops.Core)
 }
 
 // offense says why n is not allowed, or "".
@@ -86,6 +106,9 @@ func offense(n *node.Node, opts VerifyOptions) string {
 			}
 			if ns := op.Schema().Namespace; ns != "aten" && ns != "prims" {
 				return "" // a functional custom operator, kept as it is
+			}
+			if functionalOfCore(op) {
+				return "" // as torch.export's run_decompositions leaves it
 			}
 			if _, ok := coreShared().Lookup(op); ok {
 				return fmt.Sprintf("%s is not a core ATen operator: decompose it (decomp.Core() has a rule for it)", op)

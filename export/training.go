@@ -21,7 +21,7 @@ func init() {
 	op, ok := ops.Global().Lookup("aten::_native_batch_norm_legit_functional")
 	if !ok {
 		var err error
-		if op, err = ops.Global().Register(batchNormFunctional, ops.Core); err != nil {
+		if op, err = ops.Global().Register(batchNormFunctional, 0); err != nil {
 			panic(err)
 		}
 	}
