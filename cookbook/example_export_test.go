@@ -68,6 +68,7 @@ func Example_exportDynamicBatch() {
 	// ExportedProgram:
 	//     class GraphModule(torch.nn.Module):
 	//         def forward(self, p_fc_weight: "f32[1, 3]", p_fc_bias: "f32[1]", x: "f32[s0, 3]"):
+	//              # File: example_export_test.go:41 in (*scorer).Forward, code: func (m *scorer) Forward(x nn.Value) nn.Value { return m.Fc.Call(x).Sigmoid() }
 	//             permute: "f32[3, 1]" = torch.ops.aten.permute.default(p_fc_weight, [1, 0]);  p_fc_weight = None
 	//             addmm: "f32[s0, 1]" = torch.ops.aten.addmm.default(p_fc_bias, x, permute);  p_fc_bias = x = permute = None
 	//             sigmoid: "f32[s0, 1]" = torch.ops.aten.sigmoid.default(addmm);  addmm = None

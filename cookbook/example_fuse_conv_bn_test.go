@@ -111,6 +111,7 @@ func Example_fuseConvBN() {
 	// ExportedProgram:
 	//     class GraphModule(torch.nn.Module):
 	//         def forward(self, p_conv_weight: "f32[2, 1, 2, 2]", p_conv_bias: "f32[2]", x: "f32[1, 1, 3, 3]"):
+	//              # File: example_fuse_conv_bn_test.go:54 in (*convBN).Forward, code: func (m *convBN) Forward(x nn.Value) nn.Value { return m.BN.Call(m.Conv.Call(x)).Relu() }
 	//             convolution: "f32[1, 2, 2, 2]" = torch.ops.aten.convolution.default(x, p_conv_weight, p_conv_bias, [1, 1], [0, 0], [1, 1], False, [0, 0], 1);  x = p_conv_weight = p_conv_bias = None
 	//             relu: "f32[1, 2, 2, 2]" = torch.ops.aten.relu.default(convolution);  convolution = None
 	//             return (relu,)

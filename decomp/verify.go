@@ -38,8 +38,12 @@ type VerifyOptions struct {
 
 // Verify is the core-ATen verifier: it returns nil, or a *VerifyError
 // listing every offending node. call_function targets must be operators
-// tagged ops.Core, operator.getitem, or symbolic-size functions (a
-// function whose name starts with "operator." or "aten.sym_"); call_method
+// tagged ops.Core, custom operators (outside the aten and prims
+// namespaces, registered with ops.Define) that write none of their
+// arguments, the functional variants (NAME_functional) of core operators
+// that write arguments, operator.getitem, or symbolic-size functions (a function
+// whose name starts with "operator." or "aten.sym_"), as torch.export's
+// verifier allows; call_method
 // and call_module nodes are not allowed. get_attr nodes are allowed (see
 // VerifyWith for lifted programs).
 func Verify(g *graph.Graph) error { return VerifyWith(g, VerifyOptions{}) }
@@ -61,6 +65,25 @@ func VerifyWith(g *graph.Graph, opts VerifyOptions) error {
 	return nil
 }
 
+// functionalOfCore reports whether op is the functional variant
+// (NAME_functional: the results, then the written arguments' new values)
+// of a core operator that writes its arguments, such as
+// _native_batch_norm_legit_functional, which torch.export records for a
+// batch norm in training mode.
+func functionalOfCore(op *ops.Operator) bool {
+	s := op.Schema()
+	name, ok := strings.CutSuffix(s.Name, "_functional")
+	if !ok {
+		return false
+	}
+	q := s.Namespace + "::" + name
+	if s.Overload != "" {
+		q += "." + s.Overload
+	}
+	base, ok := ops.Global().Lookup(q)
+	return ok && base.Has(ops.Core)
+}
+
 // offense says why n is not allowed, or "".
 func offense(n *node.Node, opts VerifyOptions) string {
 	switch n.Op() {
@@ -80,6 +103,12 @@ func offense(n *node.Node, opts VerifyOptions) string {
 			}
 			if op.Has(ops.Mutable) {
 				return fmt.Sprintf("%s is not a core ATen operator: it writes its arguments, and core ATen graphs are functional", op)
+			}
+			if ns := op.Schema().Namespace; ns != "aten" && ns != "prims" {
+				return "" // a functional custom operator, kept as it is
+			}
+			if functionalOfCore(op) {
+				return "" // as torch.export's run_decompositions leaves it
 			}
 			if _, ok := coreShared().Lookup(op); ok {
 				return fmt.Sprintf("%s is not a core ATen operator: decompose it (decomp.Core() has a rule for it)", op)

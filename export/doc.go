@@ -16,7 +16,20 @@
 //     aten.add.Tensor and the name x stands for the new value from then
 //     on. A mutated buffer or user input becomes an extra output of the
 //     graph (a buffer mutation or user input mutation in the signature),
-//     written back by ExportedProgram.Run.
+//     written back by ExportedProgram.Run. A write through a view (x[0] =
+//     v as a copy_ or fill_ into x.Index(0), x.View(-1).Add_(1)) is
+//     written back into the viewed tensor as torch.export does, with
+//     select_scatter, slice_scatter or a view to its shape; a write
+//     through another view (a permute, split's pieces) is refused with the
+//     Go line, and so is reading a view taken before its base was
+//     written.
+//   - A model left in training mode exports as torch.export's does: a
+//     batch norm records _native_batch_norm_legit_functional, whose new
+//     running mean and variance are buffer mutations (and
+//     num_batches_tracked plus one a third), and dropout records native_dropout. More generally an
+//     operator that writes arguments other than self is recorded as its
+//     functional variant NAME_functional (results, then the written
+//     arguments' new values); one without such a variant is refused.
 //   - Parameters, buffers and constant tensors become placeholders before
 //     the user inputs (p_fc_weight, b_bn_running_mean, c_lifted_tensor_0).
 //   - Non-tensor inputs (ints, floats, bools) are specialized: they are
@@ -30,12 +43,28 @@
 //     settle is decided from the example and recorded as a guard. A guard
 //     the spec does not imply makes Export fail with the guard, the Go
 //     line that caused it and a corrected spec to copy; a dynamic
-//     dimension is never specialized silently.
+//     dimension is never specialized silently. A dimension declared Auto
+//     (torch.export's Dim.AUTO; AllAuto for every dimension) is dynamic
+//     unless the model needs otherwise: it takes the fix of each guard
+//     instead (static, merged with another, a narrower range), and the
+//     Specializations option reports each with its Go line.
+//   - Custom operators (ops.Define with a schema, a kernel and a meta
+//     function) are recorded as nodes of their own, as torch.export
+//     records torch.library.custom_op: the verifier allows functional
+//     operators outside the aten and prims namespaces. Their meta function
+//     gives the result's dtype and shape: it is probed at the example
+//     sizes and at two others of each dynamic dimension, and a result
+//     dimension that is constant or one input dimension at every probe is
+//     symbolic; otherwise the dynamic dimensions are specialized (and
+//     reported) unless shapeprop.RegisterRule gives the operator a
+//     symbolic rule.
 //   - Control flow on tensor data fails with an *fx.TraceError naming the
 //     Go line.
 //
 // The ExportedProgram prints like torch.export's (code annotated with
-// dtypes and shapes, the graph signature, the range constraints), runs with
+// dtypes and shapes, the nodes of each source line after a
+// "# File: path:line in func, code: ..." comment read from the nodes'
+// stack_trace, the graph signature, the range constraints), runs with
 // its inputs checked against the signature and the ranges, decomposes
 // further with RunDecompositions, and turns back into a GraphModule with
 // Module. Transform runs GraphModule passes (package passes, or any Pass)

@@ -18,8 +18,10 @@ import (
 type Option func(*config)
 
 type config struct {
-	kwargs map[string]any
-	table  decomp.Table
+	kwargs  map[string]any
+	table   decomp.Table
+	allAuto bool
+	report  *[]Specialization
 }
 
 // Kwargs passes inputs by name (the names of the module's Forward
@@ -61,6 +63,9 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	cfg := config{table: decomp.Core()}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.allAuto || usesAuto(dims) {
+		return exportAuto(m, args, dims, cfg, opts)
 	}
 	names, vals, err := bindInputs(m, args, cfg.kwargs)
 	if err != nil {
@@ -122,6 +127,9 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	defer r.rec.Uninstall()
 	out, err := r.rec.Run(m, in)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.checkOutputFresh(out); err != nil {
 		return nil, err
 	}
 	ep.ModuleCallGraph = append([]ModuleCall{{FQN: "", Type: m.ModuleBase().TypeName(), Inputs: r.names(in), Outputs: r.names([]nn.Value{out})}}, r.calls...)

@@ -360,12 +360,21 @@ func (m *viewMutation) Forward(x nn.Value) nn.Value {
 	return x
 }
 
-func TestMutationThroughViewRefused(t *testing.T) {
+// TestMutationThroughView: a write through a view is functionalized as
+// torch.export does (it was refused before issue 14): x.view(-1).add_(1)
+// writes x, a user input mutation, and the output x sees it.
+func TestMutationThroughView(t *testing.T) {
 	m := &viewMutation{}
 	m.Init(m, "ViewMutation")
 	x, _ := tensor.New(tensor.Float32, 2, 2)
-	_, err := export.Export(m, []any{x}, nil)
-	assert.ErrorContains(t, err, "writes into a view of x")
+	ep, err := export.Export(m, []any{x}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, export.UserInputMutation, ep.Signature.Outputs[0].Kind)
+	y, _ := tensor.New(tensor.Float32, 2, 2)
+	out, err := ep.Run(y)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{1, 1, 1, 1}, out.MustTensor().Float64s())
+	assert.Equal(t, []float64{1, 1, 1, 1}, y.Float64s())
 }
 
 // inputMutation mutates its input in place.

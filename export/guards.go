@@ -15,6 +15,8 @@ import (
 type GuardError struct {
 	Violations []Violation
 	Suggested  Dims
+
+	dimOf map[string]*Dimension // each symbol's Dimension (for Auto)
 }
 
 // Violation is one guard the spec does not imply.
@@ -61,7 +63,7 @@ func checkGuards(env *sym.Env, dims Dims, dimOf map[string]*Dimension) error {
 		fixable = fixable && ok
 		vs = append(vs, Violation{Guard: g, Msg: msg})
 	}
-	e := &GuardError{Violations: vs}
+	e := &GuardError{Violations: vs, dimOf: dimOf}
 	if fixable {
 		e.Suggested = fixed
 	}
@@ -87,6 +89,7 @@ func explain(c sym.Cond, dimOf map[string]*Dimension, fixed Dims, cloneOf map[st
 	if !lok && rok && lconst {
 		// put the symbol on the left: k < s is s > k
 		l, lok, rc, rconst = r, true, lc, true
+		r, rok = nil, false
 		c = flip(c)
 	}
 	name := func(s *sym.Symbol) string {

@@ -13,7 +13,9 @@ import (
 //
 //	x1:0=batch[2,64]; x2:0=batch
 //
-// declares dim 0 of x1 and x2 as one dimension batch in [2, 64].
+// declares dim 0 of x1 and x2 as one dimension batch in [2, 64]. The
+// name auto (without a range) declares the dimension Auto, torch.export's
+// Dim.AUTO: "x:0=auto".
 func ParseDims(spec string) (Dims, error) {
 	out := Dims{}
 	byName := map[string]*Dimension{}
@@ -61,6 +63,19 @@ func ParseDims(spec string) (Dims, error) {
 			if lo > hi {
 				return nil, bad("min %d > max %d", lo, hi)
 			}
+		}
+		if name == "auto" {
+			if rng != "" {
+				return nil, bad("an auto dimension takes no range")
+			}
+			if out[in] == nil {
+				out[in] = map[int]*Dimension{}
+			}
+			if _, dup := out[in][d]; dup {
+				return nil, bad("%s dim %d declared twice", in, d)
+			}
+			out[in][d] = Auto
+			continue
 		}
 		dim, ok := byName[name]
 		switch {

@@ -24,8 +24,16 @@ func TestParseDims(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, export.Dimension{Name: "b", Min: 3, Max: 9}, *d["x"][0], "a later range applies to the shared dimension")
 
+	d, err = export.ParseDims("x:0=auto; y:1=auto x:1=b")
+	require.NoError(t, err)
+	assert.Same(t, export.Auto, d["x"][0])
+	assert.Same(t, export.Auto, d["y"][1])
+	assert.Equal(t, `export.Dims{"x": {0: export.Auto, 1: export.Dim("b", 2, export.Inf)}, "y": {1: export.Auto}}`, d.GoString())
+
 	for _, tc := range []struct{ spec, want string }{
 		{"x0=b", "malformed entry"},
+		{"x:0=auto[2,4]", "an auto dimension takes no range"},
+		{"x:0=auto; x:0=auto", "x dim 0 declared twice"},
 		{"x:a=b", `dimension "a" is not a non-negative integer`},
 		{"x:-1=b", "is not a non-negative integer"},
 		{"x:0=b[2,", "unclosed range"},
@@ -47,7 +55,7 @@ func TestParseDims(t *testing.T) {
 // FuzzParseDims checks that any spec parses or fails without panicking and
 // that what parses prints as a Go expression.
 func FuzzParseDims(f *testing.F) {
-	for _, s := range []string{"x1:0=batch[2,64]; x2:0=batch", "x:1=s[4,inf]", "a:0=b c:2=b[1,1]", ":=[,]"} {
+	for _, s := range []string{"x1:0=batch[2,64]; x2:0=batch", "x:1=s[4,inf]", "a:0=b c:2=b[1,1]", ":=[,]", "x:0=auto; y:1=auto x:1=b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

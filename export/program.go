@@ -387,11 +387,16 @@ func emptyModule() *module {
 }
 
 // String prints the program as torch.export does: the code with dtype
-// and shape annotations, the graph signature and the range constraints.
+// and shape annotations, each source line's nodes after a
+// "# File: path:line in func, code: source line" comment (from the nodes'
+// stack_trace: the Go line of the model code, its path relative to the
+// working directory when under it, the code read from its file when it is
+// at hand; or the Python line of a program PyTorch exported), the graph
+// signature and the range constraints.
 func (ep *ExportedProgram) String() string {
 	var b strings.Builder
 	b.WriteString("ExportedProgram:\n    class GraphModule(torch.nn.Module):\n")
-	code := ep.Graph.CodeWith(graph.CodeOptions{Annotate: annotation})
+	code := codeWithSources(ep.Graph, graph.CodeOptions{Annotate: annotation})
 	for _, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
 		b.WriteString("        " + l + "\n")
 	}

@@ -27,6 +27,9 @@ func Dim(name string, min, max int64) *Dimension {
 
 // String returns the Go expression that builds d.
 func (d *Dimension) String() string {
+	if d == Auto {
+		return "export.Auto"
+	}
 	max := fmt.Sprint(d.Max)
 	if d.Max == Inf {
 		max = "export.Inf"
@@ -59,7 +62,7 @@ func (d Dims) GoString() string {
 	var b strings.Builder
 	vars := map[*Dimension]string{}
 	for _, dim := range order {
-		if uses[dim] > 1 {
+		if uses[dim] > 1 && dim != Auto {
 			v := goIdent(dim.Name)
 			vars[dim] = v
 			fmt.Fprintf(&b, "%s := %s\n", v, dim)
@@ -135,6 +138,9 @@ func (d Dims) clone() Dims {
 		out[in] = map[int]*Dimension{}
 		for i, dim := range m {
 			c, ok := copies[dim]
+			if dim == Auto {
+				c, ok = Auto, true
+			}
 			if !ok {
 				cp := *dim
 				c = &cp

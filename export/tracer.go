@@ -66,6 +66,14 @@ type tensorInfo struct {
 	meta  *tensor.Tensor
 	base  *record.Proxy
 	views int
+	// view is how a view was taken (nil if this is not one): from which
+	// tensor, by which operator, with which arguments; writes through the
+	// view are written back into its base through it.
+	view *viewOf
+	// gen counts the writes into a base (and its views); a view records
+	// its base's gen when taken or written, and is stale after a later
+	// write into the base.
+	gen int
 }
 
 // tensorBox is a traced tensor's proxy and its info, allocated together.
@@ -415,7 +423,7 @@ func (r *recorder) Operator(_ *record.Recorder, op *ops.Operator, args []any, kw
 		return r.inplace(op, args, kwargs)
 	}
 	if op.Has(ops.Mutable) {
-		return nil, fmt.Errorf("export: %s writes one of its arguments (an out= or mutable form): only in-place operators on their self argument are functionalized", op)
+		return r.mutable(op, args, kwargs)
 	}
 	return r.record(op, args, kwargs)
 }
@@ -423,6 +431,13 @@ func (r *recorder) Operator(_ *record.Recorder, op *ops.Operator, args []any, kw
 // record adds a call_function node of op and returns proxies for its
 // results.
 func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
+	for _, a := range args {
+		if p, ti, ok := r.tensorProxy(a); ok && ti.base != nil {
+			if err := r.checkFresh(op, p); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var buf [8]node.Arg // the node copies its arguments
 	nargs, nkw, err := r.rec.AppendOpArgs(buf[:0], op, args, kwargs)
 	if err != nil {
@@ -439,9 +454,11 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 			fkw[k] = r.fake(v)
 		}
 	}
-	res, err := shapeprop.Infer(r.env, op, fargs, fkw, where())
-	if err != nil {
-		return nil, err
+	res, probed := r.probeShapes(op, args, kwargs)
+	if !probed {
+		if res, err = shapeprop.Infer(r.env, op, fargs, fkw, where()); err != nil {
+			return nil, err
+		}
 	}
 	var val node.Value
 	if len(res) == 1 {
@@ -467,15 +484,8 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 			return nil, err
 		}
 		setMeta(p, metas[0])
-		if tp, ok := p.(*record.Proxy); ok && op.Has(ops.View) {
-			if self, ok := firstProxy(args); ok {
-				ti, si := info(tp), info(self)
-				ti.base = self
-				if si.base != nil {
-					ti.base = si.base
-				}
-				info(ti.base).views++
-			}
+		if isView(op) {
+			r.tagView(op, args, kwargs, p)
 		}
 		return []any{p}, nil
 	}
@@ -491,6 +501,9 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 			return nil, err
 		}
 		setMeta(out[i], metas[i])
+		if isView(op) {
+			r.tagView(op, args, kwargs, out[i])
+		}
 	}
 	return out, nil
 }
@@ -561,11 +574,8 @@ func (r *recorder) inplace(op *ops.Operator, args []any, kwargs map[string]any) 
 		return nil, fmt.Errorf("export: %s: self is not a traced tensor", op)
 	}
 	si := info(self)
-	if si.base != nil {
-		return nil, fmt.Errorf("export: %s at %s writes into a view of %s: functionalizing mutations through views is not supported; clone the view first", op, where(), si.base.Node().Name())
-	}
-	if si.views > 0 {
-		return nil, fmt.Errorf("export: %s at %s writes into %s, which has views: functionalizing mutations seen through views is not supported; clone before mutating", op, where(), self.Node().Name())
+	if err := r.checkFresh(op, self); err != nil {
+		return nil, err
 	}
 	fn, err := functional(op)
 	if err != nil {
@@ -592,6 +602,13 @@ func (r *recorder) inplace(op *ops.Operator, args []any, kwargs map[string]any) 
 		}
 		res = cast[0].(*record.Proxy)
 		ri = info(res)
+	}
+	if si.base != nil {
+		if err := r.writeBack(op, self, res); err != nil {
+			return nil, err
+		}
+	} else if si.views > 0 {
+		si.gen++ // the views taken so far are stale
 	}
 	si.fake, si.meta = ri.fake, ri.meta
 	record.Rebind(self, res.Node(), si)

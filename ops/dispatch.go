@@ -55,6 +55,17 @@ func (o *Operator) HasMeta() bool { i := o.impl.Load(); return i != nil && i.met
 // its kernel and its meta function (either may be nil and set later with
 // SetKernel and SetMeta). Tags beyond those derived from the schema may be
 // given.
+//
+// A custom operator is torch.library.custom_op's counterpart: with a
+// kernel and a meta function (no tag, no shape rule) it traces with fx,
+// exports with export.Export as a node of its own (the core-ATen verifier
+// keeps operators outside the aten and prims namespaces that write none of
+// their arguments, as torch.export's does), survives RunDecompositions and
+// runs. With dynamic dimensions, Export probes the meta function at
+// several sizes: a result dimension that is constant or equal to one
+// input dimension stays symbolic; any other (2*n, n+1) specializes the
+// input's dynamic dimensions (Export reports it) unless a symbolic shape
+// rule is registered with shapeprop.RegisterRule.
 func Define(schema string, kernel, meta Kernel, tags Tag) (*Operator, error) {
 	o, err := Global().Register(schema, tags)
 	if err != nil {

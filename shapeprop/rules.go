@@ -28,7 +28,7 @@ func init() {
 		"_to_copy clone contiguous copy fill.Scalar fill.Tensor zeros_like ones_like full_like empty_like " +
 			"rand_like randn_like _softmax _log_softmax softmax.int log_softmax.int dropout flip cumsum " +
 			"batch_norm layer_norm group_norm instance_norm hardshrink nan_to_num scatter.src scatter.value " +
-			"scatter_add scatter_reduce.two index_put": sameRule,
+			"scatter_add scatter_reduce.two index_put select_scatter slice_scatter": sameRule,
 		"alias detach":                     aliasRule,
 		"native_dropout":                   nativeDropoutRule,
 		"view _unsafe_view reshape":        viewRule,
@@ -909,6 +909,18 @@ func (c *RuleCall) convShape(x, w *Fake, stride, padding, dilation []sym.Expr, t
 		return nil, torchErr("Expected %dD (unbatched) or %dD (batched) input to conv, but got input of size: %v", rw-1, rw, x.Shape)
 	}
 	in := x.Shape[len(x.Shape)-spatial:]
+	// The input's channels are the weight's (times groups): a guard when
+	// they are symbolic, as PyTorch's meta function checks.
+	channels := x.Shape[len(x.Shape)-spatial-1]
+	want := w.Shape[1].Mul(groups)
+	if transposed {
+		want = w.Shape[0]
+	}
+	if err := c.mustEq(channels, want, func() string {
+		return fmt.Sprintf("Given groups=%v, weight of size %v, expected input%v to have %v channels, but got %v channels instead", groups, w.Shape, x.Shape, want, channels)
+	}); err != nil {
+		return nil, err
+	}
 	stride = spread(stride, spatial, 1)
 	padding = spread(padding, spatial, 0)
 	dilation = spread(dilation, spatial, 1)

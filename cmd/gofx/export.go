@@ -18,7 +18,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	model := fs.String("model", "", "zoo model name ("+strings.Join(models.Names(), ", ")+")")
-	dynamic := fs.String("dynamic", "", `dynamic dims, "INPUT:DIM=NAME[MIN,MAX];..." (default: the model's own spec; "none" for all static)`)
+	dynamic := fs.String("dynamic", "", `dynamic dims, "INPUT:DIM=NAME[MIN,MAX];..." or "INPUT:DIM=auto" (default: the model's own spec; "none" for all static; "auto" for every dim dynamic unless the model specializes it, each specialization reported)`)
 	ioFile := fs.String("io", "", "io.json whose example inputs to export with")
 	shapes := fs.String("shape", "", `example input shapes instead of -io: float32 zeros, "2x3x16x16,4x16" (one per input)`)
 	decompose := fs.Bool("decompose", false, "also run PyTorch 1.13's finer decompositions (decomp.Extra)")
@@ -65,8 +65,12 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var dims export.Dims
+	var opts []export.Option
+	var notes []export.Specialization
 	switch {
 	case *dynamic == "none":
+	case *dynamic == "auto":
+		opts = append(opts, export.AllAuto())
 	case *dynamic != "":
 		var err error
 		if dims, err = export.ParseDims(*dynamic); err != nil {
@@ -79,9 +83,13 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ep, err := export.Export(m, inputs, dims)
+	opts = append(opts, export.Specializations(&notes))
+	ep, err := export.Export(m, inputs, dims, opts...)
 	if err != nil {
 		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "gofx export: dynamic dims: %s\n", n)
 	}
 	if *decompose {
 		if ep, err = ep.RunDecompositions(decomp.Extra()); err != nil {
