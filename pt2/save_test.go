@@ -1,0 +1,167 @@
+package pt2
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/models"
+	"github.com/gofx/gofx/torchio"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// zooDir holds the zoo's weights and io.json (copies of ../shared/models).
+const zooDir = "../testdata/models"
+
+// exportZoo exports the zoo model name with PyTorch's weights, as
+// models.Check's export pipeline does, and returns it with its io.json.
+func exportZoo(t *testing.T, name string) (*export.ExportedProgram, string) {
+	t.Helper()
+	dir := zooDir
+	if name == "resnet18" {
+		dir = "../../shared/models"
+	}
+	wpath, iopath := filepath.Join(dir, name+".state_dict.pt"), filepath.Join(dir, name+".io.json")
+	if _, err := os.Stat(wpath); err != nil {
+		t.Skipf("%s not found: %v", wpath, err)
+	}
+	spec, err := models.Lookup(name)
+	require.NoError(t, err)
+	w, err := torchio.Load(wpath)
+	require.NoError(t, err)
+	io, err := models.ReadIO(iopath)
+	require.NoError(t, err)
+	m, err := models.Fresh(spec, w)
+	require.NoError(t, err)
+	ep, err := models.Export(spec, m, io.Cases[0].Inputs)
+	require.NoError(t, err)
+	return ep, iopath
+}
+
+// TestSaveZoo writes every zoo program in both layouts, twice: the bytes
+// are the same (deterministic output), and the JSON is valid.
+func TestSaveZoo(t *testing.T) {
+	for _, name := range models.Names() {
+		t.Run(name, func(t *testing.T) {
+			ep, _ := exportZoo(t, name)
+			for _, f := range []Format{Legacy} {
+				var a, b bytes.Buffer
+				require.NoError(t, Save(&a, ep, SaveOptions{Format: f}))
+				require.NoError(t, Save(&b, ep, SaveOptions{Format: f}))
+				assert.Equal(t, a.Bytes(), b.Bytes(), "%s: two saves differ", f)
+				js, err := MarshalProgram(ep, f)
+				require.NoError(t, err)
+				var v map[string]any
+				require.NoError(t, json.Unmarshal(js, &v), "%s", f)
+			}
+		})
+	}
+}
+
+// torch2 returns the command that runs python with PyTorch (2.6, or 2.14
+// for sid) from ../shared/tools/torch2, or skips when it is not set up.
+func torch2(t *testing.T, suite string) *exec.Cmd {
+	t.Helper()
+	root := "/opt/torch2"
+	if suite != "" {
+		root = "/opt/torch2-" + suite
+	}
+	if _, err := os.Stat(filepath.Join(root, "usr/lib/python3/dist-packages/torch/export/__init__.py")); err != nil {
+		t.Skipf("PyTorch (torch2 %s) is not set up at %s", suite, root)
+	}
+	tool, err := filepath.Abs("../../shared/tools/torch2")
+	require.NoError(t, err)
+	if _, err := os.Stat(tool); err != nil {
+		t.Skipf("torch2 tool not found: %v", err)
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("torch2 needs root (chroot)")
+	}
+	cmd := exec.Command(tool)
+	if suite != "" {
+		cmd.Env = append(os.Environ(), "TORCH2_SUITE="+suite)
+	}
+	return cmd
+}
+
+type torchResult struct {
+	File       string  `json:"file"`
+	Torch      string  `json:"torch"`
+	Cases      int     `json:"cases"`
+	MaxAbsDiff float64 `json:"max_abs_diff"`
+	Error      *string `json:"error"`
+	Trace      string  `json:"trace"`
+}
+
+// runTorchCheck runs testdata/torch_load_check.py on pairs of (file,
+// io.json) and returns its results by file.
+func runTorchCheck(t *testing.T, cmd *exec.Cmd, pairs []string) map[string]torchResult {
+	t.Helper()
+	script, err := filepath.Abs("testdata/torch_load_check.py")
+	require.NoError(t, err)
+	cmd.Args = append(cmd.Args, append([]string{script}, pairs...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "torch2: %s", stderr.String())
+	res := map[string]torchResult{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r torchResult
+		if json.Unmarshal(sc.Bytes(), &r) == nil && r.File != "" {
+			res[r.File] = r
+		}
+	}
+	return res
+}
+
+// TestTorchLoadsZoo writes the zoo programs gofx exports in the ≤ 2.7
+// layout and has PyTorch 2.6's torch.export.load read them and run them
+// on their io.json cases.
+func TestTorchLoadsZoo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PyTorch")
+	}
+	cmd := torch2(t, "")
+	dir := t.TempDir()
+	var pairs []string
+	tols := map[string]float64{}
+	for _, name := range models.Names() {
+		if name == "resnet18" {
+			continue // large; the others cover its ops
+		}
+		ep, iopath := exportZoo(t, name)
+		p := filepath.Join(dir, name+".pt2")
+		require.NoError(t, Write(p, ep, SaveOptions{}))
+		io := filepath.Join(dir, name+".io.json")
+		data, err := os.ReadFile(iopath)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(io, data, 0o644))
+		pairs = append(pairs, p, io)
+		spec, _ := models.Lookup(name)
+		tols[p] = spec.Tol
+	}
+	res := runTorchCheck(t, cmd, pairs)
+	for i := 0; i < len(pairs); i += 2 {
+		p := pairs[i]
+		r, ok := res[p]
+		name := strings.TrimSuffix(filepath.Base(p), ".pt2")
+		if !assert.True(t, ok, "%s: no result", name) {
+			continue
+		}
+		if r.Error != nil {
+			t.Errorf("%s: PyTorch %s: %s\n%s", name, r.Torch, *r.Error, r.Trace)
+			continue
+		}
+		t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", name, r.Torch, r.Cases, r.MaxAbsDiff)
+		assert.LessOrEqual(t, r.MaxAbsDiff, tols[p], name)
+	}
+}
