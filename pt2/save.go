@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/pt2/schema"
 	"github.com/gofx/gofx/sym"
-	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
 )
 
@@ -54,11 +53,15 @@ type SaveOptions struct {
 	TorchVersion string
 }
 
-// The schema versions written: PyTorch 2.6's and 2.14's.
-var (
-	legacyVersion  = schemaVersion{8, 2}
-	archiveVersion = schemaVersion{8, 20}
-)
+// versions are the schema and torch versions each format is written
+// with: PyTorch 2.6's and 2.14's.
+var versions = map[Format]struct {
+	schema schema.SchemaVersion
+	torch  string
+}{
+	Legacy:  {schema.SchemaVersion{Major: 8, Minor: 2}, "2.6.0"},
+	Archive: {schema.SchemaVersion{Major: 8, Minor: 20}, "2.14.0"},
+}
 
 // Write saves ep to the file at path (see Save); the file is removed again
 // when writing fails.
@@ -85,18 +88,16 @@ func Write(path string, ep *export.ExportedProgram, opts SaveOptions) (err error
 // specs), the parameters and buffers, and the lifted constants. The
 // output is deterministic: the same program gives the same bytes.
 func Save(w io.Writer, ep *export.ExportedProgram, opts SaveOptions) error {
-	if ep == nil || ep.Graph == nil {
-		return fmt.Errorf("pt2: save: no program")
-	}
-	v := legacyVersion
-	if opts.Format == Archive {
-		v = archiveVersion
-	} else if opts.Format != Legacy {
-		return fmt.Errorf("pt2: save: unknown format %v", opts.Format)
-	}
-	js, err := serializeProgram(ep, v, opts.TorchVersion)
+	p, err := SerializeProgram(ep, opts.Format)
 	if err != nil {
 		return err
+	}
+	if opts.TorchVersion != "" {
+		p.TorchVersion = opts.TorchVersion
+	}
+	js, err := schema.Encode(p)
+	if err != nil {
+		return fmt.Errorf("pt2: save: %w", err)
 	}
 	name := opts.Name
 	if name == "" {
@@ -108,37 +109,44 @@ func Save(w io.Writer, ep *export.ExportedProgram, opts SaveOptions) error {
 	return writeLegacy(w, name, js, ep)
 }
 
-// MarshalProgram returns the JSON of ep's program (the
-// serialized_exported_program.json of the Legacy container, or
-// models/NAME.json of the Archive).
+// MarshalProgram returns the JSON of ep's program in the form of the
+// format: the serialized_exported_program.json of the Legacy zip (schema
+// 8.2), or models/NAME.json of the Archive (schema 8.20).
 func MarshalProgram(ep *export.ExportedProgram, f Format) ([]byte, error) {
-	v := legacyVersion
-	if f == Archive {
-		v = archiveVersion
+	p, err := SerializeProgram(ep, f)
+	if err != nil {
+		return nil, err
 	}
-	return serializeProgram(ep, v, "")
+	b, err := schema.Encode(p)
+	if err != nil {
+		return nil, fmt.Errorf("pt2: save: %w", err)
+	}
+	return b, nil
 }
 
-func serializeProgram(ep *export.ExportedProgram, v schemaVersion, torchVersion string) ([]byte, error) {
-	s := &serializer{ep: ep, env: ep.Env, v: v}
+// SerializeProgram returns ep's program as schema.py's ExportedProgram, as
+// torch's ExportedProgramSerializer makes it, in the schema version of the
+// format.
+func SerializeProgram(ep *export.ExportedProgram, f Format) (*schema.ExportedProgram, error) {
+	if ep == nil || ep.Graph == nil {
+		return nil, fmt.Errorf("pt2: save: no program")
+	}
+	v, ok := versions[f]
+	if !ok {
+		return nil, fmt.Errorf("pt2: save: unknown format %v", f)
+	}
+	s := &serializer{ep: ep, env: ep.Env, legacy: f == Legacy, params: map[string]bool{}}
 	if s.env == nil {
 		s.env = sym.NewEnv()
 	}
-	params := map[string]bool{}
 	for _, in := range ep.Signature.Inputs {
 		if in.Kind == export.Parameter {
-			params[in.Name] = true
+			s.params[in.Name] = true
 		}
 	}
 	g, err := s.graph(ep.Graph)
 	if err != nil {
 		return nil, err
-	}
-	// Parameters require grad, as torch writes their metadata.
-	for i, k := range s.tensorValues.keys {
-		if params[k] {
-			s.tensorValues.vals[i].(*obj).vals[2] = true
-		}
 	}
 	sig, err := s.signature()
 	if err != nil {
@@ -148,89 +156,58 @@ func serializeProgram(ep *export.ExportedProgram, v schemaVersion, torchVersion 
 	if err != nil {
 		return nil, err
 	}
-	gm := newObj().
-		set("graph", g).
-		set("signature", sig).
-		set("module_call_graph", mcg).
-		set("metadata", newObj())
-	if !s.legacy() {
-		gm.set("treespec_namedtuple_fields", newObj())
+	p := &schema.ExportedProgram{
+		GraphModule: schema.GraphModule{
+			Graph:           *g,
+			Signature:       *sig,
+			ModuleCallGraph: mcg,
+			Metadata:        map[string]string{},
+		},
+		OpsetVersion:     map[string]int64{"aten": 10},
+		RangeConstraints: s.rangeConstraints(),
+		SchemaVersion:    v.schema,
+		Verifiers:        []string{},
+		TorchVersion:     v.torch,
 	}
-	if torchVersion == "" {
-		torchVersion = "2.6.0"
-		if !s.legacy() {
-			torchVersion = "2.14.0"
-		}
+	if !s.legacy {
+		p.GraphModule.TreespecNamedtupleFields = map[string]schema.NamedTupleDef{}
+		p.GuardsCode = []string{}
 	}
-	top := newObj().
-		set("graph_module", gm).
-		set("opset_version", one("aten", 10)).
-		set("range_constraints", s.rangeConstraints()).
-		set("schema_version", newObj().set("major", v.major).set("minor", v.minor)).
-		set("verifiers", []any{}).
-		set("torch_version", torchVersion)
-	if !s.legacy() {
-		top.set("guards_code", []any{})
-	}
-	var b bytes.Buffer
-	if err := writeJSON(&b, top); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return p, nil
 }
 
-func (s *serializer) rangeConstraints() *obj {
-	rc := newObj()
-	names := make([]string, 0, len(s.ep.RangeConstraints))
-	for k := range s.ep.RangeConstraints {
-		names = append(names, k)
+func (s *serializer) rangeConstraints() map[string]schema.RangeConstraint {
+	rc := map[string]schema.RangeConstraint{}
+	bound := func(v int64) *int64 {
+		if v == sym.Inf || v == sym.NegInf {
+			return nil
+		}
+		return ptr(v)
 	}
-	// Symbols in creation order (the order torch's dict has), then any
-	// others by name.
-	order := map[string]int{}
-	for i, sy := range s.env.Symbols() {
-		order[sy.Name()] = i
-	}
-	sort.Slice(names, func(i, j int) bool {
-		oi, iok := order[names[i]]
-		oj, jok := order[names[j]]
-		if iok != jok {
-			return iok
-		}
-		if iok && oi != oj {
-			return oi < oj
-		}
-		return names[i] < names[j]
-	})
-	for _, k := range names {
-		r := s.ep.RangeConstraints[k]
-		bound := func(v int64) any {
-			if v == sym.Inf || v == sym.NegInf {
-				return nil
-			}
-			return v
-		}
-		rc.set(k, newObj().set("min_val", bound(r.Lo)).set("max_val", bound(r.Hi)))
+	for k, r := range s.ep.RangeConstraints {
+		rc[k] = schema.RangeConstraint{MinVal: bound(r.Lo), MaxVal: bound(r.Hi)}
 	}
 	return rc
 }
 
-func (s *serializer) signature() (*obj, error) {
-	var ins, outs []any
+func (s *serializer) signature() (*schema.GraphSignature, error) {
+	sig := &schema.GraphSignature{InputSpecs: []schema.InputSpec{}, OutputSpecs: []schema.OutputSpec{}}
 	for _, in := range s.ep.Signature.Inputs {
-		arg := one("name", in.Name)
+		arg := schema.TensorArgument{Name: in.Name}
+		var is schema.InputSpec
 		switch in.Kind {
 		case export.UserInput:
-			ins = append(ins, one("user_input", one("arg", one("as_tensor", arg))))
+			is.UserInput = &schema.UserInputSpec{Arg: schema.Argument{AsTensor: &arg}}
 		case export.Parameter:
-			ins = append(ins, one("parameter", newObj().set("arg", arg).set("parameter_name", in.Target)))
+			is.Parameter = &schema.InputToParameterSpec{Arg: arg, ParameterName: in.Target}
 		case export.Buffer:
-			ins = append(ins, one("buffer", newObj().set("arg", arg).set("buffer_name", in.Target).set("persistent", in.Persistent)))
+			is.Buffer = &schema.InputToBufferSpec{Arg: arg, BufferName: in.Target, Persistent: in.Persistent}
 		case export.ConstantTensor:
-			ins = append(ins, one("tensor_constant", newObj().set("arg", arg).set("tensor_constant_name", in.Target)))
+			is.TensorConstant = &schema.InputToTensorConstantSpec{Arg: arg, TensorConstantName: in.Target}
 		default:
 			return nil, fmt.Errorf("pt2: save: input %s: kind %s has no .pt2 form", in.Name, in.Kind)
 		}
+		sig.InputSpecs = append(sig.InputSpecs, is)
 	}
 	results, err := s.outputArgs()
 	if err != nil {
@@ -240,22 +217,24 @@ func (s *serializer) signature() (*obj, error) {
 		return nil, fmt.Errorf("pt2: save: the graph returns %d values for %d outputs of the signature", len(results), len(s.ep.Signature.Outputs))
 	}
 	for i, o := range s.ep.Signature.Outputs {
+		var os schema.OutputSpec
 		switch o.Kind {
 		case export.UserOutput:
 			a, err := s.input(results[i], nil)
 			if err != nil {
 				return nil, fmt.Errorf("pt2: save: output %s: %v", o.Name, err)
 			}
-			outs = append(outs, one("user_output", one("arg", a)))
+			os.UserOutput = &schema.UserOutputSpec{Arg: *a}
 		case export.BufferMutation:
-			outs = append(outs, one("buffer_mutation", newObj().set("arg", one("name", s.argName(results[i], o.Name))).set("buffer_name", o.Target)))
+			os.BufferMutation = &schema.BufferMutationSpec{Arg: schema.TensorArgument{Name: s.argName(results[i], o.Name)}, BufferName: o.Target}
 		case export.UserInputMutation:
-			outs = append(outs, one("user_input_mutation", newObj().set("arg", one("name", s.argName(results[i], o.Name))).set("user_input_name", o.Target)))
+			os.UserInputMutation = &schema.UserInputMutationSpec{Arg: schema.TensorArgument{Name: s.argName(results[i], o.Name)}, UserInputName: o.Target}
 		default:
 			return nil, fmt.Errorf("pt2: save: output %s: kind %s has no .pt2 form", o.Name, o.Kind)
 		}
+		sig.OutputSpecs = append(sig.OutputSpecs, os)
 	}
-	return newObj().set("input_specs", orEmpty(ins)).set("output_specs", orEmpty(outs)), nil
+	return sig, nil
 }
 
 func (s *serializer) argName(a node.Arg, fallback string) string {
@@ -280,33 +259,24 @@ func (s *serializer) outputArgs() ([]node.Arg, error) {
 // moduleCallGraph writes the root entry with the pytree specs of the
 // inputs and outputs, which torch.export.load's module() needs to take
 // and return the model's structures, and then every submodule call.
-func (s *serializer) moduleCallGraph() ([]any, error) {
+func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
 	user := s.ep.Signature.UserInputs()
-	inSpec := treeSpecJSON(tupleSpec(tupleSpec(leaves(len(user))...), dictSpec()))
 	outSpec, err := s.outSpec()
 	if err != nil {
 		return nil, err
 	}
-	names := make([]any, len(user))
-	for i, u := range user {
-		names[i] = u
+	root := &schema.ModuleCallSignature{
+		Inputs:          []schema.Argument{},
+		Outputs:         []schema.Argument{},
+		InSpec:          treeSpecJSON(tupleSpec(tupleSpec(leaves(len(user))...), dictSpec())),
+		OutSpec:         treeSpecJSON(outSpec),
+		ForwardArgNames: append([]string{}, user...),
 	}
-	rootSig := newObj().
-		set("inputs", []any{}).
-		set("outputs", []any{}).
-		set("in_spec", inSpec).
-		set("out_spec", treeSpecJSON(outSpec)).
-		set("forward_arg_names", names)
-	entries := []any{newObj().set("fqn", "").set("signature", rootSig)}
+	entries := []schema.ModuleCallEntry{{Fqn: "", Signature: root}}
 	for _, c := range s.ep.ModuleCallGraph {
-		if c.FQN == "" {
-			continue
+		if c.FQN != "" {
+			entries = append(entries, schema.ModuleCallEntry{Fqn: c.FQN})
 		}
-		e := one("fqn", c.FQN)
-		if !s.legacy() {
-			e.set("signature", nil)
-		}
-		entries = append(entries, e)
 	}
 	return entries, nil
 }
@@ -331,21 +301,27 @@ func tupleSpec(c ...*spec) *spec { return &spec{typ: "builtins.tuple", context: 
 func dictSpec() *spec { return &spec{typ: "builtins.dict", context: "[]"} }
 
 // treeSpecJSON is treespec_dumps: [1, {"type": ..., "context": ...,
-// "children_spec": [...]}] as a string, as Python's json.dumps prints it.
+// "children_spec": [...]}] as Python's json.dumps prints it.
 func treeSpecJSON(t *spec) string {
-	var conv func(t *spec) *obj
-	conv = func(t *spec) *obj {
+	var b strings.Builder
+	var write func(t *spec)
+	write = func(t *spec) {
 		if t.typ == "" {
-			return newObj().set("type", nil).set("context", nil).set("children_spec", []any{})
+			b.WriteString(`{"type": null, "context": null, "children_spec": []}`)
+			return
 		}
-		cs := make([]any, len(t.children))
+		fmt.Fprintf(&b, `{"type": %q, "context": %q, "children_spec": [`, t.typ, t.context)
 		for i, c := range t.children {
-			cs[i] = conv(c)
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			write(c)
 		}
-		return newObj().set("type", t.typ).set("context", t.context).set("children_spec", cs)
+		b.WriteString("]}")
 	}
-	var b bytes.Buffer
-	_ = writeJSON(&b, []any{1, conv(t)})
+	b.WriteString("[1, ")
+	write(t)
+	b.WriteString("]")
 	return b.String()
 }
 
@@ -452,7 +428,7 @@ func writeLegacy(w io.Writer, _ string, js []byte, ep *export.ExportedProgram) e
 		{"serialized_state_dict.pt", sdb.Bytes()},
 		{"serialized_constants.pt", cb.Bytes()},
 		{"serialized_example_inputs.pt", nil},
-		{"version", []byte(fmt.Sprintf("%d.%d", legacyVersion.major, legacyVersion.minor))},
+		{"version", []byte(fmt.Sprintf("%d.%d", versions[Legacy].schema.Major, versions[Legacy].schema.Minor))},
 	} {
 		if err := z.add(e.name, e.data); err != nil {
 			return err
@@ -467,6 +443,3 @@ func writeLegacy(w io.Writer, _ string, js []byte, ep *export.ExportedProgram) e
 func writeArchive(w io.Writer, name string, js []byte, ep *export.ExportedProgram) error {
 	return fmt.Errorf("pt2: save: the PT2 archive layout is not written yet (model %s, %d bytes of JSON)", name, len(js))
 }
-
-var _ = strings.Join
-var _ = tensor.Float32
