@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/node"
@@ -260,17 +259,46 @@ func (s *serializer) outputArgs() ([]node.Arg, error) {
 // inputs and outputs, which torch.export.load's module() needs to take
 // and return the model's structures, and then every submodule call.
 func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
-	user := s.ep.Signature.UserInputs()
-	outSpec, err := s.outSpec()
+	inSpec := s.ep.InSpec()
+	outSpec := s.ep.OutSpec()
+	if outSpec == nil {
+		outSpec = export.TupleSpec()
+		for _, o := range s.ep.Signature.Outputs {
+			if o.Kind == export.UserOutput {
+				outSpec.Children = append(outSpec.Children, export.Leaf())
+			}
+		}
+	}
+	user := 0
+	var names []string
+	for _, in := range s.ep.Signature.Inputs {
+		if in.Kind == export.UserInput {
+			user++
+			names = append(names, in.Name)
+		}
+	}
+	if n := inSpec.NumLeaves(); n != user {
+		return nil, fmt.Errorf("pt2: save: the program takes %d inputs but has %d user-input placeholders: an input that export specialized (a Go int or float argument) has no .pt2 form yet", n, user)
+	}
+	in, err := inSpec.MarshalPyTorch()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("pt2: save: the input spec: %w", err)
+	}
+	out, err := outSpec.MarshalPyTorch()
+	if err != nil {
+		return nil, fmt.Errorf("pt2: save: the output spec: %w", err)
+	}
+	// forward_arg_names names the model's arguments; the placeholders'
+	// names are those when every argument is one tensor.
+	if args := inSpec.Children; len(args) != 2 || len(args[0].Children) != user || len(args[1].Children) != 0 {
+		names = nil
 	}
 	root := &schema.ModuleCallSignature{
 		Inputs:          []schema.Argument{},
 		Outputs:         []schema.Argument{},
-		InSpec:          treeSpecJSON(tupleSpec(tupleSpec(leaves(len(user))...), dictSpec())),
-		OutSpec:         treeSpecJSON(outSpec),
-		ForwardArgNames: append([]string{}, user...),
+		InSpec:          in,
+		OutSpec:         out,
+		ForwardArgNames: names,
 	}
 	entries := []schema.ModuleCallEntry{{Fqn: "", Signature: root}}
 	for _, c := range s.ep.ModuleCallGraph {
@@ -279,82 +307,6 @@ func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
 		}
 	}
 	return entries, nil
-}
-
-// spec is a pytree spec: a leaf (typ "") or a container.
-type spec struct {
-	typ      string // "", "builtins.tuple", "builtins.list", "builtins.dict"
-	context  string // the JSON of the context: "null", "[]", ...
-	children []*spec
-}
-
-func leaves(n int) []*spec {
-	out := make([]*spec, n)
-	for i := range out {
-		out[i] = &spec{}
-	}
-	return out
-}
-
-func tupleSpec(c ...*spec) *spec { return &spec{typ: "builtins.tuple", context: "null", children: c} }
-
-func dictSpec() *spec { return &spec{typ: "builtins.dict", context: "[]"} }
-
-// treeSpecJSON is treespec_dumps: [1, {"type": ..., "context": ...,
-// "children_spec": [...]}] as Python's json.dumps prints it.
-func treeSpecJSON(t *spec) string {
-	var b strings.Builder
-	var write func(t *spec)
-	write = func(t *spec) {
-		if t.typ == "" {
-			b.WriteString(`{"type": null, "context": null, "children_spec": []}`)
-			return
-		}
-		fmt.Fprintf(&b, `{"type": %q, "context": %q, "children_spec": [`, t.typ, t.context)
-		for i, c := range t.children {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			write(c)
-		}
-		b.WriteString("]}")
-	}
-	b.WriteString("[1, ")
-	write(t)
-	b.WriteString("]")
-	return b.String()
-}
-
-// outSpec is the structure of the user outputs: the module's output as
-// ExportedProgram.Module returns it (a tensor, or nested tuples).
-func (s *serializer) outSpec() (*spec, error) {
-	gm, err := s.ep.Module()
-	if err != nil {
-		return nil, fmt.Errorf("pt2: save: the output structure: %w", err)
-	}
-	out := gm.Graph.OutputNode()
-	if out == nil || out.NumArgs() != 1 {
-		return nil, fmt.Errorf("pt2: save: the module has no output")
-	}
-	var walk func(a node.Arg) *spec
-	walk = func(a node.Arg) *spec {
-		switch x := a.(type) {
-		case node.Tuple:
-			return tupleSpec(mapSpecs(x, walk)...)
-		case node.List:
-			return &spec{typ: "builtins.list", context: "null", children: mapSpecs(x, walk)}
-		}
-		return &spec{}
-	}
-	return walk(out.Arg(0)), nil
-}
-
-func mapSpecs(xs []node.Arg, f func(node.Arg) *spec) []*spec {
-	out := make([]*spec, len(xs))
-	for i, x := range xs {
-		out[i] = f(x)
-	}
-	return out
 }
 
 // zipWriter writes the entries of a .pt2 zip: stored (not compressed),
