@@ -7,11 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/models"
+	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/pt2/schema"
 	"github.com/gofx/gofx/torchio"
 	"github.com/stretchr/testify/assert"
@@ -125,45 +128,77 @@ func runTorchCheck(t *testing.T, cmd *exec.Cmd, pairs []string) map[string]torch
 	return res
 }
 
-// TestTorchLoadsZoo writes the zoo programs gofx exports in the ≤ 2.7
-// layout and has PyTorch 2.6's torch.export.load read them and run them
-// on their io.json cases.
-func TestTorchLoadsZoo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs PyTorch")
-	}
-	cmd := torch2(t, "")
-	dir := t.TempDir()
-	var pairs []string
-	tols := map[string]float64{}
+// zooPrograms returns the zoo programs gofx makes, by "model.pipeline":
+// exported, decomposed (RunDecompositions with decomp.Extra) and optimized
+// (passes.Default), with their io.json paths and tolerances.
+func zooPrograms(t *testing.T, skip ...string) (names []string, eps map[string]*export.ExportedProgram, ios map[string]string, tols map[string]float64) {
+	eps, ios, tols = map[string]*export.ExportedProgram{}, map[string]string{}, map[string]float64{}
 	for _, name := range models.Names() {
-		if name == "resnet18" {
-			continue // large; the others cover its ops
+		if slices.Contains(skip, name) {
+			continue
 		}
 		ep, iopath := exportZoo(t, name)
-		p := filepath.Join(dir, name+".pt2")
-		require.NoError(t, Write(p, ep, SaveOptions{}))
-		io := filepath.Join(dir, name+".io.json")
-		data, err := os.ReadFile(iopath)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(io, data, 0o644))
-		pairs = append(pairs, p, io)
 		spec, _ := models.Lookup(name)
-		tols[p] = spec.Tol
+		dec, err := ep.RunDecompositions(decomp.Extra())
+		require.NoError(t, err, name)
+		opt, err := ep.Transform(passes.NewManager(passes.Default()...))
+		require.NoError(t, err, name)
+		for _, p := range []struct {
+			pipeline string
+			ep       *export.ExportedProgram
+		}{{"export", ep}, {"decomposed", dec}, {"optimized", opt}} {
+			key := name + "." + p.pipeline
+			names = append(names, key)
+			eps[key], ios[key], tols[key] = p.ep, iopath, spec.Tol
+		}
 	}
-	res := runTorchCheck(t, cmd, pairs)
-	for i := 0; i < len(pairs); i += 2 {
-		p := pairs[i]
-		r, ok := res[p]
-		name := strings.TrimSuffix(filepath.Base(p), ".pt2")
-		if !assert.True(t, ok, "%s: no result", name) {
-			continue
-		}
-		if r.Error != nil {
-			t.Errorf("%s: PyTorch %s: %s\n%s", name, r.Torch, *r.Error, r.Trace)
-			continue
-		}
-		t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", name, r.Torch, r.Cases, r.MaxAbsDiff)
-		assert.LessOrEqual(t, r.MaxAbsDiff, tols[p], name)
+	return names, eps, ios, tols
+}
+
+// TestTorchLoadsZoo writes the zoo programs gofx makes (exported,
+// decomposed, optimized) in the layout of format and has PyTorch's
+// torch.export.load read them and run them on their io.json cases: 2.6
+// for the ≤ 2.7 zip, 2.14 for the PT2 archive.
+func TestTorchLoadsZoo(t *testing.T) {
+	for _, tc := range []struct {
+		format Format
+		suite  string
+	}{{Legacy, ""}, {Archive, "sid"}} {
+		t.Run(tc.format.String(), func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("runs PyTorch")
+			}
+			cmd := torch2(t, tc.suite)
+			dir := t.TempDir()
+			// resnet18 is large; the others cover its operators.
+			names, eps, ios, tols := zooPrograms(t, "resnet18")
+			var pairs []string
+			for _, key := range names {
+				p := filepath.Join(dir, key+".pt2")
+				if err := Write(p, eps[key], SaveOptions{Format: tc.format}); err != nil {
+					t.Errorf("%s: %v", key, err)
+					continue
+				}
+				io := filepath.Join(dir, filepath.Base(ios[key]))
+				data, err := os.ReadFile(ios[key])
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(io, data, 0o644))
+				pairs = append(pairs, p, io)
+			}
+			res := runTorchCheck(t, cmd, pairs)
+			for i := 0; i < len(pairs); i += 2 {
+				key := strings.TrimSuffix(filepath.Base(pairs[i]), ".pt2")
+				r, ok := res[pairs[i]]
+				if !assert.True(t, ok, "%s: no result", key) {
+					continue
+				}
+				if r.Error != nil {
+					t.Errorf("%s: PyTorch %s: %s\n%s", key, r.Torch, *r.Error, r.Trace)
+					continue
+				}
+				t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", key, r.Torch, r.Cases, r.MaxAbsDiff)
+				assert.LessOrEqual(t, r.MaxAbsDiff, tols[key], key)
+			}
+		})
 	}
 }
