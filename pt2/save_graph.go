@@ -269,8 +269,8 @@ func (s *serializer) named(name string, arg *schema.Argument, kwOnly bool) schem
 // leaving out those not given (they take their defaults), as torch's
 // serialize_inputs does.
 func (s *serializer) opInputs(n *node.Node, op *ops.Operator) ([]schema.NamedArgument, error) {
-	sc := op.Schema()
 	args, kwargs := n.Args(), n.Kwargs()
+	sc := boundSchema(op, len(args), kwargs)
 	used := 0
 	out := []schema.NamedArgument{}
 	for i, sa := range sc.Args {
@@ -293,6 +293,53 @@ func (s *serializer) opInputs(n *node.Node, op *ops.Operator) ([]schema.NamedArg
 		return nil, nodeError(n, "the arguments do not bind to the schema %s", sc)
 	}
 	return out, nil
+}
+
+// boundSchema returns the newest schema of op that a call with nargs
+// positional arguments and these keyword arguments binds to (by arity,
+// keyword names and required arguments): an operator whose schema changed
+// since PyTorch 1.13 keeps the argument names of the schema the graph was
+// built for. It returns the newest schema when none fits; opInputs then
+// names the mismatch.
+func boundSchema(op *ops.Operator, nargs int, kwargs node.Kwargs) *ops.Schema {
+	for _, sc := range op.Schemas() {
+		if fits(sc, nargs, kwargs) {
+			return sc
+		}
+	}
+	return op.Schema()
+}
+
+func fits(sc *ops.Schema, nargs int, kwargs node.Kwargs) bool {
+	pos := 0
+	for _, a := range sc.Args {
+		if !a.KwargOnly {
+			pos++
+		}
+	}
+	if nargs > pos {
+		return false
+	}
+	for _, kw := range kwargs {
+		found := false
+		for i, a := range sc.Args {
+			if a.Name == kw.Name && (a.KwargOnly || i >= nargs) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	for i, a := range sc.Args {
+		if a.Default != nil || i < nargs && !a.KwargOnly {
+			continue
+		}
+		if _, ok := kwargs.Get(a.Name); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // namedType is the name of t, or of its element when t is optional.
