@@ -13,6 +13,7 @@ import (
 	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/sym"
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchio"
 )
 
 // Subgraph is a graph that a higher-order operator of the program calls
@@ -353,3 +354,61 @@ func writeSubgraphs(b *strings.Builder, subs []Subgraph, indent string) {
 		writeSubgraphs(b, sg.Subgraphs, indent+"    ")
 	}
 }
+
+// Clone returns a copy of ep with its own copies of the parameters,
+// buffers and constants (tensors that shared storage share the copy of
+// it), so that running the copy leaves ep's state as it was. The graph and
+// the rest are shared: Run does not edit them.
+func (ep *ExportedProgram) Clone() *ExportedProgram {
+	out := *ep
+	type copied struct{ orig, full *tensor.Tensor }
+	var storages []copied
+	copies := map[*tensor.Tensor]*tensor.Tensor{}
+	cp := func(es []stateEntry) []stateEntry {
+		res := make([]stateEntry, len(es))
+		for i, e := range es {
+			c, ok := copies[e.t]
+			if !ok {
+				c = cloneShared(e.t, func(t *tensor.Tensor) *tensor.Tensor {
+					for _, s := range storages {
+						if s.orig.SharesStorage(t) {
+							return s.full
+						}
+					}
+					full, err := t.AsStrided([]int{torchio.StorageNumel(t)}, []int{1}, 0)
+					if err != nil {
+						return nil
+					}
+					s := copied{t, full.Clone()}
+					storages = append(storages, s)
+					return s.full
+				})
+				copies[e.t] = c
+			}
+			res[i] = stateEntry{e.name, c}
+		}
+		return res
+	}
+	out.state = cp(ep.state)
+	out.constants = cp(ep.constants)
+	return &out
+}
+
+// cloneShared copies t as a view of the copy of its storage that storage
+// returns (nil: t is copied alone).
+func cloneShared(t *tensor.Tensor, storage func(*tensor.Tensor) *tensor.Tensor) *tensor.Tensor {
+	if t.IsMeta() {
+		return t
+	}
+	if full := storage(t); full != nil {
+		if v, err := full.AsStrided(t.Shape(), t.Strides(), t.Offset()); err == nil {
+			return v
+		}
+	}
+	return t.Clone()
+}
+
+// ArgNames returns the model's positional argument names (PyTorch's
+// forward_arg_names) when the program came from a file that names them;
+// nil otherwise.
+func (ep *ExportedProgram) ArgNames() []string { return slices.Clone(ep.argNames) }

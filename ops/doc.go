@@ -28,6 +28,10 @@
 // runtime assertions of 2.x graphs (_assert_scalar,
 // sym_constrain_range_for_size), which dead-code elimination keeps.
 //
+// Registry.LookupQualified resolves an operator by the name .pt2 files
+// write ("torch.ops.aten.conv2d.default"), with an error naming an unknown
+// one; node.LookupTarget builds on it for every call_function target.
+//
 // Package ops sits below package node: it does not import it. Operators
 // implement node.Function structurally.
 package ops

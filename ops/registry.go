@@ -246,6 +246,9 @@ var allSchemas string
 //go:embed schemas/versions_2.x.txt
 var newerSchemas string
 
+//go:embed schemas/quantized_decomposed.txt
+var quantizedDecomposed string
+
 //go:embed schemas/core_schemas.txt
 var coreSchemas string
 
@@ -268,7 +271,9 @@ const (
 // Global returns the process-wide registry, loaded on first use: every
 // operator schema of PyTorch 1.13 (aten, schemas/all_schemas_1.13.txt),
 // 2.6 and 2.14 (every namespace of their JIT registries: aten, prims,
-// quantized, ...; schemas/versions_2.x.txt holds the schemas 1.13 lacks).
+// quantized, ...; schemas/versions_2.x.txt holds the schemas 1.13 lacks),
+// and the quantized_decomposed operators 2.6 defines in Python
+// (schemas/quantized_decomposed.txt).
 // An operator whose schema changed keeps its history: its Schema is the
 // newest (2.14's, or 2.6's for an operator 2.14 dropped), and Bind falls
 // back to the older ones. The core opset (schemas/core_schemas.txt) is
@@ -317,6 +322,9 @@ func Global() *Registry {
 				rank = rank214
 			}
 			add(MustParseSchema(schema), rank)
+		}
+		for _, line := range schemaFileLines(quantizedDecomposed) {
+			add(MustParseSchema(line), rank26)
 		}
 		for _, line := range schemaFileLines(coreSchemas) {
 			if s := MustParseSchema(line); r.byName[operatorName(s)] == nil {
@@ -396,4 +404,35 @@ func schemaFileLines(text string) []string {
 		}
 	}
 	return out
+}
+
+// LookupQualified returns the operator a serialized program names, written
+// as PyTorch 2.x's .pt2 files write an OpOverload's target
+// ("torch.ops.aten.conv2d.default", "torch.ops.gofxtest.scaled_softplus.default")
+// or as Lookup accepts it ("aten.add.Tensor", "aten::relu"). An unknown name
+// is an error naming it; a name in a namespace the registry has never seen
+// is most likely a custom operator, which Define registers.
+func (r *Registry) LookupQualified(name string) (*Operator, error) {
+	key := strings.TrimPrefix(name, "torch.ops.")
+	if !strings.Contains(key, "::") && strings.Count(key, ".") != 2 {
+		return nil, fmt.Errorf("ops: %q is not an operator overload (namespace.name.overload, as torch.ops.aten.add.Tensor)", name)
+	}
+	if o, ok := r.Lookup(key); ok {
+		return o, nil
+	}
+	ns, rest, ok := strings.Cut(key, "::")
+	if !ok {
+		ns, rest, _ = strings.Cut(key, ".")
+	}
+	base, _, _ := strings.Cut(rest, ".")
+	r.mu.RLock()
+	known := len(r.overloads[ns+"."+base]) > 0
+	r.mu.RUnlock()
+	switch {
+	case known:
+		return nil, fmt.Errorf("ops: unknown operator %s: %s::%s has no such overload", name, ns, base)
+	case ns == "aten" || ns == "prims" || ns == "prim" || ns == "quantized":
+		return nil, fmt.Errorf("ops: unknown operator %s: not in PyTorch 1.13, 2.6 or 2.14", name)
+	}
+	return nil, fmt.Errorf("ops: unknown operator %s (a custom operator: register its schema with ops.Define)", name)
 }

@@ -141,3 +141,34 @@ func TestNewOperatorTags(t *testing.T) {
 		})
 	}
 }
+
+func TestLookupQualified(t *testing.T) {
+	tests := []struct {
+		name, want, errSub string
+	}{
+		{"torch.ops.aten.conv2d.default", "aten.conv2d.default", ""},
+		{"torch.ops.aten.add.Tensor", "aten.add.Tensor", ""},
+		{"torch.ops.aten._native_batch_norm_legit_no_training.default", "aten._native_batch_norm_legit_no_training.default", ""},
+		{"torch.ops.prims.convert_element_type.default", "prims.convert_element_type.default", ""},
+		{"torch.ops.quantized_decomposed.dequantize_per_channel.default", "quantized_decomposed.dequantize_per_channel.default", ""},
+		{"aten.relu.default", "aten.relu.default", ""},
+		{"aten::relu", "aten.relu.default", ""},
+		{"torch.ops.aten.add", "", "is not an operator overload"},
+		{"torch.ops.aten.add.Nope", "", "aten::add has no such overload"},
+		{"torch.ops.aten.frobnicate.default", "", "not in PyTorch 1.13, 2.6 or 2.14"},
+		{"torch.ops.mylib.op.default", "", "ops.Define"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := ops.Global().LookupQualified(tt.name)
+			if tt.errSub != "" {
+				require.Error(t, err)
+				assert.ErrorContains(t, err, tt.name)
+				assert.ErrorContains(t, err, tt.errSub)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, o.String())
+		})
+	}
+}
