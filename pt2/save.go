@@ -1,17 +1,15 @@
 package pt2
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/pt2/archive"
 	"github.com/gofx/gofx/pt2/schema"
 	"github.com/gofx/gofx/sym"
-	"github.com/gofx/gofx/torchio"
 )
 
 // Format is the container Save writes.
@@ -87,25 +85,14 @@ func Write(path string, ep *export.ExportedProgram, opts SaveOptions) (err error
 // specs), the parameters and buffers, and the lifted constants. The
 // output is deterministic: the same program gives the same bytes.
 func Save(w io.Writer, ep *export.ExportedProgram, opts SaveOptions) error {
-	p, err := SerializeProgram(ep, opts.Format)
+	a, err := ToArchive(ep, opts)
 	if err != nil {
 		return err
 	}
-	if opts.TorchVersion != "" {
-		p.TorchVersion = opts.TorchVersion
-	}
-	js, err := schema.Encode(p)
-	if err != nil {
+	if err := a.Write(w); err != nil {
 		return fmt.Errorf("pt2: save: %w", err)
 	}
-	name := opts.Name
-	if name == "" {
-		name = "model"
-	}
-	if opts.Format == Archive {
-		return writeArchive(w, name, js, ep)
-	}
-	return writeLegacy(w, name, js, ep)
+	return nil
 }
 
 // MarshalProgram returns the JSON of ep's program in the form of the
@@ -309,89 +296,58 @@ func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
 	return entries, nil
 }
 
-// zipWriter writes the entries of a .pt2 zip: stored (not compressed),
-// fixed times, as torch writes them.
-type zipWriter struct {
-	zw *zip.Writer
-}
-
-func (z *zipWriter) add(name string, data []byte) error {
-	w, err := z.zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+// Archive returns ep as a one-model archive in the container of format,
+// ready for archive.Write: the program, the parameters and persistent
+// buffers as its weights (parameters marked as nn.Parameters), the tensor
+// constants and non-persistent buffers as its constants, as
+// torch.export.save stores them.
+func ToArchive(ep *export.ExportedProgram, opts SaveOptions) (*archive.Archive, error) {
+	p, err := SerializeProgram(ep, opts.Format)
 	if err != nil {
-		return fmt.Errorf("pt2: save: %s: %w", name, err)
+		return nil, err
 	}
-	if _, err := w.Write(data); err != nil {
-		return fmt.Errorf("pt2: save: %s: %w", name, err)
+	if opts.TorchVersion != "" {
+		p.TorchVersion = opts.TorchVersion
 	}
-	return nil
-}
-
-// stateDicts returns the parameters and buffers (in signature order) and
-// the constants as torch.save state dicts.
-func stateDicts(ep *export.ExportedProgram) (state, consts *torchio.StateDict, err error) {
-	sd := ep.StateDict()
-	cs := ep.Constants()
-	state, consts = torchio.NewStateDict(), torchio.NewStateDict()
+	name := opts.Name
+	if name == "" {
+		name = "model" // torch.export.save's name for the one program
+	}
+	m := &archive.Model{Name: name, Program: p}
+	state, consts := ep.StateDict(), ep.Constants()
+	seen := map[string]bool{}
 	for _, in := range ep.Signature.Inputs {
-		switch in.Kind {
-		case export.Parameter, export.Buffer:
-			t, ok := sd[in.Target]
+		if in.Kind == export.UserInput || seen[in.Target] {
+			continue
+		}
+		seen[in.Target] = true
+		switch {
+		case in.Kind == export.Parameter, in.Kind == export.Buffer && in.Persistent:
+			t, ok := state[in.Target]
 			if !ok {
-				return nil, nil, fmt.Errorf("pt2: save: input %s: no state entry %s", in.Name, in.Target)
+				return nil, fmt.Errorf("pt2: save: input %s: no state entry %s", in.Name, in.Target)
 			}
-			if _, dup := state.Get(in.Target); !dup {
-				if in.Kind == export.Parameter {
-					state.SetParameter(in.Target, t)
-				} else {
-					state.Set(in.Target, t)
-				}
-			}
-		case export.ConstantTensor:
-			t, ok := cs[in.Target]
+			isParam := in.Kind == export.Parameter
+			m.Weights = append(m.Weights, archive.Weight{Name: in.Target, Tensor: t, IsParam: isParam, RequiresGrad: isParam})
+		case in.Kind == export.Buffer:
+			t, ok := state[in.Target]
 			if !ok {
-				return nil, nil, fmt.Errorf("pt2: save: input %s: no constant %s", in.Name, in.Target)
+				return nil, fmt.Errorf("pt2: save: input %s: no state entry %s", in.Name, in.Target)
 			}
-			if _, dup := consts.Get(in.Target); !dup {
-				consts.Set(in.Target, t)
+			m.Constants = append(m.Constants, archive.Constant{Name: in.Target, Tensor: t})
+		case in.Kind == export.ConstantTensor:
+			t, ok := consts[in.Target]
+			if !ok {
+				return nil, fmt.Errorf("pt2: save: input %s: no constant %s", in.Name, in.Target)
 			}
+			m.Constants = append(m.Constants, archive.Constant{Name: in.Target, Tensor: t})
+		default:
+			return nil, fmt.Errorf("pt2: save: input %s: kind %s has no .pt2 form", in.Name, in.Kind)
 		}
 	}
-	return state, consts, nil
-}
-
-func writeLegacy(w io.Writer, _ string, js []byte, ep *export.ExportedProgram) error {
-	state, consts, err := stateDicts(ep)
-	if err != nil {
-		return err
+	a := &archive.Archive{Layout: archive.LayoutZip, Models: []*archive.Model{m}}
+	if opts.Format == Archive {
+		a.Layout, a.Root, a.Version = archive.LayoutPT2, name, "0"
 	}
-	var sdb, cb bytes.Buffer
-	if err := torchio.Write(&sdb, state); err != nil {
-		return fmt.Errorf("pt2: save: serialized_state_dict.pt: %w", err)
-	}
-	if err := torchio.Write(&cb, consts); err != nil {
-		return fmt.Errorf("pt2: save: serialized_constants.pt: %w", err)
-	}
-	z := &zipWriter{zw: zip.NewWriter(w)}
-	for _, e := range []struct {
-		name string
-		data []byte
-	}{
-		{"serialized_exported_program.json", js},
-		{"serialized_state_dict.pt", sdb.Bytes()},
-		{"serialized_constants.pt", cb.Bytes()},
-		{"serialized_example_inputs.pt", nil},
-		{"version", []byte(fmt.Sprintf("%d.%d", versions[Legacy].schema.Major, versions[Legacy].schema.Minor))},
-	} {
-		if err := z.add(e.name, e.data); err != nil {
-			return err
-		}
-	}
-	if err := z.zw.Close(); err != nil {
-		return fmt.Errorf("pt2: save: %w", err)
-	}
-	return nil
-}
-
-func writeArchive(w io.Writer, name string, js []byte, ep *export.ExportedProgram) error {
-	return fmt.Errorf("pt2: save: the PT2 archive layout is not written yet (model %s, %d bytes of JSON)", name, len(js))
+	return a, nil
 }

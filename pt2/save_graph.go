@@ -8,22 +8,16 @@ import (
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/pt2/archive"
 	"github.com/gofx/gofx/pt2/schema"
 	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/sym"
-	"github.com/gofx/gofx/tensor"
 )
 
-// The enum values of schema.py for gofx's dtypes, layouts and memory
-// formats (torch's _TORCH_TO_SERIALIZE_* maps).
+// The enum values of schema.py for gofx's argument values (torch's
+// _TORCH_TO_SERIALIZE_* maps); tensor dtypes map through
+// archive.ScalarType.
 var (
-	scalarTypes = map[tensor.DType]schema.ScalarType{
-		tensor.Uint8: schema.ScalarTypeByte, tensor.Int8: schema.ScalarTypeChar,
-		tensor.Int16: schema.ScalarTypeShort, tensor.Int32: schema.ScalarTypeInt,
-		tensor.Int64: schema.ScalarTypeLong, tensor.Float16: schema.ScalarTypeHalf,
-		tensor.Float32: schema.ScalarTypeFloat, tensor.Float64: schema.ScalarTypeDouble,
-		tensor.Bool: schema.ScalarTypeBool, tensor.BFloat16: schema.ScalarTypeBFloat16,
-	}
 	argScalarTypes = map[node.DType]schema.ScalarType{
 		node.Uint8: schema.ScalarTypeByte, node.Int8: schema.ScalarTypeChar,
 		node.Int16: schema.ScalarTypeShort, node.Int32: schema.ScalarTypeInt,
@@ -32,19 +26,18 @@ var (
 		node.BoolDType: schema.ScalarTypeBool, node.BFloat16: schema.ScalarTypeBFloat16,
 		node.Complex64: schema.ScalarTypeComplexFloat, node.Complex128: schema.ScalarTypeComplexDouble,
 	}
-	layouts = map[node.Layout]schema.Layout{
-		"sparse_coo": schema.LayoutSparseCoo, "sparse_csr": schema.LayoutSparseCsr,
-		"sparse_csc": schema.LayoutSparseCsc, "sparse_bsr": schema.LayoutSparseBsr,
-		"sparse_bsc": schema.LayoutSparseBsc, "_mkldnn": schema.LayoutMkldnn,
-		"strided": schema.LayoutStrided,
-	}
-	memoryFormats = map[node.MemoryFormat]schema.MemoryFormat{
-		"contiguous_format": schema.MemoryFormatContiguousFormat,
-		"channels_last":     schema.MemoryFormatChannelsLast,
-		"channels_last_3d":  schema.MemoryFormatChannelsLast3d,
-		"preserve_format":   schema.MemoryFormatPreserveFormat,
-	}
+	argLayouts       = reverse(layouts)
+	argMemoryFormats = reverse(memoryFormats)
 )
+
+// reverse inverts a one-to-one map.
+func reverse[K, V comparable](m map[K]V) map[V]K {
+	out := make(map[V]K, len(m))
+	for k, v := range m {
+		out[v] = k
+	}
+	return out
+}
 
 // symOps are Python's operators that programs apply to symbolic ints, with
 // the parameter names inspect.signature gives, which torch writes as the
@@ -462,9 +455,9 @@ func (s *serializer) symInt(e sym.Expr) schema.SymInt {
 // tensorMeta is a TensorMeta: contiguous strides (a fake records no
 // others), offset 0, CPU, strided.
 func (s *serializer) tensorMeta(f *shapeprop.Fake, requiresGrad bool) (*schema.TensorMeta, error) {
-	dt, ok := scalarTypes[f.DType]
-	if !ok {
-		return nil, fmt.Errorf("dtype %s has no .pt2 ScalarType", f.DType)
+	dt, err := archive.ScalarType(f.DType)
+	if err != nil {
+		return nil, err
 	}
 	tm := &schema.TensorMeta{
 		Dtype:         dt,
@@ -541,13 +534,13 @@ func (s *serializer) input(a node.Arg, t *ops.Type) (*schema.Argument, error) {
 		}
 		return &schema.Argument{AsScalarType: &v}, nil
 	case node.MemoryFormat:
-		v, ok := memoryFormats[x]
+		v, ok := argMemoryFormats[x]
 		if !ok {
 			return nil, fmt.Errorf("unknown memory format %s", x)
 		}
 		return &schema.Argument{AsMemoryFormat: &v}, nil
 	case node.Layout:
-		v, ok := layouts[x]
+		v, ok := argLayouts[x]
 		if !ok {
 			return nil, fmt.Errorf("unknown layout %s", x)
 		}

@@ -1,6 +1,6 @@
 """Load .pt2 files that gofx wrote with PyTorch's torch.export.load, run
 ep.module() on the cases of an io.json, and print one JSON line per file:
-{"file", "torch", "cases", "max_abs_diff", "error"}.
+{"file", "torch", "cases", "max_abs_diff", "error", "legacy_fallback"}.
 
 Usage: python3 torch_load_check.py FILE.pt2 IO.json [FILE.pt2 IO.json ...]
 
@@ -9,6 +9,7 @@ case runs on a freshly loaded program (buffer mutations start over).
 """
 import base64
 import json
+import logging
 import sys
 import traceback
 
@@ -54,8 +55,22 @@ def flatten(v):
     return [v]
 
 
+class Fallback(logging.Handler):
+    """Notes PyTorch >= 2.8 falling back to the <= 2.7 reader."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = False
+
+    def emit(self, record):
+        if "older format" in record.getMessage():
+            self.seen = True
+
+
 def check(path, io_path):
     res = {"file": path, "torch": torch.__version__, "cases": 0, "max_abs_diff": 0.0, "error": None}
+    fb = Fallback()
+    logging.getLogger("torch.export").addHandler(fb)
     try:
         with open(io_path) as f:
             io = json.load(f)
@@ -81,6 +96,11 @@ def check(path, io_path):
     except Exception as e:  # reported, not raised: the Go test names it
         res["error"] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[-1] if str(e).strip() else "")
         res["trace"] = traceback.format_exc()[-2000:]
+    finally:
+        logging.getLogger("torch.export").removeHandler(fb)
+    # True when PyTorch >= 2.8 could not read the file as a PT2 archive and
+    # read it as a <= 2.7 zip.
+    res["legacy_fallback"] = fb.seen
     return res
 
 
