@@ -14,7 +14,6 @@ type StateDict struct {
 	names   []string
 	tensors []*tensor.Tensor
 	index   map[string]int
-	params  map[string]bool // entries written as torch.nn.Parameter
 }
 
 // NewStateDict returns an empty StateDict.
@@ -44,7 +43,6 @@ func (sd *StateDict) Set(name string, t *tensor.Tensor) {
 	if sd.index == nil {
 		sd.index = map[string]int{}
 	}
-	delete(sd.params, name)
 	if i, ok := sd.index[name]; ok {
 		sd.tensors[i] = t
 		return
@@ -53,22 +51,6 @@ func (sd *StateDict) Set(name string, t *tensor.Tensor) {
 	sd.names = append(sd.names, name)
 	sd.tensors = append(sd.tensors, t)
 }
-
-// SetParameter stores t under name as Set does, marked as a parameter:
-// Write saves it as a torch.nn.Parameter (torch._utils._rebuild_parameter,
-// requires_grad True), as torch.save saves a module's parameters, which
-// torch.export.load requires of a program's parameters.
-func (sd *StateDict) SetParameter(name string, t *tensor.Tensor) {
-	sd.Set(name, t)
-	if sd.params == nil {
-		sd.params = map[string]bool{}
-	}
-	sd.params[name] = true
-}
-
-// IsParameter reports whether the entry named name was stored with
-// SetParameter.
-func (sd *StateDict) IsParameter(name string) bool { return sd.params[name] }
 
 // Delete removes the entry named name, if any, keeping the others' order.
 func (sd *StateDict) Delete(name string) {
@@ -79,7 +61,6 @@ func (sd *StateDict) Delete(name string) {
 	sd.names = append(sd.names[:i], sd.names[i+1:]...)
 	sd.tensors = append(sd.tensors[:i], sd.tensors[i+1:]...)
 	delete(sd.index, name)
-	delete(sd.params, name)
 	for j := i; j < len(sd.names); j++ {
 		sd.index[sd.names[j]] = j
 	}

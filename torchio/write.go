@@ -144,12 +144,6 @@ func writePickle(w io.Writer, sd *StateDict, of []*savedStorage) error {
 		for i, t := range sd.tensors {
 			s := of[i]
 			e.String(sd.names[i])
-			param := sd.params[sd.names[i]]
-			if param {
-				// _rebuild_parameter(data, requires_grad, backward_hooks)
-				e.Global("torch._utils", "_rebuild_parameter")
-				e.Mark()
-			}
 			e.Global("torch._utils", "_rebuild_tensor_v2")
 			e.Mark()
 			// The persistent id ('storage', torch.FloatStorage, key, 'cpu', numel).
@@ -170,14 +164,6 @@ func writePickle(w io.Writer, sd *StateDict, of []*savedStorage) error {
 			e.Reduce()
 			e.Tuple()
 			e.Reduce()
-			if param {
-				e.Bool(true)
-				e.Global("collections", "OrderedDict")
-				e.EmptyTuple()
-				e.Reduce()
-				e.Tuple()
-				e.Reduce()
-			}
 		}
 		e.SetItems()
 	}

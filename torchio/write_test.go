@@ -171,27 +171,3 @@ func TestWriteForPython(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(*pyDir, "built.json"), b, 0o644))
 }
-
-// TestWriteParameters: entries stored with SetParameter are pickled as
-// torch._utils._rebuild_parameter over the tensor (PyTorch loads them as
-// torch.nn.Parameter; pt2's test runs PyTorch on such files) and read back
-// as the same tensors; Set clears the mark.
-func TestWriteParameters(t *testing.T) {
-	sd := torchio.NewStateDict()
-	w, err := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
-	require.NoError(t, err)
-	sd.SetParameter("fc.weight", w)
-	sd.Set("bn.running_mean", w.Clone())
-	assert.True(t, sd.IsParameter("fc.weight"))
-	assert.False(t, sd.IsParameter("bn.running_mean"))
-	var buf bytes.Buffer
-	require.NoError(t, torchio.Write(&buf, sd))
-	assert.Contains(t, buf.String(), "_rebuild_parameter")
-	got, err := torchio.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	require.NoError(t, err)
-	require.Equal(t, sd.Names(), got.Names())
-	g, _ := got.Get("fc.weight")
-	assert.True(t, tensor.Equal(w, g))
-	sd.Set("fc.weight", w)
-	assert.False(t, sd.IsParameter("fc.weight"))
-}
