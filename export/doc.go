@@ -42,4 +42,17 @@
 // on that GraphModule and lifts the result back into a program: the
 // folded or new state becomes parameters, buffers and lifted constants
 // again, state nothing reads is dropped, and the inputs keep their checks.
+//
+// # Programs from parts, and pytrees
+//
+// New assembles a program from its parts (Parts: graph, signature with
+// every input and output kind of torch.export, state, constants, range
+// constraints, pytree specs, module call graph, the subgraphs of
+// higher-order operators): what package pt2 reads from a .pt2 file.
+// A TreeSpec is PyTorch's pytree spec (tuples, lists, dicts, None,
+// namedtuples) with its serialized form (ParseTreeSpec, MarshalPyTorch) and
+// repr (String). A program's in spec is the spec of (args, kwargs): Run
+// and Call flatten nested inputs (Go slices and maps) by it, with errors
+// naming the position, and Call returns the outputs in the out spec's
+// structure; RunFlat takes and returns the leaves.
 package export

@@ -42,6 +42,10 @@ type input struct {
 	fake *shapeprop.Fake
 	// value is a specialized non-tensor input's value.
 	value nn.Value
+	// scalar marks a symbolic non-tensor input (a SymInt placeholder of a
+	// loaded program), ph a specialized input that has a placeholder (as
+	// PyTorch's programs have); see New.
+	scalar, ph bool
 }
 
 // Export traces m's Forward on args (tensors, or Go values that are
@@ -341,80 +345,35 @@ func maxString(m int64) string {
 
 // flattenOutput flattens the model's output (a tensor or nested tuples
 // of tensors) into its graph nodes and its structure.
-func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *treeSpec, error) {
+func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *TreeSpec, error) {
 	var leaves []*node.Node
-	var walk func(v nn.Value, path string) (*treeSpec, error)
-	walk = func(v nn.Value, path string) (*treeSpec, error) {
+	var walk func(v nn.Value, path string) (*TreeSpec, error)
+	walk = func(v nn.Value, path string) (*TreeSpec, error) {
 		if v.IsTuple() {
-			ts := &treeSpec{tuple: true}
+			ts := TupleSpec()
 			for i, e := range v.Tuple() {
 				c, err := walk(e, fmt.Sprintf("%s[%d]", path, i))
 				if err != nil {
 					return nil, err
 				}
-				ts.children = append(ts.children, c)
+				ts.Children = append(ts.Children, c)
 			}
 			return ts, nil
 		}
 		switch x := v.Raw().(type) {
 		case *record.Proxy:
 			leaves = append(leaves, x.Node())
-			return &treeSpec{}, nil
+			return Leaf(), nil
 		case *tensor.Tensor:
 			p, err := r.constant(x)
 			if err != nil {
 				return nil, err
 			}
 			leaves = append(leaves, p.Node())
-			return &treeSpec{}, nil
+			return Leaf(), nil
 		}
 		return nil, fmt.Errorf("export: output%s is a %s: exported programs return tensors (or tuples of tensors)", path, v.Kind())
 	}
 	ts, err := walk(out, "")
 	return leaves, ts, err
-}
-
-// treeSpec is the structure of the model's output: a tensor leaf or a
-// tuple of subtrees.
-type treeSpec struct {
-	tuple    bool
-	children []*treeSpec
-}
-
-// tree rebuilds the output structure from graph arguments.
-func (t *treeSpec) tree(leaves []node.Arg) node.Arg {
-	i := 0
-	var build func(t *treeSpec) node.Arg
-	build = func(t *treeSpec) node.Arg {
-		if !t.tuple {
-			v := leaves[i]
-			i++
-			return v
-		}
-		vs := make(node.Tuple, len(t.children))
-		for j, c := range t.children {
-			vs[j] = build(c)
-		}
-		return vs
-	}
-	return build(t)
-}
-
-// unflatten rebuilds the output structure from the leaves.
-func (t *treeSpec) unflatten(leaves []nn.Value) nn.Value {
-	i := 0
-	var build func(t *treeSpec) nn.Value
-	build = func(t *treeSpec) nn.Value {
-		if !t.tuple {
-			v := leaves[i]
-			i++
-			return v
-		}
-		vs := make([]nn.Value, len(t.children))
-		for j, c := range t.children {
-			vs[j] = build(c)
-		}
-		return nn.Tuple(vs...)
-	}
-	return build(t)
 }

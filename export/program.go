@@ -39,8 +39,12 @@ type ExportedProgram struct {
 	state     []stateEntry // parameters and buffers, in placeholder order
 	constants []stateEntry // lifted constants
 	inputs    []input      // the user inputs, in order
-	out       *treeSpec
+	out       *TreeSpec    // the output structure
+	in        *TreeSpec    // the structure of (args, kwargs); nil: the inputs, flat
 	dimOf     map[string]*Dimension
+	argNames  []string   // the model's positional argument names (forward_arg_names)
+	subgraphs []Subgraph // the graphs of higher-order operators, by attribute name
+	hop       string     // a higher-order operator the program calls ("": none)
 }
 
 // InputDim names one dimension of one user input.
@@ -129,8 +133,9 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("export: input %s dim %d: %s", e.Input, e.Dim, e.Msg)
 }
 
-// checkInputs checks the user inputs against the signature and the
-// constraints, and returns the tensor inputs in placeholder order.
+// checkInputs checks the flat user inputs against the signature and the
+// constraints, and returns one value per input of ep.inputs (a specialized
+// input's own value).
 func (ep *ExportedProgram) checkInputs(args []any) ([]nn.Value, error) {
 	if len(args) != len(ep.inputs) {
 		names := make([]string, len(ep.inputs))
@@ -141,16 +146,25 @@ func (ep *ExportedProgram) checkInputs(args []any) ([]nn.Value, error) {
 	}
 	values := map[string]int64{}
 	first := map[string]InputDim{}
-	var out []nn.Value
+	out := make([]nn.Value, len(ep.inputs))
 	for i, in := range ep.inputs {
 		v, err := inputValue(args[i])
 		if err != nil {
 			return nil, &InputError{Input: in.name, Dim: -1, Msg: err.Error()}
 		}
 		if in.fake == nil {
+			if in.scalar {
+				// A symbolic scalar input (SymInt, SymFloat, SymBool) takes any value of its kind.
+				if v.IsTensor() || v.IsTuple() || v.IsNone() {
+					return nil, &InputError{Input: in.name, Dim: -1, Msg: fmt.Sprintf("expected a number, got %s", v.Kind())}
+				}
+				out[i] = v
+				continue
+			}
 			if !sameValue(v, in.value) {
 				return nil, &InputError{Input: in.name, Dim: -1, Msg: fmt.Sprintf("the program was exported with the value %s, which was specialized into the graph; got %s", in.value, v)}
 			}
+			out[i] = in.value
 			continue
 		}
 		t := v.Tensor()
@@ -176,7 +190,10 @@ func (ep *ExportedProgram) checkInputs(args []any) ([]nn.Value, error) {
 			if !ok {
 				continue
 			}
-			r := ep.RangeConstraints[s.Name()]
+			r, ok := ep.RangeConstraints[s.Name()]
+			if !ok {
+				r = ep.Env.RangeOf(s)
+			}
 			dimName := s.Name()
 			if dim, ok := ep.dimOf[s.Name()]; ok {
 				dimName = dim.Name + " (" + s.Name() + ")"
@@ -192,7 +209,10 @@ func (ep *ExportedProgram) checkInputs(args []any) ([]nn.Value, error) {
 				first[s.Name()] = InputDim{in.name, d}
 			}
 		}
-		out = append(out, v)
+		out[i] = v
+	}
+	if err := ep.checkDerived(out, values); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -201,18 +221,116 @@ func sameValue(a, b nn.Value) bool {
 	return a.Kind() == b.Kind() && fmt.Sprint(a.Raw()) == fmt.Sprint(b.Raw())
 }
 
-// Run checks the inputs against the signature and the constraints, runs
-// the program and returns the user outputs in the module's structure;
-// mutated buffers are written back into the state (and mutated user inputs
-// into the tensors passed).
+// Run runs the program and returns the user outputs in the model's
+// structure (tuples and lists as tuples; a program returning a dict needs
+// Call). args are the model's positional inputs followed by the values of
+// its keyword inputs in the order of the program's in spec (for a program
+// exported from Go: its inputs, in order); a nested input (a tuple, list or
+// dict of tensors) is given as a Go slice or map and flattened by the in
+// spec (see TreeSpec). The inputs are checked against the signature and the
+// constraints; mutated buffers are written back into the state (and
+// mutated user inputs into the tensors passed).
 func (ep *ExportedProgram) Run(args ...any) (out nn.Value, err error) {
 	defer nn.Recover(&err)
-	user, err := ep.checkInputs(args)
+	leaves, err := ep.flattenArgs(args)
 	if err != nil {
 		return nn.None, err
 	}
+	outs, err := ep.run(leaves)
+	if err != nil {
+		return nn.None, err
+	}
+	return ep.out.unflattenValue(outs)
+}
+
+// Call runs the program on the model's positional and keyword inputs, as
+// PyTorch's ExportedProgram.module()(*args, **kwargs) does: the inputs are
+// flattened by the program's in spec (tuples and lists as Go slices, dicts
+// as maps with string keys), checked and run as by Run, and the outputs are
+// returned in the model's structure: tuples and lists as []any, dicts as
+// map[string]any, None as nil, tensors as *tensor.Tensor and other values
+// as their Go values (int64, float64, bool).
+func (ep *ExportedProgram) Call(args []any, kwargs map[string]any) (out any, err error) {
+	defer nn.Recover(&err)
+	spec := ep.InSpec()
+	leaves, err := spec.Flatten("inputs", []any{args, mapAny(kwargs)})
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	outs, err := ep.run(leaves)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]any, len(outs))
+	for i, v := range outs {
+		vals[i] = v.Any()
+	}
+	return ep.out.Unflatten(vals)
+}
+
+// RunFlat runs the program on its flat user inputs (the leaves of the in
+// spec, in order: what torch.export's graph takes after the state) and
+// returns its flat user outputs (the leaves of the out spec).
+func (ep *ExportedProgram) RunFlat(inputs ...any) (outs []nn.Value, err error) {
+	defer nn.Recover(&err)
+	return ep.run(inputs)
+}
+
+func mapAny(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// flattenArgs flattens Run's arguments by the in spec.
+func (ep *ExportedProgram) flattenArgs(args []any) ([]any, error) {
+	if ep.in == nil {
+		return args, nil
+	}
+	pos, kw, err := splitInSpec(ep.in)
+	if err != nil {
+		return nil, err
+	}
+	keys := kw.Keys()
+	if len(args) != len(pos.Children)+len(keys) {
+		names := ep.positionalNames(len(pos.Children))
+		return nil, fmt.Errorf("export: the program takes %d inputs (%s), got %d", len(names)+len(keys), strings.Join(append(names, keys...), ", "), len(args))
+	}
+	names := ep.positionalNames(len(pos.Children))
+	var leaves []any
+	for i, c := range pos.Children {
+		l, err := c.Flatten("input "+names[i], args[i])
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		leaves = append(leaves, l...)
+	}
+	for i, c := range kw.Children {
+		l, err := c.Flatten("input "+keys[i], args[len(pos.Children)+i])
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		leaves = append(leaves, l...)
+	}
+	return leaves, nil
+}
+
+// run runs the program on the flat user inputs and returns the flat user
+// outputs, writing back the mutations.
+func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
+	if ep.hop != "" {
+		return nil, fmt.Errorf("export: the program calls the higher-order operator %s, which gofx does not run yet", ep.hop)
+	}
+	user, err := ep.checkInputs(args)
+	if err != nil {
+		return nil, err
+	}
+	byName := make(map[string]nn.Value, len(user))
+	for i, in := range ep.inputs {
+		byName[in.name] = user[i]
+	}
 	in := make([]nn.Value, 0, len(ep.Signature.Inputs))
-	ui := 0
 	state := ep.StateDict()
 	consts := ep.Constants()
 	for _, s := range ep.Signature.Inputs {
@@ -222,49 +340,41 @@ func (ep *ExportedProgram) Run(args ...any) (out nn.Value, err error) {
 		case ConstantTensor:
 			in = append(in, nn.Tensor(consts[s.Target]))
 		case UserInput:
-			in = append(in, user[ui])
-			ui++
+			in = append(in, byName[s.Name])
+		case TokenInput:
+			in = append(in, nn.Tensor(tensor.Empty(tensor.Float32, 0)))
+		default:
+			return nil, fmt.Errorf("export: input %s is a %s, which gofx does not run", s.Name, s.Kind)
 		}
 	}
 	res, err := interp.New(ep.Graph, emptyModule()).Run(in...)
 	if err != nil {
-		return nn.None, err
+		return nil, err
 	}
 	outs := res.Tuple()
 	if len(outs) != len(ep.Signature.Outputs) {
-		return nn.None, fmt.Errorf("export: the graph returned %d values for %d outputs", len(outs), len(ep.Signature.Outputs))
+		return nil, fmt.Errorf("export: the graph returned %d values for %d outputs", len(outs), len(ep.Signature.Outputs))
 	}
 	var leaves []nn.Value
 	for i, o := range ep.Signature.Outputs {
 		switch o.Kind {
 		case BufferMutation:
 			if err := state[o.Target].CopyFrom(outs[i].MustTensor()); err != nil {
-				return nn.None, fmt.Errorf("export: writing back buffer %s: %w", o.Target, err)
+				return nil, fmt.Errorf("export: writing back buffer %s: %w", o.Target, err)
 			}
 		case UserInputMutation:
-			for j, in := range ep.inputs {
-				if in.name == o.Target {
-					if err := user[ep.tensorIndex(j)].MustTensor().CopyFrom(outs[i].MustTensor()); err != nil {
-						return nn.None, fmt.Errorf("export: writing back input %s: %w", o.Target, err)
-					}
-				}
+			dst := byName[o.Target].Tensor()
+			if dst == nil {
+				return nil, fmt.Errorf("export: output %s mutates the input %s, which is no tensor", o.Name, o.Target)
 			}
-		case UserOutput:
+			if err := dst.CopyFrom(outs[i].MustTensor()); err != nil {
+				return nil, fmt.Errorf("export: writing back input %s: %w", o.Target, err)
+			}
+		case UserOutput, LossOutput:
 			leaves = append(leaves, outs[i])
 		}
 	}
-	return ep.out.unflatten(leaves), nil
-}
-
-// tensorIndex returns the position among tensor inputs of input j.
-func (ep *ExportedProgram) tensorIndex(j int) int {
-	k := 0
-	for i := 0; i < j; i++ {
-		if ep.inputs[i].fake != nil {
-			k++
-		}
-	}
-	return k
+	return leaves, nil
 }
 
 // module is a plain module: the root of interpreters and of Module.
@@ -285,6 +395,7 @@ func (ep *ExportedProgram) String() string {
 	for _, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
 		b.WriteString("        " + l + "\n")
 	}
+	writeSubgraphs(&b, ep.subgraphs, "        ")
 	b.WriteString("\nGraph signature:\n")
 	b.WriteString(ep.Signature.String())
 	b.WriteString("Range constraints: {")
@@ -328,7 +439,12 @@ func (ep *ExportedProgram) Module() (*fx.GraphModule, error) {
 	root := emptyModule()
 	state := ep.StateDict()
 	consts := ep.Constants()
+	registered := map[string]bool{}
 	for _, in := range ep.Signature.Inputs {
+		if registered[in.Target] {
+			continue // tied state: one attribute, read by each placeholder
+		}
+		registered[in.Target] = true
 		switch in.Kind {
 		case Parameter:
 			owner, leaf := submodule(root, in.Target)
@@ -339,6 +455,9 @@ func (ep *ExportedProgram) Module() (*fx.GraphModule, error) {
 		case ConstantTensor:
 			root.RegisterBuffer(in.Target, consts[in.Target], false)
 		}
+	}
+	if err := ep.attachSubgraphs(root); err != nil {
+		return nil, fmt.Errorf("export: Module: %w", err)
 	}
 	if err := nn.Err(root); err != nil {
 		return nil, fmt.Errorf("export: Module: %w", err)
@@ -353,7 +472,7 @@ func (ep *ExportedProgram) Module() (*fx.GraphModule, error) {
 	}
 	attr := map[string]*node.Node{}
 	for _, in := range ep.Signature.Inputs {
-		if in.Kind == UserInput {
+		if in.Kind == UserInput || in.Kind == TokenInput || in.Kind == CustomObj {
 			continue
 		}
 		ph := byName[in.Name]

@@ -8,15 +8,20 @@ import (
 // InputKind says what a placeholder of an exported graph stands for.
 type InputKind int
 
-// The input kinds, in the order their placeholders appear.
+// The input kinds, the first four in the order their placeholders appear
+// in a program exported from Go. CustomObj and TokenInput come from
+// PyTorch's programs: a torchbind script object, and the effect token that
+// orders side-effecting operators (tokens come first).
 const (
 	Parameter InputKind = iota
 	Buffer
 	ConstantTensor
 	UserInput
+	CustomObj
+	TokenInput
 )
 
-var inputKindNames = [...]string{"PARAMETER", "BUFFER", "CONSTANT_TENSOR", "USER_INPUT"}
+var inputKindNames = [...]string{"PARAMETER", "BUFFER", "CONSTANT_TENSOR", "USER_INPUT", "CUSTOM_OBJ", "TOKEN"}
 
 // String returns torch.export's spelling (PARAMETER, USER_INPUT, ...).
 func (k InputKind) String() string {
@@ -29,14 +34,21 @@ func (k InputKind) String() string {
 // OutputKind says what an output of an exported graph is.
 type OutputKind int
 
-// The output kinds, in the order the outputs appear.
+// The output kinds, the first three in the order the outputs appear in a
+// program exported from Go. The others come from PyTorch's programs: a
+// loss (a user output of a training program), the gradients of a joint
+// graph, and the effect token (tokens come first).
 const (
 	BufferMutation OutputKind = iota
 	UserInputMutation
 	UserOutput
+	LossOutput
+	GradientToParameter
+	GradientToUserInput
+	TokenOutput
 )
 
-var outputKindNames = [...]string{"BUFFER_MUTATION", "USER_INPUT_MUTATION", "USER_OUTPUT"}
+var outputKindNames = [...]string{"BUFFER_MUTATION", "USER_INPUT_MUTATION", "USER_OUTPUT", "LOSS_OUTPUT", "GRADIENT_TO_PARAMETER", "GRADIENT_TO_USER_INPUT", "TOKEN"}
 
 // String returns torch.export's spelling (USER_OUTPUT, BUFFER_MUTATION, ...).
 func (k OutputKind) String() string {
@@ -56,6 +68,11 @@ type InputSpec struct {
 	Target string
 	// Persistent tells, for a buffer, whether it is in the state dict.
 	Persistent bool
+	// Value is, for a USER_INPUT that export specialized (PyTorch's
+	// ConstantArgument: an int, float, bool, string or None input), its
+	// value, which the placeholder receives; nil otherwise. A program
+	// exported from Go has no placeholder for such inputs.
+	Value any
 }
 
 // OutputSpec is one element of the graph's output.
@@ -64,8 +81,12 @@ type OutputSpec struct {
 	// Name is the node computing it.
 	Name string
 	// Target is the mutated buffer (its state name) or user input (its
-	// placeholder name); empty for user outputs.
+	// placeholder name), or the parameter or user input of a gradient;
+	// empty for user outputs.
 	Target string
+	// Value is, for a user output that is a constant (PyTorch's
+	// ConstantArgument), its value; Name is then "".
+	Value any
 }
 
 // Signature is the graph signature: what every input and output is.
@@ -137,4 +158,37 @@ type ModuleCall struct {
 	Type    string
 	Inputs  []string
 	Outputs []string
+}
+
+// rank orders input kinds as torch.export places them: tokens, then the
+// state (parameters, buffers, constants and custom objects), then the user
+// inputs.
+func (k InputKind) rank() int {
+	switch k {
+	case TokenInput:
+		return 0
+	case Parameter:
+		return 1
+	case Buffer:
+		return 2
+	case ConstantTensor, CustomObj:
+		return 3
+	}
+	return 4
+}
+
+// rank orders output kinds as torch.export places them: tokens, buffer
+// mutations, user input mutations, user outputs (and losses), gradients.
+func (k OutputKind) rank() int {
+	switch k {
+	case TokenOutput:
+		return 0
+	case BufferMutation:
+		return 1
+	case UserInputMutation:
+		return 2
+	case UserOutput, LossOutput:
+		return 3
+	}
+	return 4
 }

@@ -94,18 +94,21 @@ func (ep *ExportedProgram) checkInputSpecs(g *graph.Graph, sig Signature, state 
 	var users []string
 	targets := map[string]string{}  // target -> input name
 	kinds := map[string]InputKind{} // target -> kind
-	last := Parameter
+	last := TokenInput
 	for i, in := range sig.Inputs {
 		if phs[i].Name() != in.Name {
 			return nil, nil, fmt.Errorf("export: WithState: placeholder %d is %s, but input %d of the signature is %s", i, phs[i].Name(), i, in.Name)
 		}
-		if in.Kind < Parameter || in.Kind > UserInput {
+		if in.Kind < Parameter || in.Kind > TokenInput {
 			return nil, nil, fmt.Errorf("export: WithState: input %s has an unknown kind %s", in.Name, in.Kind)
 		}
-		if in.Kind < last {
-			return nil, nil, fmt.Errorf("export: WithState: input %s (%s) comes after a %s input: the order is parameters, buffers, constants, user inputs", in.Name, in.Kind, last)
+		if in.Kind.rank() < last.rank() {
+			return nil, nil, fmt.Errorf("export: WithState: input %s (%s) comes after a %s input: the order is tokens, parameters, buffers, constants, user inputs", in.Name, in.Kind, last)
 		}
 		last = in.Kind
+		if in.Kind == TokenInput {
+			continue
+		}
 		if in.Kind == UserInput {
 			if in.Target != "" {
 				return nil, nil, fmt.Errorf("export: WithState: user input %s has a target (%s)", in.Name, in.Target)
@@ -117,7 +120,12 @@ func (ep *ExportedProgram) checkInputSpecs(g *graph.Graph, sig Signature, state 
 			return nil, nil, fmt.Errorf("export: WithState: %s input %s has no target", in.Kind, in.Name)
 		}
 		if prev, dup := targets[in.Target]; dup {
-			return nil, nil, fmt.Errorf("export: WithState: inputs %s and %s have the same target %s", prev, in.Name, in.Target)
+			if kinds[in.Target] != in.Kind {
+				return nil, nil, fmt.Errorf("export: WithState: inputs %s and %s have the same target %s", prev, in.Name, in.Target)
+			}
+			// Tied state: PyTorch gives each use of a tied parameter its
+			// placeholder, with the same target.
+			continue
 		}
 		targets[in.Target] = in.Name
 		kinds[in.Target] = in.Kind
@@ -146,7 +154,7 @@ func (ep *ExportedProgram) checkInputSpecs(g *graph.Graph, sig Signature, state 
 	}
 	var want []string
 	for _, in := range ep.inputs {
-		if in.fake != nil {
+		if in.fake != nil || in.scalar || in.ph {
 			want = append(want, in.name)
 		}
 	}
@@ -181,7 +189,7 @@ func (ep *ExportedProgram) checkOutputSpecs(g *graph.Graph, sig Signature) error
 		}
 	}
 	user := 0
-	last := BufferMutation
+	last := TokenOutput
 	for i, o := range sig.Outputs {
 		r, ok := results[i].(*node.Node)
 		if !ok {
@@ -190,11 +198,11 @@ func (ep *ExportedProgram) checkOutputSpecs(g *graph.Graph, sig Signature) error
 		if r.Name() != o.Name {
 			return fmt.Errorf("export: WithState: output %d is node %s, but the signature names it %s", i, r.Name(), o.Name)
 		}
-		if o.Kind < BufferMutation || o.Kind > UserOutput {
+		if o.Kind < BufferMutation || o.Kind > TokenOutput {
 			return fmt.Errorf("export: WithState: output %s has an unknown kind %s", o.Name, o.Kind)
 		}
-		if o.Kind < last {
-			return fmt.Errorf("export: WithState: output %s (%s) comes after a %s output: the order is buffer mutations, user input mutations, user outputs", o.Name, o.Kind, last)
+		if o.Kind.rank() < last.rank() {
+			return fmt.Errorf("export: WithState: output %s (%s) comes after a %s output: the order is tokens, buffer mutations, user input mutations, user outputs", o.Name, o.Kind, last)
 		}
 		last = o.Kind
 		switch o.Kind {
@@ -206,29 +214,14 @@ func (ep *ExportedProgram) checkOutputSpecs(g *graph.Graph, sig Signature) error
 			if k, ok := inputs[o.Target]; !ok || k != UserInput {
 				return fmt.Errorf("export: WithState: output %s mutates %q, which is no user input", o.Name, o.Target)
 			}
-		case UserOutput:
+		case UserOutput, LossOutput:
 			user++
 		}
 	}
-	if want := ep.out.leaves(); user != want {
+	if want := ep.out.NumLeaves(); user != want {
 		return fmt.Errorf("export: WithState: the signature has %d user outputs, the program returns %d", user, want)
 	}
 	return nil
-}
-
-// leaves returns the number of tensors in the output structure.
-func (t *treeSpec) leaves() int {
-	if t == nil {
-		return 0
-	}
-	if !t.tuple {
-		return 1
-	}
-	k := 0
-	for _, c := range t.children {
-		k += c.leaves()
-	}
-	return k
 }
 
 func placeholderNames(phs []*node.Node) []string {

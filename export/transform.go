@@ -220,7 +220,7 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 	}
 
 	// The output: the write-backs, then the user outputs, flattened.
-	leaves, err := ep.out.flatten(src.OutputNode().Arg(0))
+	leaves, err := ep.out.flattenArg(src.OutputNode().Arg(0))
 	if err != nil {
 		return nil, fmt.Errorf("output node %s: %w", src.OutputNode().Name(), err)
 	}
@@ -348,29 +348,6 @@ func (ep *ExportedProgram) writeBacks(g *graph.Graph) (map[string]*node.Node, er
 		}
 	}
 	return out, nil
-}
-
-// flatten returns the leaves of a, a value with the output structure t.
-func (t *treeSpec) flatten(a node.Arg) ([]node.Arg, error) {
-	var out []node.Arg
-	var walk func(t *treeSpec, a node.Arg) error
-	walk = func(t *treeSpec, a node.Arg) error {
-		if !t.tuple {
-			out = append(out, a)
-			return nil
-		}
-		tup, ok := a.(node.Tuple)
-		if !ok || len(tup) != len(t.children) {
-			return fmt.Errorf("returns %v where the program returns a tuple of %d", a, len(t.children))
-		}
-		for i, c := range t.children {
-			if err := walk(c, tup[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return out, walk(t, a)
 }
 
 // callTracker follows the values the module call graph names through the

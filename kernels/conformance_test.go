@@ -37,6 +37,7 @@ var metaUnsupported = map[string]string{
 	"aten.index.Tensor":                "bool/uint8 mask indices have a data-dependent output shape",
 	"aten.nonzero.default":             "the number of nonzero elements is data",
 	"aten._local_scalar_dense.default": "it returns a number read from the data",
+	"aten.item.default":                "it returns a number read from the data",
 }
 
 // casesByFile groups the cases of dir by op overload file, in name order.

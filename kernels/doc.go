@@ -31,7 +31,10 @@
 // (TensorAdvancedIndexing.cpp), linear_algebra.go, linear.go,
 // convolution.go, col2im.go, pooling.go, upsample.go, grid_sampler.go,
 // embedding.go, embedding_bag.go, distance.go, normalization.go,
-// layer_norm.go, group_norm.go and dropout.go. A backward kernel lives
+// layer_norm.go, group_norm.go, dropout.go, rnn.go (RNN.cpp: the
+// recurrent cells) and quantized.go (native/quantized: fake quantization;
+// gofx has no quantized dtypes, so the ops returning a quantized tensor
+// fail with an error that says so). A backward kernel lives
 // beside its forward (convolution_backward in convolution.go). Each family
 // file opens with its register function; its tests are in the _test.go
 // file of the same name.

@@ -11,7 +11,7 @@ import (
 // Indexing, ATen's TensorAdvancedIndexing.cpp: gather, index.Tensor
 // (advanced indexing), index_select, nonzero, and the scatter kernels, the
 // functional forms of ATen's in-place writes: scatter (src and value),
-// scatter_add, scatter_reduce.two and index_put. Each scatter returns a
+// scatter_add, scatter_reduce.two and index_put, and masked_fill. Each scatter returns a
 // new contiguous tensor: a copy of self with the scattered elements
 // written. Writes that hit the same element happen in the order ATen's
 // single-threaded CPU kernels use (row-major over the index), and
@@ -28,6 +28,8 @@ func registerIndexing() {
 	registerBoth("aten::scatter_add", scatterAdd)
 	registerBoth("aten::scatter_reduce.two", scatterReduce)
 	registerBoth("aten::index_put", indexPut)
+	registerBoth("aten::masked_fill.Scalar", maskedFillScalar)
+	registerBoth("aten::masked_fill.Tensor", maskedFillTensor)
 }
 
 // nonEmptyShape is a tensor's shape with a 0-d tensor counted as [1], as
@@ -878,4 +880,78 @@ func indexOffsets(c *ops.Call, shape []int, indices []*tensor.Tensor) ([]int, []
 		return nil, nil, c.Errorf("indices", "at least one index must be a tensor (not None, nor a 0-d mask)")
 	}
 	return advancedIndex(c, shape, tensor.ContiguousStrides(shape), 0, idx, false)
+}
+
+// maskedFillValue writes v (already converted to self's dtype) where mask is
+// true, into a copy of self broadcast with mask: ATen's functional
+// masked_fill (expand_outplace, clone, masked_fill_).
+func maskedFillValue(c *ops.Call, v ops.Scalar) ([]any, error) {
+	self, mask := c.Tensor("self"), c.Tensor("mask")
+	if mask.DType() != tensor.Bool {
+		return nil, c.Errorf("mask", "masked_fill_ only supports boolean masks, but got mask with dtype %s", demangledTypeName(mask.DType()))
+	}
+	shape, err := broadcast(c, "mask", self, mask)
+	if err != nil {
+		return nil, err
+	}
+	dt := self.DType()
+	if meta(self, mask) {
+		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
+	}
+	m := expandedTensor(mask, shape).Bools()
+	x := expandedTensor(self, shape)
+	if dt.IsFloat() {
+		vals, f := x.Float64s(), v.Float()
+		for i, b := range m {
+			if b {
+				vals[i] = f
+			}
+		}
+		return one(tensor.Must(tensor.FromFloat64s(dt, vals, shape...))), nil
+	}
+	vals, n := x.Int64s(), v.Int()
+	for i, b := range m {
+		if b {
+			vals[i] = n
+		}
+	}
+	return one(tensor.Must(tensor.FromInt64s(dt, vals, shape...))), nil
+}
+
+// maskedFillScalar is aten::masked_fill.Scalar: self with value where mask
+// (bool, broadcast) is true; value converted to self's dtype with ATen's
+// overflow check.
+func maskedFillScalar(c *ops.Call) ([]any, error) {
+	v, err := scalarValue(c, "value", c.Scalar("value"), c.Tensor("self").DType())
+	if err != nil {
+		return nil, err
+	}
+	return maskedFillValue(c, v)
+}
+
+// maskedFillTensor is aten::masked_fill.Tensor: masked_fill.Scalar with
+// the value of a 0-d tensor.
+func maskedFillTensor(c *ops.Call) ([]any, error) {
+	value := c.Tensor("value")
+	if value.Dim() != 0 {
+		return nil, c.Errorf("value", "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
+	}
+	dt := c.Tensor("self").DType()
+	if value.IsMeta() {
+		return maskedFillValue(c, ops.IntScalar(0))
+	}
+	var s ops.Scalar
+	switch vd := value.DType(); {
+	case vd.IsFloat():
+		s = ops.FloatScalar(value.Float64s()[0])
+	case vd == tensor.Bool:
+		s = ops.BoolScalar(value.Bools()[0])
+	default:
+		s = ops.IntScalar(value.Int64s()[0])
+	}
+	v, err := scalarValue(c, "value", s, dt)
+	if err != nil {
+		return nil, err
+	}
+	return maskedFillValue(c, v)
 }

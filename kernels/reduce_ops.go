@@ -8,7 +8,8 @@ import (
 )
 
 // Reductions, ATen's ReduceOps.cpp: sum, mean, prod, var, amax, amin,
-// any, argmax, argmin and the scan cumsum. Every kernel moves the reduced
+// any, all, max and min over every element, aminmax, argmax, argmin and
+// the scan cumsum. Every kernel moves the reduced
 // dimensions last and makes the result contiguous (moveLast), so that
 // each output element reduces one contiguous row. Floating-point
 // reductions accumulate in float64 and round to the output dtype once;
@@ -36,6 +37,13 @@ func registerReduceOps() {
 	registerBoth("aten::mean", meanKernel)
 	registerBoth("aten::prod", prodKernel)
 	registerBoth("aten::var.dim", varDim)
+	registerBoth("aten::max", maxKernel)
+	registerBoth("aten::min", minKernel)
+	registerBoth("aten::max.other", maxOther)
+	registerBoth("aten::min.other", minOther)
+	registerBoth("aten::all", allKernel)
+	registerBoth("aten::all.dim", allDim)
+	registerBoth("aten::aminmax", aminmax)
 }
 
 // wrapReduceDim normalizes one dimension argument against rank (a 0-d tensor
@@ -356,9 +364,13 @@ func varCorrection(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	corr := int64(1)
-	if v, ok := c.OptInt("correction"); ok {
-		corr = v
+	// correction is int? in PyTorch 1.13's schema and Scalar? since 2.0
+	// (a float correction is allowed).
+	corr := 1.0
+	if v, ok := c.OptScalar("correction"); ok {
+		corr = v.Float()
+	} else if v, ok := c.OptInt("correction"); ok {
+		corr = float64(v)
 	}
 	dt := self.DType()
 	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
@@ -368,7 +380,7 @@ func varCorrection(c *ops.Call) ([]any, error) {
 	p, _, outer, inner := moveLast(self, mask)
 	vals := p.Float64s()
 	out := make([]float64, outer)
-	divisor := max(0, float64(inner)-float64(corr))
+	divisor := max(0, float64(inner)-corr)
 	forRows(outer, inner, func(r int) {
 		row := vals[r*inner : (r+1)*inner]
 		mean := sumF64(row) / float64(len(row))
@@ -943,4 +955,101 @@ func (s *sorter[T]) nthElement(first, nth, last int) {
 		}
 	}
 	s.insertionSort(first, last)
+}
+
+// fullExtreme implements max() and min() over every element: amax (amin)
+// over all dimensions, refusing an empty tensor as ATen does.
+func fullExtreme(c *ops.Call, name string, greater bool) ([]any, error) {
+	self := c.Tensor("self")
+	if self.Numel() == 0 {
+		return nil, c.Errorf("self", "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
+	}
+	if greater {
+		return delegateKernel("aten::amax", amax, []any{self, []int64{}, false}, nil)
+	}
+	return delegateKernel("aten::amin", amin, []any{self, []int64{}, false}, nil)
+}
+
+// maxKernel is aten::max (no dim): the largest element, NaN propagating.
+func maxKernel(c *ops.Call) ([]any, error) { return fullExtreme(c, "max", true) }
+
+// minKernel is aten::min (no dim): the smallest element, NaN propagating.
+func minKernel(c *ops.Call) ([]any, error) { return fullExtreme(c, "min", false) }
+
+// maxOther is aten::max.other, the binary form: aten::maximum.
+func maxOther(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::maximum", []any{c.Tensor("self"), c.Tensor("other")}, nil)
+}
+
+// minOther is aten::min.other, the binary form: aten::minimum.
+func minOther(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::minimum", []any{c.Tensor("self"), c.Tensor("other")}, nil)
+}
+
+// allDim is aten::all.dim: whether every element over dim is nonzero (NaN
+// counts as nonzero); bool output, except uint8 input gives uint8. An
+// empty reduction gives true.
+func allDim(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	mask := singleMask(self.Dim(), d)
+	shape := reducedShape(self.Shape(), mask, c.Bool("keepdim"))
+	dt := tensor.Bool
+	if self.DType() == tensor.Uint8 {
+		dt = tensor.Uint8
+	}
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
+	}
+	p, _, outer, inner := moveLast(self, mask)
+	vals := p.Bools()
+	out := make([]int64, outer)
+	forRows(outer, inner, func(r int) {
+		out[r] = 1
+		for _, v := range vals[r*inner : (r+1)*inner] {
+			if !v {
+				out[r] = 0
+				return
+			}
+		}
+	})
+	return one(intResult(dt, out, shape)), nil
+}
+
+// allKernel is aten::all: whether every element is nonzero; bool, or
+// uint8 for uint8 input. An empty tensor gives true.
+func allKernel(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::all.dim", allDim, []any{flatten1d(c.Tensor("self")), int64(0)}, nil)
+}
+
+// aminmax is aten::aminmax: amin and amax together, over dim or (None)
+// every element, where keepdim keeps every dimension as size 1.
+func aminmax(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	keepdim := c.Bool("keepdim")
+	dims := []int64{}
+	if d, ok := c.OptInt("dim"); ok {
+		dims = []int64{d}
+		if _, err := wrapReduceDim(c, "dim", d, self.Dim()); err != nil {
+			return nil, err
+		}
+		nd, _ := tensor.NormDim(int(d), self.Dim())
+		if self.Dim() > 0 && self.Size(nd) == 0 {
+			return nil, c.Errorf("dim", "aminmax(): Expected reduction dim %d to have non-zero size.", nd)
+		}
+	} else if self.Numel() == 0 {
+		return nil, c.Errorf("self", "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+	}
+	lo, err := delegateKernel("aten::amin", amin, []any{self, dims, keepdim}, nil)
+	if err != nil {
+		return nil, c.Errorf("dim", "%v", err)
+	}
+	hi, err := delegateKernel("aten::amax", amax, []any{self, dims, keepdim}, nil)
+	if err != nil {
+		return nil, c.Errorf("dim", "%v", err)
+	}
+	return []any{lo[0], hi[0]}, nil
 }

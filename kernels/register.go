@@ -54,6 +54,8 @@ var families = []family{
 	{"layer_norm.go", registerLayerNorm},
 	{"group_norm.go", registerGroupNorm},
 	{"dropout.go", registerDropout},
+	{"rnn.go", registerRNN},
+	{"quantized.go", registerQuantized},
 }
 
 // The package's only init: every family, in order, then the derived

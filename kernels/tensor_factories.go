@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 	"math/big"
+	"sort"
 	"strings"
 	"sync"
 
@@ -11,8 +12,9 @@ import (
 )
 
 // Factories, ATen's TensorFactories.cpp (and RangeFactories.cpp): empty,
-// empty_strided, full, full_like, zeros_like, ones_like, scalar_tensor,
-// arange, clone, and the random factories rand, randn and randperm with
+// empty_strided, empty_like, full, ones, zeros, full_like, zeros_like,
+// ones_like, the new_* methods, scalar_tensor, arange (all overloads), eye,
+// linspace, logspace, clone, and the random factories rand, randn and randperm with
 // the package's generator (ManualSeed).
 
 // registerTensorFactories registers the kernels of tensor_factories.go.
@@ -29,6 +31,20 @@ func registerTensorFactories() {
 	registerBoth("aten::clone", clone)
 	registerBoth("aten::empty.memory_format", emptyKernel)
 	registerBoth("aten::empty_strided", emptyStrided)
+	registerBoth("aten::ones", func(c *ops.Call) ([]any, error) { return filled(c, 1) })
+	registerBoth("aten::zeros", func(c *ops.Call) ([]any, error) { return filled(c, 0) })
+	registerBoth("aten::new_full", func(c *ops.Call) ([]any, error) { return newFilled(c, "fill_value", c.Scalar("fill_value")) })
+	registerBoth("aten::new_ones", func(c *ops.Call) ([]any, error) { return newFilled(c, "self", ops.IntScalar(1)) })
+	registerBoth("aten::new_zeros", func(c *ops.Call) ([]any, error) { return newFilled(c, "self", ops.IntScalar(0)) })
+	registerBoth("aten::new_empty", func(c *ops.Call) ([]any, error) { return newFilled(c, "self", ops.IntScalar(0)) })
+	registerBoth("aten::new_empty_strided", newEmptyStrided)
+	registerBoth("aten::empty_like", emptyLike)
+	registerBoth("aten::arange", arangeEnd)
+	registerBoth("aten::arange.start", arangeStart)
+	registerBoth("aten::eye", eye)
+	registerBoth("aten::eye.m", eye)
+	registerBoth("aten::linspace", linspace)
+	registerBoth("aten::logspace", logspace)
 }
 
 // floatMax is the largest finite value of floating dtype dt.
@@ -630,4 +646,403 @@ func emptyStrided(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	return one(out), nil
+}
+
+// filled is aten::ones and aten::zeros: a tensor of size filled with v,
+// float32 unless dtype is given.
+func filled(c *ops.Call, v int64) ([]any, error) {
+	size, err := fullSize(c, "size", c.Ints("size"))
+	if err != nil {
+		return nil, err
+	}
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+	}
+	s, err := scalarValue(c, "size", ops.IntScalar(v), dt)
+	if err != nil {
+		return nil, err
+	}
+	out, err := fullTensor(isMeta, dt, size, s)
+	if err != nil {
+		return nil, c.Errorf("size", "%v", err)
+	}
+	return one(out), nil
+}
+
+// newFilled is the new_* factories (new_full, new_ones, new_zeros,
+// new_empty): a tensor of size, of self's dtype unless dtype is given,
+// filled with fill (converted with the overflow check, blaming arg).
+func newFilled(c *ops.Call, arg string, fill ops.Scalar) ([]any, error) {
+	self := c.Tensor("self")
+	size, err := fullSize(c, "size", c.Ints("size"))
+	if err != nil {
+		return nil, err
+	}
+	isMeta, err := factoryOptions(c, self)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = self.DType()
+	}
+	v, err := scalarValue(c, arg, fill, dt)
+	if err != nil {
+		return nil, err
+	}
+	out, err := fullTensor(isMeta, dt, size, v)
+	if err != nil {
+		return nil, c.Errorf("size", "%v", err)
+	}
+	return one(out), nil
+}
+
+// newEmptyStrided is aten::new_empty_strided: empty_strided with self's
+// dtype by default. PyTorch leaves the contents unspecified; here they are
+// zeros.
+func newEmptyStrided(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	size, stride := c.Ints("size"), c.Ints("stride")
+	if len(size) != len(stride) {
+		return nil, c.Errorf("stride", "dimensionality of sizes (%d) must match dimensionality of strides (%d)", len(size), len(stride))
+	}
+	shape, err := fullSize(c, "size", size)
+	if err != nil {
+		return nil, err
+	}
+	strides, err := stridesArg(c, "stride", "new_empty_strided", stride)
+	if err != nil {
+		return nil, err
+	}
+	isMeta, err := factoryOptions(c, self)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = self.DType()
+	}
+	out, err := emptyLayout(c, "size", isMeta, dt, shape, strides)
+	if err != nil {
+		return nil, err
+	}
+	return one(out), nil
+}
+
+// emptyLike is aten::empty_like: a tensor of self's shape and (by
+// default) dtype. PyTorch leaves the contents unspecified; here they are
+// zeros. The strides follow memory_format; preserve_format (the default)
+// keeps self's strides when self is dense and non-overlapping, as ATen
+// does, and is contiguous otherwise.
+func emptyLike(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	isMeta, err := factoryOptions(c, self)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = self.DType()
+	}
+	shape := self.Shape()
+	var strides []int
+	if c.IsNone("memory_format") || c.Str("memory_format") == "preserve_format" {
+		strides = tensor.ContiguousStrides(shape)
+		if !self.IsMeta() && denseNonOverlapping(shape, self.Strides()) {
+			strides = self.Strides()
+		}
+	} else if strides, err = formatStrides(c, "memory_format", shape); err != nil {
+		return nil, err
+	}
+	out, err := emptyLayout(c, "self", isMeta, dt, shape, strides)
+	if err != nil {
+		return nil, err
+	}
+	return one(out), nil
+}
+
+// denseNonOverlapping reports whether a layout covers exactly
+// numel storage elements without overlap (some permutation of contiguous
+// strides), ATen's is_non_overlapping_and_dense.
+func denseNonOverlapping(shape, strides []int) bool {
+	perm := make([]int, len(shape))
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.SliceStable(perm, func(a, b int) bool {
+		sa, sb := shape[perm[a]] < 2, shape[perm[b]] < 2
+		if sa != sb {
+			return sb // size-1 dims sort last, they do not matter
+		}
+		return strides[perm[a]] < strides[perm[b]]
+	})
+	want := 1
+	for _, d := range perm {
+		if shape[d] == 1 {
+			continue
+		}
+		if strides[d] != want {
+			return false
+		}
+		want *= shape[d]
+	}
+	return true
+}
+
+// arangeEnd is aten::arange(end): arange.start_step from 0 by 1.
+func arangeEnd(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::arange.start_step", arange,
+		[]any{ops.IntScalar(0), c.Scalar("end"), ops.IntScalar(1)}, factoryKwargs(c))
+}
+
+// arangeStart is aten::arange.start: arange.start_step by 1.
+func arangeStart(c *ops.Call) ([]any, error) {
+	return delegateKernel("aten::arange.start_step", arange,
+		[]any{c.Scalar("start"), c.Scalar("end"), ops.IntScalar(1)}, factoryKwargs(c))
+}
+
+// factoryKwargs returns the dtype, layout, device and pin_memory keyword
+// arguments of a factory call, those that are set.
+func factoryKwargs(c *ops.Call) map[string]any {
+	kw := map[string]any{}
+	for _, name := range []string{"dtype", "layout", "device", "pin_memory"} {
+		if !c.IsNone(name) {
+			kw[name] = c.Arg(name)
+		}
+	}
+	return kw
+}
+
+// eye is aten::eye and aten::eye.m: an n×m (n×n) matrix with ones on the
+// diagonal, float32 unless dtype is given.
+func eye(c *ops.Call) ([]any, error) {
+	n := c.Int("n")
+	m := n
+	hasM := false
+	for _, a := range c.Op.Schema().Args {
+		hasM = hasM || a.Name == "m"
+	}
+	if hasM {
+		m = c.Int("m")
+	}
+	if n < 0 {
+		return nil, c.Errorf("n", "n must be greater or equal to 0, got %d", n)
+	}
+	if m < 0 {
+		return nil, c.Errorf("m", "m must be greater or equal to 0, got %d", m)
+	}
+	size, err := fullSize(c, "n", []int64{n, m})
+	if err != nil {
+		return nil, err
+	}
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+	}
+	if isMeta {
+		return one(tensor.Must(tensor.NewMeta(dt, size...))), nil
+	}
+	vals := make([]int64, size[0]*size[1])
+	for i := 0; i < min(size[0], size[1]); i++ {
+		vals[i*size[1]+i] = 1
+	}
+	return one(tensor.Must(tensor.FromInt64s(dt, vals, size...))), nil
+}
+
+// linspace is aten::linspace: steps values from start to end, float32
+// unless dtype is given. As ATen's CPU kernel, the first half counts up
+// from start and the second half down from end by step =
+// (end-start)/(steps-1), computed in the dtype (in double for integral
+// dtypes), element by element and in vectors the way arange's are.
+func linspace(c *ops.Call) ([]any, error) {
+	steps := c.Int("steps")
+	if steps < 0 {
+		return nil, c.Errorf("steps", "number of steps must be non-negative")
+	}
+	if steps > tensor.MaxElements {
+		return nil, c.Errorf("steps", "linspace of %d elements is too large", steps)
+	}
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+	}
+	if dt == tensor.Bool {
+		return nil, c.Errorf("dtype", "\"linspace_cpu\" not implemented for 'Bool'")
+	}
+	n := int(steps)
+	if isMeta {
+		return one(tensor.Must(tensor.NewMeta(dt, n))), nil
+	}
+	st, err := scalarValue(c, "start", c.Scalar("start"), dt)
+	if err != nil {
+		return nil, err
+	}
+	en, err := scalarValue(c, "end", c.Scalar("end"), dt)
+	if err != nil {
+		return nil, err
+	}
+	if n == 1 {
+		return one(tensor.Must(fullTensor(false, dt, []int{1}, st))), nil
+	}
+	half := n / 2
+	vals := make([]float64, n)
+	switch dt {
+	case tensor.Float64:
+		s, e := st.Float(), en.Float()
+		step := (e - s) / float64(n-1)
+		at := func(i int) float64 {
+			if i < half {
+				return math.FMA(step, float64(i), s)
+			}
+			return math.FMA(-step, float64(n-i-1), e)
+		}
+		var base float64
+		arangeBlocks(n, vecSize(dt), func(i int) { vals[i] = at(i) }, func(b, j int) {
+			if j == 0 {
+				base = at(b)
+			}
+			vals[b+j] = base + float64(float64(j)*step)
+		})
+	case tensor.Float32, tensor.Float16, tensor.BFloat16:
+		round := func(x float32) float32 { return float32(roundTo(dt, float64(x))) }
+		s, e := round(float32(st.Float())), round(float32(en.Float()))
+		step := round((e - s) / float32(n-1))
+		at := func(i int) float32 {
+			if dt != tensor.Float32 {
+				if i < half {
+					return round(s + round(step*round(float32(i))))
+				}
+				return round(e - round(step*round(float32(n-i-1))))
+			}
+			if i < half {
+				return fma32(step, float32(i), s)
+			}
+			return fma32(-step, float32(n-i-1), e)
+		}
+		var base float32
+		arangeBlocks(n, vecSize(dt), func(i int) { vals[i] = float64(at(i)) }, func(b, j int) {
+			if j == 0 {
+				base = at(b)
+			}
+			if dt == tensor.Float32 {
+				// Vectorized<float>::arange is not contracted.
+				vals[b+j] = float64(base + float32(float32(j)*step))
+			} else {
+				vals[b+j] = float64(round(base + round(float32(j)*step)))
+			}
+		})
+	default:
+		// Integral: step in double, each value truncated to the dtype.
+		s, e := float64(st.Int()), float64(en.Int())
+		step := (e - s) / float64(n-1)
+		at := func(i int) float64 {
+			if i < half {
+				return math.Trunc(s + step*float64(i))
+			}
+			return math.Trunc(e - step*float64(n-i-1))
+		}
+		var base float64
+		arangeBlocks(n, vecSize(dt), func(i int) { vals[i] = at(i) }, func(b, j int) {
+			if j == 0 {
+				base = at(b)
+			}
+			vals[b+j] = math.Trunc(base + float64(j)*step)
+		})
+		iv := make([]int64, n)
+		for i, v := range vals {
+			iv[i] = int64(v)
+		}
+		return one(tensor.Must(tensor.FromInt64s(dt, iv, n))), nil
+	}
+	return one(tensor.Must(tensor.FromFloat64s(dt, vals, n))), nil
+}
+
+// logspace is aten::logspace: base raised to steps values from start to
+// end, float32 unless dtype is given. As ATen's CPU kernel the exponents
+// are start + step*i (first half) and end - step*(steps-i-1), with step =
+// (end-start)/(steps-1) in double and start and end in the dtype.
+func logspace(c *ops.Call) ([]any, error) {
+	steps := c.Int("steps")
+	if steps < 0 {
+		return nil, c.Errorf("steps", "number of steps must be non-negative")
+	}
+	if steps > tensor.MaxElements {
+		return nil, c.Errorf("steps", "logspace of %d elements is too large", steps)
+	}
+	isMeta, err := factoryOptions(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := c.DType("dtype")
+	if !ok {
+		dt = tensor.Float32
+	}
+	if dt == tensor.Bool {
+		return nil, c.Errorf("dtype", "\"logspace_cpu\" not implemented for 'Bool'")
+	}
+	n := int(steps)
+	if isMeta {
+		return one(tensor.Must(tensor.NewMeta(dt, n))), nil
+	}
+	base := c.Float("base")
+	st, err := scalarValue(c, "start", c.Scalar("start"), dt)
+	if err != nil {
+		return nil, err
+	}
+	en, err := scalarValue(c, "end", c.Scalar("end"), dt)
+	if err != nil {
+		return nil, err
+	}
+	if n == 1 {
+		// result.fill_(std::pow(base, start.to<double>())).
+		v := math.Pow(base, c.Scalar("start").Float())
+		s, err := scalarValue(c, "start", ops.FloatScalar(v), dt)
+		if err != nil {
+			return nil, err
+		}
+		if !dt.IsFloat() {
+			s = ops.IntScalar(int64(v))
+		}
+		return one(tensor.Must(fullTensor(false, dt, []int{1}, s))), nil
+	}
+	var s, e float64
+	if dt.IsFloat() {
+		s, e = roundTo(dt, st.Float()), roundTo(dt, en.Float())
+	} else {
+		s, e = float64(st.Int()), float64(en.Int())
+	}
+	diff := e - s
+	if dt.IsFloat() {
+		diff = roundTo(dt, diff) // scalar_end - scalar_start in scalar_t
+	}
+	step := diff / float64(n-1)
+	vals := make([]float64, n)
+	for i := range vals {
+		if i < n/2 {
+			vals[i] = math.Pow(base, s+step*float64(i))
+		} else {
+			vals[i] = math.Pow(base, e-step*float64(n-i-1))
+		}
+	}
+	if !dt.IsFloat() {
+		iv := make([]int64, n)
+		for i, v := range vals {
+			iv[i] = int64(v)
+		}
+		return one(tensor.Must(tensor.FromInt64s(dt, iv, n))), nil
+	}
+	return one(tensor.Must(tensor.FromFloat64s(dt, vals, n))), nil
 }

@@ -7,8 +7,11 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// Upsampling, ATen's UpSampleNearest2d.cpp and UpSampleBilinear2d.cpp:
-// upsample_nearest2d (and .vec) and upsample_bilinear2d.vec. Float math
+// Upsampling, ATen's UpSample*.cpp: upsample_nearest1d/2d/3d,
+// upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d and
+// upsample_bicubic2d, each with its .vec overload. The 1-d, 3-d and
+// bicubic kernels follow upsample_generic_Nd_kernel_impl (the kernel of
+// contiguous inputs; channels-last 3-d inputs take it too here). Float math
 // mimics ATen's scalar type: every operation of a float32 (or bfloat16,
 // float16) kernel is rounded to that type through rounder.
 
@@ -17,6 +20,17 @@ func registerUpsample() {
 	registerBoth("aten::upsample_nearest2d.vec", upsampleNearest2dVec)
 	registerBoth("aten::upsample_nearest2d", upsampleNearest2d)
 	registerBoth("aten::upsample_bilinear2d.vec", upsampleBilinear2dVec)
+	registerBoth("aten::upsample_nearest1d", upsampleKernel(1, modeNearest, []string{"scales"}))
+	registerBoth("aten::upsample_nearest1d.vec", upsampleKernel(1, modeNearest, nil))
+	registerBoth("aten::upsample_nearest3d", upsampleKernel(3, modeNearest, []string{"scales_d", "scales_h", "scales_w"}))
+	registerBoth("aten::upsample_nearest3d.vec", upsampleKernel(3, modeNearest, nil))
+	registerBoth("aten::upsample_linear1d", upsampleKernel(1, modeLinear, []string{"scales"}))
+	registerBoth("aten::upsample_linear1d.vec", upsampleKernel(1, modeLinear, nil))
+	registerBoth("aten::upsample_bilinear2d", upsampleKernel(2, modeLinear, []string{"scales_h", "scales_w"}))
+	registerBoth("aten::upsample_trilinear3d", upsampleKernel(3, modeLinear, []string{"scales_d", "scales_h", "scales_w"}))
+	registerBoth("aten::upsample_trilinear3d.vec", upsampleKernel(3, modeLinear, nil))
+	registerBoth("aten::upsample_bicubic2d", upsampleKernel(2, modeCubic, []string{"scales_h", "scales_w"}))
+	registerBoth("aten::upsample_bicubic2d.vec", upsampleKernel(2, modeCubic, nil))
 }
 
 // upsampleNearest2dVec is aten::upsample_nearest2d.vec: exactly one of
@@ -319,4 +333,316 @@ func linearIndices(in, out int, alignCorners bool, scale float64, r func(float64
 		l0[d] = r(1 - l1[d])
 	}
 	return
+}
+
+// interpAxis holds, for every output index along one spatial dimension,
+// the source indices and weights the interpolation combines (one tap for
+// nearest, two for linear, four for cubic).
+type interpAxis struct {
+	idx [][]int
+	w   [][]float64
+}
+
+// upsampleArgs reads the output size and scales of an upsample call over
+// n spatial dimensions: the .vec overloads take exactly one of
+// output_size and scale_factors (the size is then ⌊in*scale⌋, truncated),
+// the others output_size and optional per-dimension scales (scales,
+// scales_h, ...). A scale of 0 means none was given.
+func upsampleArgs(c *ops.Call, arg string, x *tensor.Tensor, n int, scaleArgs []string) ([]int, []float64, error) {
+	if x.Dim() != n+2 {
+		return nil, nil, c.Errorf(arg, "It is expected input_size equals to %d, but got size %d", n+2, x.Dim())
+	}
+	xs := x.Shape()
+	scales := make([]float64, n)
+	var size []int
+	if scaleArgs == nil { // .vec
+		osz, sf := c.Ints("output_size"), c.Floats("scale_factors")
+		hasOS, hasSF := !c.IsNone("output_size"), !c.IsNone("scale_factors")
+		if hasOS == hasSF {
+			a := "output_size"
+			if hasSF {
+				a = "scale_factors"
+			}
+			return nil, nil, c.Errorf(a, "Must specify exactly one of output_size and scale_factors")
+		}
+		if hasOS {
+			if len(osz) != n {
+				return nil, nil, c.Errorf("output_size", "expected output_size to have %d elements (the input's spatial dimensions), got %d", n, len(osz))
+			}
+			size = ints(osz)
+		} else {
+			if len(sf) != n {
+				return nil, nil, c.Errorf("scale_factors", "expected scale_factors to have %d elements (the input's spatial dimensions), got %d", n, len(sf))
+			}
+			for i, s := range sf {
+				size = append(size, truncInt(float64(xs[i+2])*s))
+			}
+			copy(scales, sf)
+		}
+	} else {
+		osz := c.Ints("output_size")
+		if len(osz) != n {
+			return nil, nil, c.Errorf("output_size", "It is expected output_size equals to %d, but got size %d", n, len(osz))
+		}
+		size = ints(osz)
+		for i, a := range scaleArgs {
+			scales[i], _ = c.OptFloat(a)
+		}
+	}
+	bad := false
+	for i := range n {
+		bad = bad || xs[i+2] <= 0 || size[i] <= 0
+	}
+	if bad {
+		return nil, nil, c.Errorf(arg, "Input and output sizes should be greater than 0, but got input %s output %s", shapeString(xs[2:]), shapeString(size))
+	}
+	if x.Numel() == 0 && xs[1] == 0 {
+		return nil, nil, c.Errorf(arg, "Non-empty %dD data tensor expected but got a tensor with sizes %s", n+2, shapeString(xs))
+	}
+	return size, scales, nil
+}
+
+// upsampleMode is one interpolation of upsampleKernel.
+type upsampleMode int
+
+const (
+	modeNearest upsampleMode = iota
+	modeNearestExact
+	modeLinear
+	modeCubic
+)
+
+// upsampleKernel returns the kernel of an upsample overload over n
+// spatial dimensions in mode; scaleArgs names the optional scale
+// arguments of the non-.vec overloads (nil for .vec).
+func upsampleKernel(n int, mode upsampleMode, scaleArgs []string) ops.Kernel {
+	return func(c *ops.Call) ([]any, error) {
+		arg := "self"
+		if scaleArgs == nil {
+			arg = "input"
+		}
+		x := c.Tensor(arg)
+		size, scales, err := upsampleArgs(c, arg, x, n, scaleArgs)
+		if err != nil {
+			return nil, err
+		}
+		xs := x.Shape()
+		shape := append(xs[:2:2], size...)
+		dt := x.DType()
+		if meta(x) {
+			return oneOrErr(empty(true, dt, shape))
+		}
+		ac := false
+		if mode == modeLinear || mode == modeCubic {
+			ac = c.Bool("align_corners")
+		}
+		var kernel string
+		switch mode {
+		case modeNearest, modeNearestExact:
+			kernel = "compute_indices_weights_nearest"
+			if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 && dt != tensor.Uint8 {
+				return nil, notImplemented(c, arg, kernel, dt)
+			}
+		case modeLinear:
+			kernel = "compute_indices_weights_linear"
+		case modeCubic:
+			kernel = "compute_indices_weights_cubic"
+		}
+		if !dt.IsFloat() || dt == tensor.Float16 {
+			if mode == modeLinear || mode == modeCubic {
+				return nil, notImplemented(c, arg, kernel, dt)
+			}
+		}
+		r := rounder(dt)
+		axes := make([]interpAxis, n)
+		for i := range n {
+			in, out := xs[i+2], size[i]
+			var a interpAxis
+			switch mode {
+			case modeNearest, modeNearestExact:
+				var idx []int
+				if mode == modeNearest {
+					idx = nearestIndices(in, out, scales[i], false)
+				} else {
+					idx = nearestExactIndices(in, out, scales[i])
+				}
+				for _, k := range idx {
+					a.idx = append(a.idx, []int{k})
+					a.w = append(a.w, []float64{1})
+				}
+			case modeLinear:
+				i0, i1, l0, l1 := linearIndices(in, out, ac, scales[i], r)
+				for d := range out {
+					a.idx = append(a.idx, []int{i0[d], i1[d]})
+					a.w = append(a.w, []float64{l0[d], l1[d]})
+				}
+			case modeCubic:
+				a = cubicAxis(in, out, ac, scales[i], r)
+			}
+			axes[i] = a
+		}
+		return oneOrErr(interpolate(x, shape, axes, mode == modeNearest || mode == modeNearestExact, r))
+	}
+}
+
+// nearestExactIndices is the source index of every output index of
+// nearest-exact upsampling: min(⌊(dst+0.5)*scale⌋, in-1) in float32, as
+// ATen's nearest_neighbor_exact_compute_source_index.
+func nearestExactIndices(in, out int, scaleFactor float64) []int {
+	var scale float32
+	if scaleFactor > 0 {
+		scale = float32(1.0 / scaleFactor)
+	} else {
+		scale = float32(in) / float32(out)
+	}
+	idx := make([]int, out)
+	for d := range idx {
+		idx[d] = min(int(float32(math.Floor(float64(float32(float32(d)+0.5)*scale)))), in-1)
+	}
+	return idx
+}
+
+// cubicAxis is HelperInterpCubic's compute_indices_weights: four taps
+// around ⌊src⌋ (clamped into the input) with the cubic convolution
+// coefficients of A = -0.75, computed in the input's opmath type.
+func cubicAxis(in, out int, alignCorners bool, scale float64, r func(float64) float64) interpAxis {
+	rop := r
+	if r(1+1.0/512) == 1 {
+		rop = rounder(tensor.Float32)
+	}
+	s := areaScale(in, out, alignCorners, scale, r)
+	const a = -0.75
+	conv1 := func(x float64) float64 { // ((A+2)x - (A+3))x² + 1
+		return rop(rop(rop(rop(rop((a+2)*x)-(a+3))*x)*x) + 1)
+	}
+	conv2 := func(x float64) float64 { // ((Ax - 5A)x + 8A)x - 4A
+		return rop(rop(rop(rop(rop(rop(a*x)-5*a)*x)+8*a)*x) - 4*a)
+	}
+	var ax interpAxis
+	for d := range out {
+		src := sourceIndex(s, d, alignCorners, true, rop)
+		i := int(math.Floor(src))
+		t := rop(src - float64(i))
+		x2 := rop(1 - t)
+		w := []float64{conv2(rop(t + 1)), conv1(t), conv1(x2), conv2(rop(x2 + 1))}
+		idx := make([]int, 4)
+		for j := range idx {
+			idx[j] = max(min(i-1+j, in-1), 0)
+			w[j] = r(w[j])
+		}
+		ax.idx = append(ax.idx, idx)
+		ax.w = append(ax.w, w)
+	}
+	return ax
+}
+
+// interpolate computes every output element of x (N, C, spatial...) as
+// ATen's upsample_generic_Nd_kernel_impl does: the outermost spatial
+// dimension's taps weight the interpolations of the inner dimensions,
+// accumulated tap by tap, every product and sum rounded by r. Nearest
+// modes gather without arithmetic.
+func interpolate(x *tensor.Tensor, shape []int, axes []interpAxis, gather bool, r func(float64) float64) (*tensor.Tensor, error) {
+	xs := x.Shape()
+	n := len(axes)
+	inStride := make([]int, n)
+	outStride := make([]int, n)
+	is, os := 1, 1
+	for i := n - 1; i >= 0; i-- {
+		inStride[i], outStride[i] = is, os
+		is *= xs[i+2]
+		os *= shape[i+2]
+	}
+	planes := xs[0] * xs[1]
+	dt := x.DType()
+	if gather {
+		cx := x.Contiguous()
+		out := tensor.Empty(dt, shape...)
+		offs := gatherOffsets(axes, inStride, os)
+		switch dt {
+		case tensor.Float32:
+			gatherPlanes(tensor.Values[float32](cx), tensor.Data[float32](out), planes, is, offs)
+		case tensor.Float64:
+			gatherPlanes(tensor.Values[float64](cx), tensor.Data[float64](out), planes, is, offs)
+		case tensor.BFloat16:
+			gatherPlanes(tensor.Values[tensor.BHalf](cx), tensor.Data[tensor.BHalf](out), planes, is, offs)
+		case tensor.Uint8:
+			gatherPlanes(tensor.Values[uint8](cx), tensor.Data[uint8](out), planes, is, offs)
+		}
+		return out, nil
+	}
+	vals := x.Float64s()
+	res := make([]float64, planes*os)
+	var eval func(src []float64, k int, pos []int) float64
+	eval = func(src []float64, k int, pos []int) float64 {
+		a := axes[k]
+		idx, w := a.idx[pos[k]], a.w[pos[k]]
+		var acc float64
+		for j, i := range idx {
+			var t float64
+			if k == n-1 {
+				t = src[i]
+			} else {
+				t = eval(src[i*inStride[k]:], k+1, pos)
+			}
+			p := r(t * w[j])
+			if j == 0 {
+				acc = p
+			} else {
+				acc = r(acc + p)
+			}
+		}
+		return acc
+	}
+	parallel(planes, planes*os*4, func(lo, hi int) {
+		pos := make([]int, n)
+		for pl := lo; pl < hi; pl++ {
+			src := vals[pl*is : (pl+1)*is]
+			dst := res[pl*os : (pl+1)*os]
+			for o := range dst {
+				rem := o
+				for k := range n {
+					pos[k] = rem / outStride[k]
+					rem %= outStride[k]
+				}
+				dst[o] = eval(src, 0, pos)
+			}
+		}
+	})
+	return tensor.FromFloat64s(dt, res, shape...)
+}
+
+// gatherOffsets returns, for every output element of a plane, the offset
+// of its source element (one tap per axis).
+func gatherOffsets(axes []interpAxis, inStride []int, os int) []int {
+	n := len(axes)
+	offs := make([]int, os)
+	outStride := make([]int, n)
+	s := 1
+	for i := n - 1; i >= 0; i-- {
+		outStride[i] = s
+		s *= len(axes[i].idx)
+	}
+	for o := range offs {
+		rem, off := o, 0
+		for k := range n {
+			off += axes[k].idx[rem/outStride[k]][0] * inStride[k]
+			rem %= outStride[k]
+		}
+		offs[o] = off
+	}
+	return offs
+}
+
+// gatherPlanes copies the source element of every output element of
+// every plane.
+func gatherPlanes[T tensor.Elem](x, out []T, planes, is int, offs []int) {
+	os := len(offs)
+	parallel(planes, planes*os, func(lo, hi int) {
+		for pl := lo; pl < hi; pl++ {
+			src, dst := x[pl*is:(pl+1)*is], out[pl*os:(pl+1)*os]
+			for o, off := range offs {
+				dst[o] = src[off]
+			}
+		}
+	})
 }

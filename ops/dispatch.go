@@ -104,9 +104,14 @@ func (e *ArgError) Unwrap() error { return e.Err }
 // through the typed accessors, which panic on a name the schema lacks (a
 // kernel bug the dispatch point reports as an error).
 type Call struct {
-	Op   *Operator
-	vals []any
+	Op     *Operator
+	schema *Schema
+	vals   []any
 }
+
+// Schema returns the schema the call is bound to: the operator's newest
+// schema, unless the call fits only an older one (see Operator.Bind).
+func (c *Call) Schema() *Schema { return c.schema }
 
 // Call runs the operator: the single dispatch point of every operator call
 // in gofx. args are the positional arguments and kwargs the keyword
@@ -178,8 +183,8 @@ func (c *Call) run() ([]any, error) {
 		}
 		return nil, &CallError{Op: o.schema.QualifiedName(), Err: err}
 	}
-	if len(out) != len(o.schema.Returns) && !o.schema.VarRets {
-		return nil, &CallError{Op: o.schema.QualifiedName(), Err: fmt.Errorf("internal error: kernel returned %d values for %d returns", len(out), len(o.schema.Returns))}
+	if len(out) != len(c.schema.Returns) && !c.schema.VarRets {
+		return nil, &CallError{Op: o.schema.QualifiedName(), Err: fmt.Errorf("internal error: kernel returned %d values for %d returns", len(out), len(c.schema.Returns))}
 	}
 	return out, nil
 }
@@ -232,22 +237,94 @@ func tracerOf(v any) Tracer {
 
 // Bind binds args and kwargs to the operator's schema without running
 // anything: the check the dispatch point makes before a kernel runs.
+//
+// An operator with older schemas (see Schemas) is bound to the newest
+// schema that accepts the call: a call written for PyTorch 2.6 binds to
+// 2.14's schema when 2.14 only added arguments with defaults, and to 2.6's
+// when 2.14 renamed or dropped an argument the call names. A call bound to
+// an older schema is moved onto the newest one when every argument it
+// gave has a place there (same name, or a renamed argument at the same
+// position) and the newest schema's other arguments have defaults, so that
+// kernels, which read arguments by the newest schema's names, see one
+// layout; otherwise the Call keeps the older schema (Call.Schema). The
+// error of a call no schema accepts is the newest schema's.
 func (o *Operator) Bind(args []any, kwargs map[string]any) (*Call, error) {
-	vals, set, err := o.place(args, kwargs)
+	c, err := o.bindTo(o.schema, o.defaults(), args, kwargs)
+	if err == nil || len(o.older) == 0 {
+		return c, err
+	}
+	for _, s := range o.older {
+		oc, oerr := o.bindTo(s, schemaDefaults(s), args, kwargs)
+		if oerr != nil {
+			continue
+		}
+		if vals, ok := o.upgrade(s, oc.vals, true); ok {
+			return &Call{Op: o, schema: o.schema, vals: vals}, nil
+		}
+		return oc, nil
+	}
+	return nil, err
+}
+
+// bindTo binds the call to s, one of the operator's schemas, whose decoded
+// defaults are defs.
+func (o *Operator) bindTo(s *Schema, defs []any, args []any, kwargs map[string]any) (*Call, error) {
+	vals, set, err := place(s, defs, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	for i, a := range o.schema.Args {
+	for i, a := range s.Args {
 		if !set[i] {
 			continue
 		}
 		v, err := normalize(a.Type, vals[i])
 		if err != nil {
-			return nil, &CallError{Op: o.schema.QualifiedName(), Arg: a.Name, Err: err}
+			return nil, &CallError{Op: s.QualifiedName(), Arg: a.Name, Err: err}
 		}
 		vals[i] = v
 	}
-	return &Call{Op: o, vals: vals}, nil
+	return &Call{Op: o, schema: s, vals: vals}, nil
+}
+
+// upgrade moves vals, the arguments of a call placed in the order of old
+// (an older schema of o), to the order of o's schema: each argument goes
+// to the argument of the same name, or, renamed, to the one at its
+// position whose name old lacks; the other arguments of the newest schema
+// take their defaults. It fails when an argument has no place there or an
+// argument without default would be missing; with check, also when a value
+// does not fit the newest type (values are then normalized to it).
+func (o *Operator) upgrade(old *Schema, vals []any, check bool) ([]any, bool) {
+	s := o.schema
+	out := make([]any, len(s.Args))
+	used := make([]bool, len(old.Args))
+	defs := o.defaults()
+	for i, a := range s.Args {
+		j := old.argIndex(a.Name)
+		if j < 0 && i < len(old.Args) && s.argIndex(old.Args[i].Name) < 0 && old.Args[i].KwargOnly == a.KwargOnly {
+			j = i
+		}
+		if j < 0 {
+			if a.Default == nil {
+				return nil, false
+			}
+			out[i] = cloneDefault(defs[i])
+			continue
+		}
+		v := vals[j]
+		if check {
+			var err error
+			if v, err = normalize(a.Type, v); err != nil {
+				return nil, false
+			}
+		}
+		out[i], used[j] = v, true
+	}
+	for _, u := range used {
+		if !u {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // Place puts args and kwargs in schema order, one value per schema
@@ -255,15 +332,28 @@ func (o *Operator) Bind(args []any, kwargs map[string]any) (*Call, error) {
 // string, Scalar, ScalarType, []int64, ...) where the caller gave none.
 // Unlike Bind it checks only the arity and the keyword names, not the
 // values: analyses that call operators on values other than tensors (fake
-// tensors, symbolic sizes) read their arguments from it.
+// tensors, symbolic sizes) read their arguments from it. Like Bind it
+// falls back to the operator's older schemas, and the values come in the
+// order of the newest schema; a call that fits only an older schema and
+// cannot be moved onto the newest is refused with the newest's error.
 func (o *Operator) Place(args []any, kwargs map[string]any) ([]any, error) {
-	vals, _, err := o.place(args, kwargs)
-	return vals, err
+	vals, _, err := place(o.schema, o.defaults(), args, kwargs)
+	if err == nil || len(o.older) == 0 {
+		return vals, err
+	}
+	for _, s := range o.older {
+		if ovals, _, oerr := place(s, schemaDefaults(s), args, kwargs); oerr == nil {
+			if up, ok := o.upgrade(s, ovals, false); ok {
+				return up, nil
+			}
+		}
+	}
+	return nil, err
 }
 
-// place returns the values in schema order and which ones the caller gave.
-func (o *Operator) place(args []any, kwargs map[string]any) ([]any, []bool, error) {
-	s := o.schema
+// place returns the values in the order of schema s, whose decoded
+// defaults are defaults, and which ones the caller gave.
+func place(s *Schema, defaults []any, args []any, kwargs map[string]any) ([]any, []bool, error) {
 	name := s.QualifiedName()
 	vals := make([]any, len(s.Args))
 	set := make([]bool, len(s.Args))
@@ -290,7 +380,6 @@ func (o *Operator) place(args []any, kwargs map[string]any) ([]any, []bool, erro
 		}
 		vals[i], set[i] = v, true
 	}
-	defaults := o.defaults()
 	for i, a := range s.Args {
 		if !set[i] {
 			if a.Default == nil {
@@ -325,18 +414,22 @@ func (s *Schema) argIndex(name string) int {
 	return -1
 }
 
-// defaults returns the decoded default of every argument (nil where there
-// is none), computed once per operator.
+// defaults returns the decoded default of every argument of the newest
+// schema (nil where there is none), computed once per operator.
 func (o *Operator) defaults() []any {
-	o.defOnce.Do(func() {
-		o.defVals = make([]any, len(o.schema.Args))
-		for i, a := range o.schema.Args {
-			if a.Default != nil {
-				o.defVals[i] = decodeDefault(a.Type, a.Default)
-			}
-		}
-	})
+	o.defOnce.Do(func() { o.defVals = schemaDefaults(o.schema) })
 	return o.defVals
+}
+
+// schemaDefaults decodes the defaults of s.
+func schemaDefaults(s *Schema) []any {
+	out := make([]any, len(s.Args))
+	for i, a := range s.Args {
+		if a.Default != nil {
+			out[i] = decodeDefault(a.Type, a.Default)
+		}
+	}
+	return out
 }
 
 func decodeDefault(t *Type, d *Default) any {
@@ -666,9 +759,9 @@ func normalizeList(t *Type, v any) (any, error) {
 }
 
 func (c *Call) index(name string) int {
-	i := c.Op.schema.argIndex(name)
+	i := c.schema.argIndex(name)
 	if i < 0 {
-		panic(fmt.Sprintf("kernel reads argument %q, which %s does not have", name, c.Op.schema.QualifiedName()))
+		panic(fmt.Sprintf("kernel reads argument %q, which %s does not have", name, c.schema))
 	}
 	return i
 }

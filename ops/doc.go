@@ -14,6 +14,24 @@
 // and named returns), and Schema.String prints a schema back exactly as
 // PyTorch does: every schema of PyTorch 1.13 round-trips byte for byte.
 //
+// Global is the registry of every operator schema of PyTorch 1.13 (aten),
+// 2.6 and 2.14 (every namespace of their JIT registries), loaded on first
+// use from the embedded lists in schemas/: all_schemas_1.13.txt, and
+// versions_2.x.txt, which gen_versions.py (go generate) writes from
+// ../shared/aten/registry_schemas_{2.6,2.14}.txt with only the schemas
+// 1.13 lacks. An operator whose schema changed keeps its history
+// (Operator.Schemas): its Schema is the newest, and Bind binds a call to
+// the newest schema that accepts it, so that a program saved by 2.6 runs
+// although 2.14 added an argument, renamed one, or dropped one. Tags: core
+// or composite (schemas/core_schemas.txt), pointwise, inplace, view and
+// mutable from the alias annotations, random, and effectful for the
+// runtime assertions of 2.x graphs (_assert_scalar,
+// sym_constrain_range_for_size), which dead-code elimination keeps.
+//
+// Registry.LookupQualified resolves an operator by the name .pt2 files
+// write ("torch.ops.aten.conv2d.default"), with an error naming an unknown
+// one; node.LookupTarget builds on it for every call_function target.
+//
 // Package ops sits below package node: it does not import it. Operators
 // implement node.Function structurally.
 package ops

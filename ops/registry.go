@@ -36,12 +36,18 @@ const (
 	// 1.13 has no such tag; the list comes from its elementwise Python
 	// references (schemas/pointwise.txt, made by gen_pointwise.py).
 	Pointwise
+	// Effectful marks operators that have an effect beyond their results
+	// although their schema writes nothing: the runtime assertions and
+	// range constraints of PyTorch 2.x graphs (_assert_scalar,
+	// sym_constrain_range_for_size, ...), torch.fx's side-effectful
+	// functions. Dead-code elimination keeps their calls.
+	Effectful
 )
 
 var tagNames = []struct {
 	t    Tag
 	name string
-}{{Core, "core"}, {Composite, "composite"}, {Inplace, "inplace"}, {View, "view"}, {Mutable, "mutable"}, {Random, "random"}, {Pointwise, "pointwise"}}
+}{{Core, "core"}, {Composite, "composite"}, {Inplace, "inplace"}, {View, "view"}, {Mutable, "mutable"}, {Random, "random"}, {Pointwise, "pointwise"}, {Effectful, "effectful"}}
 
 // String lists the tags: "core|view".
 func (t Tag) String() string {
@@ -57,15 +63,32 @@ func (t Tag) String() string {
 // Operator is one operator overload: its schema and tags. It implements
 // node.Function, so graphs call it directly: its String is the qualified
 // name torch prints ("aten.add.Tensor", "aten.relu.default").
+//
+// An operator whose schema changed between the PyTorch releases gofx knows
+// (1.13, 2.6, 2.14) keeps every version: Schema is the newest, and Bind
+// falls back to the older ones for calls the newest does not accept (an
+// argument renamed or removed since), see [Operator.Schemas].
 type Operator struct {
-	schema *Schema
-	name   string
-	tags   Tag
+	schema   *Schema
+	name     string
+	tags     Tag
+	older    []*Schema // the older schemas, newest first
+	rank     int       // the release rank of schema (see Global)
+	olderRnk []int
 	opState
 }
 
-// Schema returns the operator's schema.
+// Schema returns the operator's schema: the newest one.
 func (o *Operator) Schema() *Schema { return o.schema }
+
+// Schemas returns every schema the operator has had, newest first: one
+// for most operators; for an operator whose schema changed between
+// PyTorch 1.13, 2.6 and 2.14, the newest schema and then the older ones
+// (aten::conv2d's int[2] stride became SymInt[2] stride, aten::stft gained
+// align_to_window, aten::_cdist_backward renamed grad to grad_output).
+func (o *Operator) Schemas() []*Schema {
+	return append([]*Schema{o.schema}, o.older...)
+}
 
 // Tags returns the operator's tags.
 func (o *Operator) Tags() Tag { return o.tags }
@@ -83,9 +106,9 @@ func (o *Operator) ShortName() string { return o.schema.Name }
 // PythonName returns "torch.ops." followed by the qualified name.
 func (o *Operator) PythonName() string { return "torch.ops." + o.name }
 
-// Impure reports whether the operator writes any of its arguments, so
-// that dead-code elimination must keep calls to it.
-func (o *Operator) Impure() bool { return o.tags&Mutable != 0 }
+// Impure reports whether the operator writes any of its arguments or is
+// Effectful, so that dead-code elimination must keep calls to it.
+func (o *Operator) Impure() bool { return o.tags&(Mutable|Effectful) != 0 }
 
 // Registry holds operators by qualified name.
 type Registry struct {
@@ -112,11 +135,7 @@ func (r *Registry) Register(schema string, tags Tag) (*Operator, error) {
 }
 
 func (r *Registry) add(s *Schema, tags Tag) (*Operator, error) {
-	overload := s.Overload
-	if overload == "" {
-		overload = "default"
-	}
-	o := &Operator{schema: s, name: s.Namespace + "." + s.Name + "." + overload, tags: tags | derivedTags(s)}
+	o := &Operator{schema: s, name: operatorName(s), tags: tags | derivedTags(s)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.byName[o.name]; dup {
@@ -126,6 +145,29 @@ func (r *Registry) add(s *Schema, tags Tag) (*Operator, error) {
 	packet := s.Namespace + "." + s.Name
 	r.overloads[packet] = append(r.overloads[packet], o)
 	return o, nil
+}
+
+// derivedMask is the set of tags derivedTags computes.
+const derivedMask = Mutable | Inplace | View | Random
+
+// addVersion records s, a schema of the operator of rank rank (a higher
+// rank is a newer release), among o's versions: the newest becomes the
+// operator's schema, and its derived tags replace those of the older one.
+// Called before the registry is shared.
+func (o *Operator) addVersion(s *Schema, rank int) {
+	if rank <= o.rank {
+		i := 0
+		for i < len(o.older) && o.olderRnk[i] >= rank {
+			i++
+		}
+		o.older = append(o.older[:i], append([]*Schema{s}, o.older[i:]...)...)
+		o.olderRnk = append(o.olderRnk[:i], append([]int{rank}, o.olderRnk[i:]...)...)
+		return
+	}
+	o.older = append([]*Schema{o.schema}, o.older...)
+	o.olderRnk = append([]int{o.rank}, o.olderRnk...)
+	o.schema, o.rank = s, rank
+	o.tags = o.tags&^derivedMask | derivedTags(s)
 }
 
 // derivedTags reads the tags a schema implies.
@@ -196,8 +238,16 @@ func (r *Registry) All() []*Operator {
 	return out
 }
 
+//go:generate sh -c "cd schemas && python3 gen_versions.py"
+
 //go:embed schemas/all_schemas_1.13.txt
 var allSchemas string
+
+//go:embed schemas/versions_2.x.txt
+var newerSchemas string
+
+//go:embed schemas/quantized_decomposed.txt
+var quantizedDecomposed string
 
 //go:embed schemas/core_schemas.txt
 var coreSchemas string
@@ -210,11 +260,26 @@ var (
 	defaultReg  *Registry
 )
 
-// Global returns the process-wide registry: every aten operator of PyTorch 1.13,
-// loaded on first use, with the core opset tagged Core and the others
-// Composite. The core list includes five operators newer than 1.13, which
-// are registered from their newer schemas. Users register their own
-// operators here too.
+// The release ranks of the schemas Global loads: an operator's schema is
+// the one of the highest rank.
+const (
+	rank113 = iota // PyTorch 1.13 (schemas/all_schemas_1.13.txt)
+	rank26         // PyTorch 2.6, not 2.14
+	rank214        // PyTorch 2.14 (and maybe 2.6)
+)
+
+// Global returns the process-wide registry, loaded on first use: every
+// operator schema of PyTorch 1.13 (aten, schemas/all_schemas_1.13.txt),
+// 2.6 and 2.14 (every namespace of their JIT registries: aten, prims,
+// quantized, ...; schemas/versions_2.x.txt holds the schemas 1.13 lacks),
+// and the quantized_decomposed operators 2.6 defines in Python
+// (schemas/quantized_decomposed.txt).
+// An operator whose schema changed keeps its history: its Schema is the
+// newest (2.14's, or 2.6's for an operator 2.14 dropped), and Bind falls
+// back to the older ones. The core opset (schemas/core_schemas.txt) is
+// tagged Core and the other operators Composite; the runtime assertions
+// and range constraints of 2.x graphs are tagged Effectful. Users register
+// their own operators here too (Define).
 func Global() *Registry {
 	defaultOnce.Do(func() {
 		r := NewRegistry()
@@ -222,39 +287,74 @@ func Global() *Registry {
 		for _, n := range schemaFileLines(pointwiseNames) {
 			pointwise[n], pointwise[n+"_"] = true, true
 		}
-		tagOf := func(s *Schema, tag Tag) Tag {
+		core := map[string]bool{}
+		for _, line := range schemaFileLines(coreSchemas) {
+			core[MustParseSchema(line).QualifiedName()] = true
+		}
+		add := func(s *Schema, rank int) {
+			if o, ok := r.byName[operatorName(s)]; ok {
+				o.addVersion(s, rank)
+				return
+			}
+			tag := Composite
+			if core[s.QualifiedName()] {
+				tag = Core
+			}
 			if s.Namespace == "aten" && pointwise[s.Name] && takesTensor(s) {
 				tag |= Pointwise
 			}
-			return tag
-		}
-		core := map[string]*Schema{}
-		for _, line := range schemaFileLines(coreSchemas) {
-			s := MustParseSchema(line)
-			core[s.QualifiedName()] = s
-		}
-		for _, line := range schemaFileLines(allSchemas) {
-			s := MustParseSchema(line)
-			tag := Composite
-			if core[s.QualifiedName()] != nil {
-				tag = Core
-				delete(core, s.QualifiedName())
+			if effectful[s.QualifiedName()] {
+				tag |= Effectful
 			}
-			if _, err := r.add(s, tagOf(s, tag)); err != nil {
+			o, err := r.add(s, tag)
+			if err != nil {
 				panic(err)
 			}
+			o.rank = rank
+		}
+		for _, line := range schemaFileLines(allSchemas) {
+			add(MustParseSchema(line), rank113)
+		}
+		for _, line := range schemaFileLines(newerSchemas) {
+			versions, schema, _ := strings.Cut(line, " ")
+			rank := rank26
+			if strings.Contains(","+versions+",", ",2.14,") {
+				rank = rank214
+			}
+			add(MustParseSchema(schema), rank)
+		}
+		for _, line := range schemaFileLines(quantizedDecomposed) {
+			add(MustParseSchema(line), rank26)
 		}
 		for _, line := range schemaFileLines(coreSchemas) {
-			if s := MustParseSchema(line); core[s.QualifiedName()] != nil {
-				if _, err := r.add(s, tagOf(s, Core)); err != nil {
-					panic(err)
-				}
+			if s := MustParseSchema(line); r.byName[operatorName(s)] == nil {
+				panic("ops: core operator " + s.QualifiedName() + " is in no schema list")
 			}
 		}
 		tagRandom(r)
 		defaultReg = r
 	})
 	return defaultReg
+}
+
+// effectful are torch.fx's side-effectful operators (torch/fx/node.py,
+// _side_effectful_functions) that the schema lists know.
+var effectful = map[string]bool{
+	"aten::_assert_async": true, "aten::_assert_async.msg": true, "aten::_assert_scalar": true,
+	"aten::_assert_tensor_metadata": true, "aten::sym_constrain_range": true,
+	"aten::sym_constrain_range_for_size": true, "profiler::_record_function_enter": true,
+	"profiler::_record_function_enter_new": true, "profiler::_record_function_exit": true,
+	"inductor::accumulate_grad_": true, "inductor::resize_storage_bytes_": true,
+}
+
+// operatorName returns the registry key of s: "aten.add.Tensor",
+// "aten.relu.default".
+func operatorName(s *Schema) string {
+	overload := s.Overload
+	if overload == "" {
+		overload = "default"
+	}
+	return s.Namespace + "." + s.Name + "." + overload
 }
 
 // randomNames are the random operators none of whose overloads takes a
@@ -304,4 +404,35 @@ func schemaFileLines(text string) []string {
 		}
 	}
 	return out
+}
+
+// LookupQualified returns the operator a serialized program names, written
+// as PyTorch 2.x's .pt2 files write an OpOverload's target
+// ("torch.ops.aten.conv2d.default", "torch.ops.gofxtest.scaled_softplus.default")
+// or as Lookup accepts it ("aten.add.Tensor", "aten::relu"). An unknown name
+// is an error naming it; a name in a namespace the registry has never seen
+// is most likely a custom operator, which Define registers.
+func (r *Registry) LookupQualified(name string) (*Operator, error) {
+	key := strings.TrimPrefix(name, "torch.ops.")
+	if !strings.Contains(key, "::") && strings.Count(key, ".") != 2 {
+		return nil, fmt.Errorf("ops: %q is not an operator overload (namespace.name.overload, as torch.ops.aten.add.Tensor)", name)
+	}
+	if o, ok := r.Lookup(key); ok {
+		return o, nil
+	}
+	ns, rest, ok := strings.Cut(key, "::")
+	if !ok {
+		ns, rest, _ = strings.Cut(key, ".")
+	}
+	base, _, _ := strings.Cut(rest, ".")
+	r.mu.RLock()
+	known := len(r.overloads[ns+"."+base]) > 0
+	r.mu.RUnlock()
+	switch {
+	case known:
+		return nil, fmt.Errorf("ops: unknown operator %s: %s::%s has no such overload", name, ns, base)
+	case ns == "aten" || ns == "prims" || ns == "prim" || ns == "quantized":
+		return nil, fmt.Errorf("ops: unknown operator %s: not in PyTorch 1.13, 2.6 or 2.14", name)
+	}
+	return nil, fmt.Errorf("ops: unknown operator %s (a custom operator: register its schema with ops.Define)", name)
 }

@@ -35,6 +35,14 @@
 // states what is known with Env.Check (torch._check) or Env.ConstrainAsSize
 // (torch._constrain_as_size).
 //
+// # Reading PyTorch's expressions
+//
+// ParseSympy and ParseSympyCond read the sympy expressions and relations that torch.export
+// writes into .pt2 files (sympy's srepr form, "Mul(Integer(2), Symbol('s0', positive=True,
+// integer=True))", and its str form, "2*s0"), with PyTorch's integer functions (FloorDiv,
+// Mod, CeilDiv, ModularIndexing, Max, Min, ...); NewUnbackedNamed creates the unbacked
+// symbols a file names.
+//
 // # Limits
 //
 // The canonical form is canonical for polynomials; for the atoms it applies the rules above

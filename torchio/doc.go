@@ -10,6 +10,12 @@
 // Save and Write produce one that torch.load reads back into an OrderedDict
 // with the same names, dtypes, shapes, strides and values.
 //
+// ReadValue and WriteValue do the same for any value built from those
+// globals: tuples, lists, dicts, ints, floats, strings, tensors and
+// nn.Parameters (as *Parameter), such as the (args, kwargs) example inputs
+// of torch.export's .pt2 files. DecodeStorage, WriteStorage and
+// StorageNumel convert the raw storage records of the PT2 archive.
+//
 // Tensors that share a storage in the file (views, tied weights) share one
 // storage here too: each storage becomes one tensor.Tensor and every tensor
 // over it is an AsStrided view of it, with the saved offset and strides.

@@ -93,6 +93,19 @@ var legacyMagic = []byte{0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0
 
 // ReadWithLimits is Read with explicit limits.
 func ReadWithLimits(r io.ReaderAt, size int64, lim Limits) (*StateDict, error) {
+	rd, err := openReader(r, size, lim)
+	if err != nil {
+		return nil, err
+	}
+	sd, err := rd.read()
+	if err != nil {
+		return nil, fmt.Errorf("torchio: %w", err)
+	}
+	return sd, nil
+}
+
+// openReader opens the zip archive and indexes its records.
+func openReader(r io.ReaderAt, size int64, lim Limits) (*reader, error) {
 	lim = lim.withDefaults()
 	var head [14]byte
 	if n, _ := r.ReadAt(head[:], 0); n == len(head) && bytes.Equal(head[:], legacyMagic) {
@@ -106,11 +119,7 @@ func ReadWithLimits(r io.ReaderAt, size int64, lim Limits) (*StateDict, error) {
 	if err := rd.index(zr); err != nil {
 		return nil, fmt.Errorf("torchio: %w", err)
 	}
-	sd, err := rd.read()
-	if err != nil {
-		return nil, fmt.Errorf("torchio: %w", err)
-	}
-	return sd, nil
+	return rd, nil
 }
 
 type reader struct {
@@ -228,7 +237,28 @@ func (rd *reader) open(f *zip.File) (io.ReadCloser, int64, error) {
 	return rc, n, nil
 }
 
+// read reads the file as a state dict.
 func (rd *reader) read() (*StateDict, error) {
+	v, err := rd.unpickle()
+	if err != nil {
+		return nil, err
+	}
+	sd := NewStateDict()
+	if err := collect(sd, "", v, 0); err != nil {
+		return nil, fmt.Errorf("data.pkl: %w", err)
+	}
+	var total int64
+	for name, t := range sd.All() {
+		total += int64(t.Numel())
+		if total > rd.lim.MaxElements {
+			return nil, fmt.Errorf("data.pkl: tensor %q: the tensors hold more than %d elements in all (Limits.MaxElements)", name, rd.lim.MaxElements)
+		}
+	}
+	return sd, nil
+}
+
+// unpickle checks the archive's records and decodes data.pkl.
+func (rd *reader) unpickle() (pickle.Value, error) {
 	if _, ok := rd.files["constants.pkl"]; ok {
 		if _, ok := rd.files["code/"]; ok || rd.hasCode() {
 			return nil, errors.New("this is a TorchScript archive (torch.jit.save), not a torch.save file")
@@ -259,18 +289,7 @@ func (rd *reader) read() (*StateDict, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data.pkl: %w", err)
 	}
-	sd := NewStateDict()
-	if err := collect(sd, "", v, 0); err != nil {
-		return nil, fmt.Errorf("data.pkl: %w", err)
-	}
-	var total int64
-	for name, t := range sd.All() {
-		total += int64(t.Numel())
-		if total > rd.lim.MaxElements {
-			return nil, fmt.Errorf("data.pkl: tensor %q: the tensors hold more than %d elements in all (Limits.MaxElements)", name, rd.lim.MaxElements)
-		}
-	}
-	return sd, nil
+	return v, nil
 }
 
 func (rd *reader) hasCode() bool {
@@ -392,6 +411,9 @@ func collect(sd *StateDict, prefix string, v pickle.Value, depth int) error {
 		}
 		return prefix + "." + k
 	}
+	if p, ok := v.(*Parameter); ok {
+		v = p.Data
+	}
 	switch v := v.(type) {
 	case *tensor.Tensor:
 		return add(prefix, v)
@@ -406,7 +428,7 @@ func collect(sd *StateDict, prefix string, v pickle.Value, depth int) error {
 			}
 			val := v.Values()[i]
 			switch val.(type) {
-			case *tensor.Tensor, *pickle.Dict:
+			case *tensor.Tensor, *Parameter, *pickle.Dict:
 				if err := collect(sd, join(ks), val, depth+1); err != nil {
 					return err
 				}
@@ -434,6 +456,9 @@ func collect(sd *StateDict, prefix string, v pickle.Value, depth int) error {
 
 func collectSeq(sd *StateDict, items []pickle.Value, add func(string, *tensor.Tensor) error) error {
 	for i, it := range items {
+		if p, ok := it.(*Parameter); ok {
+			it = p.Data
+		}
 		t, ok := it.(*tensor.Tensor)
 		if !ok {
 			return fmt.Errorf("item %d is %s, not a tensor", i, pickle.TypeName(it))

@@ -144,7 +144,7 @@ func rebuildTensorV2(args pickle.Tuple) (pickle.Value, error) {
 
 // rebuildParameter is torch._utils._rebuild_parameter(data, requires_grad,
 // backward_hooks) and _rebuild_parameter_with_state(..., state): a
-// Parameter is its data here.
+// *Parameter, which state dicts unwrap to its data.
 func rebuildParameter(args pickle.Tuple) (pickle.Value, error) {
 	if len(args) != 3 && len(args) != 4 {
 		return nil, fmt.Errorf("_rebuild_parameter: expected 3 or 4 arguments, got %d", len(args))
@@ -153,7 +153,11 @@ func rebuildParameter(args pickle.Tuple) (pickle.Value, error) {
 	if !ok {
 		return nil, fmt.Errorf("_rebuild_parameter: data is %s, not a tensor", pickle.TypeName(args[0]))
 	}
-	return t, nil
+	rg, ok := args[1].(bool)
+	if !ok {
+		return nil, fmt.Errorf("_rebuild_parameter: requires_grad is %s, not a bool", pickle.TypeName(args[1]))
+	}
+	return &Parameter{Data: t, RequiresGrad: rg}, nil
 }
 
 // rebuildFromType is torch._tensor._rebuild_from_type_v2(func, new_type,
@@ -179,7 +183,9 @@ func rebuildFromType(args pickle.Tuple) (pickle.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := v.(*tensor.Tensor); !ok {
+	switch v.(type) {
+	case *tensor.Tensor, *Parameter:
+	default:
 		return nil, fmt.Errorf("_rebuild_from_type_v2: result is %s, not a tensor", pickle.TypeName(v))
 	}
 	return v, nil

@@ -96,10 +96,16 @@ func write(w io.Writer, sd *StateDict) error {
 		return err
 	}
 
+	return writeArchive(w, pkl.Bytes(), storages)
+}
+
+// writeArchive writes the records of a torch.save zip: data.pkl, byteorder,
+// one data/<key> per storage, version.
+func writeArchive(w io.Writer, pkl []byte, storages []*savedStorage) error {
 	cw := &countWriter{w: w}
 	zw := zip.NewWriter(cw)
-	if err := writeEntry(zw, cw, "data.pkl", int64(pkl.Len()), func(w io.Writer) error {
-		_, err := w.Write(pkl.Bytes())
+	if err := writeEntry(zw, cw, "data.pkl", int64(len(pkl)), func(w io.Writer) error {
+		_, err := w.Write(pkl)
 		return err
 	}); err != nil {
 		return err

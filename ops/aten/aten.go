@@ -27,6 +27,11 @@ var AdaptiveAvgPool1d = mustLookup("aten::adaptive_avg_pool1d")
 //	aten::adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
 var AdaptiveAvgPool2d = mustLookup("aten::adaptive_avg_pool2d")
 
+// AddInplaceTensor is the operator aten::add_.Tensor (not in the core opset).
+//
+//	aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+var AddInplaceTensor = mustLookup("aten::add_.Tensor")
+
 // AddScalar is the core operator aten::add.Scalar.
 //
 //	aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
@@ -219,22 +224,22 @@ var Col2im = mustLookup("aten::col2im")
 
 // ConstantPadNd is the core operator aten::constant_pad_nd.
 //
-//	aten::constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor
+//	aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor
 var ConstantPadNd = mustLookup("aten::constant_pad_nd")
 
 // Conv2d is the operator aten::conv2d (not in the core opset).
 //
-//	aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor
+//	aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], SymInt[2] padding=[0, 0], SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor
 var Conv2d = mustLookup("aten::conv2d")
 
 // Convolution is the core operator aten::convolution.
 //
-//	aten::convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor
+//	aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor
 var Convolution = mustLookup("aten::convolution")
 
 // ConvolutionBackward is the core operator aten::convolution_backward.
 //
-//	aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+//	aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
 var ConvolutionBackward = mustLookup("aten::convolution_backward")
 
 // Copy is the core operator aten::copy.
@@ -294,12 +299,12 @@ var Elu = mustLookup("aten::elu")
 
 // Embedding is the core operator aten::embedding.
 //
-//	aten::embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
+//	aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
 var Embedding = mustLookup("aten::embedding")
 
 // EmbeddingDenseBackward is the core operator aten::embedding_dense_backward.
 //
-//	aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor
+//	aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor
 var EmbeddingDenseBackward = mustLookup("aten::embedding_dense_backward")
 
 // EmptyMemoryFormat is the core operator aten::empty.memory_format.
@@ -459,8 +464,13 @@ var InternalAdaptiveAvgPool2dBackward = mustLookup("aten::_adaptive_avg_pool2d_b
 
 // InternalAdaptiveAvgPool3d is the core operator aten::_adaptive_avg_pool3d.
 //
-//	aten::_adaptive_avg_pool3d(Tensor self, int[3] output_size) -> Tensor
+//	aten::_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
 var InternalAdaptiveAvgPool3d = mustLookup("aten::_adaptive_avg_pool3d")
+
+// InternalAssertScalar is the operator aten::_assert_scalar (not in the core opset).
+//
+//	aten::_assert_scalar(Scalar self, str assert_msg) -> ()
+var InternalAssertScalar = mustLookup("aten::_assert_scalar")
 
 // InternalCdistForward is the core operator aten::_cdist_forward.
 //
@@ -527,9 +537,14 @@ var Isinf = mustLookup("aten::isinf")
 //	aten::isnan(Tensor self) -> Tensor
 var Isnan = mustLookup("aten::isnan")
 
+// Item is the operator aten::item (not in the core opset).
+//
+//	aten::item(Tensor self) -> Scalar
+var Item = mustLookup("aten::item")
+
 // LayerNorm is the operator aten::layer_norm (not in the core opset).
 //
-//	aten::layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor
+//	aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor
 var LayerNorm = mustLookup("aten::layer_norm")
 
 // LeScalar is the core operator aten::le.Scalar.
@@ -612,6 +627,11 @@ var LtTensor = mustLookup("aten::lt.Tensor")
 //	aten::matmul(Tensor self, Tensor other) -> Tensor
 var Matmul = mustLookup("aten::matmul")
 
+// Max is the operator aten::max (not in the core opset).
+//
+//	aten::max(Tensor self) -> Tensor
+var Max = mustLookup("aten::max")
+
 // MaxDim is the core operator aten::max.dim.
 //
 //	aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
@@ -666,6 +686,11 @@ var Minimum = mustLookup("aten::minimum")
 //
 //	aten::mm(Tensor self, Tensor mat2) -> Tensor
 var Mm = mustLookup("aten::mm")
+
+// MulInplaceTensor is the operator aten::mul_.Tensor (not in the core opset).
+//
+//	aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+var MulInplaceTensor = mustLookup("aten::mul_.Tensor")
 
 // MulScalar is the core operator aten::mul.Scalar.
 //
@@ -764,17 +789,17 @@ var ProdDimInt = mustLookup("aten::prod.dim_int")
 
 // Rand is the core operator aten::rand.
 //
-//	aten::rand(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+//	aten::rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Rand = mustLookup("aten::rand")
 
 // Randn is the core operator aten::randn.
 //
-//	aten::randn(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+//	aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Randn = mustLookup("aten::randn")
 
 // Randperm is the core operator aten::randperm.
 //
-//	aten::randperm(int n, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+//	aten::randperm(SymInt n, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Randperm = mustLookup("aten::randperm")
 
 // Reciprocal is the core operator aten::reciprocal.
@@ -784,17 +809,17 @@ var Reciprocal = mustLookup("aten::reciprocal")
 
 // ReflectionPad1d is the core operator aten::reflection_pad1d.
 //
-//	aten::reflection_pad1d(Tensor self, int[2] padding) -> Tensor
+//	aten::reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor
 var ReflectionPad1d = mustLookup("aten::reflection_pad1d")
 
 // ReflectionPad2d is the core operator aten::reflection_pad2d.
 //
-//	aten::reflection_pad2d(Tensor self, int[4] padding) -> Tensor
+//	aten::reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor
 var ReflectionPad2d = mustLookup("aten::reflection_pad2d")
 
 // ReflectionPad3d is the core operator aten::reflection_pad3d.
 //
-//	aten::reflection_pad3d(Tensor self, int[6] padding) -> Tensor
+//	aten::reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor
 var ReflectionPad3d = mustLookup("aten::reflection_pad3d")
 
 // Relu is the core operator aten::relu.
@@ -824,12 +849,12 @@ var Repeat = mustLookup("aten::repeat")
 
 // ReplicationPad2d is the core operator aten::replication_pad2d.
 //
-//	aten::replication_pad2d(Tensor self, int[4] padding) -> Tensor
+//	aten::replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor
 var ReplicationPad2d = mustLookup("aten::replication_pad2d")
 
 // ReplicationPad3d is the core operator aten::replication_pad3d.
 //
-//	aten::replication_pad3d(Tensor self, int[6] padding) -> Tensor
+//	aten::replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor
 var ReplicationPad3d = mustLookup("aten::replication_pad3d")
 
 // Reshape is the operator aten::reshape (not in the core opset).
@@ -884,12 +909,12 @@ var ScatterValue = mustLookup("aten::scatter.value")
 
 // SelectInt is the core operator aten::select.int.
 //
-//	aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)
+//	aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)
 var SelectInt = mustLookup("aten::select.int")
 
 // SelectScatter is the core operator aten::select_scatter.
 //
-//	aten::select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor
+//	aten::select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor
 var SelectScatter = mustLookup("aten::select_scatter")
 
 // Sigmoid is the core operator aten::sigmoid.
@@ -939,12 +964,12 @@ var Sort = mustLookup("aten::sort")
 
 // SplitTensor is the operator aten::split.Tensor (not in the core opset).
 //
-//	aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]
+//	aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]
 var SplitTensor = mustLookup("aten::split.Tensor")
 
 // SplitWithSizes is the core operator aten::split_with_sizes.
 //
-//	aten::split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]
+//	aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]
 var SplitWithSizes = mustLookup("aten::split_with_sizes")
 
 // Sqrt is the core operator aten::sqrt.
@@ -987,6 +1012,11 @@ var Sum = mustLookup("aten::sum")
 //	aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
 var SumDimIntList = mustLookup("aten::sum.dim_IntList")
 
+// SymConstrainRangeForSize is the operator aten::sym_constrain_range_for_size (not in the core opset).
+//
+//	aten::sym_constrain_range_for_size(Scalar size, *, int? min=None, int? max=None) -> ()
+var SymConstrainRangeForSize = mustLookup("aten::sym_constrain_range_for_size")
+
 // SymNumel is the core operator aten::sym_numel.
 //
 //	aten::sym_numel(Tensor self) -> SymInt
@@ -1024,7 +1054,7 @@ var Tanh = mustLookup("aten::tanh")
 
 // Topk is the core operator aten::topk.
 //
-//	aten::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
+//	aten::topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
 var Topk = mustLookup("aten::topk")
 
 // TransposeInt is the operator aten::transpose.int (not in the core opset).
@@ -1054,7 +1084,7 @@ var UpsampleNearest2dVec = mustLookup("aten::upsample_nearest2d.vec")
 
 // VarCorrection is the core operator aten::var.correction.
 //
-//	aten::var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor
+//	aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
 var VarCorrection = mustLookup("aten::var.correction")
 
 // VarDim is the core operator aten::var.dim.
@@ -1077,13 +1107,14 @@ var WhereSelf = mustLookup("aten::where.self")
 //	aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
 var ZerosLike = mustLookup("aten::zeros_like")
 
-// handles lists the 215 handles with their Go names, sorted by Go name.
+// handles lists the 221 handles with their Go names, sorted by Go name.
 var handles = [...]handle{
 	{"Abs", Abs},
 	{"Acos", Acos},
 	{"Acosh", Acosh},
 	{"AdaptiveAvgPool1d", AdaptiveAvgPool1d},
 	{"AdaptiveAvgPool2d", AdaptiveAvgPool2d},
+	{"AddInplaceTensor", AddInplaceTensor},
 	{"AddScalar", AddScalar},
 	{"AddTensor", AddTensor},
 	{"Addmm", Addmm},
@@ -1171,6 +1202,7 @@ var handles = [...]handle{
 	{"InternalAdaptiveAvgPool2d", InternalAdaptiveAvgPool2d},
 	{"InternalAdaptiveAvgPool2dBackward", InternalAdaptiveAvgPool2dBackward},
 	{"InternalAdaptiveAvgPool3d", InternalAdaptiveAvgPool3d},
+	{"InternalAssertScalar", InternalAssertScalar},
 	{"InternalCdistForward", InternalCdistForward},
 	{"InternalEmbeddingBag", InternalEmbeddingBag},
 	{"InternalLocalScalarDense", InternalLocalScalarDense},
@@ -1184,6 +1216,7 @@ var handles = [...]handle{
 	{"InternalUnsafeView", InternalUnsafeView},
 	{"Isinf", Isinf},
 	{"Isnan", Isnan},
+	{"Item", Item},
 	{"LayerNorm", LayerNorm},
 	{"LeScalar", LeScalar},
 	{"LeTensor", LeTensor},
@@ -1201,6 +1234,7 @@ var handles = [...]handle{
 	{"LtScalar", LtScalar},
 	{"LtTensor", LtTensor},
 	{"Matmul", Matmul},
+	{"Max", Max},
 	{"MaxDim", MaxDim},
 	{"MaxPool2d", MaxPool2d},
 	{"MaxPool2dWithIndices", MaxPool2dWithIndices},
@@ -1212,6 +1246,7 @@ var handles = [...]handle{
 	{"MinDim", MinDim},
 	{"Minimum", Minimum},
 	{"Mm", Mm},
+	{"MulInplaceTensor", MulInplaceTensor},
 	{"MulScalar", MulScalar},
 	{"MulTensor", MulTensor},
 	{"NativeBatchNorm", NativeBatchNorm},
@@ -1276,6 +1311,7 @@ var handles = [...]handle{
 	{"SubTensor", SubTensor},
 	{"Sum", Sum},
 	{"SumDimIntList", SumDimIntList},
+	{"SymConstrainRangeForSize", SymConstrainRangeForSize},
 	{"SymNumel", SymNumel},
 	{"SymSizeInt", SymSizeInt},
 	{"SymStorageOffset", SymStorageOffset},

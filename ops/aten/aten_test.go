@@ -27,7 +27,9 @@ func readInput(t *testing.T) atengen.Input {
 	return atengen.Input{
 		Core:        read("../schemas/core_schemas.txt"),
 		All:         read("../schemas/all_schemas_1.13.txt"),
+		Newer:       read("../schemas/versions_2.x.txt"),
 		Conformance: read("conformance_ops.txt"),
+		Programs:    read("program_ops.txt"),
 	}
 }
 
@@ -129,7 +131,7 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 	assert.Len(t, want, 187, "core opset")
-	for _, line := range strings.Split(in.Conformance, "\n") {
+	for _, line := range strings.Split(in.Conformance+"\n"+in.Programs, "\n") {
 		if line != "" && !strings.HasPrefix(line, "#") {
 			op, ok := ops.Global().Lookup(line)
 			require.True(t, ok, line)

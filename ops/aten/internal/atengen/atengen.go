@@ -25,9 +25,16 @@ type Input struct {
 	// Core is ops/schemas/core_schemas.txt: the core opset, one schema a
 	// line.
 	Core string
-	// All is ops/schemas/all_schemas_1.13.txt: every schema of PyTorch
-	// 1.13, which gives the schemas of the conformance operators.
+	// All is ops/schemas/all_schemas_1.13.txt: every aten schema of
+	// PyTorch 1.13.
 	All string
+	// Newer is ops/schemas/versions_2.x.txt: the schemas of PyTorch 2.6
+	// and 2.14 that All lacks, each line "VERSIONS SCHEMA". A handle shows
+	// its operator's newest schema, as ops.Global does.
+	Newer string
+	// Programs is ops/aten/program_ops.txt: the operator overloads the
+	// PyTorch 2.x programs of ../shared/pt2 call, written as Conformance.
+	Programs string
 	// Conformance is ops/aten/conformance_ops.txt: one operator overload a
 	// line, written as torch prints it ("aten.add.Tensor",
 	// "aten.relu.default").
@@ -52,6 +59,8 @@ type Handle struct {
 	Newer bool
 	// Conformance reports whether the operator is in the conformance set.
 	Conformance bool
+	// Program reports whether the operator is in the program list.
+	Program bool
 }
 
 // Handles returns the handles to generate, sorted by Go name. It fails on
@@ -66,6 +75,26 @@ func Handles(in Input) ([]Handle, error) {
 		}
 		all[s.QualifiedName()] = s
 	}
+	// newest holds each operator's newest schema: 2.14's, else 2.6's,
+	// else 1.13's.
+	newest, rank := map[string]*ops.Schema{}, map[string]int{}
+	for q, s := range all {
+		newest[q] = s
+	}
+	for _, line := range lines(in.Newer) {
+		versions, text, _ := strings.Cut(line, " ")
+		s, err := ops.ParseSchema(text)
+		if err != nil {
+			return nil, fmt.Errorf("2.x schemas: %w", err)
+		}
+		r := 1
+		if strings.Contains(","+versions+",", ",2.14,") {
+			r = 2
+		}
+		if q := s.QualifiedName(); r > rank[q] {
+			newest[q], rank[q] = s, r
+		}
+	}
 	byName := map[string]*Handle{}
 	var order []string
 	for _, line := range lines(in.Core) {
@@ -78,24 +107,37 @@ func Handles(in Input) ([]Handle, error) {
 			return nil, fmt.Errorf("core schemas: %s is listed twice", q)
 		}
 		_, old := all[q]
+		if n := newest[q]; n != nil {
+			s = n
+		}
 		byName[q] = &Handle{Qualified: q, Schema: s.String(), Core: true, Newer: !old}
 		order = append(order, q)
 	}
-	for _, line := range lines(in.Conformance) {
-		q, err := qualify(line)
-		if err != nil {
-			return nil, fmt.Errorf("conformance list: %w", err)
+	for _, list := range []struct {
+		name, text string
+		mark       func(*Handle)
+	}{
+		{"conformance list", in.Conformance, func(h *Handle) { h.Conformance = true }},
+		{"program list", in.Programs, func(h *Handle) { h.Program = true }},
+	} {
+		for _, line := range lines(list.text) {
+			q, err := qualify(line)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", list.name, err)
+			}
+			if h := byName[q]; h != nil {
+				list.mark(h)
+				continue
+			}
+			s := newest[q]
+			if s == nil {
+				return nil, fmt.Errorf("%s: no PyTorch 1.13, 2.6 or 2.14 schema for %s (%s)", list.name, line, q)
+			}
+			h := &Handle{Qualified: q, Schema: s.String()}
+			list.mark(h)
+			byName[q] = h
+			order = append(order, q)
 		}
-		if h := byName[q]; h != nil {
-			h.Conformance = true
-			continue
-		}
-		s := all[q]
-		if s == nil {
-			return nil, fmt.Errorf("conformance list: no PyTorch 1.13 schema for %s (%s)", line, q)
-		}
-		byName[q] = &Handle{Qualified: q, Schema: s.String(), Conformance: true}
-		order = append(order, q)
 	}
 	handles := make([]Handle, 0, len(order))
 	taken := map[string][]string{}

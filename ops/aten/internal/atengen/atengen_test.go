@@ -68,7 +68,7 @@ func TestCollisions(t *testing.T) {
 // TestInputErrors checks that bad input fails generation.
 func TestInputErrors(t *testing.T) {
 	_, err := Handles(Input{Conformance: "aten.relu.default\n"})
-	assert.ErrorContains(t, err, "no PyTorch 1.13 schema for aten.relu.default")
+	assert.ErrorContains(t, err, "no PyTorch 1.13, 2.6 or 2.14 schema for aten.relu.default")
 	_, err = Handles(Input{Core: "aten::relu(Tensor self -> Tensor\n"})
 	assert.ErrorContains(t, err, "core schemas")
 	_, err = Handles(Input{Core: "aten::relu(Tensor self) -> Tensor\naten::relu(Tensor self) -> Tensor\n"})

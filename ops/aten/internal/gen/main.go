@@ -3,8 +3,9 @@
 //
 //	go generate ./ops/aten
 //
-// It reads the core schema list, PyTorch 1.13's schema list and the
-// conformance operator list, and fails without writing anything when two
+// It reads the core schema list, the schema lists of PyTorch 1.13, 2.6
+// and 2.14, the conformance operator list and the list of the operators
+// the PyTorch 2.x programs of ../shared/pt2 call, and fails without writing anything when two
 // operators would get the same Go name or a listed operator has no schema.
 package main
 
@@ -19,22 +20,24 @@ import (
 func main() {
 	core := flag.String("core", "../schemas/core_schemas.txt", "the core schema list")
 	all := flag.String("all", "../schemas/all_schemas_1.13.txt", "the PyTorch 1.13 schema list")
+	newer := flag.String("newer", "../schemas/versions_2.x.txt", "the PyTorch 2.6 and 2.14 schema list")
+	programs := flag.String("programs", "program_ops.txt", "the operators of the PyTorch 2.x programs")
 	conf := flag.String("conformance", "conformance_ops.txt", "the conformance operator list")
 	out := flag.String("o", "aten.go", "the output file")
 	flag.Parse()
-	if err := run(*core, *all, *conf, *out); err != nil {
+	if err := run(*core, *all, *newer, *conf, *programs, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "atengen:", err)
 		os.Exit(1)
 	}
 }
 
-// run reads the three lists and writes the generated source to out.
-func run(core, all, conf, out string) error {
+// run reads the lists and writes the generated source to out.
+func run(core, all, newer, conf, programs, out string) error {
 	var in atengen.Input
 	for _, f := range []struct {
 		path string
 		dst  *string
-	}{{core, &in.Core}, {all, &in.All}, {conf, &in.Conformance}} {
+	}{{core, &in.Core}, {all, &in.All}, {newer, &in.Newer}, {conf, &in.Conformance}, {programs, &in.Programs}} {
 		b, err := os.ReadFile(f.path)
 		if err != nil {
 			return err
