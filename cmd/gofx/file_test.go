@@ -98,3 +98,18 @@ func TestExportWritesProgram(t *testing.T) {
 		require.NoError(t, err)
 	}
 }
+
+// TestOptimizeSharedConvnet is the main job on a real file: PyTorch 2.6's
+// convnet.pt2 (default export IR: conv2d and batch_norm), its batch norms
+// folded, its outputs PyTorch's.
+func TestOptimizeSharedConvnet(t *testing.T) {
+	file, io := "../../../shared/pt2/convnet.pt2", "../../../shared/pt2/convnet.io.json"
+	if _, err := os.Stat(file); err != nil {
+		t.Skipf("%s is absent (../shared/pt2 beside the repo)", file)
+	}
+	code, out, errs := runCLI("optimize", file, "-io", io, "-time", "0", "-graph=false")
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	assert.Regexp(t, `aten\.batch_norm\.default +2 -> +0  \*`, out)
+	assert.Contains(t, out, "max |optimized - PyTorch|")
+	assert.Contains(t, out, "unchanged within 0.0001 on 5 case(s)")
+}
