@@ -25,7 +25,11 @@ import (
 //
 // becomes aten.convolution.default(x, w', b', ...) with w' and b' computed
 // by FuseConvBNWeights. aten.native_batch_norm.default and
-// aten.batch_norm.default with training=False fold the same way. A pair is
+// aten.batch_norm.default with training=False fold the same way, and so do
+// the convolutions of PyTorch 2.x's default export IR, which .pt2 files
+// hold: aten.conv1d/conv2d/conv3d.default, with or without their trailing
+// default arguments (a conv2d without bias gets the folded bias as its
+// bias keyword). A pair is
 // folded only when the convolution has no other user, every user of a
 // tuple-valued batch norm is getitem 0, and the weights, running
 // statistics and affine parameters are get_attr nodes (or None).
@@ -176,7 +180,9 @@ func fold(g *graph.Graph, st foldState, m *foldMatch) error {
 			return errNoFold
 		}
 		w, b, err = FuseLinearBNWeights(ts[0], ts[1], ts[4], ts[5], m.eps, ts[2], ts[3])
-		wAt, bAt = slot{m.permute, 0, "self"}, slot{m.layer, 0, "self"}
+		if m.permute != nil { // addmm/mm of a permuted weight; aten.linear keeps the conv slots
+			wAt, bAt = slot{m.permute, 0, "self"}, slot{m.layer, 0, "self"}
+		}
 	} else {
 		w, b, err = FuseConvBNWeights(ts[0], ts[1], ts[4], ts[5], m.eps, ts[2], ts[3], m.transposed)
 	}
@@ -195,7 +201,7 @@ func fold(g *graph.Graph, st foldState, m *foldMatch) error {
 	if err != nil {
 		return err
 	}
-	if m.kind == linearLayer && m.b == nil {
+	if m.kind == linearLayer && m.b == nil && m.permute != nil {
 		if err := mmToAddmm(m.layer); err != nil {
 			return err
 		}
@@ -356,17 +362,39 @@ var bnForms = []struct {
 	{"batch_norm", "aten.batch_norm.default(%layer, %gamma, %beta, %mean, %var, %training, %momentum, %eps, %cudnn_enabled)", false},
 }
 
-// The layers a batch norm folds into, as graph text computing %layer.
-var foldLayers = []struct {
+// The layers a batch norm folds into, as graph text computing %layer:
+// core ATen's convolution and addmm/mm of a permuted weight, and PyTorch
+// 2.x's default export IR (what .pt2 files hold): conv1d/2d/3d and linear,
+// which torch.export writes without their trailing default arguments, so
+// each is listed at every arity.
+var foldLayers = sync.OnceValue(func() []foldLayer {
+	layers := []foldLayer{
+		{"conv", convLayer, `%layer = call_function aten.convolution.default(%x, %w, %b, %stride, %padding, %dilation, %transposed, %output_padding, %groups)`},
+		{"addmm", linearLayer, `%t = call_function aten.permute.default(%w, %dims)
+%layer = call_function aten.addmm.default(%b, %x, %t, beta=%addmm_beta, alpha=%addmm_alpha)`},
+		{"mm", linearLayer, `%t = call_function aten.permute.default(%w, %dims)
+%layer = call_function aten.mm.default(%x, %t)`},
+	}
+	convArgs := []string{"%x", "%w", "%b", "%stride", "%padding", "%dilation", "%groups"}
+	for _, op := range []string{"conv1d", "conv2d", "conv3d"} {
+		for n := 2; n <= len(convArgs); n++ {
+			layers = append(layers, foldLayer{fmt.Sprintf("%s_%d", op, n), convLayer,
+				"%layer = call_function aten." + op + ".default(" + strings.Join(convArgs[:n], ", ") + ")"})
+		}
+	}
+	for _, args := range []string{"%x, %w", "%x, %w, %b"} {
+		layers = append(layers, foldLayer{fmt.Sprintf("linear_%d", strings.Count(args, ",")+1), linearLayer,
+			"%layer = call_function aten.linear.default(" + args + ")"})
+	}
+	return layers
+})
+
+// foldLayer is a layer a batch norm folds into: its rule name's prefix,
+// its kind and the graph text computing %layer.
+type foldLayer struct {
 	name string
 	kind layerKind
 	text string
-}{
-	{"conv", convLayer, `%layer = call_function aten.convolution.default(%x, %w, %b, %stride, %padding, %dilation, %transposed, %output_padding, %groups)`},
-	{"addmm", linearLayer, `%t = call_function aten.permute.default(%w, %dims)
-%layer = call_function aten.addmm.default(%b, %x, %t, beta=%addmm_beta, alpha=%addmm_alpha)`},
-	{"mm", linearLayer, `%t = call_function aten.permute.default(%w, %dims)
-%layer = call_function aten.mm.default(%x, %t)`},
 }
 
 // foldPattern is one compiled pattern of a fold rule.
@@ -382,7 +410,7 @@ type foldPattern struct {
 // users, getitem 0 for the tuple forms, are the constraint's).
 var foldPatterns = sync.OnceValues(func() ([]foldPattern, error) {
 	var out []foldPattern
-	for _, l := range foldLayers {
+	for _, l := range foldLayers() {
 		for _, f := range bnForms {
 			body := l.text + "\n%bn = call_function " + f.call
 			var b strings.Builder
@@ -504,7 +532,7 @@ func foldMatchOf(m *rewrite.Match, fp foldPattern, st foldState) (*foldMatch, er
 			return nil
 		}
 		switch x := bind(name).(type) {
-		case node.NoneType:
+		case node.NoneType, nil: // nil: a default argument the call leaves out
 			if required {
 				err = fmt.Errorf("%s is None", name)
 			}
@@ -527,24 +555,30 @@ func foldMatchOf(m *rewrite.Match, fp foldPattern, st foldState) (*foldMatch, er
 		if err != nil {
 			return nil, err
 		}
-		tr, ok := bind("transposed").(node.Bool)
-		if !ok {
-			return nil, fmt.Errorf("transposed is %v, not a bool", bind("transposed"))
+		if a, ok := m.Binding("transposed"); ok { // conv1d/2d/3d are never transposed
+			tr, ok := a.(node.Bool)
+			if !ok {
+				return nil, fmt.Errorf("transposed is %v, not a bool", a)
+			}
+			fm.transposed = bool(tr)
 		}
-		fm.transposed = bool(tr)
 		if g, isInt := bind("groups").(node.Int); fm.transposed && (!isInt || g != 1) {
 			return nil, fmt.Errorf("a transposed convolution with groups %v", bind("groups"))
 		}
 		return fm, nil
 	}
-	if strings.HasPrefix(fp.name, "addmm") {
+	switch {
+	case strings.HasPrefix(fp.name, "addmm"):
 		fm.b = stateOrNone("b", true)
+	case strings.HasPrefix(fp.name, "linear"):
+		fm.b = stateOrNone("b", false)
 	}
 	if err != nil {
 		return nil, err
 	}
 	fm.permute = m.Node("t")
-	if !isTranspose(bind("dims")) {
+	// aten.linear reads its weight as it is; addmm and mm a permute of it.
+	if fm.permute != nil && !isTranspose(bind("dims")) {
 		return nil, fmt.Errorf("the weight's permutation is %s, not [1, 0]", argText(bind("dims")))
 	}
 	if strings.HasPrefix(fp.name, "addmm") && (!isUnit(bind("addmm_beta")) || !isUnit(bind("addmm_alpha"))) {

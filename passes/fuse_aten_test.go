@@ -234,7 +234,22 @@ func isNodeArg(a node.Arg, pred func(*node.Node) bool) bool {
 // testdata/fold (internal/passtest), each with a "state" file listing the
 // root's buffers: a dotted name and its shape (none: a scalar int64).
 func TestFoldConvBNCases(t *testing.T) {
-	root := func(t testing.TB, c *passtest.Case) nn.Module {
+	passtest.Run(t, filepath.Join("testdata", "fold", "*.txtar"), func(testing.TB, *passtest.Case) passtest.Pass {
+		return passes.FoldConvBN.Apply
+	}, passtest.WithRoot(foldRoot))
+}
+
+// TestFoldLinearBNCases runs FoldLinearBN over the cases of
+// testdata/fold_linear, as TestFoldConvBNCases.
+func TestFoldLinearBNCases(t *testing.T) {
+	passtest.Run(t, filepath.Join("testdata", "fold_linear", "*.txtar"), func(testing.TB, *passtest.Case) passtest.Pass {
+		return passes.FoldLinearBN.Apply
+	}, passtest.WithRoot(foldRoot))
+}
+
+// foldRoot builds the root module of a fold case from its "state" file.
+func foldRoot(t testing.TB, c *passtest.Case) nn.Module {
+	{
 		data, ok := c.File("state")
 		require.True(t, ok, "no state file")
 		r := &holder{}
@@ -274,7 +289,4 @@ func TestFoldConvBNCases(t *testing.T) {
 		}
 		return r
 	}
-	passtest.Run(t, filepath.Join("testdata", "fold", "*.txtar"), func(testing.TB, *passtest.Case) passtest.Pass {
-		return passes.FoldConvBN.Apply
-	}, passtest.WithRoot(root))
 }

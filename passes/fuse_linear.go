@@ -21,7 +21,10 @@ import (
 //	y = operator.getitem(bn, 0)
 //
 // becomes aten.addmm.default(b', x, aten.permute.default(w', [1, 0])) with
-// w' and b' computed by FuseLinearBNWeights: the permute stays and reads
+// w' and b' computed by FuseLinearBNWeights. PyTorch 2.x's default export
+// IR (.pt2 files) keeps nn.Linear as aten.linear.default(x, w, b), which
+// folds the same way, its weight and bias replaced in place. For addmm and
+// mm, the permute stays and reads
 // the folded weight, and an mm becomes an addmm (the same node, under its
 // name) whose first argument is the new bias. The batch-norm forms are
 // FoldConvBN's. A pair is folded only when the addmm or mm has no other

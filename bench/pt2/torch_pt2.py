@@ -8,8 +8,9 @@ torch.export.load and torch.export.save on them, in one process per PyTorch:
 (bench/pt2/run.sh runs both and then gofx's benchmarks on the same files.)
 
 Programs, written to OUT/torch-VERSION/:
-  chain600.pt2   a chain of 200 blocks relu(add(linear(x), 1.0)), Linear(16, 16):
-                 600 call nodes, 400 parameters (the ../shared/bench chain model)
+  chainN.pt2     a chain of N/3 blocks relu(add(linear(x), 1.0)), Linear(16, 16): N call
+                 nodes (N = 150, 600, 2100), 2N/3 parameters (the ../shared/bench chain
+                 model), to show how the cost grows with the program's size
   resnet18.pt2   torchvision's resnet18 in eval mode with ../shared/models' weights
                  (PyTorch 1.13's), input 1x3x224x224
 
@@ -60,8 +61,9 @@ class Chain(nn.Module):
 
 
 def programs():
-    torch.manual_seed(0)
-    yield "chain600", Chain(200).eval(), (torch.randn(1, 16),)
+    for blocks in (50, 200, 700):
+        torch.manual_seed(0)
+        yield f"chain{3 * blocks}", Chain(blocks).eval(), (torch.randn(1, 16),)
     import torchvision
     m = torchvision.models.resnet18(weights=None)
     sd = torch.load(os.path.join(SHARED, "models", "resnet18.state_dict.pt"), weights_only=True)

@@ -17,12 +17,22 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	model := fs.String("model", "", "zoo model name ("+strings.Join(models.Names(), ", ")+")")
 	weights := fs.String("weights", "", "state dict saved by torch.save (NAME.state_dict.pt)")
 	ioPath := fs.String("io", "", "inputs and PyTorch's outputs (NAME.io.json)")
-	via := fs.String("via", "eager,trace", "comma-separated pipelines: "+strings.Join(models.Pipelines, ", "))
+	via := fs.String("via", "", "comma-separated pipelines: for a zoo model "+strings.Join(models.Pipelines, ", ")+" (default eager,trace); for a .pt2 file "+strings.Join(filePipelines, ", ")+" (default all)")
+	program := fs.String("program", "", "for a .pt2 file holding several programs: which one (default: the first)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	if file, err := fileArg(fs.Args()); err != errNoFile {
+		if err != nil {
+			return err
+		}
+		if *model != "" || *weights != "" {
+			return fmt.Errorf("%w: a .pt2 file carries its program and weights: -model and -weights are for zoo models", errUsage)
+		}
+		if *ioPath == "" {
+			return fmt.Errorf("%w: -io IO.json is required", errUsage)
+		}
+		return checkFile(file, *program, *ioPath, splitList(*via, filePipelines), stdout)
 	}
 	if *model == "" || *weights == "" || *ioPath == "" {
 		return fmt.Errorf("%w: -model, -weights and -io are required", errUsage)
@@ -39,13 +49,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var pipelines []string
-	for _, p := range strings.Split(*via, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			pipelines = append(pipelines, p)
-		}
-	}
-	passed, failed, err := models.Check(spec, sd, cases, pipelines, func(r models.Result) {
+	passed, failed, err := models.Check(spec, sd, cases, splitList(*via, []string{"eager", "trace"}), func(r models.Result) {
 		fmt.Fprintln(stdout, r)
 	})
 	if err != nil {
@@ -58,12 +62,41 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// splitList splits a comma-separated flag value, def when it is empty.
+func splitList(s string, def []string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return def
+	}
+	return out
+}
+
 func runInspect(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	model := fs.String("model", "", "zoo model name ("+strings.Join(models.Names(), ", ")+")")
+	program := fs.String("program", "", "for a .pt2 file holding several programs: which one (default: the first)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if file, err := fileArg(fs.Args()); err != errNoFile {
+		if err != nil {
+			return err
+		}
+		if *model != "" {
+			return fmt.Errorf("%w: give a zoo model (-model) or a .pt2 file, not both", errUsage)
+		}
+		pf, err := loadProgramFile(file, *program)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stdout, pf.ep)
+		return nil
 	}
 	if fs.NArg() != 0 || *model == "" {
 		return fmt.Errorf("%w: -model is required", errUsage)

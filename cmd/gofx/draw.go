@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ import (
 )
 
 // drawUsage is the usage line of gofx draw.
-const drawUsage = "gofx draw -model NAME [-via trace|export|decomposed] [-io FILE | -shape 2x3x16x16,...] [-weights FILE] [-format dot|svg] [-cluster] [-o FILE]"
+const drawUsage = "gofx draw FILE.pt2 [-via load|decomposed] [-format dot|svg] [-cluster] [-o FILE]\n       gofx draw -model NAME [-via trace|export|decomposed] [-io FILE | -shape 2x3x16x16,...] [-weights FILE] [-format dot|svg] [-cluster] [-o FILE]"
 
 // runDraw writes a zoo model's traced or exported graph as Graphviz DOT or
 // SVG.
@@ -35,22 +36,41 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	format := fs.String("format", "dot", "output format: dot or svg (svg runs Graphviz's dot)")
 	cluster := fs.Bool("cluster", false, "draw each module's nodes in a box")
 	out := fs.String("o", "", "write to FILE instead of standard output")
+	program := fs.String("program", "", "for a .pt2 file holding several programs: which one (default: the first)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	if *format != "dot" && *format != "svg" {
+		return fmt.Errorf("%w: -format must be dot or svg, not %q", errUsage, *format)
+	}
+	if file, err := fileArg(fs.Args()); err != errNoFile {
+		if err != nil {
+			return err
+		}
+		if *model != "" {
+			return fmt.Errorf("%w: give a zoo model (-model) or a .pt2 file, not both", errUsage)
+		}
+		pf, err := loadProgramFile(file, *program)
+		if err != nil {
+			return err
+		}
+		g := pf.ep.Graph
+		if *via == "decomposed" {
+			ep, err := pf.ep.RunDecompositions(decomp.Core())
+			if err != nil {
+				return err
+			}
+			g = ep.Graph
+		}
+		return writeDrawing(g, dot.Options{Name: filepath.Base(file), Cluster: *cluster}, *format, *out, stdout)
 	}
 	if *model == "" {
-		return fmt.Errorf("%w: -model is required", errUsage)
+		return fmt.Errorf("%w: -model or a .pt2 file is required", errUsage)
 	}
 	switch *via {
 	case "trace", "export", "decomposed":
 	default:
 		return fmt.Errorf("%w: -via must be trace, export or decomposed, not %q", errUsage, *via)
-	}
-	if *format != "dot" && *format != "svg" {
-		return fmt.Errorf("%w: -format must be dot or svg, not %q", errUsage, *format)
 	}
 	if *ioFile != "" && *shapes != "" {
 		return fmt.Errorf("%w: give the example inputs with -io or -shape, not both", errUsage)
@@ -105,9 +125,14 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		g = ep.Graph
 	}
 
-	opts := dot.Options{Name: *model, Root: root, Cluster: *cluster}
+	return writeDrawing(g, dot.Options{Name: *model, Root: root, Cluster: *cluster}, *format, *out, stdout)
+}
+
+// writeDrawing writes g as DOT or SVG to the file out, or to stdout.
+func writeDrawing(g *graph.Graph, opts dot.Options, format, out string, stdout io.Writer) error {
 	var data []byte
-	if *format == "svg" {
+	var err error
+	if format == "svg" {
 		if data, err = dot.SVG(g, opts); err != nil {
 			return err
 		}
@@ -118,8 +143,8 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		}
 		data = []byte(src)
 	}
-	if *out != "" {
-		return os.WriteFile(*out, data, 0o644)
+	if out != "" {
+		return os.WriteFile(out, data, 0o644)
 	}
 	_, err = stdout.Write(data)
 	return err

@@ -100,8 +100,8 @@ func TestDrawBadArguments(t *testing.T) {
 		usage bool
 		want  string
 	}{
-		{nil, true, "-model is required"},
-		{[]string{"-model", "mlp", "extra"}, true, "unexpected arguments"},
+		{nil, true, "-model or a .pt2 file is required"},
+		{[]string{"-model", "mlp", "extra"}, true, "a zoo model (-model) or a .pt2 file, not both"},
 		{[]string{"-model", "mlp", "-via", "jit"}, true, `-via must be trace, export or decomposed, not "jit"`},
 		{[]string{"-model", "mlp", "-format", "png"}, true, `-format must be dot or svg, not "png"`},
 		{[]string{"-model", "mlp", "-via", "export"}, true, "-via export needs example inputs"},

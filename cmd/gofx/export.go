@@ -10,7 +10,9 @@ import (
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/models"
+	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchio"
 )
 
 // runExport exports a zoo model and prints the ExportedProgram.
@@ -22,6 +24,9 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	ioFile := fs.String("io", "", "io.json whose example inputs to export with")
 	shapes := fs.String("shape", "", `example input shapes instead of -io: float32 zeros, "2x3x16x16,4x16" (one per input)`)
 	decompose := fs.Bool("decompose", false, "also run PyTorch 1.13's finer decompositions (decomp.Extra)")
+	weights := fs.String("weights", "", "state dict saved by torch.save to load first (default: fresh weights)")
+	out := fs.String("o", "", "write the program to OUT.pt2 instead of printing it")
+	format := fs.String("format", "legacy", "container of -o: legacy (PyTorch <= 2.7's zip, which 2.6 reads) or archive (the PT2 archive of >= 2.8)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -79,7 +84,22 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	case spec.Dynamic != nil:
 		dims = spec.Dynamic()
 	}
-	m, err := models.New(*model)
+	var f pt2.Format
+	switch *format {
+	case "legacy":
+		f = pt2.Legacy
+	case "archive":
+		f = pt2.Archive
+	default:
+		return fmt.Errorf("%w: -format must be legacy or archive, not %q", errUsage, *format)
+	}
+	var sd *torchio.StateDict
+	if *weights != "" {
+		if sd, err = torchio.Load(*weights); err != nil {
+			return err
+		}
+	}
+	m, err := models.Fresh(spec, sd)
 	if err != nil {
 		return err
 	}
@@ -95,6 +115,13 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		if ep, err = ep.RunDecompositions(decomp.Extra()); err != nil {
 			return err
 		}
+	}
+	if *out != "" {
+		if err := pt2.Write(*out, ep, pt2.SaveOptions{Format: f}); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s (%s container, %d nodes)\n", *out, f, ep.Graph.Len())
+		return nil
 	}
 	fmt.Fprint(stdout, ep)
 	return nil

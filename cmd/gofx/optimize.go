@@ -44,17 +44,28 @@ func runOptimize(args []string, stdout, stderr io.Writer) error {
 	ioPath := fs.String("io", "", "inputs (and PyTorch's outputs) to check and time with (default: NAME.io.json beside -weights)")
 	runFor := fs.Duration("time", 500*time.Millisecond, "how long to time each program for (at least 3 runs each)")
 	showGraph := fs.Bool("graph", true, "print the optimized graph")
+	out := fs.String("o", "", "for a .pt2 file: write the optimized program to OUT.pt2 (in the file's container)")
+	program := fs.String("program", "", "for a .pt2 file holding several programs: which one (default: the first)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	if *runFor < 0 {
+		return fmt.Errorf("%w: -time must not be negative", errUsage)
+	}
+	if file, err := fileArg(fs.Args()); err != errNoFile {
+		if err != nil {
+			return err
+		}
+		if *model != "" || *weights != "" {
+			return fmt.Errorf("%w: a .pt2 file carries its program and weights: -model and -weights are for zoo models", errUsage)
+		}
+		return optimizeFile(file, *program, *ioPath, *out, *runFor, *showGraph, stdout)
+	}
+	if *out != "" {
+		return fmt.Errorf("%w: -o writes an optimized .pt2 file: give one to optimize", errUsage)
 	}
 	if *model == "" && (*weights != "" || *ioPath != "") {
 		return fmt.Errorf("%w: -weights and -io need -model", errUsage)
-	}
-	if *runFor < 0 {
-		return fmt.Errorf("%w: -time must not be negative", errUsage)
 	}
 	in, err := optimizeInputs(*model, *weights, *ioPath)
 	if err != nil {

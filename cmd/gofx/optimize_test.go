@@ -62,7 +62,7 @@ func TestOptimizeBadArgs(t *testing.T) {
 		{[]string{"-model", "convnet", "-io", zoo + "mlp.io.json"}, 1, "export: "},
 		{[]string{"-model", "mlp", "-weights", zoo + "mlp.io.json"}, 1, "zip"},
 		{[]string{"-time", "-1s"}, 2, "-time must not be negative"},
-		{[]string{"extra"}, 2, "unexpected arguments"},
+		{[]string{"a.pt2", "b.pt2"}, 2, "want one .pt2 file"},
 	} {
 		code, out, errs := runCLI(append([]string{"optimize"}, tc.args...)...)
 		assert.Equal(t, tc.code, code, "%v: %s%s", tc.args, out, errs)
