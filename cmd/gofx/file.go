@@ -16,9 +16,6 @@ import (
 	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/pt2/archive"
-	"github.com/gofx/gofx/tensor"
-	"github.com/gofx/gofx/torchio"
-	"github.com/gofx/gofx/torchio/pickle"
 )
 
 // The file commands: gofx inspect, check, optimize and draw on a .pt2
@@ -67,73 +64,11 @@ func loadProgramFile(path, name string) (*programFile, error) {
 // exampleLeaves flattens a model's example (args, kwargs) by the program's
 // in spec.
 func exampleLeaves(ep *export.ExportedProgram, m *archive.Model) ([]any, error) {
-	args, kw, err := m.Args()
+	args, kw, err := pt2.ExampleInputs(m)
 	if err != nil {
 		return nil, err
 	}
-	goArgs := make([]any, len(args))
-	for i, a := range args {
-		if goArgs[i], err = goValue(a); err != nil {
-			return nil, fmt.Errorf("argument %d: %w", i, err)
-		}
-	}
-	goKw := map[string]any{}
-	if kw != nil {
-		v, err := goValue(kw)
-		if err != nil {
-			return nil, fmt.Errorf("keyword arguments: %w", err)
-		}
-		goKw = v.(map[string]any)
-	}
-	return ep.InSpec().Flatten("example inputs", []any{goArgs, goKw})
-}
-
-// goValue turns an unpickled value into the Go values ExportedProgram.Call
-// takes: tuples and lists as []any, dicts with string keys as
-// map[string]any, tensors, numbers, strings and nil.
-func goValue(v pickle.Value) (any, error) {
-	switch x := v.(type) {
-	case *tensor.Tensor:
-		return x, nil
-	case *torchio.Parameter:
-		return x.Data, nil
-	case pickle.None:
-		return nil, nil
-	case bool, int64, float64, string:
-		return x, nil
-	case pickle.Tuple:
-		return goValues(x)
-	case *pickle.List:
-		return goValues(x.Items)
-	case *pickle.Dict:
-		out := make(map[string]any, x.Len())
-		vals := x.Values()
-		for i, key := range x.Keys() {
-			k, ok := key.(string)
-			if !ok {
-				return nil, fmt.Errorf("a dict key is %s, not a string", pickle.TypeName(key))
-			}
-			val, err := goValue(vals[i])
-			if err != nil {
-				return nil, fmt.Errorf("[%q]: %w", k, err)
-			}
-			out[k] = val
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("unsupported value %s", pickle.TypeName(v))
-}
-
-func goValues(items []pickle.Value) ([]any, error) {
-	out := make([]any, len(items))
-	for i, it := range items {
-		v, err := goValue(it)
-		if err != nil {
-			return nil, fmt.Errorf("[%d]: %w", i, err)
-		}
-		out[i] = v
-	}
-	return out, nil
+	return ep.InSpec().Flatten("example inputs", []any{args, kw})
 }
 
 // filePipelines are the -via values of gofx check on a file.
