@@ -121,13 +121,16 @@ func SerializeProgram(ep *export.ExportedProgram, f Format) (*schema.ExportedPro
 	if !ok {
 		return nil, fmt.Errorf("pt2: save: unknown format %v", f)
 	}
-	s := &serializer{ep: ep, env: ep.Env, legacy: f == Legacy, params: map[string]bool{}}
+	s := &serializer{ep: ep, env: ep.Env, legacy: f == Legacy, params: map[string]bool{}, subs: ep.Subgraphs(), constInputs: map[string]any{}}
 	if s.env == nil {
 		s.env = sym.NewEnv()
 	}
 	for _, in := range ep.Signature.Inputs {
 		if in.Kind == export.Parameter {
 			s.params[in.Name] = true
+		}
+		if in.Kind == export.UserInput && in.Value != nil {
+			s.constInputs[in.Name] = in.Value
 		}
 	}
 	g, err := s.graph(ep.Graph)
@@ -179,10 +182,18 @@ func (s *serializer) rangeConstraints() map[string]schema.RangeConstraint {
 func (s *serializer) signature() (*schema.GraphSignature, error) {
 	sig := &schema.GraphSignature{InputSpecs: []schema.InputSpec{}, OutputSpecs: []schema.OutputSpec{}}
 	for _, in := range s.ep.Signature.Inputs {
-		arg := schema.TensorArgument{Name: in.Name}
+		arg := schema.TensorArgument{Name: s.fileName(in.Name)}
 		var is schema.InputSpec
 		switch in.Kind {
 		case export.UserInput:
+			if v, ok := s.constInputs[in.Name]; ok {
+				cv, err := constValue(v)
+				if err != nil {
+					return nil, fmt.Errorf("pt2: save: input %s: %v", in.Name, err)
+				}
+				is.ConstantInput = &schema.InputToConstantInputSpec{Name: s.fileName(in.Name), Value: *cv}
+				break
+			}
 			is.UserInput = &schema.UserInputSpec{Arg: schema.Argument{AsTensor: &arg}}
 		case export.Parameter:
 			is.Parameter = &schema.InputToParameterSpec{Arg: arg, ParameterName: in.Target}
@@ -214,7 +225,7 @@ func (s *serializer) signature() (*schema.GraphSignature, error) {
 		case export.BufferMutation:
 			os.BufferMutation = &schema.BufferMutationSpec{Arg: schema.TensorArgument{Name: s.argName(results[i], o.Name)}, BufferName: o.Target}
 		case export.UserInputMutation:
-			os.UserInputMutation = &schema.UserInputMutationSpec{Arg: schema.TensorArgument{Name: s.argName(results[i], o.Name)}, UserInputName: o.Target}
+			os.UserInputMutation = &schema.UserInputMutationSpec{Arg: schema.TensorArgument{Name: s.argName(results[i], o.Name)}, UserInputName: s.fileName(o.Target)}
 		default:
 			return nil, fmt.Errorf("pt2: save: output %s: kind %s has no .pt2 form", o.Name, o.Kind)
 		}
@@ -261,7 +272,7 @@ func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
 	for _, in := range s.ep.Signature.Inputs {
 		if in.Kind == export.UserInput {
 			user++
-			names = append(names, in.Name)
+			names = append(names, s.fileName(in.Name))
 		}
 	}
 	if n := inSpec.NumLeaves(); n != user {
