@@ -155,8 +155,13 @@ func SerializeProgram(ep *export.ExportedProgram, f Format) (*schema.ExportedPro
 		OpsetVersion:     map[string]int64{"aten": 10},
 		RangeConstraints: s.rangeConstraints(),
 		SchemaVersion:    v.schema,
-		Verifiers:        []string{},
+		Verifiers:        []string{"ATEN"},
 		TorchVersion:     v.torch,
+	}
+	if s.mutates {
+		// In-place operators (2.x's default export IR): the functional
+		// ATen verifier would refuse the program.
+		p.Verifiers = []string{"TRAINING"}
 	}
 	if !s.legacy {
 		p.GraphModule.TreespecNamedtupleFields = map[string]schema.NamedTupleDef{}

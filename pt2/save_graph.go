@@ -74,6 +74,9 @@ type serializer struct {
 	subs []export.Subgraph     // the subgraphs get_attr nodes of this graph read
 	// constInputs are the specialized user inputs' values by placeholder.
 	constInputs map[string]any
+	// mutates is set when an operator of the graph (or a subgraph) writes
+	// an argument: the program is then in torch.export's TRAINING dialect.
+	mutates bool
 	// fileNames are the names placeholders have in the file where they
 	// differ from the node's: their targets (the model's argument names,
 	// "input" where gofx's node is input_1 since input is a Python builtin).
@@ -271,6 +274,9 @@ func (s *serializer) callFunction(n *node.Node) (*schema.Node, error) {
 	switch f := fn.(type) {
 	case *ops.Operator:
 		sn.Target = "torch.ops." + f.String()
+		if f.Has(ops.Mutable) {
+			s.mutates = true
+		}
 		if sn.Inputs, err = s.opInputs(n, f); err != nil {
 			return nil, err
 		}
@@ -722,6 +728,7 @@ func (s *serializer) input(a node.Arg, t *ops.Type) (*schema.Argument, error) {
 			if err != nil {
 				return nil, fmt.Errorf("subgraph %s: %w", sg.Name, err)
 			}
+			s.mutates = s.mutates || sub.mutates
 			return &schema.Argument{AsGraph: &schema.GraphArgument{Name: sg.Name, Graph: g}}, nil
 		}
 		if _, ok := s.g.SymBoolValues[x.Name()]; ok {

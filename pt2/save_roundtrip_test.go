@@ -91,3 +91,73 @@ func TestRoundTrip(t *testing.T) {
 		t.Logf("%s is absent: only testdata's programs ran", shared)
 	}
 }
+
+// TestTorchLoadsLoaded writes the programs gofx loads from PyTorch's own
+// files back as .pt2 (2.6's files in the ≤ 2.7 zip, 2.14's in the PT2
+// archive) and has that PyTorch load and run them on their io.json cases.
+// Failures PyTorch has on its own files (io.json's program_error: 2.6
+// cannot run while_loop programs) are logged, not failed.
+func TestTorchLoadsLoaded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PyTorch")
+	}
+	require.NoError(t, defineCustomOp())
+	for _, tc := range []struct {
+		format pt2.Format
+		suite  string
+		dir    string
+	}{{pt2.Legacy, "", shared}, {pt2.Archive, "sid", filepath.Join(shared, "torch-2.14")}} {
+		t.Run(tc.format.String(), func(t *testing.T) {
+			cmd := torch2(t, tc.suite)
+			files, _ := filepath.Glob(filepath.Join(tc.dir, "*.io.json"))
+			if len(files) == 0 {
+				t.Skipf("no programs in %s", tc.dir)
+			}
+			out := t.TempDir()
+			var pairs []string
+			skipped := map[string]string{}
+			for _, f := range files {
+				base := strings.TrimSuffix(filepath.Base(f), ".io.json")
+				data, err := os.ReadFile(f)
+				require.NoError(t, err)
+				io := filepath.Join(out, base+".io.json")
+				require.NoError(t, os.WriteFile(io, data, 0o644))
+				if strings.Contains(string(data), `"program_error"`) {
+					skipped[base] = "PyTorch cannot run its own file (io.json's program_error)"
+				}
+				for _, suffix := range []string{"", ".core"} {
+					ep, err := pt2.Load(filepath.Join(tc.dir, base+suffix+".pt2"))
+					if err != nil {
+						t.Errorf("%s%s: load: %v", base, suffix, err)
+						continue
+					}
+					p := filepath.Join(out, base+suffix+".pt2")
+					if err := pt2.Write(p, ep, pt2.SaveOptions{Format: tc.format}); err != nil {
+						t.Errorf("%s%s: save: %v", base, suffix, err)
+						continue
+					}
+					pairs = append(pairs, p, io)
+				}
+			}
+			res := runTorchCheck(t, cmd, pairs)
+			for i := 0; i < len(pairs); i += 2 {
+				key := strings.TrimSuffix(filepath.Base(pairs[i]), ".pt2")
+				r, ok := res[pairs[i]]
+				if !assert.True(t, ok, "%s: no result", key) {
+					continue
+				}
+				base := strings.TrimSuffix(key, ".core")
+				switch {
+				case r.Error != nil && skipped[base] != "":
+					t.Logf("%s: %s: %s", key, skipped[base], *r.Error)
+				case r.Error != nil:
+					t.Errorf("%s: PyTorch %s: %s\n%s", key, r.Torch, *r.Error, r.Trace)
+				default:
+					t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", key, r.Torch, r.Cases, r.MaxAbsDiff)
+					assert.LessOrEqual(t, r.MaxAbsDiff, 1e-4, key)
+					assert.False(t, tc.format == pt2.Archive && r.Fallback, "%s: read only as a <= 2.7 zip", key)
+				}
+			}
+		})
+	}
+}
