@@ -425,6 +425,8 @@ func annotation(n *node.Node) string {
 		return `"` + x.String() + `"`
 	case sym.Expr:
 		return `"Sym(` + x.String() + `)"`
+	case sym.Cond:
+		return `"Sym(` + x.String() + `)"`
 	}
 	return `"` + v.String() + `"`
 }

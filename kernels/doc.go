@@ -32,9 +32,16 @@
 // convolution.go, col2im.go, pooling.go, upsample.go, grid_sampler.go,
 // embedding.go, embedding_bag.go, distance.go, normalization.go,
 // layer_norm.go, group_norm.go, dropout.go, rnn.go (RNN.cpp: the
-// recurrent cells) and quantized.go (native/quantized: fake quantization;
+// recurrent cells), quantized.go (native/quantized: fake quantization;
 // gofx has no quantized dtypes, so the ops returning a quantized tensor
-// fail with an error that says so). A backward kernel lives
+// fail with an error that says so), constraints.go (Constraints.cpp and
+// the assertions of TensorCompare.cpp: the runtime checks torch.export
+// programs keep), triangular.go (TriangularOps.cpp) and attention.go
+// (transformers/attention.cpp: scaled_dot_product_attention).
+//
+// The registry holds PyTorch 2.6's and 2.14's operators beside 1.13's;
+// the kernels of operators 1.13 lacks follow PyTorch 2.6, and their
+// vectors (testdata/extra/gen_pt2x.py) were made with it. A backward kernel lives
 // beside its forward (convolution_backward in convolution.go). Each family
 // file opens with its register function; its tests are in the _test.go
 // file of the same name.

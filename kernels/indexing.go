@@ -887,7 +887,8 @@ func indexOffsets(c *ops.Call, shape []int, indices []*tensor.Tensor) ([]int, []
 // masked_fill (expand_outplace, clone, masked_fill_).
 func maskedFillValue(c *ops.Call, v ops.Scalar) ([]any, error) {
 	self, mask := c.Tensor("self"), c.Tensor("mask")
-	if mask.DType() != tensor.Bool {
+	// PyTorch 1.13 still takes uint8 masks (deprecated; 2.x refuses them).
+	if mask.DType() != tensor.Bool && mask.DType() != tensor.Uint8 {
 		return nil, c.Errorf("mask", "masked_fill_ only supports boolean masks, but got mask with dtype %s", demangledTypeName(mask.DType()))
 	}
 	shape, err := broadcast(c, "mask", self, mask)

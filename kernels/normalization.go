@@ -9,8 +9,9 @@ import (
 )
 
 // Batch and instance normalization, ATen's Normalization.cpp:
-// native_batch_norm, batch_norm, the _native_batch_norm_legit family and
-// instance_norm. Statistics are computed in float64 and the outputs follow
+// native_batch_norm, batch_norm, the _native_batch_norm_legit family
+// (with 2.x's _native_batch_norm_legit_functional), 2.x's
+// _batch_norm_with_update family and instance_norm. Statistics are computed in float64 and the outputs follow
 // the formulas of ATen's CPU kernels (y = x*scale + bias with scale and
 // bias folded per channel), so that degenerate inputs (zero variance with
 // eps = 0) give PyTorch's NaN and infinity.
@@ -23,6 +24,10 @@ func registerNormalization() {
 	registerBoth("aten::_native_batch_norm_legit.no_stats", batchNormLegitNoStats)
 	registerBoth("aten::_native_batch_norm_legit_no_training", batchNormLegitNoTraining)
 	registerBoth("aten::instance_norm", instanceNorm)
+	registerBoth("aten::_native_batch_norm_legit_functional", batchNormLegitFunctional)
+	registerBoth("aten::_batch_norm_with_update", batchNormWithUpdate)
+	registerBoth("aten::_batch_norm_with_update_functional", batchNormWithUpdateFunctional)
+	registerBoth("aten::_batch_norm_no_update", batchNormNoUpdate)
 }
 
 // normDType reports whether dt is one of the dtypes ATen's CPU
@@ -384,4 +389,80 @@ func batchMean(t *tensor.Tensor, b, c int) *tensor.Tensor {
 		out[j] = float64(s / float32(b))
 	}
 	return tensor.Must(tensor.FromFloat64s(t.DType(), out, c))
+}
+
+// cloneStat returns a contiguous copy of a running statistic (a meta
+// tensor for a meta one).
+func cloneStat(t *tensor.Tensor) *tensor.Tensor {
+	if t.IsMeta() {
+		return t.Meta()
+	}
+	return t.Contiguous().Clone()
+}
+
+// batchNormLegitFunctional is aten::_native_batch_norm_legit_functional,
+// the functional form torch.export's training IR uses: native_batch_norm
+// on copies of the running statistics, returned updated after its three
+// outputs.
+func batchNormLegitFunctional(c *ops.Call) ([]any, error) {
+	rm, rv := cloneStat(c.Tensor("running_mean")), cloneStat(c.Tensor("running_var"))
+	out, err := delegateKernel("aten::native_batch_norm", nativeBatchNorm, []any{
+		c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias"), rm, rv,
+		c.Bool("training"), c.Float("momentum"), c.Float("eps"),
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, rm, rv), nil
+}
+
+// reserveOf is the empty uint8 reserve tensor the _batch_norm_with_update
+// family returns on the CPU.
+func reserveOf(input *tensor.Tensor) *tensor.Tensor {
+	return tensor.Must(empty(input.IsMeta(), tensor.Uint8, []int{0}))
+}
+
+// batchNormWithUpdate is aten::_batch_norm_with_update: training-mode
+// native_batch_norm updating the running statistics in place, plus the
+// empty reserve.
+func batchNormWithUpdate(c *ops.Call) ([]any, error) {
+	input := c.Tensor("input")
+	out, err := delegateKernel("aten::native_batch_norm", nativeBatchNorm, []any{
+		input, c.Tensor("weight"), c.Tensor("bias"), c.Tensor("running_mean"), c.Tensor("running_var"),
+		true, c.Float("momentum"), c.Float("eps"),
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, reserveOf(input)), nil
+}
+
+// batchNormWithUpdateFunctional is
+// aten::_batch_norm_with_update_functional: _batch_norm_with_update on
+// copies of the running statistics, returned updated.
+func batchNormWithUpdateFunctional(c *ops.Call) ([]any, error) {
+	input := c.Tensor("input")
+	rm, rv := cloneStat(c.Tensor("running_mean")), cloneStat(c.Tensor("running_var"))
+	out, err := delegateKernel("aten::native_batch_norm", nativeBatchNorm, []any{
+		input, c.Tensor("weight"), c.Tensor("bias"), rm, rv, true, c.Float("momentum"), c.Float("eps"),
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, reserveOf(input), rm, rv), nil
+}
+
+// batchNormNoUpdate is aten::_batch_norm_no_update: evaluation-mode
+// native_batch_norm (the running statistics are read, not written), plus
+// the empty reserve.
+func batchNormNoUpdate(c *ops.Call) ([]any, error) {
+	input := c.Tensor("input")
+	out, err := delegateKernel("aten::native_batch_norm", nativeBatchNorm, []any{
+		input, c.Tensor("weight"), c.Tensor("bias"), c.Tensor("running_mean"), c.Tensor("running_var"),
+		false, c.Float("momentum"), c.Float("eps"),
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, reserveOf(input)), nil
 }

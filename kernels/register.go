@@ -56,6 +56,9 @@ var families = []family{
 	{"dropout.go", registerDropout},
 	{"rnn.go", registerRNN},
 	{"quantized.go", registerQuantized},
+	{"constraints.go", registerConstraints},
+	{"triangular.go", registerTriangular},
+	{"attention.go", registerAttention},
 }
 
 // The package's only init: every family, in order, then the derived

@@ -23,6 +23,7 @@ func registerRNN() {
 // error stops the chain and is reported as the cell's.
 type cellOps struct {
 	c   *ops.Call
+	arg string // the argument errors blame, "input" when empty
 	err error
 }
 
@@ -34,7 +35,11 @@ func (p *cellOps) call(name string, args ...any) *tensor.Tensor {
 	}
 	out, err := op(name).Call(args, nil)
 	if err != nil {
-		p.err = p.c.Errorf("input", "%v", err)
+		arg := p.arg
+		if arg == "" {
+			arg = "input"
+		}
+		p.err = p.c.Errorf(arg, "%v", err)
 		return nil
 	}
 	return out[0].(*tensor.Tensor)

@@ -6,14 +6,12 @@ import (
 )
 
 // Scalars, ATen's Scalar.cpp: _local_scalar_dense and item, the value of
-// a one-element tensor (data-dependent: their meta functions refuse), and
-// the assertion on a tensor's value _assert_async.
+// a one-element tensor (data-dependent: their meta functions refuse).
 
 // registerScalar registers the kernels of scalar.go.
 func registerScalar() {
 	register("aten::_local_scalar_dense", localScalarDense, dataDependentMeta)
 	register("aten::item", item, dataDependentMeta)
-	registerBoth("aten::_assert_async", assertAsync)
 }
 
 // localScalarDense is aten::_local_scalar_dense: the tensor's first
@@ -42,30 +40,4 @@ func item(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("self", "a Tensor with %d elements cannot be converted to Scalar", n)
 	}
 	return localScalarDense(c)
-}
-
-// assertAsync is aten::_assert_async (and its .msg overload): an error
-// unless self holds a single nonzero value. The meta function checks the
-// element count only.
-func assertAsync(c *ops.Call) ([]any, error) {
-	self := c.Tensor("self")
-	switch n := self.Numel(); {
-	case n == 0:
-		return nil, c.Errorf("self", "Boolean value of Tensor with no values is ambiguous")
-	case n > 1:
-		return nil, c.Errorf("self", "Boolean value of Tensor with more than one value is ambiguous")
-	}
-	if self.IsMeta() {
-		return []any{}, nil
-	}
-	if !self.Bools()[0] {
-		msg := "Expected Tensor with single nonzero value, but got zero"
-		for _, a := range c.Op.Schema().Args {
-			if a.Name == "assert_msg" {
-				msg = c.Str("assert_msg")
-			}
-		}
-		return nil, c.Errorf("self", "%s", msg)
-	}
-	return []any{}, nil
 }

@@ -11,8 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/pt2"
+	"github.com/gofx/gofx/pt2/archive"
+	"github.com/gofx/gofx/pt2/schema"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -210,11 +213,106 @@ func callFQNs(ep *export.ExportedProgram) []string {
 	return out
 }
 
-func TestUnknownOperator(t *testing.T) {
-	// gofxtest::nonexistent is in no registry.
-	data, err := os.ReadFile("testdata/custom_op.pt2")
+// TestTransformLoaded runs Transform on the loaded testdata programs (as
+// GraphModules and lifted back: tied state, a constant, buffer and input
+// mutations, keyword and specialized inputs, dict input and nested output)
+// and checks the result against PyTorch's cases.
+func TestTransformLoaded(t *testing.T) {
+	require.NoError(t, defineCustomOp())
+	for _, name := range []string{"kwargs_scalars", "mutations", "tied_dict", "custom_op"} {
+		t.Run(name, func(t *testing.T) {
+			ep, err := pt2.Load("testdata/" + name + ".pt2")
+			require.NoError(t, err)
+			io, err := pt2.ReadIO("testdata/" + name + ".io.json")
+			require.NoError(t, err)
+			ran := false
+			tr, err := ep.Transform(export.PassFunc(func(gm *fx.GraphModule) (bool, error) {
+				ran = true
+				return true, gm.Graph.Lint()
+			}))
+			require.NoError(t, err)
+			require.True(t, ran)
+			assert.NotSame(t, ep, tr)
+			for i := range io.Cases {
+				r := pt2.CheckCase(tr, &io.Cases[i], pt2.Tolerance(tr))
+				assert.NoError(t, r.Err, "case %d", i)
+			}
+		})
+	}
+}
+
+// TestBadPrograms edits a decoded program the ways a corrupt or foreign
+// file would be wrong: each load is an error naming the node, value or
+// operator.
+func TestBadPrograms(t *testing.T) {
+	require.NoError(t, defineCustomOp())
+	for _, c := range []struct {
+		name string
+		edit func(p *schema.ExportedProgram)
+		msg  string
+	}{
+		{"unknown operator", func(p *schema.ExportedProgram) {
+			p.GraphModule.Graph.Nodes[0].Target = "torch.ops.gofxtest.nonexistent.default"
+		}, "node 0 (scaled_softplus, torch.ops.gofxtest.nonexistent.default): node.LookupTarget: ops: unknown operator torch.ops.gofxtest.nonexistent.default (a custom operator: register its schema with ops.Define)"},
+		{"dangling reference", func(p *schema.ExportedProgram) {
+			p.GraphModule.Graph.Nodes[1].Inputs[0].Arg.AsTensor.Name = "nowhere"
+		}, "node 1 (add, torch.ops.aten.add.Tensor): argument self: nowhere is no value defined before (a dangling reference)"},
+		{"missing argument", func(p *schema.ExportedProgram) {
+			n := &p.GraphModule.Graph.Nodes[1]
+			n.Inputs = n.Inputs[:1]
+		}, "missing argument other of aten.add.Tensor"},
+		{"extra argument", func(p *schema.ExportedProgram) {
+			n := &p.GraphModule.Graph.Nodes[1]
+			n.Inputs = append(n.Inputs, schema.NamedArgument{Name: "beta", Arg: n.Inputs[1].Arg})
+		}, "aten.add.Tensor has no argument beta"},
+		{"bad symbol", func(p *schema.ExportedProgram) {
+			tm := p.GraphModule.Graph.TensorValues["x"]
+			tm.Sizes[0] = schema.SymInt{AsExpr: &schema.SymExpr{ExprStr: "Float(1.5)"}}
+			p.GraphModule.Graph.TensorValues["x"] = tm
+		}, "value x: size 0"},
+		{"signature mismatch", func(p *schema.ExportedProgram) {
+			p.GraphModule.Signature.InputSpecs = nil
+		}, "the graph has 1 inputs, the signature 0"},
+		{"unknown dtype", func(p *schema.ExportedProgram) {
+			tm := p.GraphModule.Graph.TensorValues["x"]
+			tm.Dtype = schema.ScalarTypeComplexFloat
+			p.GraphModule.Graph.TensorValues["x"] = tm
+		}, "value x: dtype COMPLEXFLOAT is not supported"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := archive.Load("testdata/custom_op.pt2")
+			require.NoError(t, err)
+			c.edit(a.Models[0].Program)
+			_, err = pt2.FromArchive(a, "")
+			if assert.Error(t, err) {
+				assert.Contains(t, err.Error(), c.msg)
+			}
+		})
+	}
+	a, err := archive.Load("testdata/custom_op.pt2")
 	require.NoError(t, err)
-	_ = data
+	_, err = pt2.FromArchive(a, "other")
+	assert.EqualError(t, err, `pt2: no model "other" in the archive (models: model)`)
 	_, err = pt2.Load("testdata/no_such_file.pt2")
 	assert.ErrorContains(t, err, "no_such_file.pt2")
+}
+
+// TestExampleInputs runs each testdata program on the example inputs
+// PyTorch saved in the file, called as Call takes them.
+func TestExampleInputs(t *testing.T) {
+	require.NoError(t, defineCustomOp())
+	for _, name := range []string{"kwargs_scalars", "mutations", "tied_dict", "custom_op"} {
+		ep, args, kwargs, err := pt2.LoadExample("testdata/"+name+".pt2", "")
+		require.NoError(t, err, name)
+		_, err = ep.Call(args, kwargs)
+		assert.NoError(t, err, name)
+	}
+	_, args, kwargs, err := pt2.LoadExample("testdata/kwargs_scalars.pt2", "")
+	require.NoError(t, err)
+	assert.Len(t, args, 1)
+	assert.Equal(t, int64(3), kwargs["steps"])
+	assert.Equal(t, 0.5, kwargs["scale"])
+	_, args, _, err = pt2.LoadExample("testdata/tied_dict.pt2", "")
+	require.NoError(t, err)
+	assert.IsType(t, map[string]any{}, args[0])
 }

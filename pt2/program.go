@@ -477,8 +477,8 @@ func dtypeOf(st schema.ScalarType) (tensor.DType, error) {
 
 const maxDepth = 32
 
-// graph converts a graph; inputs name its placeholders (the signature's
-// for the top graph).
+// graph converts a graph: the top graph (where is ""), whose placeholders
+// inputs name (the signature's), or a subgraph.
 func (l *loader) graph(sg *schema.Graph, inputs []export.InputSpec, where string) (*graph.Graph, []export.Subgraph, error) {
 	l.depth++
 	defer func() { l.depth-- }()
@@ -486,13 +486,14 @@ func (l *loader) graph(sg *schema.Graph, inputs []export.InputSpec, where string
 		return nil, nil, fmt.Errorf("pt2: %ssubgraphs nested deeper than %d", where, maxDepth)
 	}
 	b := &builder{l: l, g: graph.New(), sg: sg, values: map[string]node.Arg{}, where: where, subAttr: map[string]*node.Node{}}
-	if inputs != nil && len(inputs) != len(sg.Inputs) {
+	top := where == ""
+	if top && len(inputs) != len(sg.Inputs) {
 		return nil, nil, fmt.Errorf("pt2: %sthe graph has %d inputs, the signature %d", where, len(sg.Inputs), len(inputs))
 	}
 	for i := range sg.Inputs {
 		a := &sg.Inputs[i]
 		name := inputName(a)
-		if inputs != nil {
+		if top {
 			name = inputs[i].Name
 		}
 		if name == "" {
@@ -523,13 +524,13 @@ func (l *loader) graph(sg *schema.Graph, inputs []export.InputSpec, where string
 		outs[i] = a
 	}
 	var result node.Arg = outs
-	if inputs == nil && sg.IsSingleTensorReturn && len(outs) == 1 {
+	if !top && sg.IsSingleTensorReturn && len(outs) == 1 {
 		result = outs[0]
 	}
 	if _, err := b.g.Output(result); err != nil {
 		return nil, nil, fmt.Errorf("pt2: %soutput: %w", where, err)
 	}
-	if inputs != nil {
+	if top {
 		l.top = b.values
 	}
 	return b.g, b.subs, nil
@@ -650,55 +651,24 @@ func (b *builder) setVal(n *node.Node, name string) error {
 			return err
 		}
 		node.Val.Set(&n.Meta, e)
+		return nil
+	}
+	if v, ok := sg.SymBoolValues[name]; ok && v.AsExpr != nil {
+		c, err := sym.ParseSympyCond(v.AsExpr.ExprStr, b.l.symbol)
+		if err != nil {
+			return fmt.Errorf("pt2: %svalue %s: %w", b.where, name, err)
+		}
+		node.Val.Set(&n.Meta, c)
 	}
 	return nil
 }
 
 func (b *builder) graphOf() *schema.Graph { return b.sg }
 
-// target resolves a node's target: torch.ops.NS.OP.OVERLOAD (an ATen,
-// custom or higher-order operator), _operator.X (Python's operators on
-// symbolic ints), builtins.X and torch.X functions.
+// target resolves a node's target (node.LookupTarget: ATen, custom and
+// higher-order operators, Python's operators on symbolic ints, torch.sym_*).
 func target(name string) (node.Function, error) {
-	qual := name
-	switch {
-	case strings.HasPrefix(name, "torch.ops.higher_order."):
-		qual = strings.TrimPrefix(name, "torch.ops.")
-		if f, ok := node.LookupFunction(qual); ok {
-			return f, nil
-		}
-		return higherOrderFunc(qual)
-	case strings.HasPrefix(name, "torch.ops."):
-		qual = strings.TrimPrefix(name, "torch.ops.")
-	case strings.HasPrefix(name, "_operator."):
-		qual = "operator." + strings.TrimPrefix(name, "_operator.")
-	}
-	if f, ok := node.LookupFunction(qual); ok {
-		return f, nil
-	}
-	if qual != name {
-		if f, ok := node.LookupFunction(name); ok {
-			return f, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown operator %s: gofx has no operator of that name (a custom operator is made known with ops.Define)", name)
-}
-
-// higherOrderFunc returns the function standing for a higher-order
-// operator gofx does not implement (cond, while_loop, map_impl, ...): the
-// program loads and prints, and running it says so.
-func higherOrderFunc(qual string) (node.Function, error) {
-	f, err := node.NewFunc(qual, false)
-	if err != nil {
-		return nil, fmt.Errorf("higher-order operator %s: %w", qual, err)
-	}
-	if err := node.Register(f); err != nil {
-		if g, ok := node.LookupFunction(qual); ok {
-			return g, nil
-		}
-		return nil, err
-	}
-	return f, nil
+	return node.LookupTarget(name)
 }
 
 // node converts one node.
@@ -760,8 +730,11 @@ func singleName(a *schema.Argument) string {
 // outputs records the values a node computes: itself for one value,
 // getitem nodes for several.
 func (b *builder) outputs(n *node.Node, sn *schema.Node, fail func(string, ...any) error) error {
+	// One value, unless the node is named apart from it (PyTorch ≥ 2.8
+	// names a higher-order operator's node "cond" and its one output
+	// getitem: the node returns a tuple of one).
 	if len(sn.Outputs) == 1 {
-		if name := singleName(&sn.Outputs[0]); name != "" {
+		if name := singleName(&sn.Outputs[0]); name != "" && (sn.Name == nil || *sn.Name == "" || *sn.Name == name) {
 			if _, dup := b.values[name]; dup {
 				return fail("the value %s is defined twice", name)
 			}

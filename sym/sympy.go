@@ -287,7 +287,9 @@ func (p *sympyParser) term() (sval, error) {
 		}
 		switch op {
 		case "*":
-			v = sval{e: a.Mul(b)}
+			var e Expr
+			e, err = mulBounded(a, b)
+			v = sval{e: e}
 		case "//":
 			var e Expr
 			e, err = FloorDivErr(a, b)
@@ -375,9 +377,25 @@ func pow(base, exp Expr) (Expr, error) {
 	}
 	out := Const(1)
 	for range n {
-		out = out.Mul(base)
+		var err error
+		if out, err = mulBounded(out, base); err != nil {
+			return Expr{}, err
+		}
 	}
 	return out, nil
+}
+
+// maxSympyTerms bounds the terms of a parsed expression: products of sums
+// expand, and a hostile string would otherwise expand without bound.
+const maxSympyTerms = 1000
+
+// mulBounded is a.Mul(b), refused when the expansion would exceed
+// maxSympyTerms terms.
+func mulBounded(a, b Expr) (Expr, error) {
+	if (len(a.terms)+1)*(len(b.terms)+1) > maxSympyTerms {
+		return Expr{}, fmt.Errorf("the product of expressions of %d and %d terms expands to too many terms", len(a.terms)+1, len(b.terms)+1)
+	}
+	return a.Mul(b), nil
 }
 
 // arg is one argument of a call: positional (name "") or keyword.
@@ -566,7 +584,9 @@ func (p *sympyParser) call(fn string, args []arg) (sval, error) {
 	case "Mul":
 		e = Const(1)
 		for _, x := range es {
-			e = e.Mul(x)
+			if e, err = mulBounded(e, x); err != nil {
+				return sval{}, p.errorf("Mul: %v", err)
+			}
 		}
 	case "Pow", "PowByNatural":
 		if err := want(2); err != nil {

@@ -87,6 +87,8 @@ func TestParseSympyErrors(t *testing.T) {
 		{"99999999999999999999", "out of the int64 range"},
 		{strings.Repeat("(", 300) + "s0" + strings.Repeat(")", 300), "nested deeper"},
 		{"Add(s0 < 1, 2)", "not an integer expression"},
+		{"Pow(s0 + s1 + s6 + s11 + 1, 64)", "too many terms"},
+		{"Mul(" + strings.Repeat("(s0 + s1 + s6 + s11 + 1), ", 12) + "1)", "too many terms"},
 	} {
 		_, err := env.ParseSympy(c.in)
 		if assert.Error(t, err, c.in) {

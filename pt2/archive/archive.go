@@ -49,8 +49,9 @@ type Archive struct {
 	// Layout is the container format.
 	Layout Layout
 	// Root is the folder every record sits in: the PT2 archive's root
-	// (PyTorch names it after the file); "" for a ≤ 2.7 zip whose records
-	// sit at the top, as PyTorch writes them.
+	// (PyTorch names it after the file; Write uses "archive" if empty).
+	// PyTorch writes a ≤ 2.7 zip's records at the top (Root ""); Read also
+	// takes them under one folder, and Write puts them at the top.
 	Root string
 	// Version is what the file read said: the ≤ 2.7 zip's version record
 	// (the schema version, "8.2") or the PT2 archive's archive_version

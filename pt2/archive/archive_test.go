@@ -246,12 +246,20 @@ func TestAgainstPyTorch(t *testing.T) {
 			var buf bytes.Buffer
 			require.NoError(t, a.Write(&buf))
 			names := map[string]int64{}
-			w, err := Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-			require.NoError(t, err)
-			_ = w
-			zr := mustZip(t, buf.Bytes())
-			for _, f := range zr.File {
+			for _, f := range mustZip(t, buf.Bytes()).File {
 				names[f.Name] = int64(f.UncompressedSize64)
+			}
+			// The payload configs are PyTorch's, byte for byte.
+			ours := map[string][]byte{}
+			for _, r := range recordsOf(t, buf.Bytes()) {
+				ours[r.name] = r.data
+			}
+			orig, err := os.ReadFile(path)
+			require.NoError(t, err)
+			for _, r := range recordsOf(t, orig) {
+				if strings.HasSuffix(r.name, "_config.json") {
+					assert.Equal(t, string(r.data), string(ours[r.name]), r.name)
+				}
 			}
 			for name, size := range ep.Records {
 				switch {

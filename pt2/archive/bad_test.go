@@ -25,6 +25,11 @@ func readRecords(t *testing.T, path string) []record {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
+	return recordsOf(t, b)
+}
+
+func recordsOf(t *testing.T, b []byte) []record {
+	t.Helper()
 	var out []record
 	for _, f := range mustZip(t, b).File {
 		rc, err := f.Open()
@@ -262,4 +267,24 @@ func TestTestdata(t *testing.T) {
 	b := roundTrip(t, z, LayoutPT2)
 	bm := b.Models[0]
 	assert.True(t, bm.Weight("emb.weight").Tensor.SharesStorage(bm.Weight("head.weight").Tensor))
+}
+
+func TestZipUnderFolder(t *testing.T) {
+	recs := readRecords(t, "testdata/zip_mlp.pt2")
+	for i := range recs {
+		recs[i].name = "mlp/" + recs[i].name
+	}
+	b := zipOf(t, recs)
+	a, err := Read(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	assert.Equal(t, LayoutZip, a.Layout)
+	assert.Equal(t, "mlp", a.Root)
+	want, err := Load("testdata/zip_mlp.pt2")
+	require.NoError(t, err)
+	sameModel(t, want.Models[0], a.Models[0])
+	var buf bytes.Buffer
+	require.NoError(t, a.Write(&buf))
+	for _, f := range mustZip(t, buf.Bytes()).File {
+		assert.False(t, strings.HasPrefix(f.Name, "mlp/"), "%s: a zip is written at the top, where PyTorch reads it", f.Name)
+	}
 }

@@ -1,10 +1,13 @@
 package archive_test
 
 import (
+	"bytes"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/gofx/gofx/pt2/archive"
+	"github.com/gofx/gofx/tensor"
 )
 
 func ExampleLoad() {
@@ -39,4 +42,50 @@ func ExampleLoad() {
 	// constant const [8]
 	// tied: true
 	// 1 positional argument(s), 0 keyword argument(s)
+}
+
+func ExampleRead() {
+	f, err := os.Open("testdata/zip_mlp.pt2") // written by PyTorch 2.6
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := archive.Read(f, st.Size())
+	if err != nil {
+		log.Fatal(err)
+	}
+	m := a.Models[0]
+	fmt.Println(a.Layout, a.Version, m.Name, m.Program.TorchVersion)
+	for _, w := range m.Weights {
+		fmt.Println(w.Name, w.Tensor.DType(), w.Tensor.Shape())
+	}
+	args, _, err := m.Args()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("example input:", args[0].(*tensor.Tensor).Shape())
+
+	// The same model as a PT2 archive, which PyTorch ≥ 2.8 reads.
+	a.Layout, a.Root = archive.LayoutPT2, "mlp"
+	var buf bytes.Buffer
+	if err := a.Write(&buf); err != nil {
+		log.Fatal(err)
+	}
+	b, err := archive.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(b.Layout, b.Root, b.Models[0].Weight("0.weight").Tensor.Shape())
+	// Output:
+	// zip 8.2 model 2.6.0+debian
+	// 0.weight float32 [32 16]
+	// 0.bias float32 [32]
+	// 2.weight float32 [10 32]
+	// 2.bias float32 [10]
+	// example input: [4 16]
+	// pt2 mlp [32 16]
 }

@@ -572,7 +572,10 @@ func (a *Archive) writePT2(w io.Writer) error {
 // config. idx counts the records written per prefix, across models, as
 // PyTorch numbers them.
 func writePayloads(rw *recordWriter, ps []payload, dir, cfgName string, idx map[string]int) error {
-	cfg := schema.PayloadConfig{Config: map[string]schema.PayloadMeta{}}
+	// The config lists the entries in their order (PyTorch's state dict
+	// order is the order of its config).
+	cfg := map[string]schema.PayloadMeta{}
+	var order []string
 	var groups []*tensor.Tensor // one tensor per written storage
 	var paths []string
 	prefix := pt2WeightPrefix
@@ -580,7 +583,7 @@ func writePayloads(rw *recordWriter, ps []payload, dir, cfgName string, idx map[
 		prefix = pt2TensorPrefix
 	}
 	for _, p := range ps {
-		if _, dup := cfg.Config[p.Name]; dup {
+		if _, dup := cfg[p.Name]; dup {
 			return fmt.Errorf("%q is listed twice", p.Name)
 		}
 		if p.Tensor == nil {
@@ -590,7 +593,8 @@ func writePayloads(rw *recordWriter, ps []payload, dir, cfgName string, idx map[
 			path := p.ObjectKind + "_" + strconv.Itoa(idx[p.ObjectKind])
 			idx[p.ObjectKind]++
 			rw.add(dir+path, p.Object)
-			cfg.Config[p.Name] = schema.PayloadMeta{PathName: path, UsePickle: true}
+			cfg[p.Name] = schema.PayloadMeta{PathName: path, UsePickle: true}
+			order = append(order, p.Name)
 			continue
 		}
 		if p.Tensor.IsMeta() {
@@ -618,12 +622,24 @@ func writePayloads(rw *recordWriter, ps []payload, dir, cfgName string, idx map[
 			groups = append(groups, p.Tensor)
 			paths = append(paths, path)
 		}
-		cfg.Config[p.Name] = schema.PayloadMeta{PathName: path, IsParam: p.IsParam, TensorMeta: tm}
+		cfg[p.Name] = schema.PayloadMeta{PathName: path, IsParam: p.IsParam, TensorMeta: tm}
+		order = append(order, p.Name)
 	}
-	b, err := schema.Marshal(&cfg, schema.StyleCurrent)
-	if err != nil {
-		return err
+	var sb strings.Builder
+	sb.WriteString(`{"config": {`)
+	for i, name := range order {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		b, err := schema.Marshal(cfg[name], schema.StyleCurrent)
+		if err != nil {
+			return fmt.Errorf("%q: %w", name, err)
+		}
+		sb.WriteString(schema.Quote(name))
+		sb.WriteString(": ")
+		sb.Write(b)
 	}
-	rw.add(cfgName, b)
+	sb.WriteString("}}")
+	rw.add(cfgName, []byte(sb.String()))
 	return nil
 }

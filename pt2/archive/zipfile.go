@@ -82,7 +82,8 @@ func (rd *reader) readZip() (*Archive, error) {
 
 // writeZip writes PyTorch ≤ 2.7's zip, which torch.export.load of PyTorch
 // 2.6 reads: the records Python's zipfile writes (stored, no timestamps
-// here), the state dict's parameters as nn.Parameters.
+// here), at the top whatever Root says, the state dict's parameters as
+// nn.Parameters.
 func (a *Archive) writeZip(w io.Writer) error {
 	if len(a.Models) != 1 {
 		return fmt.Errorf("the zip layout holds one model, the archive has %d", len(a.Models))
@@ -130,7 +131,7 @@ func (a *Archive) writeZip(w io.Writer) error {
 		}
 	}
 	v := m.Program.SchemaVersion
-	zw := newRecordWriter(w, a.Root, false)
+	zw := newRecordWriter(w, "", false) // PyTorch reads these records only at the top
 	zw.add(zipProgram, prog)
 	zw.add(zipStateDict, sdb.Bytes())
 	zw.add(zipConstants, cb.Bytes())

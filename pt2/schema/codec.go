@@ -68,7 +68,8 @@ func Decode(data []byte) (*ExportedProgram, error) {
 // schema.py's order, unions as one-key objects, enums as ints), in the style
 // of its schema version: StyleLegacy for 8.0–8.LegacyMinor, StyleCurrent
 // for later versions. Map keys are written sorted, so the output is
-// deterministic.
+// deterministic; their digit runs compare as numbers (s6 before s11), which
+// is the order PyTorch writes symbols in.
 func Encode(p *ExportedProgram) ([]byte, error) {
 	if p == nil {
 		return nil, errors.New("schema: Encode of a nil program")
@@ -486,7 +487,7 @@ func (e *encoder) encodeOpt(rv reflect.Value, path string, nullable bool) error 
 		for _, k := range rv.MapKeys() {
 			keys = append(keys, k.String())
 		}
-		slices.Sort(keys)
+		slices.SortFunc(keys, naturalCompare)
 		e.sb.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
@@ -524,6 +525,52 @@ func (e *encoder) encodeOpt(rv reflect.Value, path string, nullable bool) error 
 		return nil
 	}
 	return e.errorf(path, "internal: cannot encode %s", rv.Type())
+}
+
+// naturalCompare orders strings with their digit runs compared as numbers,
+// so that symbols come out as PyTorch creates them: s6 before s11, u2
+// before u10. Strings equal as numbers fall back to byte order.
+func naturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		ca, cb := a[i], b[j]
+		if isDigit(ca) && isDigit(cb) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			na := strings.TrimLeft(a[si:i], "0")
+			nb := strings.TrimLeft(b[sj:j], "0")
+			if len(na) != len(nb) {
+				return len(na) - len(nb)
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			continue
+		}
+		if ca != cb {
+			return int(ca) - int(cb)
+		}
+		i++
+		j++
+	}
+	if c := (len(a) - i) - (len(b) - j); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Quote returns s as json.dumps writes a str: in double quotes, ASCII only.
+func Quote(s string) string {
+	var sb strings.Builder
+	writePyString(&sb, s)
+	return sb.String()
 }
 
 func enumString[K ~int](names map[K]string, v int, typ string) string {

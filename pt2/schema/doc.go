@@ -12,8 +12,9 @@
 //
 // In Go a union is a struct of pointer, slice or map fields of which
 // exactly one is set; an Optional field is a pointer (or a slice, where
-// nil is None); dicts are maps (written with sorted keys, so output is
-// deterministic).
+// nil is None); dicts are maps (written with keys in natural order, digit runs
+// compared as numbers, so output is deterministic and symbols come out in
+// PyTorch's order: s6 before s11).
 //
 // Decode is strict: an unknown field, an unknown union tag, a union with
 // other than one key, an enum value schema.py does not define, a JSON value

@@ -299,3 +299,10 @@ func TestStyles(t *testing.T) {
 	leg, _ = Marshal(PayloadMeta{PathName: "w"}, StyleLegacy)
 	assert.Equal(t, `{"path_name": "w", "is_param": false, "use_pickle": false, "tensor_meta": null}`, string(leg))
 }
+
+func TestNaturalOrder(t *testing.T) {
+	keys := []string{"s11", "s6", "u10", "u2", "s06", "a", "", "s", "s6a", "x1y10", "x1y9", "s0"}
+	slices.SortFunc(keys, naturalCompare)
+	assert.Equal(t, []string{"", "a", "s", "s0", "s06", "s6", "s6a", "s11", "u2", "u10", "x1y9", "x1y10"}, keys)
+	assert.Equal(t, `"a\u00e9"`, Quote("aé"))
+}

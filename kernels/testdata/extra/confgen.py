@@ -121,7 +121,10 @@ class File:
         args, kwargs = make()
         with torch.no_grad():
             out = self.overload(*[a.clone() if isinstance(a, torch.Tensor) else a for a in args], **kwargs)
-        outs = list(out) if isinstance(out, tuple) else [out]
+        if out is None and not self.overload._schema.returns:
+            outs = []  # a "-> ()" operator returns nothing
+        else:
+            outs = list(out) if isinstance(out, tuple) else [out]
         rt, at = tolerance(self.kind, outs)
         self.lines.append({
             "id": f"{self.stem}/{len(self.lines)}", "op": self.op, "schema": self.schema,

@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""Extra conformance cases for the operators PyTorch 1.13 lacks that
+torch.export programs of PyTorch 2.x call (kernels/attention.go,
+constraints.go, normalization.go, triangular.go): scaled_dot_product_attention
+and its math and CPU-flash forms, _safe_softmax, the functional batch norms,
+tril/triu and the runtime assertions.
+
+Writes aten.<op>.<overload>.jsonl beside this script, in the format of
+testdata/conformance/README.md, with PyTorch 2.6 (the schemas are 2.6's):
+
+    cd kernels/testdata/extra && ../../../../shared/tools/torch2 gen_pt2x.py
+"""
+
+import os
+
+import torch
+
+import confgen
+from confgen import F, write_all
+
+torch.set_num_threads(1)
+A = torch.ops.aten
+OUT = os.path.dirname(os.path.abspath(__file__))
+f32, f64, bf16, b8, i64 = torch.float32, torch.float64, torch.bfloat16, torch.bool, torch.int64
+inf = float("inf")
+
+confgen.TOL["exact"] = {f32: (0.0, 0.0), f64: (0.0, 0.0), bf16: (0.0, 0.0)}
+# The CPU flash kernel PyTorch runs for 4-d inputs rounds its blockwise
+# softmax differently from the math backend gofx computes.
+confgen.TOL["attn"] = {f32: (1e-5, 1e-6), f64: (1e-12, 1e-12), bf16: (1.6e-2, 1e-2)}
+confgen.TOL["acc"][f32] = (1e-5, 1e-6)
+
+
+def R(*shape, dt=f32):
+    return torch.randn(shape, dtype=f64).to(dt)
+
+
+f = F(A._safe_softmax.default, "attn")
+f.case("rows, one all -inf", lambda: ([torch.tensor([[1.0, 2.0, -inf], [-inf, -inf, -inf]]), -1], {}))
+f.case("dim 0 float64", lambda: ([R(3, 2, dt=f64), 0], {}))
+f.case("dtype float64", lambda: ([R(2, 4), 1, f64], {}))
+
+f = F(A.scaled_dot_product_attention.default, "attn")
+f.case("4-d", lambda: ([R(2, 3, 4, 8), R(2, 3, 5, 8), R(2, 3, 5, 6)], {}))
+f.case("float mask broadcast", lambda: ([R(1, 2, 3, 4), R(1, 2, 5, 4), R(1, 2, 5, 4), R(3, 5)], {}))
+f.case("bool mask", lambda: ([R(1, 2, 4, 4), R(1, 2, 4, 4), R(1, 2, 4, 4),
+                              torch.tensor([[True, False, True, True]] * 4)], {}))
+f.case("causal", lambda: ([R(2, 1, 5, 4), R(2, 1, 5, 4), R(2, 1, 5, 3), None, 0.0, True], {}))
+f.case("causal L < S", lambda: ([R(1, 2, 3, 4), R(1, 2, 6, 4), R(1, 2, 6, 4), None, 0.0, True], {}))
+f.case("scale", lambda: ([R(1, 1, 3, 4), R(1, 1, 3, 4), R(1, 1, 3, 4)], {"scale": 0.3}))
+f.case("3-d", lambda: ([R(2, 3, 4), R(2, 5, 4), R(2, 5, 4)], {}))
+f.case("float64", lambda: ([R(1, 2, 3, 4, dt=f64), R(1, 2, 3, 4, dt=f64), R(1, 2, 3, 4, dt=f64)], {}))
+f.case("causal and a mask", lambda: ([R(1, 2, 4, 4), R(1, 2, 4, 4), R(1, 2, 4, 4), R(4, 4), 0.0, True], {}))
+f.case("gqa", lambda: ([R(1, 4, 3, 4), R(1, 2, 3, 4), R(1, 2, 3, 4)], {"enable_gqa": True}))
+
+f = F(A._scaled_dot_product_attention_math.default, "attn")
+f.case("weights too", lambda: ([R(1, 2, 3, 4), R(1, 2, 5, 4), R(1, 2, 5, 4)], {}))
+f.case("float mask, scale", lambda: ([R(2, 3, 4), R(2, 3, 4), R(2, 3, 4), R(3, 3)], {"scale": 0.7}))
+f.case("causal", lambda: ([R(1, 1, 4, 2), R(1, 1, 4, 2), R(1, 1, 4, 2), None, 0.0, True], {}))
+
+f = F(A._scaled_dot_product_flash_attention_for_cpu.default, "attn")
+f.case("4-d", lambda: ([R(1, 2, 3, 4), R(1, 2, 5, 4), R(1, 2, 5, 4)], {}))
+f.case("causal", lambda: ([R(2, 1, 4, 4), R(2, 1, 4, 4), R(2, 1, 4, 4), 0.0, True], {}))
+f.case("mask", lambda: ([R(1, 1, 3, 4), R(1, 1, 3, 4), R(1, 1, 3, 4)], {"attn_mask": R(3, 3)}))
+
+
+def bn(c=3, train=True):
+    return [R(2, c, 4), R(c), R(c), R(c), R(c).abs() + 0.5, train, 0.1, 1e-5]
+
+
+f = F(A._native_batch_norm_legit_functional.default, "acc")
+f.case("training", lambda: (bn(), {}))
+f.case("eval", lambda: (bn(train=False), {}))
+
+f = F(A._batch_norm_with_update_functional.default, "acc")
+f.case("updates copies", lambda: (bn()[:5] + [0.1, 1e-5], {}))
+
+f = F(A._batch_norm_no_update.default, "acc")
+f.case("running stats", lambda: (bn()[:5] + [0.1, 1e-5], {}))
+
+f = F(A.tril.default, "exact")
+f.case("3x4", lambda: ([R(3, 4)], {}))
+f.case("batched, diagonal 1", lambda: ([R(2, 3, 3), 1], {}))
+f.case("bool, diagonal -1", lambda: ([torch.ones(3, 5, dtype=b8), -1], {}))
+
+f = F(A.triu.default, "exact")
+f.case("4x3", lambda: ([R(4, 3)], {}))
+f.case("int64, diagonal 2", lambda: ([torch.arange(20).reshape(4, 5), 2], {}))
+
+f = F(A._assert_scalar.default, "exact")
+f.case("true int", lambda: ([3, "must hold"], {}))
+f.case("true bool", lambda: ([True, "must hold"], {}))
+
+f = F(A._assert_async.msg, "exact")
+f.case("nonzero", lambda: ([torch.tensor(2.0), "positive"], {}))
+
+f = F(A.sym_constrain_range_for_size.default, "exact")
+f.case("in range", lambda: ([5], {"min": 2, "max": 10}))
+f.case("no bounds", lambda: ([0], {}))
+
+f = F(A.sym_constrain_range.default, "exact")
+f.case("negative allowed", lambda: ([-3], {"min": -5}))
+
+f = F(A._functional_assert_scalar.default, "exact")
+f.case("token cloned", lambda: ([1, "ok", torch.empty(0)], {}))
+
+# _make_dep_token is at::empty({}): its one element is uninitialized, so it
+# has no case here (kernels/constraints_test.go checks its dtype and shape).
+
+f = F(A._assert_tensor_metadata.default, "exact")
+f.case("matches", lambda: ([R(2, 3), [2, 3], [3, 1], f32], {}))
+
+write_all(OUT)

@@ -1,0 +1,47 @@
+// Package pt2 reads torch.export's .pt2 files into gofx's
+// export.ExportedProgram, as torch.export.load does, and checks programs
+// against the inputs and outputs PyTorch recorded.
+//
+// Load and Read take either container (PyTorch ≤ 2.7's zip, ≥ 2.8's PT2
+// archive, read by package pt2/archive) and return the file's program: the
+// one model of the file, or the model named "model" of an archive holding
+// several (LoadModel, ReadModel and Models pick among them). FromSchema
+// builds a program from a decoded schema (package pt2/schema) and its
+// state.
+//
+// The program is what torch.export.load gives:
+//
+//   - the graph, with the file's node names (a name Python reserves, such
+//     as input, becomes input_1, as torch.fx's code renames it) and
+//     targets: ATen and custom operators by their full names
+//     (torch.ops.aten.conv2d.default, torch.ops.mylib.op.default: an
+//     operator gofx does not know is an error naming it, and ops.Define
+//     makes a custom one known), Python's operators on symbolic ints
+//     (_operator.mul, ...) and higher-order operators (cond, while_loop,
+//     map_impl), whose graphs are the program's subgraphs (held as
+//     attributes, printed as torch prints them);
+//   - arguments placed by the operator's schema (positional while none is
+//     left out, then by keyword), symbolic ints as references to the
+//     nodes computing them, multi-output operators with their getitem
+//     nodes;
+//   - every node's val (dtype and shape, symbolic dims as sym expressions,
+//     read from sympy's expr_str with sym.ParseSympy), stack_trace and
+//     nn_module_stack, the other metadata as strings;
+//   - the signature with every input and output kind, the parameters,
+//     buffers (persistent or not) and constants (tensors sharing a storage
+//     in the file share it), the range constraints (symbols and derived
+//     dims such as 2*s1), the module call graph and the pytree in/out specs
+//     (export.TreeSpec), so that the program is called with nested inputs
+//     (ExportedProgram.Call, Run) and returns nested outputs.
+//
+// Running a program checks its inputs against the signature and the range
+// constraints and writes buffer and input mutations back (package export).
+// A program calling a higher-order operator loads and prints; running it
+// is an error saying gofx does not run higher-order operators yet.
+//
+// ReadIO reads the io.json files of ../shared/pt2 (the flat user inputs
+// and outputs of each case, the buffers after the call, the inputs it
+// mutated); CheckCase runs one case on a fresh copy of the program's state
+// and compares with PyTorch's values within Tolerance (1e-4 absolute and
+// relative; 1e-3 for programs of over 100 nodes).
+package pt2
