@@ -337,6 +337,11 @@ func (s *serializer) symOutput(n *node.Node, fn string) (*schema.Argument, error
 				l, lok := s.symExprOf(n.Arg(0))
 				r, rok := s.symExprOf(n.Arg(1))
 				if lok && rok {
+					if d, ok := l.Sub(r).Const(); ok {
+						// Decided statically: torch writes the bool.
+						s.g.SymBoolValues[name] = schema.SymBool{AsBool: ptr(relHolds(rel, d))}
+						return &schema.Argument{AsSymBool: &schema.SymBoolArgument{AsName: ptr(name)}}, nil
+					}
 					expr = sym.Cond{Rel: rel, L: l, R: r}.Srepr()
 				}
 			}
@@ -348,6 +353,23 @@ func (s *serializer) symOutput(n *node.Node, fn string) (*schema.Argument, error
 		return &schema.Argument{AsSymBool: &schema.SymBoolArgument{AsName: ptr(name)}}, nil
 	}
 	return s.output(n, name, valOf(n))
+}
+
+// relHolds evaluates "d rel 0".
+func relHolds(rel sym.Rel, d int64) bool {
+	switch rel {
+	case sym.EQ:
+		return d == 0
+	case sym.NE:
+		return d != 0
+	case sym.LT:
+		return d < 0
+	case sym.LE:
+		return d <= 0
+	case sym.GT:
+		return d > 0
+	}
+	return d >= 0
 }
 
 // symExprOf returns the symbolic int an argument stands for.

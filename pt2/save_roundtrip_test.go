@@ -2,15 +2,19 @@ package pt2_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/tensor"
 )
@@ -63,6 +67,22 @@ func tensorBytes(t *testing.T, x *tensor.Tensor) []uint64 {
 	return out
 }
 
+// unnameSinks replaces in text the names of ep's nodes that compute
+// nothing anyone reads (call_function nodes without users) by sink0,
+// sink1, ... in graph order.
+func unnameSinks(ep *export.ExportedProgram, text string) string {
+	i := 0
+	for n := range ep.Graph.Nodes() {
+		if n.Op() == node.CallFunction && n.NumUsers() == 0 {
+			// The name as a value, not inside a target (aten._assert_scalar).
+			re := regexp.MustCompile(`(^|[^.\w])` + regexp.QuoteMeta(n.Name()) + `\b`)
+			text = re.ReplaceAllString(text, fmt.Sprintf("${1}sink%d", i))
+			i++
+		}
+	}
+	return text
+}
+
 // TestRoundTrip loads every program gofx can load, saves it in both
 // layouts and loads the result: the same program text (graph with
 // shapes, signature, range constraints), the same signature, the same
@@ -78,7 +98,14 @@ func TestRoundTrip(t *testing.T) {
 				require.NoError(t, pt2.Save(&buf, ep, pt2.SaveOptions{Format: f}), "%s", f)
 				back, err := pt2.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 				require.NoError(t, err, "%s", f)
-				assert.Equal(t, ep.String(), back.String(), "%s: program text", f)
+				want, got := ep.String(), back.String()
+				if f == pt2.Legacy {
+					// Schema 8.2 has no node names: a node without outputs
+					// (_assert_scalar) is named after its target on loading,
+					// by gofx as by PyTorch.
+					want, got = unnameSinks(ep, want), unnameSinks(back, got)
+				}
+				assert.Equal(t, want, got, "%s: program text", f)
 				assert.Equal(t, ep.Signature, back.Signature, "%s: signature", f)
 				assert.Equal(t, ep.InSpec().String(), back.InSpec().String(), "%s: in spec", f)
 				assert.Equal(t, ep.OutSpec().String(), back.OutSpec().String(), "%s: out spec", f)
