@@ -291,9 +291,12 @@ func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pt2: save: the output spec: %w", err)
 	}
-	// forward_arg_names names the model's arguments; the placeholders'
-	// names are those when every argument is one tensor.
-	if args := inSpec.Children; len(args) != 2 || len(args[0].Children) != user || len(args[1].Children) != 0 {
+	// forward_arg_names names the model's arguments (keyword ones
+	// included): the file's names for a loaded program; for one exported
+	// from Go, the placeholders' names when every argument is one tensor.
+	if an := s.ep.ArgNames(); len(an) > 0 {
+		names = an
+	} else if args := inSpec.Children; len(args) != 2 || len(args[0].Children) != user || len(args[1].Children) != 0 {
 		names = nil
 	}
 	root := &schema.ModuleCallSignature{

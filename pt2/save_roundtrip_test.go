@@ -188,3 +188,18 @@ func TestTorchLoadsLoaded(t *testing.T) {
 		})
 	}
 }
+
+// TestSaveKeepsArgNames: the forward_arg_names of PyTorch's files (keyword
+// arguments included) survive a load and save.
+func TestSaveKeepsArgNames(t *testing.T) {
+	for name, want := range map[string][]string{
+		"kwargs_scalars": {"x", "bias", "steps", "scale"},
+		"tied_dict":      {"batch"},
+	} {
+		ep, err := pt2.Load(filepath.Join("testdata", name+".pt2"))
+		require.NoError(t, err)
+		p, err := pt2.SerializeProgram(ep, pt2.Legacy)
+		require.NoError(t, err)
+		assert.Equal(t, want, p.GraphModule.ModuleCallGraph[0].Signature.ForwardArgNames, name)
+	}
+}
