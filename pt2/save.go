@@ -48,6 +48,20 @@ type SaveOptions struct {
 	// TorchVersion is written as the file's torch_version ("2.6.0" for
 	// Legacy, "2.14.0" for Archive when empty).
 	TorchVersion string
+	// ExampleArgs and ExampleKwargs, when set, are written as the file's
+	// example inputs (torch.export.save's example_inputs), in the form
+	// ExportedProgram.Call takes: tensors, numbers, strings, nil, and
+	// []any / map[string]any for the tuples, lists and dicts of the
+	// program's in spec. Without them the program's own example inputs
+	// are written when it has any, and otherwise none (PyTorch then loads
+	// example_inputs as None).
+	ExampleArgs   []any
+	ExampleKwargs map[string]any
+}
+
+// exampleHolder is a program that keeps its example inputs.
+type exampleHolder interface {
+	ExampleInputs() (args []any, kwargs map[string]any)
 }
 
 // versions are the schema and torch versions each format is written
@@ -362,6 +376,17 @@ func ToArchive(ep *export.ExportedProgram, opts SaveOptions) (*archive.Archive, 
 			m.Constants = append(m.Constants, archive.Constant{Name: in.Target, Tensor: t})
 		default:
 			return nil, fmt.Errorf("pt2: save: input %s: kind %s has no .pt2 form", in.Name, in.Kind)
+		}
+	}
+	args, kwargs := opts.ExampleArgs, opts.ExampleKwargs
+	if args == nil && kwargs == nil {
+		if h, ok := any(ep).(exampleHolder); ok {
+			args, kwargs = h.ExampleInputs()
+		}
+	}
+	if args != nil || kwargs != nil {
+		if m.ExampleInputs, err = exampleInputs(ep, args, kwargs); err != nil {
+			return nil, err
 		}
 	}
 	a := &archive.Archive{Layout: archive.LayoutZip, Models: []*archive.Model{m}}

@@ -203,3 +203,22 @@ func TestSaveKeepsArgNames(t *testing.T) {
 		assert.Equal(t, want, p.GraphModule.ModuleCallGraph[0].Signature.ForwardArgNames, name)
 	}
 }
+
+// TestSaveExampleInputs: example inputs given to Save are written as
+// torch.export.save writes them, and read back (pt2.LoadExample) as the
+// same values: tied_dict's dict input and kwargs_scalars' keyword inputs,
+// taken from PyTorch's own files.
+func TestSaveExampleInputs(t *testing.T) {
+	for _, name := range []string{"tied_dict", "kwargs_scalars"} {
+		ep, args, kwargs, err := pt2.LoadExample(filepath.Join("testdata", name+".pt2"), "")
+		require.NoError(t, err, name)
+		for _, f := range []pt2.Format{pt2.Legacy, pt2.Archive} {
+			p := filepath.Join(t.TempDir(), name+".pt2")
+			require.NoError(t, pt2.Write(p, ep, pt2.SaveOptions{Format: f, ExampleArgs: args, ExampleKwargs: kwargs}))
+			_, args2, kwargs2, err := pt2.LoadExample(p, "")
+			require.NoError(t, err, "%s %s", name, f)
+			assert.Equal(t, fmt.Sprint(args), fmt.Sprint(args2), "%s %s: args", name, f)
+			assert.Equal(t, fmt.Sprint(kwargs), fmt.Sprint(kwargs2), "%s %s: kwargs", name, f)
+		}
+	}
+}
