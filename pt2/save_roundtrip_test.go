@@ -84,7 +84,7 @@ func unnameSinks(ep *export.ExportedProgram, text string) string {
 }
 
 // TestRoundTrip loads every program gofx can load, saves it in both
-// layouts and loads the result: the same program text (graph with
+// layouts (twice: the same bytes) and loads the result: the same program text (graph with
 // shapes, signature, range constraints), the same signature, the same
 // state bitwise (gofx → gofx is exact).
 func TestRoundTrip(t *testing.T) {
@@ -94,8 +94,10 @@ func TestRoundTrip(t *testing.T) {
 			ep, err := pt2.Load(path)
 			require.NoError(t, err)
 			for _, f := range []pt2.Format{pt2.Legacy, pt2.Archive} {
-				var buf bytes.Buffer
+				var buf, again bytes.Buffer
 				require.NoError(t, pt2.Save(&buf, ep, pt2.SaveOptions{Format: f}), "%s", f)
+				require.NoError(t, pt2.Save(&again, ep, pt2.SaveOptions{Format: f}), "%s", f)
+				assert.True(t, bytes.Equal(buf.Bytes(), again.Bytes()), "%s: two saves differ", f)
 				back, err := pt2.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 				require.NoError(t, err, "%s", f)
 				want, got := ep.String(), back.String()
