@@ -123,7 +123,8 @@ func TestRoundTrip(t *testing.T) {
 
 // TestTorchLoadsLoaded writes the programs gofx loads from PyTorch's own
 // files back as .pt2 (2.6's files in the ≤ 2.7 zip, 2.14's in the PT2
-// archive) and has that PyTorch load and run them on their io.json cases.
+// archive, and each PyTorch's exported programs in the other's layout too)
+// and has PyTorch 2.6 or 2.14 load and run them on their io.json cases.
 // Failures PyTorch has on its own files (io.json's program_error: 2.6
 // cannot run while_loop programs) are logged, not failed.
 func TestTorchLoadsLoaded(t *testing.T) {
@@ -131,11 +132,12 @@ func TestTorchLoadsLoaded(t *testing.T) {
 		t.Skip("runs PyTorch")
 	}
 	require.NoError(t, defineCustomOp())
+	dir26, dir214 := shared, filepath.Join(shared, "torch-2.14")
 	for _, tc := range []struct {
-		format pt2.Format
-		suite  string
-		dir    string
-	}{{pt2.Legacy, "", shared}, {pt2.Archive, "sid", filepath.Join(shared, "torch-2.14")}} {
+		format     pt2.Format
+		suite      string
+		dir, other string // the files of that PyTorch, and of the other
+	}{{pt2.Legacy, "", dir26, dir214}, {pt2.Archive, "sid", dir214, dir26}} {
 		t.Run(tc.format.String(), func(t *testing.T) {
 			cmd := torch2(t, tc.suite)
 			files, _ := filepath.Glob(filepath.Join(tc.dir, "*.io.json"))
@@ -154,8 +156,14 @@ func TestTorchLoadsLoaded(t *testing.T) {
 				if strings.Contains(string(data), `"program_error"`) {
 					skipped[base] = "PyTorch cannot run its own file (io.json's program_error)"
 				}
-				for _, suffix := range []string{"", ".core"} {
-					ep, err := pt2.Load(filepath.Join(tc.dir, base+suffix+".pt2"))
+				// The programs of this PyTorch, as exported and decomposed,
+				// and the other PyTorch's as exported (cross: 2.14's
+				// programs written for 2.6 and the reverse).
+				for _, src := range []struct{ dir, suffix, tag string }{
+					{tc.dir, "", ""}, {tc.dir, ".core", ".core"}, {tc.other, "", ".cross"},
+				} {
+					suffix := src.tag
+					ep, err := pt2.Load(filepath.Join(src.dir, base+src.suffix+".pt2"))
 					if err != nil {
 						t.Errorf("%s%s: load: %v", base, suffix, err)
 						continue
@@ -175,7 +183,7 @@ func TestTorchLoadsLoaded(t *testing.T) {
 				if !assert.True(t, ok, "%s: no result", key) {
 					continue
 				}
-				base := strings.TrimSuffix(key, ".core")
+				base := strings.TrimSuffix(strings.TrimSuffix(key, ".core"), ".cross")
 				switch {
 				case r.Error != nil && skipped[base] != "":
 					t.Logf("%s: %s: %s", key, skipped[base], *r.Error)
