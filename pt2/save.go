@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/node"
@@ -28,6 +30,7 @@ const (
 	Archive
 )
 
+// String returns "legacy" or "archive".
 func (f Format) String() string {
 	switch f {
 	case Legacy:
@@ -42,9 +45,13 @@ func (f Format) String() string {
 type SaveOptions struct {
 	// Format is the container (Legacy by default).
 	Format Format
-	// Name is the archive's folder and, in the PT2 archive, the model's
-	// name ("model" when empty; PyTorch names the folder after the file).
+	// Name is the model's name in the PT2 archive ("model" when empty, as
+	// torch.export.save names its one program).
 	Name string
+	// Root is the PT2 archive's root folder: when empty, Write uses the
+	// file's base name without extension, as PyTorch does, and Save the
+	// model's name.
+	Root string
 	// TorchVersion is written as the file's torch_version ("2.6.0" for
 	// Legacy, "2.14.0" for Archive when empty).
 	TorchVersion string
@@ -89,6 +96,9 @@ func Write(path string, ep *export.ExportedProgram, opts SaveOptions) (err error
 			os.Remove(path)
 		}
 	}()
+	if opts.Root == "" && opts.Format == Archive {
+		opts.Root = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
 	return Save(f, ep, opts)
 }
 
@@ -391,7 +401,10 @@ func ToArchive(ep *export.ExportedProgram, opts SaveOptions) (*archive.Archive, 
 	}
 	a := &archive.Archive{Layout: archive.LayoutZip, Models: []*archive.Model{m}}
 	if opts.Format == Archive {
-		a.Layout, a.Root, a.Version = archive.LayoutPT2, name, "0"
+		a.Layout, a.Root, a.Version = archive.LayoutPT2, opts.Root, "0"
+		if a.Root == "" {
+			a.Root = name
+		}
 	}
 	return a, nil
 }
