@@ -20,7 +20,16 @@ import (
 // names follow the new graph). decomp.Extra() gives PyTorch 1.13's finer
 // decompositions (batch norm, gelu and softmax into elementwise
 // operators).
+//
+// On a program loaded from a .pt2 file, a number given for a Tensor
+// parameter (aten.mul.Tensor(x, 0.5)) is replayed through the .Scalar
+// overload; a program whose graph writes an input in place without a
+// mutation output (PyTorch 2.x's training IR), or that calls higher-order
+// operators, is refused with an error.
 func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgram, error) {
+	if err := ep.checkInPlaceInputs(); err != nil {
+		return nil, err
+	}
 	r := newRecorder(emptyModule(), ep.Env, decomp.Core().With(table))
 	vals := map[*node.Node]any{}
 	var outArg node.Arg
@@ -31,6 +40,15 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 		case node.Placeholder:
 			f, ok := fakeOf(n)
 			if !ok {
+				// A specialized input with a placeholder (a loaded program's
+				// constant input) keeps it, and the value flows on.
+				if v, isConst := ep.constantInput(n.Name()); isConst {
+					if _, err := r.rec.Create(node.Placeholder, node.Path(n.Name()), nil, nil, n.Name(), nil); err != nil {
+						return nil, err
+					}
+					vals[n] = v.Raw()
+					continue
+				}
 				return nil, fmt.Errorf("export: RunDecompositions: placeholder %s has no tensor val", n.Name())
 			}
 			p, err := r.placeholder(n.Name(), f)
@@ -130,6 +148,7 @@ func mapArg(a node.Arg, vals map[*node.Node]any) any {
 func (r *recorder) replay(n *node.Node, args []any, kwargs map[string]any) (any, error) {
 	switch fn := n.Function().(type) {
 	case *ops.Operator:
+		fn = scalarOverload(fn, args, kwargs)
 		out, err := r.Operator(r.rec, fn, args, kwargs)
 		if err != nil {
 			return nil, err
@@ -174,4 +193,62 @@ func (r *recorder) outputArg(v any) (node.Arg, error) {
 		return out, nil
 	}
 	return r.rec.Arg(v)
+}
+
+// scalarOverload returns, for a call giving a Python number for a Tensor
+// parameter (aten.mul.Tensor(x, 0.5), as PyTorch's programs record it), the
+// overload of op that takes the number (aten.mul.Scalar), which computes
+// the same, as nn.Apply does eagerly; op otherwise. (PyTorch keeps
+// mul.Tensor with a wrapped number: op counts differ there.)
+func scalarOverload(op *ops.Operator, args []any, kwargs map[string]any) *ops.Operator {
+	s := op.Schema()
+	found := false
+	for i, a := range args {
+		if i < len(s.Args) && isNumber(a) && s.Args[i].Type.Kind == ops.Named && s.Args[i].Type.Name == "Tensor" {
+			found = true
+		}
+	}
+	for _, sa := range s.Args {
+		if a, ok := kwargs[sa.Name]; ok && isNumber(a) && sa.Type.Kind == ops.Named && sa.Type.Name == "Tensor" {
+			found = true
+		}
+	}
+	if !found {
+		return op
+	}
+	if s.Overload != "Tensor" {
+		return op
+	}
+	alt, ok := ops.Global().Lookup(s.Namespace + "::" + s.Name + ".Scalar")
+	if !ok || alt.Has(ops.Mutable) != op.Has(ops.Mutable) {
+		return op
+	}
+	if _, err := alt.Place(args, kwargs); err != nil {
+		return op
+	}
+	return alt
+}
+
+func isNumber(a any) bool {
+	switch a.(type) {
+	case int64, float64, bool:
+		return true
+	}
+	return false
+}
+
+// checkInPlaceInputs refuses a program whose graph writes an input in
+// place (PyTorch 2.x's training IR keeps buffer.add_(1) with no mutation
+// output): the replay functionalizes the write, which would be lost.
+func (ep *ExportedProgram) checkInPlaceInputs() error {
+	for n := range ep.Graph.Nodes() {
+		op, ok := n.Function().(*ops.Operator)
+		if n.Op() != node.CallFunction || !ok || !op.Has(ops.Mutable) || n.NumArgs() == 0 {
+			continue
+		}
+		if in, ok := n.Arg(0).(*node.Node); ok && in.Op() == node.Placeholder {
+			return fmt.Errorf("export: RunDecompositions: node %s (%s) writes the input %s in place, and the program has no mutation output for it: decomposing such a program is not supported yet", n.Name(), op, in.Name())
+		}
+	}
+	return nil
 }

@@ -412,3 +412,14 @@ func cloneShared(t *tensor.Tensor, storage func(*tensor.Tensor) *tensor.Tensor) 
 // forward_arg_names) when the program came from a file that names them;
 // nil otherwise.
 func (ep *ExportedProgram) ArgNames() []string { return slices.Clone(ep.argNames) }
+
+// constantInput returns the value of a specialized user input that has a
+// placeholder called name.
+func (ep *ExportedProgram) constantInput(name string) (nn.Value, bool) {
+	for _, in := range ep.inputs {
+		if in.name == name && in.ph {
+			return in.value, true
+		}
+	}
+	return nn.None, false
+}

@@ -316,3 +316,48 @@ func TestExampleInputs(t *testing.T) {
 	require.NoError(t, err)
 	assert.IsType(t, map[string]any{}, args[0])
 }
+
+// TestUnboundedRange: a range constraint whose max is null (PyTorch's
+// int_oo) is unbounded.
+func TestUnboundedRange(t *testing.T) {
+	a, err := archive.Load("testdata/tied_dict.pt2")
+	require.NoError(t, err)
+	rc := a.Models[0].Program.RangeConstraints["s0"]
+	rc.MaxVal = nil
+	a.Models[0].Program.RangeConstraints["s0"] = rc
+	ep, err := pt2.FromArchive(a, "")
+	require.NoError(t, err)
+	assert.Contains(t, ep.String(), "Range constraints: {s0: VR[2, int_oo]}")
+	ids := tensor.Must(tensor.Zeros(tensor.Int64, 2, 40))
+	mask := tensor.Must(tensor.Zeros(tensor.Float32, 2, 40))
+	// Past 16 the program's own slice of pos (16 rows) no longer broadcasts:
+	// the range check passes and the kernel refuses.
+	_, err = ep.Run(map[string]any{"ids": ids, "mask": mask})
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "outside the range")
+	ids1 := tensor.Must(tensor.Zeros(tensor.Int64, 2, 1))
+	_, err = ep.Run(map[string]any{"ids": ids1, "mask": tensor.Must(tensor.Zeros(tensor.Float32, 2, 1))})
+	assert.EqualError(t, err, "export: input batch_ids dim 1: size 1 is outside the range [2, int_oo] of dimension s0")
+}
+
+// TestDecomposeLoaded runs RunDecompositions on loaded programs: the
+// decomposed program passes PyTorch's cases; a program writing a buffer in
+// place without a mutation output (2.6's training IR) is refused, not
+// silently decomposed into one that loses the write.
+func TestDecomposeLoaded(t *testing.T) {
+	for _, name := range []string{"kwargs_scalars", "tied_dict"} {
+		ep, err := pt2.Load("testdata/" + name + ".pt2")
+		require.NoError(t, err)
+		d, err := ep.RunDecompositions(nil)
+		require.NoError(t, err, name)
+		io, err := pt2.ReadIO("testdata/" + name + ".io.json")
+		require.NoError(t, err)
+		for i := range io.Cases {
+			assert.NoError(t, pt2.CheckCase(d, &io.Cases[i], pt2.Tolerance(d)).Err, "%s case %d", name, i)
+		}
+	}
+	ep, err := pt2.Load("testdata/mutations.pt2")
+	require.NoError(t, err)
+	_, err = ep.RunDecompositions(nil)
+	assert.EqualError(t, err, "export: RunDecompositions: node add_ (aten.add_.Tensor) writes the input b_calls in place, and the program has no mutation output for it: decomposing such a program is not supported yet")
+}
