@@ -63,57 +63,74 @@ func ReadValueWithLimits(r io.ReaderAt, size int64, lim Limits) (pickle.Value, e
 	return v, nil
 }
 
-// walkValue calls f for every tensor of v in pickle order (a Parameter's
-// data included). A list or dict that contains itself is an error.
+// maxValueNodes bounds the values WriteValue writes: a pickle can share a
+// container many times through its memo, and writing expands every use.
+const maxValueNodes = 1 << 20
+
+// walkValue calls f once for every distinct tensor of v, in pickle order (a
+// Parameter's data included). A container reached again through the memo
+// is not walked again, so shared structure costs nothing; a list or dict
+// that contains itself is an error.
 func walkValue(v pickle.Value, f func(*tensor.Tensor) error) error {
 	onPath := map[any]bool{}
+	done := map[any]bool{}
+	seen := map[*tensor.Tensor]bool{}
+	visit := func(t *tensor.Tensor) error {
+		if seen[t] {
+			return nil
+		}
+		seen[t] = true
+		return f(t)
+	}
 	var walk func(v pickle.Value, depth int) error
 	walk = func(v pickle.Value, depth int) error {
 		if depth > maxValueDepth {
 			return fmt.Errorf("values nested more than %d deep", maxValueDepth)
 		}
+		var id any
 		switch v := v.(type) {
 		case *tensor.Tensor:
-			return f(v)
+			return visit(v)
 		case *Parameter:
 			if v.Data == nil {
 				return errors.New("a Parameter without data")
 			}
-			return f(v.Data)
+			return visit(v.Data)
 		case pickle.Tuple:
-			for _, e := range v {
-				if err := walk(e, depth+1); err != nil {
-					return err
-				}
+			if len(v) == 0 {
+				return nil
 			}
+			id = &v[0]
 		case *pickle.List:
-			if onPath[v] {
-				return errors.New("a list contains itself")
-			}
-			onPath[v] = true
-			for _, e := range v.Items {
-				if err := walk(e, depth+1); err != nil {
-					return err
-				}
-			}
-			delete(onPath, v)
+			id = v
 		case *pickle.Dict:
-			if onPath[v] {
-				return errors.New("a dict contains itself")
-			}
-			onPath[v] = true
-			for _, k := range v.Keys() {
-				if err := walk(k, depth+1); err != nil {
-					return err
-				}
-			}
-			for _, e := range v.Values() {
-				if err := walk(e, depth+1); err != nil {
-					return err
-				}
-			}
-			delete(onPath, v)
+			id = v
+		default:
+			return nil
 		}
+		if done[id] {
+			return nil
+		}
+		if onPath[id] {
+			return fmt.Errorf("a %s contains itself", pickle.TypeName(v))
+		}
+		onPath[id] = true
+		var items []pickle.Value
+		switch v := v.(type) {
+		case pickle.Tuple:
+			items = v
+		case *pickle.List:
+			items = v.Items
+		case *pickle.Dict:
+			items = append(append(items, v.Keys()...), v.Values()...)
+		}
+		for _, e := range items {
+			if err := walk(e, depth+1); err != nil {
+				return err
+			}
+		}
+		delete(onPath, id)
+		done[id] = true
 		return nil
 	}
 	return walk(v, 0)
@@ -155,7 +172,8 @@ func WriteValue(w io.Writer, v pickle.Value) error {
 	}
 	var pkl bytes.Buffer
 	e := pickle.NewEncoder(&pkl)
-	if err := pickleValue(e, v, of); err != nil {
+	budget := maxValueNodes
+	if err := pickleValue(e, v, of, &budget); err != nil {
 		return fmt.Errorf("torchio: %w", err)
 	}
 	if err := e.Stop(); err != nil {
@@ -191,7 +209,10 @@ func pickleTensor(e *pickle.Encoder, t *tensor.Tensor, s *savedStorage) {
 	e.Reduce()
 }
 
-func pickleValue(e *pickle.Encoder, v pickle.Value, of map[*tensor.Tensor]*savedStorage) error {
+func pickleValue(e *pickle.Encoder, v pickle.Value, of map[*tensor.Tensor]*savedStorage, budget *int) error {
+	if *budget--; *budget < 0 {
+		return fmt.Errorf("the value has more than %d parts (shared containers are written once per use)", maxValueNodes)
+	}
 	switch v := v.(type) {
 	case nil, pickle.None:
 		e.None()
@@ -227,7 +248,7 @@ func pickleValue(e *pickle.Encoder, v pickle.Value, of map[*tensor.Tensor]*saved
 		}
 		e.Mark()
 		for _, x := range v {
-			if err := pickleValue(e, x, of); err != nil {
+			if err := pickleValue(e, x, of, budget); err != nil {
 				return err
 			}
 		}
@@ -237,7 +258,7 @@ func pickleValue(e *pickle.Encoder, v pickle.Value, of map[*tensor.Tensor]*saved
 		if len(v.Items) > 0 {
 			e.Mark()
 			for _, x := range v.Items {
-				if err := pickleValue(e, x, of); err != nil {
+				if err := pickleValue(e, x, of, budget); err != nil {
 					return err
 				}
 			}
@@ -254,10 +275,10 @@ func pickleValue(e *pickle.Encoder, v pickle.Value, of map[*tensor.Tensor]*saved
 		if v.Len() > 0 {
 			e.Mark()
 			for i, k := range v.Keys() {
-				if err := pickleValue(e, k, of); err != nil {
+				if err := pickleValue(e, k, of, budget); err != nil {
 					return err
 				}
-				if err := pickleValue(e, v.Values()[i], of); err != nil {
+				if err := pickleValue(e, v.Values()[i], of, budget); err != nil {
 					return err
 				}
 			}

@@ -1,6 +1,7 @@
 package torchio_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"testing"
@@ -89,4 +90,38 @@ func TestDecodeStorage(t *testing.T) {
 	assert.Equal(t, b, out.Bytes())
 	_, err = torchio.DecodeStorage(b[:7], tensor.Float32, binary.LittleEndian)
 	assert.ErrorContains(t, err, "7 bytes are not a whole number of 4-byte")
+}
+
+// TestSharedStructure: a pickle that shares a tuple through its memo at
+// every level describes 2^200 leaves in a few hundred bytes; reading it must
+// not walk them all, and writing it must stop at a bound.
+func TestSharedStructure(t *testing.T) {
+	var p bytes.Buffer
+	p.WriteString("\x80\x02K\x01") // 1
+	for range 200 {
+		p.WriteString("q\x00h\x00\x86") // BINPUT 0; BINGET 0; TUPLE2: (x, x)
+	}
+	p.WriteString(".")
+	data := zipFile(t, p.Bytes())
+	v, err := torchio.ReadValue(bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	err = torchio.WriteValue(&bytes.Buffer{}, v)
+	assert.ErrorContains(t, err, "more than")
+}
+
+// zipFile is a torch.save zip with the given data.pkl.
+func zipFile(t *testing.T, pkl []byte) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, r := range []struct {
+		name string
+		data []byte
+	}{{"archive/data.pkl", pkl}, {"archive/version", []byte("3\n")}} {
+		w, err := zw.Create(r.name)
+		require.NoError(t, err)
+		_, err = w.Write(r.data)
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	return buf.Bytes()
 }

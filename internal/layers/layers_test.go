@@ -32,11 +32,13 @@ var forbidden = []struct {
 	{"fx", "export", "export builds on fx"},
 	{"nn", "fx", "nn is below the tracers"},
 	{"nn", "internal/record", "the recorder sits above nn"},
+	{"pt2/archive", "export", "the .pt2 containers sit below the program conversion (package pt2)"},
+	{"pt2/archive", "nn", "the .pt2 containers hold schema programs and tensors, not modules"},
 }
 
 // stdlibOnly are packages that import nothing of the module and nothing
 // outside the standard library.
-var stdlibOnly = []string{"tensor", "sym", "torchio/pickle", "internal/tracing", "internal/txtar"}
+var stdlibOnly = []string{"tensor", "sym", "torchio/pickle", "internal/tracing", "internal/txtar", "pt2/schema"}
 
 // imports returns the import paths of the non-test Go files of dir.
 func imports(t *testing.T, dir string) map[string]bool {

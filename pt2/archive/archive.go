@@ -86,7 +86,8 @@ type Model struct {
 	// ExampleInputs is the torch.save'd example inputs, normally a
 	// pickle.Tuple (args tuple, kwargs dict) of tensors, ints, floats,
 	// strings and containers (see torchio.ReadValue); nil if the file has
-	// none. Args returns its parts.
+	// none (Write then writes an empty record, which PyTorch 2.6 and 2.14
+	// load as example_inputs None). Args returns its parts.
 	ExampleInputs pickle.Value
 }
 

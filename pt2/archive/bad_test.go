@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchio"
+	"github.com/gofx/gofx/torchio/pickle"
 )
 
 // record is one zip record, in file order.
@@ -287,4 +289,39 @@ func TestZipUnderFolder(t *testing.T) {
 	for _, f := range mustZip(t, buf.Bytes()).File {
 		assert.False(t, strings.HasPrefix(f.Name, "mlp/"), "%s: a zip is written at the top, where PyTorch reads it", f.Name)
 	}
+}
+
+// TestPT2TorchSaveWeights reads the first PT2 archives' form: weights and
+// constants as torch.save files data/weights/NAME.pt and
+// data/constants/NAME.pt instead of raw records and configs.
+func TestPT2TorchSaveWeights(t *testing.T) {
+	want, err := Load("testdata/pt2_tied_dict.pt2")
+	require.NoError(t, err)
+	m := want.Models[0]
+	sd, consts := pickle.NewDict(), pickle.NewDict()
+	for _, w := range m.Weights {
+		var v pickle.Value = w.Tensor
+		if w.IsParam {
+			v = &torchio.Parameter{Data: w.Tensor, RequiresGrad: w.RequiresGrad}
+		}
+		require.NoError(t, sd.Set(w.Name, v))
+	}
+	for _, c := range m.Constants {
+		require.NoError(t, consts.Set(c.Name, c.Tensor))
+	}
+	var sdb, cb bytes.Buffer
+	require.NoError(t, torchio.WriteValue(&sdb, sd))
+	require.NoError(t, torchio.WriteValue(&cb, consts))
+	var recs []record
+	for _, r := range readRecords(t, "testdata/pt2_tied_dict.pt2") {
+		if strings.Contains(r.name, "/data/weights/") || strings.Contains(r.name, "/data/constants/") {
+			continue
+		}
+		recs = append(recs, r)
+	}
+	recs = append(recs, record{"tied_dict/data/weights/model.pt", sdb.Bytes()}, record{"tied_dict/data/constants/model.pt", cb.Bytes()})
+	b := zipOf(t, recs)
+	got, err := Read(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
+	sameModel(t, m, got.Models[0])
 }

@@ -21,8 +21,10 @@ const torch2 = "../../../shared/tools/torch2"
 // ../shared/pt2 (not the .core ones, to keep it short) rewritten by Write,
 // as a ≤ 2.7 zip for PyTorch 2.6 and as a PT2 archive for PyTorch 2.14,
 // compared with PyTorch's own file: the same printed program, state dict
-// and constants, and bitwise the same outputs on the example inputs.
-// It skips when the PyTorch environments are absent.
+// and constants, and bitwise the same outputs on the example inputs. Also
+// 2.14's programs turned into 8.2's form by schema's Legacy and written as
+// zips: PyTorch 2.6 runs them to the outputs of its own export, to
+// rounding. It skips when the PyTorch environments are absent.
 func TestPyTorchLoads(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs PyTorch")
@@ -33,7 +35,7 @@ func TestPyTorchLoads(t *testing.T) {
 	script, err := filepath.Abs("testdata/pt2_load.py")
 	require.NoError(t, err)
 	dir := t.TempDir()
-	type pair [2]string
+	type pair [3]string // ours, PyTorch's, mode
 	var p26, p214 []pair
 	for _, path := range sharedFiles(t) {
 		if strings.HasSuffix(path, ".core.pt2") {
@@ -49,18 +51,34 @@ func TestPyTorchLoads(t *testing.T) {
 		if a.Layout == LayoutZip {
 			ours := filepath.Join(dir, "zip-"+name)
 			require.NoError(t, Save(ours, a))
-			p26 = append(p26, pair{ours, ref})
+			p26 = append(p26, pair{ours, ref, "same"})
 			// The same 2.6 program as a PT2 archive, for 2.14.
 			c := *a
 			c.Layout, c.Root, c.Version = LayoutPT2, "", ""
 			cross := filepath.Join(dir, "pt2-from-2.6-"+name)
 			require.NoError(t, Save(cross, &c))
-			p214 = append(p214, pair{cross, ref})
+			p214 = append(p214, pair{cross, ref, "same"})
 		} else {
 			ours := filepath.Join(dir, "pt2-"+name)
 			a.Root = ""
 			require.NoError(t, Save(ours, a))
-			p214 = append(p214, pair{ours, ref})
+			p214 = append(p214, pair{ours, ref, "same"})
+			// 2.14's program in 8.2's form, for 2.6, against 2.6's own export.
+			legacy, err := a.Models[0].Program.Legacy()
+			require.NoError(t, err, path)
+			c := *a
+			m := *a.Models[0]
+			m.Program = legacy
+			c.Models, c.Layout = []*Model{&m}, LayoutZip
+			down := filepath.Join(dir, "zip-from-2.14-"+name)
+			require.NoError(t, Save(down, &c))
+			own, err := os.ReadFile(filepath.Join(sharedPT2, name))
+			if err != nil {
+				continue
+			}
+			ref26 := filepath.Join(dir, "ref-2.6-"+name)
+			require.NoError(t, os.WriteFile(ref26, own, 0o644))
+			p26 = append(p26, pair{down, ref26, "close"})
 		}
 	}
 	for _, suite := range []struct {

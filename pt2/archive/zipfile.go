@@ -4,12 +4,14 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/gofx/gofx/pt2/schema"
 	"github.com/gofx/gofx/torchio"
+	"github.com/gofx/gofx/torchio/pickle"
 )
 
 // The records of PyTorch ≤ 2.7's zip.
@@ -96,7 +98,7 @@ func (a *Archive) writeZip(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("model %q: %w", m.Name, err)
 	}
-	sd := newDict()
+	sd := pickle.NewDict()
 	for _, wt := range m.Weights {
 		if wt.Tensor == nil {
 			return fmt.Errorf("model %q: weight %q has no tensor", m.Name, wt.Name)
@@ -109,7 +111,7 @@ func (a *Archive) writeZip(w io.Writer) error {
 			return fmt.Errorf("model %q: weight %q: %w", m.Name, wt.Name, err)
 		}
 	}
-	consts := newDict()
+	consts := pickle.NewDict()
 	for _, c := range m.Constants {
 		if c.Tensor == nil {
 			return fmt.Errorf("model %q: constant %q is a custom object (%s), which the zip layout cannot hold: only PyTorch can pickle it", m.Name, c.Name, c.ObjectKind)
@@ -196,7 +198,7 @@ func (rw *recordWriter) add(name string, data []byte) {
 		}
 	}
 	fw, err := rw.zw.CreateRaw(&zip.FileHeader{
-		Name: name, Method: zip.Store, Extra: extra, CRC32: crc(data),
+		Name: name, Method: zip.Store, Extra: extra, CRC32: crc32.ChecksumIEEE(data),
 		CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(len(data)),
 	})
 	if err != nil {

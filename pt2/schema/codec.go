@@ -155,9 +155,8 @@ func infoOf(t reflect.Type) *typeInfo {
 		if tag == "" {
 			continue
 		}
-		parts := strings.Split(tag, ",")
-		fi := fieldInfo{name: parts[0], index: i}
-		for _, o := range parts[1:] {
+		fi := fieldInfo{name: tag, index: i}
+		for _, o := range strings.Split(f.Tag.Get("pt2"), ",") {
 			switch o {
 			case "omitnone":
 				fi.omitNone = true

@@ -28,5 +28,7 @@
 // Python's repr. Two styles differ in what they omit (see Style): PyTorch
 // ≤ 2.7 omits None for fields whose default is None and does not know the
 // fields added after 8.2, so a program marked 8.0–8.2 is written in that
-// legacy style, any later one in the current style.
+// legacy style, any later one in the current style. ExportedProgram.Legacy
+// turns a newer program into 8.2's form (PyTorch 2.6 runs 2.14's programs
+// so converted).
 package schema

@@ -116,7 +116,8 @@ func (k ArgumentKind) String() string { return enumString(argumentKindNames, int
 
 func (k ArgumentKind) enumValid() bool { _, ok := argumentKindNames[k]; return ok }
 
-// Struct tags: `json:"name"` is the field's JSON key. Options:
+// Struct tags: `json:"name"` is the field's JSON key; `pt2:"..."` holds
+// options:
 //
 //	omitnone  the field's Python default is None: PyTorch ≤ 2.7 omits it when
 //	          it is None (a nil pointer or a nil slice); ≥ 2.8 writes null.
@@ -129,7 +130,7 @@ func (k ArgumentKind) enumValid() bool { _, ok := argumentKindNames[k]; return o
 // Device is a tensor's device ("cpu", "cuda", ...).
 type Device struct {
 	Type  string `json:"type"`
-	Index *int64 `json:"index,omitnone"`
+	Index *int64 `json:"index" pt2:"omitnone"`
 }
 
 // SymExprHint is the example value of a symbolic expression (a union).
@@ -143,7 +144,7 @@ type SymExprHint struct {
 // "Symbol('s6', positive=True, integer=True)") with an optional hint.
 type SymExpr struct {
 	ExprStr string       `json:"expr_str"`
-	Hint    *SymExprHint `json:"hint,omitnone"`
+	Hint    *SymExprHint `json:"hint" pt2:"omitnone"`
 }
 
 // SymInt is an int that may be symbolic (a union).
@@ -257,12 +258,12 @@ type Argument struct {
 	AsOperator         *string                  `json:"as_operator"`
 	AsSymFloat         *SymFloatArgument        `json:"as_sym_float"`
 	AsSymFloats        []SymFloatArgument       `json:"as_sym_floats"`
-	AsOptionalTensor   *OptionalTensorArgument  `json:"as_optional_tensor,new"`
-	AsComplex          *ComplexValue            `json:"as_complex,new"`
-	AsNestedTensors    [][]TensorArgument       `json:"as_nested_tensors,new"`
-	AsIntLists         [][]int64                `json:"as_int_lists,new"`
-	AsStringToArgument map[string]Argument      `json:"as_string_to_argument,new"`
-	AsFloatLists       [][]float64              `json:"as_float_lists,new"`
+	AsOptionalTensor   *OptionalTensorArgument  `json:"as_optional_tensor" pt2:"new"`
+	AsComplex          *ComplexValue            `json:"as_complex" pt2:"new"`
+	AsNestedTensors    [][]TensorArgument       `json:"as_nested_tensors" pt2:"new"`
+	AsIntLists         [][]int64                `json:"as_int_lists" pt2:"new"`
+	AsStringToArgument map[string]Argument      `json:"as_string_to_argument" pt2:"new"`
+	AsFloatLists       [][]float64              `json:"as_float_lists" pt2:"new"`
 }
 
 // NamedArgument is a node input with the name of its operator-schema
@@ -270,7 +271,7 @@ type Argument struct {
 type NamedArgument struct {
 	Name string        `json:"name"`
 	Arg  Argument      `json:"arg"`
-	Kind *ArgumentKind `json:"kind,omitnone,new"`
+	Kind *ArgumentKind `json:"kind" pt2:"omitnone,new"`
 }
 
 // Node is a call_function node: the operator's qualified name
@@ -282,8 +283,8 @@ type Node struct {
 	Inputs                  []NamedArgument   `json:"inputs"`
 	Outputs                 []Argument        `json:"outputs"`
 	Metadata                map[string]string `json:"metadata"`
-	IsHopSingleTensorReturn *bool             `json:"is_hop_single_tensor_return,omitnone,new"`
-	Name                    *string           `json:"name,omitnone,new"`
+	IsHopSingleTensorReturn *bool             `json:"is_hop_single_tensor_return" pt2:"omitnone,new"`
+	Name                    *string           `json:"name" pt2:"omitnone,new"`
 }
 
 // Graph is a graph: placeholders (Inputs), nodes, outputs, and the metadata
@@ -416,7 +417,7 @@ type OutputSpec struct {
 	GradientToUserInput *GradientToUserInputSpec `json:"gradient_to_user_input"`
 	UserInputMutation   *UserInputMutationSpec   `json:"user_input_mutation"`
 	Token               *OutputTokenSpec         `json:"token"`
-	ParameterMutation   *ParameterMutationSpec   `json:"parameter_mutation,new"`
+	ParameterMutation   *ParameterMutationSpec   `json:"parameter_mutation" pt2:"new"`
 }
 
 // GraphSignature is the role of every graph input and output, in order.
@@ -439,14 +440,14 @@ type ModuleCallSignature struct {
 	Outputs         []Argument `json:"outputs"`
 	InSpec          string     `json:"in_spec"`
 	OutSpec         string     `json:"out_spec"`
-	ForwardArgNames []string   `json:"forward_arg_names,omitnone"`
+	ForwardArgNames []string   `json:"forward_arg_names" pt2:"omitnone"`
 }
 
 // ModuleCallEntry is one module of the module call graph, by dotted name
 // ("" is the root).
 type ModuleCallEntry struct {
 	Fqn       string               `json:"fqn"`
-	Signature *ModuleCallSignature `json:"signature,omitnone"`
+	Signature *ModuleCallSignature `json:"signature" pt2:"omitnone"`
 }
 
 // NamedTupleDef is the field names of a namedtuple type used in a TreeSpec.
@@ -460,7 +461,7 @@ type GraphModule struct {
 	Signature                GraphSignature           `json:"signature"`
 	ModuleCallGraph          []ModuleCallEntry        `json:"module_call_graph"`
 	Metadata                 map[string]string        `json:"metadata"`
-	TreespecNamedtupleFields map[string]NamedTupleDef `json:"treespec_namedtuple_fields,new"`
+	TreespecNamedtupleFields map[string]NamedTupleDef `json:"treespec_namedtuple_fields" pt2:"new"`
 }
 
 // SchemaVersion is a schema version: the major is bumped for breaking
@@ -480,7 +481,7 @@ type ExportedProgram struct {
 	SchemaVersion    SchemaVersion              `json:"schema_version"`
 	Verifiers        []string                   `json:"verifiers"`
 	TorchVersion     string                     `json:"torch_version"` // "<=2.4" when absent
-	GuardsCode       []string                   `json:"guards_code,new"`
+	GuardsCode       []string                   `json:"guards_code" pt2:"new"`
 }
 
 func (p *ExportedProgram) setDefaults() { p.TorchVersion = "<=2.4" }
@@ -527,9 +528,9 @@ type AOTInductorModelPickleData struct {
 	LibraryBasename          string   `json:"library_basename"`
 	InputNames               []string `json:"input_names"`
 	OutputNames              []string `json:"output_names"`
-	FloatingPointInputDtype  *int64   `json:"floating_point_input_dtype,omitnone"`
-	FloatingPointOutputDtype *int64   `json:"floating_point_output_dtype,omitnone"`
-	AotInductorModelIsCpu    *bool    `json:"aot_inductor_model_is_cpu,omitnone"`
+	FloatingPointInputDtype  *int64   `json:"floating_point_input_dtype" pt2:"omitnone"`
+	FloatingPointOutputDtype *int64   `json:"floating_point_output_dtype" pt2:"omitnone"`
+	AotInductorModelIsCpu    *bool    `json:"aot_inductor_model_is_cpu" pt2:"omitnone"`
 }
 
 // ExternKernelNode is a node AOTInductor calls as an extern kernel.

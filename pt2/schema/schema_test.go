@@ -306,3 +306,37 @@ func TestNaturalOrder(t *testing.T) {
 	assert.Equal(t, []string{"", "a", "s", "s0", "s06", "s6", "s6a", "s11", "u2", "u10", "x1y9", "x1y10"}, keys)
 	assert.Equal(t, `"a\u00e9"`, Quote("aé"))
 }
+
+// TestLegacy turns every 2.14 program into 8.2's form: it encodes in the
+// legacy style and keeps everything but the informational 8.3+ fields.
+func TestLegacy(t *testing.T) {
+	n := 0
+	for path, data := range programJSONs(t) {
+		if !strings.Contains(path, "torch-2.14") {
+			continue
+		}
+		n++
+		p, err := Decode(data)
+		require.NoError(t, err)
+		q, err := p.Legacy()
+		require.NoError(t, err, path)
+		assert.Equal(t, SchemaVersion{8, 2}, q.SchemaVersion)
+		out, err := Encode(q)
+		require.NoError(t, err, path)
+		assert.NotContains(t, string(out), `"kind"`)
+		assert.NotContains(t, string(out), `"guards_code"`)
+		r, err := Decode(out)
+		require.NoError(t, err)
+		assert.Equal(t, len(p.GraphModule.Graph.Nodes), len(r.GraphModule.Graph.Nodes))
+		assert.Equal(t, p.GraphModule.Signature, r.GraphModule.Signature)
+		assert.NotNil(t, p.GraphModule.Graph.Nodes[0].Name, "the original is untouched")
+	}
+	assert.Positive(t, n)
+}
+
+func TestLegacyRefuses(t *testing.T) {
+	bad := &ExportedProgram{SchemaVersion: SchemaVersion{8, 20}}
+	bad.GraphModule.Graph.Outputs = []Argument{{AsIntLists: [][]int64{{1}}}}
+	_, err := bad.Legacy()
+	assert.ErrorContains(t, err, "cannot write as 8.2: graph_module.graph.outputs[0].as_int_lists: Argument.as_int_lists has no 8.2 form")
+}
