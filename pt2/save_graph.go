@@ -250,9 +250,16 @@ func metadata(n *node.Node) map[string]string {
 	if ms, ok := node.ModuleStack.Get(&n.Meta); ok && len(ms) > 0 {
 		parts := make([]string, len(ms))
 		for i, f := range ms {
+			// The key is an identifier (torch's are too): the path's
+			// other characters, commas included, would split the entry.
 			key := "L__self__"
 			if f.Path != "" {
-				key += "_" + strings.ReplaceAll(f.Path, ".", "_")
+				key += "_" + strings.Map(func(r rune) rune {
+					if r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+						return r
+					}
+					return '_'
+				}, f.Path)
 			}
 			parts[i] = key + "," + f.Path + "," + f.Type
 		}

@@ -83,6 +83,28 @@ func unnameSinks(ep *export.ExportedProgram, text string) string {
 	return text
 }
 
+// sameMeta checks that every node keeps its stack_trace and
+// nn_module_stack.
+func sameMeta(t *testing.T, f pt2.Format, want, got *export.ExportedProgram) {
+	t.Helper()
+	byName := map[string]*node.Node{}
+	for n := range got.Graph.Nodes() {
+		byName[n.Name()] = n
+	}
+	for n := range want.Graph.Nodes() {
+		g, ok := byName[n.Name()]
+		if !ok {
+			continue // renamed (legacy sinks): the text comparison covers them
+		}
+		st, _ := node.StackTrace.Get(&n.Meta)
+		gst, _ := node.StackTrace.Get(&g.Meta)
+		assert.Equal(t, st, gst, "%s: %s: stack_trace", f, n.Name())
+		ms, _ := node.ModuleStack.Get(&n.Meta)
+		gms, _ := node.ModuleStack.Get(&g.Meta)
+		assert.Equal(t, ms, gms, "%s: %s: nn_module_stack", f, n.Name())
+	}
+}
+
 // TestRoundTrip loads every program gofx can load, saves it in both
 // layouts (twice: the same bytes) and loads the result: the same program text (graph with
 // shapes, signature, range constraints), the same signature, the same
@@ -111,6 +133,7 @@ func TestRoundTrip(t *testing.T) {
 				assert.Equal(t, ep.Signature, back.Signature, "%s: signature", f)
 				assert.Equal(t, ep.InSpec().String(), back.InSpec().String(), "%s: in spec", f)
 				assert.Equal(t, ep.OutSpec().String(), back.OutSpec().String(), "%s: out spec", f)
+				sameMeta(t, f, ep, back)
 				sameState(t, f.String()+" state", ep.StateDict(), back.StateDict())
 				sameState(t, f.String()+" constants", ep.Constants(), back.Constants())
 			}
