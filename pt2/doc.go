@@ -44,4 +44,40 @@
 // mutated); CheckCase runs one case on a fresh copy of the program's state
 // and compares with PyTorch's values within Tolerance (1e-4 absolute and
 // relative; 1e-3 for programs of over 100 nodes).
+//
+// # Saving
+//
+// Save and Write write any program, loaded or exported from Go model code
+// (export.Export, after RunDecompositions or Transform too), as a .pt2
+// file (torch.export.save): Format Legacy is PyTorch ≤ 2.7's zip (schema
+// 8.2), which PyTorch 2.6's torch.export.load reads; Format Archive is the
+// PT2 archive (schema 8.20), which PyTorch 2.14 reads. SerializeProgram
+// gives the program as package schema's types (as torch's
+// ExportedProgramSerializer makes it), MarshalProgram its JSON, ToArchive
+// the whole archive (package pt2/archive writes it). The file holds:
+//
+//   - the graph: operators under their full names with their arguments
+//     named after the schema the node binds to (the newest that fits), in
+//     schema order, those left to their defaults left out; Python's
+//     operators on symbolic values (_operator.mul, torch.sym_max, ...)
+//     with inspect's parameter names; higher-order operators with their
+//     subgraphs; several outputs named after their getitem nodes (or
+//     NAME_unused_i), as torch writes them;
+//   - every value's metadata: dtype, sizes and contiguous strides as
+//     symbolic ints (sym.Expr.Srepr, sympy's srepr form, with hints);
+//     symbolic ints and bools; stack_trace and nn_module_stack;
+//   - the signature (placeholders under the model's argument names), range
+//     constraints, the module call graph with the pytree specs and
+//     forward_arg_names (module() in PyTorch needs them), and the verifier
+//     dialect (ATEN, or TRAINING when an operator mutates);
+//   - parameters (as nn.Parameters) and persistent buffers as weights,
+//     tensor constants and non-persistent buffers as constants; tensors
+//     sharing a storage stay shared.
+//
+// The output is deterministic. gofx → gofx round trips are exact (same
+// program text, signature, specs, state bit for bit), except that schema
+// 8.2 names no node, so an operator without outputs (_assert_scalar) is
+// renamed after its target when a Legacy file is loaded, by gofx and by
+// PyTorch alike. A program exported from Go whose specialized int or float
+// inputs have no placeholder cannot be saved yet (an error says so).
 package pt2

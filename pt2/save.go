@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/node"
@@ -28,6 +30,7 @@ const (
 	Archive
 )
 
+// String returns "legacy" or "archive".
 func (f Format) String() string {
 	switch f {
 	case Legacy:
@@ -42,12 +45,30 @@ func (f Format) String() string {
 type SaveOptions struct {
 	// Format is the container (Legacy by default).
 	Format Format
-	// Name is the archive's folder and, in the PT2 archive, the model's
-	// name ("model" when empty; PyTorch names the folder after the file).
+	// Name is the model's name in the PT2 archive ("model" when empty, as
+	// torch.export.save names its one program).
 	Name string
+	// Root is the PT2 archive's root folder: when empty, Write uses the
+	// file's base name without extension, as PyTorch does, and Save the
+	// model's name.
+	Root string
 	// TorchVersion is written as the file's torch_version ("2.6.0" for
 	// Legacy, "2.14.0" for Archive when empty).
 	TorchVersion string
+	// ExampleArgs and ExampleKwargs, when set, are written as the file's
+	// example inputs (torch.export.save's example_inputs), in the form
+	// ExportedProgram.Call takes: tensors, numbers, strings, nil, and
+	// []any / map[string]any for the tuples, lists and dicts of the
+	// program's in spec. Without them the program's own example inputs
+	// are written when it has any, and otherwise none (PyTorch then loads
+	// example_inputs as None).
+	ExampleArgs   []any
+	ExampleKwargs map[string]any
+}
+
+// exampleHolder is a program that keeps its example inputs.
+type exampleHolder interface {
+	ExampleInputs() (args []any, kwargs map[string]any)
 }
 
 // versions are the schema and torch versions each format is written
@@ -75,6 +96,9 @@ func Write(path string, ep *export.ExportedProgram, opts SaveOptions) (err error
 			os.Remove(path)
 		}
 	}()
+	if opts.Root == "" && opts.Format == Archive {
+		opts.Root = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
 	return Save(f, ep, opts)
 }
 
@@ -121,13 +145,16 @@ func SerializeProgram(ep *export.ExportedProgram, f Format) (*schema.ExportedPro
 	if !ok {
 		return nil, fmt.Errorf("pt2: save: unknown format %v", f)
 	}
-	s := &serializer{ep: ep, env: ep.Env, legacy: f == Legacy, params: map[string]bool{}}
+	s := &serializer{ep: ep, env: ep.Env, legacy: f == Legacy, params: map[string]bool{}, subs: ep.Subgraphs(), constInputs: map[string]any{}}
 	if s.env == nil {
 		s.env = sym.NewEnv()
 	}
 	for _, in := range ep.Signature.Inputs {
 		if in.Kind == export.Parameter {
 			s.params[in.Name] = true
+		}
+		if in.Kind == export.UserInput && in.Value != nil {
+			s.constInputs[in.Name] = in.Value
 		}
 	}
 	g, err := s.graph(ep.Graph)
@@ -152,8 +179,13 @@ func SerializeProgram(ep *export.ExportedProgram, f Format) (*schema.ExportedPro
 		OpsetVersion:     map[string]int64{"aten": 10},
 		RangeConstraints: s.rangeConstraints(),
 		SchemaVersion:    v.schema,
-		Verifiers:        []string{},
+		Verifiers:        []string{"ATEN"},
 		TorchVersion:     v.torch,
+	}
+	if s.mutates {
+		// In-place operators (2.x's default export IR): the functional
+		// ATen verifier would refuse the program.
+		p.Verifiers = []string{"TRAINING"}
 	}
 	if !s.legacy {
 		p.GraphModule.TreespecNamedtupleFields = map[string]schema.NamedTupleDef{}
@@ -179,10 +211,18 @@ func (s *serializer) rangeConstraints() map[string]schema.RangeConstraint {
 func (s *serializer) signature() (*schema.GraphSignature, error) {
 	sig := &schema.GraphSignature{InputSpecs: []schema.InputSpec{}, OutputSpecs: []schema.OutputSpec{}}
 	for _, in := range s.ep.Signature.Inputs {
-		arg := schema.TensorArgument{Name: in.Name}
+		arg := schema.TensorArgument{Name: s.fileName(in.Name)}
 		var is schema.InputSpec
 		switch in.Kind {
 		case export.UserInput:
+			if v, ok := s.constInputs[in.Name]; ok {
+				cv, err := constValue(v)
+				if err != nil {
+					return nil, fmt.Errorf("pt2: save: input %s: %v", in.Name, err)
+				}
+				is.ConstantInput = &schema.InputToConstantInputSpec{Name: s.fileName(in.Name), Value: *cv}
+				break
+			}
 			is.UserInput = &schema.UserInputSpec{Arg: schema.Argument{AsTensor: &arg}}
 		case export.Parameter:
 			is.Parameter = &schema.InputToParameterSpec{Arg: arg, ParameterName: in.Target}
@@ -214,7 +254,7 @@ func (s *serializer) signature() (*schema.GraphSignature, error) {
 		case export.BufferMutation:
 			os.BufferMutation = &schema.BufferMutationSpec{Arg: schema.TensorArgument{Name: s.argName(results[i], o.Name)}, BufferName: o.Target}
 		case export.UserInputMutation:
-			os.UserInputMutation = &schema.UserInputMutationSpec{Arg: schema.TensorArgument{Name: s.argName(results[i], o.Name)}, UserInputName: o.Target}
+			os.UserInputMutation = &schema.UserInputMutationSpec{Arg: schema.TensorArgument{Name: s.argName(results[i], o.Name)}, UserInputName: s.fileName(o.Target)}
 		default:
 			return nil, fmt.Errorf("pt2: save: output %s: kind %s has no .pt2 form", o.Name, o.Kind)
 		}
@@ -261,7 +301,7 @@ func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
 	for _, in := range s.ep.Signature.Inputs {
 		if in.Kind == export.UserInput {
 			user++
-			names = append(names, in.Name)
+			names = append(names, s.fileName(in.Name))
 		}
 	}
 	if n := inSpec.NumLeaves(); n != user {
@@ -275,9 +315,12 @@ func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pt2: save: the output spec: %w", err)
 	}
-	// forward_arg_names names the model's arguments; the placeholders'
-	// names are those when every argument is one tensor.
-	if args := inSpec.Children; len(args) != 2 || len(args[0].Children) != user || len(args[1].Children) != 0 {
+	// forward_arg_names names the model's arguments (keyword ones
+	// included): the file's names for a loaded program; for one exported
+	// from Go, the placeholders' names when every argument is one tensor.
+	if an := s.ep.ArgNames(); len(an) > 0 {
+		names = an
+	} else if args := inSpec.Children; len(args) != 2 || len(args[0].Children) != user || len(args[1].Children) != 0 {
 		names = nil
 	}
 	root := &schema.ModuleCallSignature{
@@ -345,9 +388,23 @@ func ToArchive(ep *export.ExportedProgram, opts SaveOptions) (*archive.Archive, 
 			return nil, fmt.Errorf("pt2: save: input %s: kind %s has no .pt2 form", in.Name, in.Kind)
 		}
 	}
+	args, kwargs := opts.ExampleArgs, opts.ExampleKwargs
+	if args == nil && kwargs == nil {
+		if h, ok := any(ep).(exampleHolder); ok {
+			args, kwargs = h.ExampleInputs()
+		}
+	}
+	if args != nil || kwargs != nil {
+		if m.ExampleInputs, err = exampleInputs(ep, args, kwargs); err != nil {
+			return nil, err
+		}
+	}
 	a := &archive.Archive{Layout: archive.LayoutZip, Models: []*archive.Model{m}}
 	if opts.Format == Archive {
-		a.Layout, a.Root, a.Version = archive.LayoutPT2, name, "0"
+		a.Layout, a.Root, a.Version = archive.LayoutPT2, opts.Root, "0"
+		if a.Root == "" {
+			a.Root = name
+		}
 	}
 	return a, nil
 }

@@ -39,15 +39,24 @@ func reverse[K, V comparable](m map[K]V) map[V]K {
 	return out
 }
 
-// symOps are Python's operators that programs apply to symbolic ints, with
-// the parameter names inspect.signature gives, which torch writes as the
-// argument names: operator.mul(a, b) is "_operator.mul".
+// symOps are the functions programs apply to symbolic values (Python's
+// operators, torch.sym_*), with the parameter names inspect.signature
+// gives, which torch writes as the argument names: operator.mul(a, b) is
+// "_operator.mul".
 var symOps = map[string][]string{
 	"operator.mul": {"a", "b"}, "operator.add": {"a", "b"}, "operator.sub": {"a", "b"},
 	"operator.floordiv": {"a", "b"}, "operator.mod": {"a", "b"}, "operator.pow": {"a", "b"},
 	"operator.truediv": {"a", "b"}, "operator.eq": {"a", "b"}, "operator.ne": {"a", "b"},
 	"operator.le": {"a", "b"}, "operator.ge": {"a", "b"}, "operator.lt": {"a", "b"},
 	"operator.gt": {"a", "b"}, "operator.neg": {"a"}, "operator.pos": {"a"},
+	"torch.sym_not": {"a"}, "torch.sym_int": {"a"}, "torch.sym_ite": {"b", "t", "f"},
+	"torch.sym_max": {"a", "b"}, "torch.sym_min": {"a", "b"},
+}
+
+// symRels are the comparisons, whose results are symbolic bools.
+var symRels = map[string]sym.Rel{
+	"operator.eq": sym.EQ, "operator.ne": sym.NE, "operator.lt": sym.LT,
+	"operator.le": sym.LE, "operator.gt": sym.GT, "operator.ge": sym.GE,
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -60,8 +69,44 @@ type serializer struct {
 	legacy bool // PyTorch 2.6's form: no fields new since schema 8.2
 	params map[string]bool
 
-	g   *schema.Graph
-	dup map[*node.Node]string // duplicate getitem -> the name of its first twin
+	g    *schema.Graph
+	dup  map[*node.Node]string // duplicate getitem -> the name of its first twin
+	subs []export.Subgraph     // the subgraphs get_attr nodes of this graph read
+	// constInputs are the specialized user inputs' values by placeholder.
+	constInputs map[string]any
+	// mutates is set when an operator of the graph (or a subgraph) writes
+	// an argument: the program is then in torch.export's TRAINING dialect.
+	mutates bool
+	// fileNames are the names placeholders have in the file where they
+	// differ from the node's: their targets (the model's argument names,
+	// "input" where gofx's node is input_1 since input is a Python builtin).
+	fileNames map[string]string
+}
+
+// fileName is the name a node's value has in the file.
+func (s *serializer) fileName(name string) string {
+	if f, ok := s.fileNames[name]; ok {
+		return f
+	}
+	return name
+}
+
+// nameInputs fills fileNames from g's placeholders.
+func (s *serializer) nameInputs(g *graph.Graph) {
+	s.fileNames = map[string]string{}
+	taken := map[string]bool{}
+	for n := range g.Nodes() {
+		taken[n.Name()] = true
+	}
+	for n := range g.Nodes() {
+		if n.Op() != node.Placeholder {
+			continue
+		}
+		if t := n.Target().String(); t != n.Name() && node.IsIdentifier(t) && !taken[t] {
+			s.fileNames[n.Name()] = t
+			taken[t] = true
+		}
+	}
 }
 
 // nodeError names the node a failure is about.
@@ -79,17 +124,38 @@ func (s *serializer) graph(g *graph.Graph) (*schema.Graph, error) {
 		SymFloatValues:  map[string]schema.SymFloat{},
 	}
 	s.dup = map[*node.Node]string{}
+	s.nameInputs(g)
 	for n := range g.Nodes() {
 		switch n.Op() {
 		case node.Placeholder:
+			if v, ok := s.constInputs[n.Name()]; ok {
+				a, err := constArg(v)
+				if err != nil {
+					return nil, nodeError(n, "%v", err)
+				}
+				s.g.Inputs = append(s.g.Inputs, *a)
+				continue
+			}
+			name := s.fileName(n.Name())
+			if e, ok := valOf(n).(sym.Expr); ok {
+				// A subgraph's int input (a while_loop counter).
+				s.g.SymIntValues[name] = s.symInt(e)
+				s.g.Inputs = append(s.g.Inputs, schema.Argument{AsSymInt: &schema.SymIntArgument{AsName: ptr(name)}})
+				continue
+			}
 			f, ok := fakeOf(n)
 			if !ok {
-				return nil, nodeError(n, "a placeholder whose val is %v: Save writes tensor inputs only", valOf(n))
+				return nil, nodeError(n, "a placeholder whose val is %v: Save writes tensor, symbolic int and constant inputs", valOf(n))
 			}
-			if err := s.addTensor(n, n.Name(), f); err != nil {
+			if err := s.addTensor(n, name, f); err != nil {
 				return nil, err
 			}
-			s.g.Inputs = append(s.g.Inputs, schema.Argument{AsTensor: &schema.TensorArgument{Name: n.Name()}})
+			s.g.Inputs = append(s.g.Inputs, schema.Argument{AsTensor: &schema.TensorArgument{Name: name}})
+		case node.GetAttr:
+			// A subgraph, written where a higher-order operator takes it.
+			if s.subgraph(n) == nil {
+				return nil, nodeError(n, "get_attr of %s, which is not a subgraph of the program: an exported program reads its state as inputs", n.Target())
+			}
 		case node.CallFunction:
 			if isGetitem(n) {
 				if err := s.getitem(n); err != nil {
@@ -184,9 +250,16 @@ func metadata(n *node.Node) map[string]string {
 	if ms, ok := node.ModuleStack.Get(&n.Meta); ok && len(ms) > 0 {
 		parts := make([]string, len(ms))
 		for i, f := range ms {
+			// The key is an identifier (torch's are too): the path's
+			// other characters, commas included, would split the entry.
 			key := "L__self__"
 			if f.Path != "" {
-				key += "_" + strings.ReplaceAll(f.Path, ".", "_")
+				key += "_" + strings.Map(func(r rune) rune {
+					if r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+						return r
+					}
+					return '_'
+				}, f.Path)
 			}
 			parts[i] = key + "," + f.Path + "," + f.Type
 		}
@@ -208,6 +281,9 @@ func (s *serializer) callFunction(n *node.Node) (*schema.Node, error) {
 	switch f := fn.(type) {
 	case *ops.Operator:
 		sn.Target = "torch.ops." + f.String()
+		if f.Has(ops.Mutable) {
+			s.mutates = true
+		}
 		if sn.Inputs, err = s.opInputs(n, f); err != nil {
 			return nil, err
 		}
@@ -215,14 +291,20 @@ func (s *serializer) callFunction(n *node.Node) (*schema.Node, error) {
 			return nil, err
 		}
 	default:
+		sn.Target = node.TorchName(fn)
+		if strings.HasPrefix(fn.String(), "higher_order.") {
+			if err := s.higherOrder(n, sn); err != nil {
+				return nil, err
+			}
+			break
+		}
 		names, ok := symOps[fn.String()]
 		if !ok {
-			return nil, nodeError(n, "the function %s has no .pt2 form (Save writes operators and Python's operators on symbolic ints)", fn)
+			return nil, nodeError(n, "the function %s has no .pt2 form (Save writes operators, higher-order operators and the functions of symbolic values)", fn)
 		}
 		if len(n.Kwargs()) > 0 || n.NumArgs() != len(names) {
 			return nil, nodeError(n, "%s takes %d positional arguments", fn, len(names))
 		}
-		sn.Target = "_" + fn.String()
 		for i, a := range n.Args() {
 			arg, err := s.input(a, nil)
 			if err != nil {
@@ -230,7 +312,7 @@ func (s *serializer) callFunction(n *node.Node) (*schema.Node, error) {
 			}
 			sn.Inputs = append(sn.Inputs, s.named(names[i], arg, false))
 		}
-		o, err := s.output(n, n.Name(), valOf(n))
+		o, err := s.symOutput(n, fn.String())
 		if err != nil {
 			return nil, err
 		}
@@ -243,6 +325,170 @@ func (s *serializer) callFunction(n *node.Node) (*schema.Node, error) {
 		sn.Outputs = []schema.Argument{}
 	}
 	return sn, nil
+}
+
+// symOutput is the output of a function of symbolic values: a symbolic
+// bool for comparisons and sym_not (its expression rebuilt from the
+// arguments' when the node's val does not hold it), a symbolic int
+// otherwise.
+func (s *serializer) symOutput(n *node.Node, fn string) (*schema.Argument, error) {
+	name := n.Name()
+	rel, isRel := symRels[fn]
+	if isRel || fn == "torch.sym_not" {
+		var expr string
+		switch v := valOf(n).(type) {
+		case sym.Cond:
+			expr = v.Srepr()
+		default:
+			if isRel {
+				l, lok := s.symExprOf(n.Arg(0))
+				r, rok := s.symExprOf(n.Arg(1))
+				if lok && rok {
+					if d, ok := l.Sub(r).Const(); ok {
+						// Decided statically: torch writes the bool.
+						s.g.SymBoolValues[name] = schema.SymBool{AsBool: ptr(relHolds(rel, d))}
+						return &schema.Argument{AsSymBool: &schema.SymBoolArgument{AsName: ptr(name)}}, nil
+					}
+					expr = sym.Cond{Rel: rel, L: l, R: r}.Srepr()
+				}
+			}
+		}
+		if expr == "" {
+			return nil, nodeError(n, "a symbolic bool whose expression is unknown (val %v)", valOf(n))
+		}
+		s.g.SymBoolValues[name] = schema.SymBool{AsExpr: &schema.SymExpr{ExprStr: expr}}
+		return &schema.Argument{AsSymBool: &schema.SymBoolArgument{AsName: ptr(name)}}, nil
+	}
+	return s.output(n, name, valOf(n))
+}
+
+// relHolds evaluates "d rel 0".
+func relHolds(rel sym.Rel, d int64) bool {
+	switch rel {
+	case sym.EQ:
+		return d == 0
+	case sym.NE:
+		return d != 0
+	case sym.LT:
+		return d < 0
+	case sym.LE:
+		return d <= 0
+	case sym.GT:
+		return d > 0
+	}
+	return d >= 0
+}
+
+// symExprOf returns the symbolic int an argument stands for.
+func (s *serializer) symExprOf(a node.Arg) (sym.Expr, bool) {
+	switch x := a.(type) {
+	case node.Int:
+		return sym.Const(int64(x)), true
+	case *node.Node:
+		e, ok := valOf(x).(sym.Expr)
+		return e, ok
+	}
+	return sym.Expr{}, false
+}
+
+// higherOrder writes a higher-order operator's call as torch's
+// serialize_hoo_inputs/outputs do: positional arguments unnamed (its
+// subgraphs as as_graph), keyword arguments by name; a tuple result
+// under its getitems' names.
+func (s *serializer) higherOrder(n *node.Node, sn *schema.Node) error {
+	for _, a := range n.Args() {
+		arg, err := s.input(a, nil)
+		if err != nil {
+			return nodeError(n, "%v", err)
+		}
+		sn.Inputs = append(sn.Inputs, s.named("", arg, false))
+	}
+	for _, kw := range n.Kwargs() {
+		arg, err := s.input(kw.Value, nil)
+		if err != nil {
+			return nodeError(n, "argument %s: %v", kw.Name, err)
+		}
+		sn.Inputs = append(sn.Inputs, s.named(kw.Name, arg, true))
+	}
+	val := valOf(n)
+	tup, isTuple := val.(node.ValueTuple)
+	if !s.legacy {
+		single := !isTuple && val != nil
+		if _, ok := val.(*shapeprop.Fake); !ok {
+			single = false
+		}
+		sn.IsHopSingleTensorReturn = ptr(single)
+	}
+	if !isTuple {
+		o, err := s.output(n, n.Name(), val)
+		if err != nil {
+			return err
+		}
+		sn.Outputs = []schema.Argument{*o}
+		return nil
+	}
+	if s.legacy && len(tup) == 1 {
+		// PyTorch 2.6 writes a one-tensor tuple as a tensor list.
+		name, _ := outputName(n, 0)
+		f, ok := tup[0].(*shapeprop.Fake)
+		if !ok {
+			return nodeError(n, "a one-element result that is not a tensor (%v)", tup[0])
+		}
+		if err := s.addTensor(n, name, f); err != nil {
+			return err
+		}
+		sn.Outputs = []schema.Argument{{AsTensors: []schema.TensorArgument{{Name: name}}}}
+		return nil
+	}
+	for i, v := range tup {
+		name, _ := outputName(n, i)
+		o, err := s.output(n, name, v)
+		if err != nil {
+			return err
+		}
+		sn.Outputs = append(sn.Outputs, *o)
+	}
+	return nil
+}
+
+// subgraph returns the subgraph a get_attr node reads, or nil.
+func (s *serializer) subgraph(n *node.Node) *export.Subgraph {
+	name := n.Target().String()
+	for i := range s.subs {
+		if s.subs[i].Name == name {
+			return &s.subs[i]
+		}
+	}
+	return nil
+}
+
+// constArg is the graph input of a specialized user input (an int,
+// float, bool, string or None).
+func constArg(v any) (*schema.Argument, error) {
+	switch x := v.(type) {
+	case nil:
+		return &schema.Argument{AsNone: ptr(true)}, nil
+	case bool:
+		return &schema.Argument{AsBool: ptr(x)}, nil
+	case int64:
+		return &schema.Argument{AsInt: ptr(x)}, nil
+	case int:
+		return &schema.Argument{AsInt: ptr(int64(x))}, nil
+	case float64:
+		return &schema.Argument{AsFloat: ptr(x)}, nil
+	case string:
+		return &schema.Argument{AsString: ptr(x)}, nil
+	}
+	return nil, fmt.Errorf("a constant input %v (%T) has no .pt2 form", v, v)
+}
+
+// constValue is constArg's value as a ConstantValue of an input spec.
+func constValue(v any) (*schema.ConstantValue, error) {
+	a, err := constArg(v)
+	if err != nil {
+		return nil, err
+	}
+	return &schema.ConstantValue{AsNone: a.AsNone, AsInt: a.AsInt, AsFloat: a.AsFloat, AsString: a.AsString, AsBool: a.AsBool}, nil
 }
 
 // named is a NamedArgument; the schema after 8.2 adds its kind.
@@ -479,7 +725,7 @@ func (s *serializer) tensorMeta(f *shapeprop.Fake, requiresGrad bool) (*schema.T
 
 // isSymNode reports whether n computes a symbolic int.
 func (s *serializer) isSymNode(n *node.Node) bool {
-	if _, ok := s.g.SymIntValues[n.Name()]; ok {
+	if _, ok := s.g.SymIntValues[s.fileName(n.Name())]; ok {
 		return true
 	}
 	_, ok := valOf(n).(sym.Expr)
@@ -492,7 +738,7 @@ func (s *serializer) tensorName(n *node.Node) string {
 	if d, ok := s.dup[n]; ok {
 		return d
 	}
-	return n.Name()
+	return s.fileName(n.Name())
 }
 
 // input is serialize_input: the Argument for a node argument; t is the
@@ -501,8 +747,24 @@ func (s *serializer) tensorName(n *node.Node) string {
 func (s *serializer) input(a node.Arg, t *ops.Type) (*schema.Argument, error) {
 	switch x := a.(type) {
 	case *node.Node:
+		if x.Op() == node.GetAttr {
+			sg := s.subgraph(x)
+			if sg == nil {
+				return nil, fmt.Errorf("get_attr %s is not a subgraph of the program", x.Target())
+			}
+			sub := &serializer{ep: s.ep, env: s.env, legacy: s.legacy, params: map[string]bool{}, subs: sg.Subgraphs}
+			g, err := sub.graph(sg.Graph)
+			if err != nil {
+				return nil, fmt.Errorf("subgraph %s: %w", sg.Name, err)
+			}
+			s.mutates = s.mutates || sub.mutates
+			return &schema.Argument{AsGraph: &schema.GraphArgument{Name: sg.Name, Graph: g}}, nil
+		}
+		if _, ok := s.g.SymBoolValues[x.Name()]; ok {
+			return &schema.Argument{AsSymBool: &schema.SymBoolArgument{AsName: ptr(x.Name())}}, nil
+		}
 		if s.isSymNode(x) {
-			return &schema.Argument{AsSymInt: &schema.SymIntArgument{AsName: ptr(x.Name())}}, nil
+			return &schema.Argument{AsSymInt: &schema.SymIntArgument{AsName: ptr(s.fileName(x.Name()))}}, nil
 		}
 		return &schema.Argument{AsTensor: &schema.TensorArgument{Name: s.tensorName(x)}}, nil
 	case node.Bool:
@@ -656,7 +918,7 @@ func (s *serializer) list(xs []node.Arg, t *ops.Type) (*schema.Argument, error) 
 			if k, ok := x.(node.Int); ok {
 				out.AsSymInts = append(out.AsSymInts, schema.SymIntArgument{AsInt: ptr(int64(k))})
 			} else {
-				out.AsSymInts = append(out.AsSymInts, schema.SymIntArgument{AsName: ptr(x.(*node.Node).Name())})
+				out.AsSymInts = append(out.AsSymInts, schema.SymIntArgument{AsName: ptr(s.fileName(x.(*node.Node).Name()))})
 			}
 		}
 	case all(func(a node.Arg) bool { return is(a, "tensor") }):

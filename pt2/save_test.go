@@ -1,4 +1,4 @@
-package pt2
+package pt2_test
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/passes"
+	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/pt2/schema"
 	"github.com/gofx/gofx/torchio"
 	"github.com/stretchr/testify/assert"
@@ -56,12 +57,12 @@ func TestSaveZoo(t *testing.T) {
 	for _, name := range models.Names() {
 		t.Run(name, func(t *testing.T) {
 			ep, _ := exportZoo(t, name)
-			for _, f := range []Format{Legacy} {
+			for _, f := range []pt2.Format{pt2.Legacy} {
 				var a, b bytes.Buffer
-				require.NoError(t, Save(&a, ep, SaveOptions{Format: f}))
-				require.NoError(t, Save(&b, ep, SaveOptions{Format: f}))
+				require.NoError(t, pt2.Save(&a, ep, pt2.SaveOptions{Format: f}))
+				require.NoError(t, pt2.Save(&b, ep, pt2.SaveOptions{Format: f}))
 				assert.Equal(t, a.Bytes(), b.Bytes(), "%s: two saves differ", f)
-				js, err := MarshalProgram(ep, f)
+				js, err := pt2.MarshalProgram(ep, f)
 				require.NoError(t, err)
 				// The strict reader of schema.py's JSON takes it back.
 				_, err = schema.Decode(js)
@@ -163,9 +164,9 @@ func zooPrograms(t *testing.T, skip ...string) (names []string, eps map[string]*
 // for the ≤ 2.7 zip, 2.14 for the PT2 archive.
 func TestTorchLoadsZoo(t *testing.T) {
 	for _, tc := range []struct {
-		format Format
+		format pt2.Format
 		suite  string
-	}{{Legacy, ""}, {Archive, "sid"}} {
+	}{{pt2.Legacy, ""}, {pt2.Archive, "sid"}} {
 		t.Run(tc.format.String(), func(t *testing.T) {
 			if testing.Short() {
 				t.Skip("runs PyTorch")
@@ -177,7 +178,7 @@ func TestTorchLoadsZoo(t *testing.T) {
 			var pairs []string
 			for _, key := range names {
 				p := filepath.Join(dir, key+".pt2")
-				if err := Write(p, eps[key], SaveOptions{Format: tc.format}); err != nil {
+				if err := pt2.Write(p, eps[key], pt2.SaveOptions{Format: tc.format}); err != nil {
 					t.Errorf("%s: %v", key, err)
 					continue
 				}
@@ -199,7 +200,7 @@ func TestTorchLoadsZoo(t *testing.T) {
 					continue
 				}
 				t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", key, r.Torch, r.Cases, r.MaxAbsDiff)
-				assert.False(t, tc.format == Archive && r.Fallback, "%s: PyTorch read the archive only as a <= 2.7 zip", key)
+				assert.False(t, tc.format == pt2.Archive && r.Fallback, "%s: PyTorch read the archive only as a <= 2.7 zip", key)
 				assert.LessOrEqual(t, r.MaxAbsDiff, tols[key], key)
 			}
 		})
@@ -286,7 +287,7 @@ func TestSaveLikePyTorch(t *testing.T) {
 			ep, _ := exportZoo(t, tt.name)
 			ep, err = ep.RunDecompositions(decomp.Extra())
 			require.NoError(t, err)
-			got, err := SerializeProgram(ep, Legacy)
+			got, err := pt2.SerializeProgram(ep, pt2.Legacy)
 			require.NoError(t, err)
 			if tt.why != "" {
 				t.Log("known difference:", tt.why)

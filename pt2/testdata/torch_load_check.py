@@ -15,6 +15,18 @@ import traceback
 
 import torch
 
+# The custom operator of ../shared/pt2/custom_op.pt2 (gen_pt2.py's), so
+# that programs calling it load.
+@torch.library.custom_op("gofxtest::scaled_softplus", mutates_args=())
+def scaled_softplus(x: torch.Tensor, beta: float) -> torch.Tensor:
+    return torch.nn.functional.softplus(x * beta) / beta
+
+
+@scaled_softplus.register_fake
+def _(x, beta):
+    return torch.empty_like(x)
+
+
 DTYPES = {
     "float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
     "bfloat16": torch.bfloat16, "int64": torch.int64, "int32": torch.int32,
@@ -78,9 +90,12 @@ def check(path, io_path):
         for c in cases:
             ep = torch.export.load(path)
             m = ep.module()
-            args = [decode(a) for a in c["inputs"]]
+            leaves = [decode(a) for a in c["inputs"]]
+            # The inputs are the flattened (args, kwargs): rebuild them with
+            # the program's own in_spec.
+            args, kwargs = torch.utils._pytree.tree_unflatten(leaves, ep.call_spec.in_spec)
             with torch.no_grad():
-                got = flatten(m(*args))
+                got = flatten(m(*args, **kwargs))
             want = [decode(a) for a in c["outputs"]]
             if len(got) != len(want):
                 raise ValueError("%d outputs, want %d" % (len(got), len(want)))
