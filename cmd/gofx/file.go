@@ -27,9 +27,17 @@ type programFile struct {
 	path   string
 	ep     *export.ExportedProgram
 	format pt2.Format // the container it came in, for writing it back
-	// example holds the flat user inputs of the file's example inputs
-	// (nil when the file has none).
+	// args and kwargs are the file's example inputs, example their
+	// flat leaves (nil when the file has none).
+	args    []any
+	kwargs  map[string]any
 	example []any
+}
+
+// saveOptions writes a program in the file's container with the file's
+// example inputs.
+func (pf *programFile) saveOptions() pt2.SaveOptions {
+	return pt2.SaveOptions{Format: pf.format, ExampleArgs: pf.args, ExampleKwargs: pf.kwargs}
 }
 
 // loadProgramFile reads model name ("" for the only or first one) of the
@@ -54,21 +62,14 @@ func loadProgramFile(path, name string) (*programFile, error) {
 		}
 	}
 	if m.ExampleInputs != nil {
-		if pf.example, err = exampleLeaves(ep, m); err != nil {
+		if pf.args, pf.kwargs, err = pt2.ExampleInputs(m); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if pf.example, err = ep.InSpec().Flatten("example inputs", []any{pf.args, pf.kwargs}); err != nil {
 			return nil, fmt.Errorf("%s: example inputs: %w", path, err)
 		}
 	}
 	return pf, nil
-}
-
-// exampleLeaves flattens a model's example (args, kwargs) by the program's
-// in spec.
-func exampleLeaves(ep *export.ExportedProgram, m *archive.Model) ([]any, error) {
-	args, kw, err := pt2.ExampleInputs(m)
-	if err != nil {
-		return nil, err
-	}
-	return ep.InSpec().Flatten("example inputs", []any{args, kw})
 }
 
 // filePipelines are the -via values of gofx check on a file.
@@ -88,7 +89,7 @@ func pipelineProgram(pf *programFile, pipeline string) (*export.ExportedProgram,
 		return opt, err
 	case "roundtrip":
 		var buf bytes.Buffer
-		if err := pt2.Save(&buf, pf.ep, pt2.SaveOptions{Format: pf.format}); err != nil {
+		if err := pt2.Save(&buf, pf.ep, pf.saveOptions()); err != nil {
 			return nil, err
 		}
 		return pt2.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
@@ -242,7 +243,7 @@ func optimizeFile(path, name, ioPath, out string, runFor time.Duration, showGrap
 			cases[0].Note, roundDur(tb), nb, roundDur(ta), na, float64(tb)/float64(ta))
 	}
 	if out != "" {
-		if err := pt2.Write(out, opt, pt2.SaveOptions{Format: pf.format}); err != nil {
+		if err := pt2.Write(out, opt, pf.saveOptions()); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "\nwrote %s (%s container)\n", out, pf.format)

@@ -83,6 +83,10 @@ func TestOptimizeFileWritesProgram(t *testing.T) {
 	code, stdout, errs = runCLI("check", "-via", "load", "-io", pt2Data+"tied_dict.io.json", out)
 	assert.Equal(t, 0, code, "%s\n%s", stdout, errs)
 	assert.Contains(t, stdout, "3 passed, 0 failed")
+	// It carries the file's example inputs: optimize needs no -io.
+	code, stdout, errs = runCLI("optimize", out, "-time", "0", "-graph=false")
+	assert.Equal(t, 0, code, "%s\n%s", stdout, errs)
+	assert.Contains(t, stdout, "case 0 (the file's example inputs)")
 }
 
 func TestExportWritesProgram(t *testing.T) {
