@@ -59,6 +59,7 @@ var families = []family{
 	{"constraints.go", registerConstraints},
 	{"triangular.go", registerTriangular},
 	{"attention.go", registerAttention},
+	{"loss.go", registerLoss},
 }
 
 // The package's only init: every family, in order, then the derived

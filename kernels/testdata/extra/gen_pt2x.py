@@ -110,4 +110,18 @@ f.case("token cloned", lambda: ([1, "ok", torch.empty(0)], {}))
 f = F(A._assert_tensor_metadata.default, "exact")
 f.case("matches", lambda: ([R(2, 3), [2, 3], [3, 1], f32], {}))
 
+f = F(A.rms_norm.default, "acc")
+f.case("last dim, weight", lambda: ([R(2, 3, 4), [4], R(4)], {}))
+f.case("two dims, eps", lambda: ([R(2, 3, 4), [3, 4], None, 1e-3], {}))
+f.case("bfloat16 default eps", lambda: ([R(3, 8, dt=bf16), [8]], {}))
+f.case("float64", lambda: ([R(2, 5, dt=f64), [5], R(5, dt=f64)], {}))
+
+f = F(A._prelu_kernel.default, "exact")
+f.case("broadcast weight", lambda: ([R(2, 3, 2), R(3, 1)], {}))
+
+f = F(A.all.dims, "exact")
+f.case("dims [0, 2]", lambda: ([R(2, 3, 2) > -1, [0, 2]], {}))
+f.case("None keepdim", lambda: ([R(2, 3) > -0.5, None, True], {}))
+f.case("empty list", lambda: ([R(3) > 0, []], {}))
+
 write_all(OUT)
