@@ -11,7 +11,8 @@ import (
 // Indexing, ATen's TensorAdvancedIndexing.cpp: gather, index.Tensor
 // (advanced indexing), index_select, nonzero, and the scatter kernels, the
 // functional forms of ATen's in-place writes: scatter (src and value),
-// scatter_add, scatter_reduce.two and index_put, and masked_fill. Each scatter returns a
+// scatter_add, scatter_reduce.two and index_put, masked_fill, and 2.x's
+// _unsafe_index, _unsafe_index_put and their masked forms. Each scatter returns a
 // new contiguous tensor: a copy of self with the scattered elements
 // written. Writes that hit the same element happen in the order ATen's
 // single-threaded CPU kernels use (row-major over the index), and
@@ -30,6 +31,10 @@ func registerIndexing() {
 	registerBoth("aten::index_put", indexPut)
 	registerBoth("aten::masked_fill.Scalar", maskedFillScalar)
 	registerBoth("aten::masked_fill.Tensor", maskedFillTensor)
+	registerBoth("aten::_unsafe_index.Tensor", unsafeIndex)
+	registerBoth("aten::_unsafe_index_put", unsafeIndexPut)
+	registerBoth("aten::_unsafe_masked_index", unsafeMaskedIndex)
+	registerBoth("aten::_unsafe_masked_index_put_accumulate", unsafeMaskedIndexPutAccumulate)
 }
 
 // nonEmptyShape is a tensor's shape with a 0-d tensor counted as [1], as
@@ -955,4 +960,91 @@ func maskedFillTensor(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	return maskedFillValue(c, v)
+}
+
+// unsafeIndex is aten::_unsafe_index.Tensor (2.x): index.Tensor without
+// the promise of bounds checks (these kernels check anyway).
+func unsafeIndex(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::index.Tensor", []any{c.Tensor("self"), c.Arg("indices")}, nil)
+}
+
+// unsafeIndexPut is aten::_unsafe_index_put (2.x): index_put.
+func unsafeIndexPut(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::index_put", []any{c.Tensor("self"), c.Arg("indices"), c.Tensor("values"), c.Bool("accumulate")}, nil)
+}
+
+// clampedIndices returns the indices of c clamped into [lo(size), size-1]
+// along their dimensions of x, checking they are integral.
+func clampedIndices(p *chain, x *tensor.Tensor, indices []*tensor.Tensor, negative bool) []any {
+	out := make([]any, len(indices))
+	for i, t := range indices {
+		if t == nil {
+			continue
+		}
+		if dt := t.DType(); dt != tensor.Int64 && dt != tensor.Int32 {
+			if p.err == nil {
+				p.err = p.c.Errorf("indices", "tensors used as indices must be long or int tensors")
+			}
+			return nil
+		}
+		if i >= x.Dim() {
+			continue
+		}
+		lo := int64(0)
+		if negative {
+			lo = -int64(x.Size(i))
+		}
+		out[i] = p.call("aten::clamp", t, ops.IntScalar(lo), ops.IntScalar(int64(x.Size(i)-1)))
+	}
+	return out
+}
+
+// unsafeMaskedIndex is aten::_unsafe_masked_index (2.x, how upsampling
+// with padding decomposes): x[indices] with each index clamped into
+// [-size, size-1] of its dimension, and fill where mask is false. An empty
+// x is first replaced by a tensor of fill whose indexed empty dimensions
+// have size 1, as ATen's kernel does.
+func unsafeMaskedIndex(c *ops.Call) ([]any, error) {
+	x, mask := c.Tensor("self"), c.Tensor("mask")
+	if mask.DType() != tensor.Bool {
+		return nil, c.Errorf("mask", "_unsafe_masked_index found unexpected dtype for mask. Expected Bool, got %s", scalarTypeName(mask.DType()))
+	}
+	p := &chain{c: c, arg: "indices"}
+	indices := c.Tensors("indices")
+	fill := c.Scalar("fill")
+	if x.Numel() == 0 {
+		shape := x.Shape()
+		for i, t := range indices {
+			if t != nil && i < len(shape) && shape[i] == 0 {
+				shape[i] = 1
+			}
+		}
+		v, err := scalarValue(c, "fill", fill, x.DType())
+		if err != nil {
+			return nil, err
+		}
+		full, err := fullTensor(x.IsMeta(), x.DType(), shape, v)
+		if err != nil {
+			return nil, c.Errorf("self", "%v", err)
+		}
+		return p.result(p.call("aten::index.Tensor", full, clampedIndices(p, full, indices, true)))
+	}
+	idx := clampedIndices(p, x, indices, true)
+	g := p.call("aten::index.Tensor", x, idx)
+	return p.result(p.call("aten::masked_fill.Scalar", g, p.call("aten::logical_not", mask), fill))
+}
+
+// unsafeMaskedIndexPutAccumulate is
+// aten::_unsafe_masked_index_put_accumulate (2.x): index_put with
+// accumulate of values zeroed where mask is false, the indices clamped
+// into [-size, size-1].
+func unsafeMaskedIndexPutAccumulate(c *ops.Call) ([]any, error) {
+	x, mask := c.Tensor("self"), c.Tensor("mask")
+	if mask.DType() != tensor.Bool {
+		return nil, c.Errorf("mask", "_unsafe_masked_index_put_accumulate found unexpected dtype for mask. Expected Bool, got %s", scalarTypeName(mask.DType()))
+	}
+	p := &chain{c: c, arg: "indices"}
+	idx := clampedIndices(p, x, c.Tensors("indices"), true)
+	v := p.call("aten::masked_fill.Scalar", c.Tensor("values"), p.call("aten::logical_not", mask), ops.IntScalar(0))
+	return p.result(p.call("aten::index_put", x, idx, v, true))
 }

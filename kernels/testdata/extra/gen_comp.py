@@ -217,4 +217,25 @@ f.case("probabilities", lambda: ([R(3, 4), torch.softmax(R(3, 4), 1)], {}))
 f.case("probabilities, smoothing, weight", lambda: ([R(3, 4), torch.softmax(R(3, 4), 1), R(4).abs(), 1, -100, 0.1], {}))
 f.case("unbatched", lambda: ([R(5), T(2, i64)], {}))
 
+# --- padding and convolution composites ----------------------------------
+f = F(A.pad.default, "move")
+f.case("constant value", lambda: ([R(2, 3), [1, 2], "constant", 1.5], {}))
+f.case("reflect 2-d", lambda: ([R(1, 2, 3, 4), [1, 1, 2, 0], "reflect"], {}))
+f.case("replicate 1-d", lambda: ([R(2, 3, 4), [2, 1], "replicate"], {}))
+f.case("circular 2-d", lambda: ([R(1, 1, 3, 4), [1, 2, 2, 1], "circular"], {}))
+f = F(A._pad_circular.default, "move")
+f.case("crop and wrap", lambda: ([R(1, 2, 5), [-1, 3]], {}))
+f = F(A.replication_pad1d.default, "move")
+f.case("batched", lambda: ([R(2, 3, 4), [3, 1]], {}))
+
+f = F(A.conv2d.padding, "acc")
+f.case("same, odd kernel", lambda: ([R(1, 2, 5, 5), R(3, 2, 3, 3), R(3), [1, 1], "same"], {}))
+f.case("same, even kernel (asymmetric)", lambda: ([R(1, 2, 5, 4), R(2, 2, 2, 4), None, [1, 1], "same", [1, 2]], {}))
+f.case("valid", lambda: ([R(2, 1, 4, 4), R(1, 1, 3, 3), None, [2, 1], "valid"], {}))
+f = F(A.conv1d.padding, "acc")
+f.case("same dilated", lambda: ([R(1, 2, 7), R(2, 2, 4), None, [1], "same", [2]], {}))
+
+f = F(A._convolution.default, "acc")
+f.case("plain", lambda: ([R(1, 2, 5, 5), R(3, 2, 3, 3), R(3), [1, 1], [1, 1], [1, 1], False, [0, 0], 1, False, False, True, True], {}))
+
 write_all(OUT)

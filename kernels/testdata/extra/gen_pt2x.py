@@ -124,4 +124,23 @@ f.case("dims [0, 2]", lambda: ([R(2, 3, 2) > -1, [0, 2]], {}))
 f.case("None keepdim", lambda: ([R(2, 3) > -0.5, None, True], {}))
 f.case("empty list", lambda: ([R(3) > 0, []], {}))
 
+f = F(A._upsample_nearest_exact2d.vec, "exact")
+f.case("scale 1.5", lambda: ([R(1, 2, 3, 4), None, [1.5, 1.5]], {}))
+f.case("size", lambda: ([R(1, 1, 5, 3), [3, 7], None], {}))
+f = F(A._upsample_nearest_exact1d.default, "exact")
+f.case("3 -> 8", lambda: ([R(1, 2, 3), [8]], {}))
+f = F(A._upsample_nearest_exact3d.vec, "exact")
+f.case("scale 2", lambda: ([R(1, 1, 2, 3, 2), None, [2.0, 2.0, 2.0]], {}))
+
+f = F(A._unsafe_index.Tensor, "exact")
+f.case("two index tensors", lambda: ([R(4, 5), [torch.tensor([[0], [3]]), torch.tensor([1, 4, 2])]], {}))
+f.case("None then index", lambda: ([R(3, 4), [None, torch.tensor([3, 0])]], {}))
+f = F(A._unsafe_index_put.default, "exact")
+f.case("accumulate", lambda: ([R(4, 3), [torch.tensor([0, 2, 0])], R(3, 3), True], {}))
+f = F(A._unsafe_masked_index.default, "exact")
+f.case("clamped, filled", lambda: ([R(3, 4), torch.tensor([[True, False], [True, True]]),
+                                    [torch.tensor([[0, 5], [2, -1]]), torch.tensor([[1, 1], [3, 9]])], -1.0], {}))
+f = F(A._unsafe_masked_index_put_accumulate.default, "acc")
+f.case("masked values", lambda: ([R(4), torch.tensor([True, False, True]), [torch.tensor([0, 1, 0])], R(3)], {}))
+
 write_all(OUT)
