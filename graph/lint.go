@@ -115,9 +115,24 @@ func (g *Graph) Lint() error {
 // bindProblem checks the arguments of n, a call of op, against op's schema
 // with the rules of ops.Operator.Place, without allocating (Lint allocates
 // nothing), and describes the first problem, naming the argument, or
-// returns "".
+// returns "". A call that the newest schema refuses but an older one
+// accepts (a program saved by PyTorch 2.6 naming an argument 2.14
+// renamed) binds, as ops.Operator.Bind binds it.
 func bindProblem(op *ops.Operator, n *node.Node) string {
-	s := op.Schema()
+	p := bindProblemSchema(op, op.Schema(), n)
+	if p == "" {
+		return ""
+	}
+	for _, s := range op.Schemas()[1:] {
+		if bindProblemSchema(op, s, n) == "" {
+			return ""
+		}
+	}
+	return p
+}
+
+// bindProblemSchema is bindProblem against s, one of op's schemas.
+func bindProblemSchema(op *ops.Operator, s *ops.Schema, n *node.Node) string {
 	if nargs := n.NumArgs(); len(n.Kwargs()) == 0 {
 		// The common case, positional arguments only: one pass over the
 		// schema, every argument not given must have a default.

@@ -73,6 +73,16 @@ func TestLintBindsCalls(t *testing.T) {
 		{"keyword-only by position", func(g *graph.Graph, x *node.Node) (*node.Node, error) {
 			return g.CallFunction(aten.AddTensor, []node.Arg{x, x, node.Int(2)}, nil)
 		}, "lint: node %add: aten.add.Tensor takes at most 2 positional arguments but 3 were given"},
+		// aten::_cdist_backward's grad is grad_output since PyTorch 2.14:
+		// a 2.6 call binds to 2.6's schema.
+		{"a keyword of an older schema", func(g *graph.Graph, x *node.Node) (*node.Node, error) {
+			return g.CallFunction(node.MustOp("aten", "_cdist_backward", "default", false), nil, node.Kwargs{
+				{Name: "grad", Value: x}, {Name: "x1", Value: x}, {Name: "x2", Value: x}, {Name: "p", Value: node.Float(2)}, {Name: "cdist", Value: x}})
+		}, ""},
+		{"no schema binds: the newest's problem", func(g *graph.Graph, x *node.Node) (*node.Node, error) {
+			return g.CallFunction(node.MustOp("aten", "_cdist_backward", "default", false), nil, node.Kwargs{
+				{Name: "grad", Value: x}, {Name: "x1", Value: x}, {Name: "x2", Value: x}, {Name: "cdist", Value: x}})
+		}, "lint: node %_cdist_backward: aten._cdist_backward.default got an unexpected keyword argument 'grad'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

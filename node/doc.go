@@ -16,5 +16,13 @@
 // compare with ==), and all other opcodes name a [Path] (an argument name,
 // an attribute or module path, or a method name).
 //
+// [LookupFunction] resolves a target by the name graph text gives it
+// ("aten.add.Tensor", "operator.getitem"); [LookupTarget] by the name a
+// PyTorch 2.x .pt2 file writes ("torch.ops.aten.add.Tensor",
+// "torch.ops.higher_order.cond", "_operator.mul", "torch.sym_max"), and
+// [TorchName] gives that name back. Both read the one registry of
+// functions (Register; package nn registers Python's operators and the
+// higher-order operators) and package ops's global registry.
+//
 // Package node does not import package graph.
 package node

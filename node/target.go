@@ -103,8 +103,8 @@ func NewFunc(qualname string, impure bool) (*Func, error) {
 //
 // The same name always gives the same Function, so targets compare with ==:
 //
-//   - an operator of package ops's global registry (every aten operator of
-//     PyTorch 1.13, and those registered with ops.Define) is returned as
+//   - an operator of package ops's global registry (every operator of
+//     PyTorch 1.13, 2.6 and 2.14, and those registered with ops.Define) is returned as
 //     that registry's *ops.Operator: NewOp("aten", "relu", "default",
 //     false) == aten.Relu, it runs with the operator's kernel, and its
 //     impurity is the operator's own (impure is ignored);
@@ -165,7 +165,7 @@ func MustFunc(qualname string, impure bool) *Func {
 
 func isOpNamespace(ns string) bool {
 	switch ns {
-	case "aten", "prims", "quantized", "_quantized", "quantized_decomposed", "torchvision":
+	case "aten", "prims", "quantized", "_quantized", "quantized_decomposed", "torchvision", "higher_order":
 		return true
 	}
 	return false
@@ -212,8 +212,8 @@ func Register(f Function) error {
 
 // LookupFunction returns the Function with the given qualified name: one
 // registered with Register, or else an operator of package ops's global
-// registry (every aten operator of PyTorch 1.13, "aten.add.Tensor", and the
-// operators users register there).
+// registry (every operator of PyTorch 1.13, 2.6 and 2.14,
+// "aten.add.Tensor", and the operators users register there).
 func LookupFunction(name string) (Function, bool) {
 	registry.RLock()
 	f, ok := registry.m[name]
@@ -225,6 +225,83 @@ func LookupFunction(name string) (Function, bool) {
 		return o, true
 	}
 	return nil, false
+}
+
+// LookupTarget returns the call_function target a PyTorch 2.x .pt2 file
+// names (serialize.py's serialize_operator writes module.name):
+//
+//   - "torch.ops.aten.conv2d.default", "torch.ops.gofxtest.scaled_softplus.default":
+//     an operator of package ops's global registry (a custom operator once
+//     ops.Define registered its schema), or a Function made by [NewOp];
+//   - "torch.ops.higher_order.cond" (while_loop, map_impl): the higher-order
+//     operator registered as "higher_order.cond";
+//   - "_operator.mul", "operator.getitem": Python's operator module,
+//     registered as "operator.mul";
+//   - any other dotted name ("torch.sym_max", "math.trunc",
+//     "builtins.getattr"): the Function registered under it
+//     ("torch._sym_sqrt", 2.6's name of torch.sym_sqrt, is
+//     "torch.sym_sqrt").
+//
+// Python's operators and the higher-order operators are registered by
+// package nn (pyops.go, symfuncs.go, higherorder.go), which every package
+// that runs graphs imports; the decision to resolve here, in node, keeps
+// one name table (node's registry, which graph.Parse also reads) for text
+// and files alike. An unknown name is an error naming it. [TorchName] is
+// the inverse.
+func LookupTarget(name string) (Function, error) {
+	if rest, ok := strings.CutPrefix(name, "torch.ops."); ok {
+		if o, ok := ops.Global().Lookup(rest); ok {
+			return o, nil
+		}
+		if f, ok := lookupRegistered(rest); ok {
+			return f, nil
+		}
+		if strings.HasPrefix(rest, "higher_order.") {
+			return nil, fmt.Errorf("node.LookupTarget: unknown higher-order operator %s (gofx knows cond, while_loop and map_impl, registered by package nn)", name)
+		}
+		if _, err := ops.Global().LookupQualified(name); err != nil {
+			return nil, fmt.Errorf("node.LookupTarget: %w", err)
+		}
+	}
+	key := name
+	if rest, ok := strings.CutPrefix(name, "_operator."); ok {
+		key = "operator." + rest
+	}
+	if alias, ok := targetAliases[key]; ok {
+		key = alias
+	}
+	if f, ok := lookupRegistered(key); ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("node.LookupTarget: unknown function %s (no Function is registered as %s; Python's operators are registered by package nn)", name, key)
+}
+
+// targetAliases maps other spellings of a function, as some PyTorch
+// release writes them, to its registered name.
+var targetAliases = map[string]string{"torch._sym_sqrt": "torch.sym_sqrt"}
+
+func lookupRegistered(name string) (Function, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	f, ok := registry.m[name]
+	return f, ok
+}
+
+// TorchName returns the name a PyTorch 2.x .pt2 file gives the target f,
+// the inverse of [LookupTarget]: "torch.ops.aten.add.Tensor" for an
+// operator (and any Function whose PythonName is under torch.ops,
+// "torch.ops.higher_order.cond"), "_operator.mul" for operator.mul (the
+// module of Python's operator functions is _operator), and the qualified
+// name otherwise ("torch.sym_max", "math.trunc").
+func TorchName(f Function) string {
+	if p, ok := f.(PythonNamer); ok && strings.HasPrefix(p.PythonName(), "torch.ops.") {
+		return p.PythonName()
+	}
+	name := f.String()
+	if rest, ok := strings.CutPrefix(name, "operator."); ok {
+		return "_operator." + rest
+	}
+	return name
 }
 
 // IsIdentifier reports whether s is a non-empty identifier: an ASCII letter

@@ -19,7 +19,9 @@
 // use from the embedded lists in schemas/: all_schemas_1.13.txt, and
 // versions_2.x.txt, which gen_versions.py (go generate) writes from
 // ../shared/aten/registry_schemas_{2.6,2.14}.txt with only the schemas
-// 1.13 lacks. An operator whose schema changed keeps its history
+// 1.13 lacks, and quantized_decomposed.txt, the quantize/dequantize
+// operators PyTorch 2.6 defines in Python (gen_quantized_decomposed.py, run
+// with ../shared/tools/torch2). An operator whose schema changed keeps its history
 // (Operator.Schemas): its Schema is the newest, and Bind binds a call to
 // the newest schema that accepts it, so that a program saved by 2.6 runs
 // although 2.14 added an argument, renamed one, or dropped one. Tags: core
@@ -27,6 +29,10 @@
 // mutable from the alias annotations, random, and effectful for the
 // runtime assertions of 2.x graphs (_assert_scalar,
 // sym_constrain_range_for_size), which dead-code elimination keeps.
+//
+// Registry.LookupQualified resolves an operator by the name .pt2 files
+// write ("torch.ops.aten.conv2d.default"), with an error naming an unknown
+// one; node.LookupTarget builds on it for every call_function target.
 //
 // Package ops sits below package node: it does not import it. Operators
 // implement node.Function structurally.

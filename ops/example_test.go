@@ -123,3 +123,31 @@ func ExampleResultType() {
 	// uint8 <nil>
 	// int16 float32
 }
+
+// An operator whose schema changed between PyTorch releases keeps every
+// version; a call binds to the newest one that accepts it.
+func ExampleOperator_Schemas() {
+	op, _ := ops.Global().LookupQualified("torch.ops.aten._cdist_backward.default")
+	for _, s := range op.Schemas() {
+		fmt.Println(s)
+	}
+	x := tensor.Must(tensor.Zeros(tensor.Float32, 2, 3))
+	// A call as PyTorch 2.6 wrote it, with 2.6's argument name.
+	c, err := op.Bind(nil, map[string]any{"grad": x, "x1": x, "x2": x, "p": 2.0, "cdist": x})
+	fmt.Println(err, c.Schema() == op.Schema(), c.Tensor("grad_output") == x)
+	// Output:
+	// aten::_cdist_backward(Tensor grad_output, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor
+	// aten::_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor
+	// <nil> true true
+}
+
+// LookupQualified resolves the operator names .pt2 files write.
+func ExampleRegistry_LookupQualified() {
+	op, err := ops.Global().LookupQualified("torch.ops.aten.scaled_dot_product_attention.default")
+	fmt.Println(op, op.Tags(), err)
+	_, err = ops.Global().LookupQualified("torch.ops.mylib.fused.default")
+	fmt.Println(err)
+	// Output:
+	// aten.scaled_dot_product_attention.default composite|random <nil>
+	// ops: unknown operator torch.ops.mylib.fused.default (a custom operator: register its schema with ops.Define)
+}

@@ -246,6 +246,9 @@ var allSchemas string
 //go:embed schemas/versions_2.x.txt
 var newerSchemas string
 
+//go:embed schemas/quantized_decomposed.txt
+var quantizedDecomposed string
+
 //go:embed schemas/core_schemas.txt
 var coreSchemas string
 
@@ -268,7 +271,9 @@ const (
 // Global returns the process-wide registry, loaded on first use: every
 // operator schema of PyTorch 1.13 (aten, schemas/all_schemas_1.13.txt),
 // 2.6 and 2.14 (every namespace of their JIT registries: aten, prims,
-// quantized, ...; schemas/versions_2.x.txt holds the schemas 1.13 lacks).
+// quantized, ...; schemas/versions_2.x.txt holds the schemas 1.13 lacks),
+// and the quantized_decomposed operators 2.6 and 2.14 define in Python
+// (schemas/quantized_decomposed.txt; the same in both).
 // An operator whose schema changed keeps its history: its Schema is the
 // newest (2.14's, or 2.6's for an operator 2.14 dropped), and Bind falls
 // back to the older ones. The core opset (schemas/core_schemas.txt) is
@@ -285,6 +290,9 @@ func Global() *Registry {
 		core := map[string]bool{}
 		for _, line := range schemaFileLines(coreSchemas) {
 			core[MustParseSchema(line).QualifiedName()] = true
+		}
+		for _, q := range extraCore {
+			core[q] = true
 		}
 		add := func(s *Schema, rank int) {
 			if o, ok := r.byName[operatorName(s)]; ok {
@@ -318,6 +326,9 @@ func Global() *Registry {
 			}
 			add(MustParseSchema(schema), rank)
 		}
+		for _, line := range schemaFileLines(quantizedDecomposed) {
+			add(MustParseSchema(line), rank214) // 2.14 defines the same schemas as 2.6
+		}
 		for _, line := range schemaFileLines(coreSchemas) {
 			if s := MustParseSchema(line); r.byName[operatorName(s)] == nil {
 				panic("ops: core operator " + s.QualifiedName() + " is in no schema list")
@@ -328,6 +339,13 @@ func Global() *Registry {
 	})
 	return defaultReg
 }
+
+// extraCore are the operators of gofx's core opset beyond the core list:
+// _native_batch_norm_legit_functional, which PyTorch 2.x's core-IR programs
+// contain for a batch norm in training mode (run_decompositions turns
+// _native_batch_norm_legit into it, the running statistics becoming
+// outputs) although native_functions.yaml does not tag it core.
+var extraCore = []string{"aten::_native_batch_norm_legit_functional"}
 
 // effectful are torch.fx's side-effectful operators (torch/fx/node.py,
 // _side_effectful_functions) that the schema lists know.
@@ -350,9 +368,19 @@ func operatorName(s *Schema) string {
 }
 
 // randomNames are the random operators none of whose overloads takes a
-// Generator, so that derivedTags cannot see them.
+// Generator, so that derivedTags cannot see them: 1.13's dropouts and
+// *_like factories, and the operators PyTorch 2.6 tags
+// nondeterministic_seeded that take a dropout probability (attention and
+// RNNs).
 var randomNames = []string{"rand_like", "randn_like", "randint_like", "dropout", "feature_dropout",
-	"alpha_dropout", "feature_alpha_dropout", "native_dropout"}
+	"alpha_dropout", "feature_alpha_dropout", "native_dropout",
+	"scaled_dot_product_attention", "_scaled_dot_product_attention_math", "_scaled_dot_product_flash_attention",
+	"_scaled_dot_product_flash_attention_for_cpu", "_scaled_dot_product_efficient_attention",
+	"_scaled_dot_product_efficient_attention_backward", "_scaled_dot_product_cudnn_attention",
+	"_scaled_dot_product_cudnn_attention_backward", "_scaled_dot_product_fused_attention_overrideable",
+	"_scaled_dot_product_attention_math_for_mps", "_efficient_attention_forward", "_flash_attention_forward",
+	"_fused_sdp_choice", "_triton_scaled_dot_attention", "_fill_mem_eff_dropout_mask", "_nested_tensor_softmax_with_shape",
+	"rnn_tanh", "rnn_relu", "gru", "lstm", "_lstm_mps", "miopen_rnn", "_cudnn_rnn", "_cudnn_init_dropout_state"}
 
 // tagRandom extends the Random tag from the overloads that take a Generator
 // (aten::rand.generator) to every overload of the same name (aten::rand),
@@ -396,4 +424,35 @@ func schemaFileLines(text string) []string {
 		}
 	}
 	return out
+}
+
+// LookupQualified returns the operator a serialized program names, written
+// as PyTorch 2.x's .pt2 files write an OpOverload's target
+// ("torch.ops.aten.conv2d.default", "torch.ops.gofxtest.scaled_softplus.default")
+// or as Lookup accepts it ("aten.add.Tensor", "aten::relu"). An unknown name
+// is an error naming it; a name in a namespace the registry has never seen
+// is most likely a custom operator, which Define registers.
+func (r *Registry) LookupQualified(name string) (*Operator, error) {
+	key := strings.TrimPrefix(name, "torch.ops.")
+	if !strings.Contains(key, "::") && strings.Count(key, ".") != 2 {
+		return nil, fmt.Errorf("ops: %q is not an operator overload (namespace.name.overload, as torch.ops.aten.add.Tensor)", name)
+	}
+	if o, ok := r.Lookup(key); ok {
+		return o, nil
+	}
+	ns, rest, ok := strings.Cut(key, "::")
+	if !ok {
+		ns, rest, _ = strings.Cut(key, ".")
+	}
+	base, _, _ := strings.Cut(rest, ".")
+	r.mu.RLock()
+	known := len(r.overloads[ns+"."+base]) > 0
+	r.mu.RUnlock()
+	switch {
+	case known:
+		return nil, fmt.Errorf("ops: unknown operator %s: %s::%s has no such overload", name, ns, base)
+	case ns == "aten" || ns == "prims" || ns == "prim" || ns == "quantized":
+		return nil, fmt.Errorf("ops: unknown operator %s: not in PyTorch 1.13, 2.6 or 2.14", name)
+	}
+	return nil, fmt.Errorf("ops: unknown operator %s (a custom operator: register its schema with ops.Define)", name)
 }

@@ -1,6 +1,9 @@
 package ops_test
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -118,11 +121,14 @@ func TestNewOperatorTags(t *testing.T) {
 		name        string
 		has, hasNot ops.Tag
 	}{
-		{"aten::scaled_dot_product_attention", ops.Composite, ops.Core | ops.Mutable | ops.Effectful},
+		// nondeterministic_seeded in 2.x: dropout_p.
+		{"aten::scaled_dot_product_attention", ops.Composite | ops.Random, ops.Core | ops.Mutable | ops.Effectful},
+		{"aten::_scaled_dot_product_flash_attention_for_cpu", ops.Random, ops.Mutable},
 		{"aten::_assert_scalar", ops.Effectful, ops.Mutable},
 		{"aten::sym_constrain_range_for_size", ops.Effectful, ops.Mutable},
 		{"aten::_native_batch_norm_legit", ops.Core | ops.Mutable, ops.Inplace},
 		{"aten::_native_batch_norm_legit_no_training", ops.Core, ops.Mutable},
+		{"aten::_native_batch_norm_legit_functional", ops.Core, ops.Mutable},
 		{"aten::squeeze.dims", ops.Core | ops.View, ops.Mutable},
 		{"aten::sym_size.int", ops.Core, ops.Mutable | ops.Effectful},
 		// rrelu_with_noise writes noise since 2.x: its newest schema's tags.
@@ -139,5 +145,83 @@ func TestNewOperatorTags(t *testing.T) {
 			assert.Zero(t, o.Tags()&tt.hasNot, "%s lacks %s, got %s", tt.name, tt.hasNot, o.Tags())
 			assert.Equal(t, o.Has(ops.Mutable) || o.Has(ops.Effectful), o.Impure())
 		})
+	}
+}
+
+func TestLookupQualified(t *testing.T) {
+	tests := []struct {
+		name, want, errSub string
+	}{
+		{"torch.ops.aten.conv2d.default", "aten.conv2d.default", ""},
+		{"torch.ops.aten.add.Tensor", "aten.add.Tensor", ""},
+		{"torch.ops.aten._native_batch_norm_legit_no_training.default", "aten._native_batch_norm_legit_no_training.default", ""},
+		{"torch.ops.prims.convert_element_type.default", "prims.convert_element_type.default", ""},
+		{"torch.ops.quantized_decomposed.dequantize_per_channel.default", "quantized_decomposed.dequantize_per_channel.default", ""},
+		{"aten.relu.default", "aten.relu.default", ""},
+		{"aten::relu", "aten.relu.default", ""},
+		{"torch.ops.aten.add", "", "is not an operator overload"},
+		{"torch.ops.aten.add.Nope", "", "aten::add has no such overload"},
+		{"torch.ops.aten.frobnicate.default", "", "not in PyTorch 1.13, 2.6 or 2.14"},
+		{"torch.ops.mylib.op.default", "", "ops.Define"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := ops.Global().LookupQualified(tt.name)
+			if tt.errSub != "" {
+				require.Error(t, err)
+				assert.ErrorContains(t, err, tt.name)
+				assert.ErrorContains(t, err, tt.errSub)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, o.String())
+		})
+	}
+}
+
+// TestRegistryMatchesPyTorch checks the registry against the registry dumps
+// of ../shared/aten, when present: every schema of 2.6 and 2.14 is among
+// its operator's schemas, and an operator's newest schema is 2.14's (2.6's
+// for an operator 2.14 dropped), in every namespace.
+func TestRegistryMatchesPyTorch(t *testing.T) {
+	var dir string
+	for _, d := range []string{"../../shared/aten", "../../../shared/aten"} {
+		if _, err := os.Stat(filepath.Join(d, "registry_schemas_2.14.txt")); err == nil {
+			dir = d
+			break
+		}
+	}
+	if dir == "" {
+		t.Skip("../shared/aten/registry_schemas_2.14.txt is absent")
+	}
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		var out []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if line != "" && !strings.HasPrefix(line, "#") {
+				out = append(out, line)
+			}
+		}
+		return out
+	}
+	in214 := map[string]bool{}
+	for _, release := range []string{"2.14", "2.6"} {
+		lines := read("registry_schemas_" + release + ".txt")
+		require.NotEmpty(t, lines)
+		for _, line := range lines {
+			s := ops.MustParseSchema(line)
+			o, ok := ops.Global().Lookup(s.QualifiedName())
+			if !assert.True(t, ok, "%s of %s is not registered", s.QualifiedName(), release) {
+				continue
+			}
+			assert.Contains(t, schemaStrings(o), line)
+			if release == "2.14" {
+				in214[s.QualifiedName()] = true
+				assert.Equal(t, line, o.Schema().String(), "newest schema of %s", o)
+			} else if !in214[s.QualifiedName()] {
+				assert.Equal(t, line, o.Schema().String(), "newest schema of %s, which 2.14 dropped", o)
+			}
+		}
 	}
 }
