@@ -108,10 +108,10 @@ class File:
 
     def __init__(self, overload, kind):
         self.overload = overload
-        name = overload._schema.name.split("::")[1]
+        ns, name = overload._schema.name.split("::")
         ov = overload._overloadname
-        self.stem = f"aten.{name}.{ov}"
-        self.op = f"aten::{name}.{ov}"
+        self.stem = f"{ns}.{name}.{ov}"
+        self.op = f"{ns}::{name}.{ov}"
         self.schema = str(overload._schema)
         self.kind = kind
         self.lines = []

@@ -143,4 +143,33 @@ f.case("clamped, filled", lambda: ([R(3, 4), torch.tensor([[True, False], [True,
 f = F(A._unsafe_masked_index_put_accumulate.default, "acc")
 f.case("masked values", lambda: ([R(4), torch.tensor([True, False, True]), [torch.tensor([0, 1, 0])], R(3)], {}))
 
+# PT2E's decomposed quantization ops (torch/ao/quantization/fx/_decomposed.py).
+import torch.ao.quantization.fx._decomposed  # noqa: E402,F401 registers them
+
+Q = torch.ops.quantized_decomposed
+i8, u8, i32 = torch.int8, torch.uint8, torch.int32
+f = F(Q.quantize_per_tensor.default, "exact")
+f.case("uint8", lambda: ([R(3, 4) * 3, 0.05, 128, 0, 255, u8], {}))
+f.case("int8 clamps", lambda: ([R(10) * 10, 0.03, -3, -128, 127, i8], {}))
+f.case("bfloat16 input", lambda: ([R(5, dt=bf16), 0.1, 0, -128, 127, i8], {}))
+f = F(Q.quantize_per_tensor.tensor, "exact")
+f.case("tensor qparams", lambda: ([R(2, 3), torch.tensor([0.02]), torch.tensor([5]), -128, 127, i8], {}))
+f = F(Q.quantize_per_tensor.tensor2, "exact")
+f.case("tensor bounds", lambda: ([R(2, 3), torch.tensor(0.02), torch.tensor(5), torch.tensor(-128), torch.tensor(127), i8], {}))
+f = F(Q.dequantize_per_tensor.default, "exact")
+f.case("uint8", lambda: ([torch.randint(0, 256, (3, 4), dtype=u8), 0.05, 128, 0, 255, u8], {}))
+f.case("int8 out float64", lambda: ([torch.randint(-128, 128, (5,), dtype=i8), 0.1, -2, -128, 127, i8], {"out_dtype": f64}))
+f = F(Q.dequantize_per_tensor.tensor, "exact")
+f.case("tensor qparams", lambda: ([torch.randint(-128, 128, (4,), dtype=i8), torch.tensor([0.3]), torch.tensor([1]), -128, 127, i8], {}))
+f = F(Q.quantize_per_channel.default, "exact")
+f.case("axis 0", lambda: ([R(3, 4) * 2, torch.tensor([0.01, 0.05, 0.1]), torch.tensor([0, 3, -4]), 0, -128, 127, i8], {}))
+f.case("axis 1 float64 scales", lambda: ([R(2, 3, 2), torch.tensor([0.01, 0.05, 0.1], dtype=f64), torch.tensor([0, 3, 4]), 1, 0, 255, u8], {}))
+f = F(Q.dequantize_per_channel.default, "exact")
+f.case("axis 0", lambda: ([torch.randint(-128, 128, (3, 4), dtype=i8), torch.tensor([0.01, 0.05, 0.1]), torch.tensor([0, 3, -4]), 0, -128, 127, i8], {}))
+f.case("no zero points", lambda: ([torch.randint(0, 256, (2, 3), dtype=u8), torch.tensor([0.5, 0.25, 0.1]), None, 1, 0, 255, u8], {}))
+f = F(Q.fake_quant_per_channel.default, "exact")
+f.case("axis 1", lambda: ([R(2, 3) * 2, torch.tensor([0.1, 0.02, 0.3]), torch.tensor([0, 2, -1]), 1, -128, 127], {}))
+f = F(Q.convert_element_type.no_fuse, "exact")
+f.case("to bfloat16", lambda: ([R(4), bf16], {}))
+
 write_all(OUT)
