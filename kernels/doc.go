@@ -37,8 +37,9 @@
 // fail with an error that says so), constraints.go (Constraints.cpp and
 // the assertions of TensorCompare.cpp: the runtime checks torch.export
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
-// (transformers/attention.cpp: scaled_dot_product_attention) and loss.go
-// (Loss.cpp and LossNLL.cpp). Many operators that ATen implements as
+// (transformers/attention.cpp: scaled_dot_product_attention), loss.go
+// (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp) and
+// onehot.go (Onehot.cpp). Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,
 // cross_entropy_loss, ...) compose registered operators the same way
 // (chain in helpers.go), so their values round as PyTorch's do and their

@@ -9,8 +9,8 @@ import (
 
 // Reductions, ATen's ReduceOps.cpp: sum, mean, prod, var, amax, amin,
 // any, all, max and min over every element, aminmax, argmax, argmin,
-// logsumexp, std and the _mean forms of var and std, and the scan
-// cumsum. Every kernel moves the reduced
+// logsumexp, std and the _mean forms of var and std, and the scans
+// cumsum and cumprod. Every kernel moves the reduced
 // dimensions last and makes the result contiguous (moveLast), so that
 // each output element reduces one contiguous row. Floating-point
 // reductions accumulate in float64 and round to the output dtype once;
@@ -53,6 +53,7 @@ func registerReduceOps() {
 	}
 	registerBoth("aten::logsumexp", logsumexp)
 	registerBoth("aten::all.dims", allDims)
+	registerBoth("aten::cumprod", cumprod)
 }
 
 // wrapReduceDim normalizes one dimension argument against rank (a 0-d tensor
@@ -1161,4 +1162,62 @@ func allDims(c *ops.Call) ([]any, error) {
 		r = to2(p, r, tensor.Uint8)
 	}
 	return p.result(r)
+}
+
+// cumprod is aten::cumprod: running products along dim, in dtype when
+// given (the input converted to it first), int64 for integral and bool
+// inputs. Floating products accumulate in float64 (float32 for bfloat16)
+// and round each output, as ATen's CPU kernel does.
+func cumprod(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	dt := sumAccType(c, self)
+	if self.Dim() > 0 && self.Numel() > 0 && (dt == tensor.Float16 || dt == tensor.Bool) {
+		arg := "self"
+		if _, ok := c.DType("dtype"); ok {
+			arg = "dtype"
+		}
+		return nil, notImplemented(c, arg, "cumprod_out_cpu", dt)
+	}
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, self.Shape()...))), nil
+	}
+	x := to(self, dt)
+	p, perm, outer, inner := moveLast(x, singleMask(self.Dim(), d))
+	var res *tensor.Tensor
+	if dt.IsFloat() {
+		vals := p.Float64s()
+		out := make([]float64, len(vals))
+		forRows(outer, inner, func(r int) {
+			if dt == tensor.BFloat16 {
+				s := float32(1)
+				for i := r * inner; i < (r+1)*inner; i++ {
+					s *= float32(vals[i])
+					out[i] = float64(s)
+				}
+				return
+			}
+			s := 1.0
+			for i := r * inner; i < (r+1)*inner; i++ {
+				s *= vals[i]
+				out[i] = s
+			}
+		})
+		res = tensor.Must(tensor.FromFloat64s(dt, out, p.Shape()...))
+	} else {
+		vals := p.Int64s()
+		out := make([]int64, len(vals))
+		forRows(outer, inner, func(r int) {
+			s := int64(1)
+			for i := r * inner; i < (r+1)*inner; i++ {
+				s *= vals[i]
+				out[i] = s
+			}
+		})
+		res = intResult(dt, out, p.Shape())
+	}
+	return one(tensor.Must(res.Permute(inverse(perm)...)).Contiguous()), nil
 }

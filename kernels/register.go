@@ -60,6 +60,8 @@ var families = []family{
 	{"triangular.go", registerTriangular},
 	{"attention.go", registerAttention},
 	{"loss.go", registerLoss},
+	{"pixel_shuffle.go", registerPixelShuffle},
+	{"onehot.go", registerOnehot},
 }
 
 // The package's only init: every family, in order, then the derived

@@ -238,4 +238,17 @@ f.case("same dilated", lambda: ([R(1, 2, 7), R(2, 2, 4), None, [1], "same", [2]]
 f = F(A._convolution.default, "acc")
 f.case("plain", lambda: ([R(1, 2, 5, 5), R(3, 2, 3, 3), R(3), [1, 1], [1, 1], [1, 1], False, [0, 0], 1, False, False, True, True], {}))
 
+f = F(A.pixel_shuffle.default, "move")
+f.case("r 2", lambda: ([R(1, 8, 2, 3), 2], {}))
+f.case("batch dims, r 3", lambda: ([R(2, 1, 9, 1, 2), 3], {}))
+f = F(A.pixel_unshuffle.default, "move")
+f.case("r 2", lambda: ([R(1, 2, 4, 6), 2], {}))
+f = F(A.one_hot.default, "exact")
+f.case("num_classes 5", lambda: ([T([0, 3, 1, 4], i64), 5], {}))
+f.case("2-d", lambda: ([T([[1, 0], [2, 2]], i64), 3], {}))
+f = F(A.cumprod.default, "acc")
+f.case("float32 dim 1", lambda: ([R(3, 4), 1], {}))
+f.case("int32 gives int64", lambda: ([R(5, dt=i32), 0], {}))
+f.case("dtype float64", lambda: ([R(2, 3), 0], {"dtype": f64}))
+
 write_all(OUT)
