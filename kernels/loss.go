@@ -7,7 +7,8 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// Losses, ATen's Loss.cpp and LossNLL.cpp: mse_loss, l1_loss, the
+// Losses, ATen's Loss.cpp and LossNLL.cpp: mse_loss, l1_loss,
+// smooth_l1_loss, huber_loss, binary_cross_entropy_with_logits, the
 // negative log likelihood family (nll_loss_forward, nll_loss2d_forward,
 // nll_loss, nll_loss2d, nll_loss_nd) and cross_entropy_loss (class-index
 // and class-probability targets, with label smoothing). reduction is
@@ -24,6 +25,9 @@ func registerLoss() {
 	registerBoth("aten::nll_loss2d", func(c *ops.Call) ([]any, error) { return nllFirst(c, 2) })
 	registerBoth("aten::nll_loss_nd", func(c *ops.Call) ([]any, error) { return nllFirst(c, 0) })
 	registerBoth("aten::cross_entropy_loss", crossEntropy)
+	registerBoth("aten::smooth_l1_loss", smoothL1)
+	registerBoth("aten::huber_loss", huber)
+	registerBoth("aten::binary_cross_entropy_with_logits", bceWithLogits)
 }
 
 // reduce applies reduction (0 none, 1 mean, 2 sum) to the elementwise
@@ -285,4 +289,66 @@ func crossEntropy(c *ops.Call) ([]any, error) {
 	}
 	a := p.call("aten::mul.Scalar", nll, ops.FloatScalar(1-ls))
 	return p.result(p.call("aten::add.Tensor", a, p.call("aten::mul.Scalar", ret, ops.FloatScalar(ls/nClasses))))
+}
+
+// smoothL1 is aten::smooth_l1_loss: with z = |self - target|,
+// 0.5·z²/beta where z < beta and z - 0.5·beta elsewhere (l1_loss for
+// beta 0), reduced.
+func smoothL1(c *ops.Call) ([]any, error) {
+	beta := c.Float("beta")
+	if beta < 0 {
+		return nil, c.Errorf("beta", "smooth_l1_loss does not support negative values for beta.")
+	}
+	if beta == 0 {
+		return delegate(c, "aten::l1_loss", []any{c.Tensor("self"), c.Tensor("target"), c.Int("reduction")}, nil)
+	}
+	p := &chain{c: c, arg: "target"}
+	z := p.call("aten::abs", p.call("aten::sub.Tensor", c.Tensor("self"), c.Tensor("target")))
+	b := ops.FloatScalar(beta)
+	quad := p.call("aten::div.Scalar", p.call("aten::mul.Tensor", p.call("aten::mul.Scalar", z, ops.FloatScalar(0.5)), z), b)
+	lin := p.call("aten::sub.Scalar", z, ops.FloatScalar(0.5*beta))
+	l := p.call("aten::where.self", p.call("aten::lt.Scalar", z, b), quad, lin)
+	return p.result(reduce(p, l, c.Int("reduction")))
+}
+
+// huber is aten::huber_loss: with z = |self - target|, 0.5·z² where
+// z < delta and delta·(z - 0.5·delta) elsewhere, reduced.
+func huber(c *ops.Call) ([]any, error) {
+	delta := c.Float("delta")
+	if delta <= 0 {
+		return nil, c.Errorf("delta", "huber_loss does not support non-positive values for delta.")
+	}
+	p := &chain{c: c, arg: "target"}
+	z := p.call("aten::abs", p.call("aten::sub.Tensor", c.Tensor("self"), c.Tensor("target")))
+	d := ops.FloatScalar(delta)
+	quad := p.call("aten::mul.Tensor", p.call("aten::mul.Scalar", z, ops.FloatScalar(0.5)), z)
+	lin := p.call("aten::mul.Scalar", p.call("aten::sub.Scalar", z, ops.FloatScalar(0.5*delta)), d)
+	l := p.call("aten::where.self", p.call("aten::lt.Scalar", z, d), quad, lin)
+	return p.result(reduce(p, l, c.Int("reduction")))
+}
+
+// bceWithLogits is aten::binary_cross_entropy_with_logits in PyTorch
+// 1.13's stable form: with m = max(-x, 0),
+// (1-t)·x + lw·(log(e^-m + e^(-x-m)) + m), lw = (pos_weight-1)·t + 1 (1
+// without pos_weight), times weight, reduced.
+func bceWithLogits(c *ops.Call) ([]any, error) {
+	x, t := c.Tensor("self"), c.Tensor("target")
+	p := &chain{c: c, arg: "target"}
+	m := p.call("aten::clamp_min", p.call("aten::neg", x), ops.IntScalar(0))
+	negM := p.call("aten::neg", m)
+	lse := p.call("aten::add.Tensor", p.call("aten::log", p.call("aten::add.Tensor", p.call("aten::exp", negM),
+		p.call("aten::exp", p.call("aten::sub.Tensor", p.call("aten::neg", x), m)))), m)
+	first := p.call("aten::mul.Tensor", p.call("aten::rsub.Scalar", t, ops.IntScalar(1)), x)
+	var l *tensor.Tensor
+	if !c.IsNone("pos_weight") {
+		lw := p.call("aten::add.Scalar", p.call("aten::mul.Tensor", p.call("aten::sub.Scalar", c.Tensor("pos_weight"), ops.IntScalar(1)), t), ops.IntScalar(1))
+		l = p.call("aten::add.Tensor", first, p.call("aten::mul.Tensor", lw, lse))
+	} else {
+		l = p.call("aten::add.Tensor", p.call("aten::add.Tensor", first, m), p.call("aten::log", p.call("aten::add.Tensor", p.call("aten::exp", negM),
+			p.call("aten::exp", p.call("aten::sub.Tensor", p.call("aten::neg", x), m)))))
+	}
+	if !c.IsNone("weight") {
+		l = p.call("aten::mul.Tensor", l, c.Tensor("weight"))
+	}
+	return p.result(reduce(p, l, c.Int("reduction")))
 }

@@ -251,4 +251,13 @@ f.case("float32 dim 1", lambda: ([R(3, 4), 1], {}))
 f.case("int32 gives int64", lambda: ([R(5, dt=i32), 0], {}))
 f.case("dtype float64", lambda: ([R(2, 3), 0], {"dtype": f64}))
 
+f = F(A.smooth_l1_loss.default, "acc")
+f.case("mean beta 1", lambda: ([R(3, 4) * 2, R(3, 4)], {}))
+f.case("none beta 0.5", lambda: ([R(5) * 2, R(5), 0, 0.5], {}))
+f = F(A.huber_loss.default, "acc")
+f.case("sum delta 0.7", lambda: ([R(3, 4) * 2, R(3, 4), 2, 0.7], {}))
+f = F(A.binary_cross_entropy_with_logits.default, "acc")
+f.case("mean", lambda: ([R(4, 3) * 3, torch.rand(4, 3)], {}))
+f.case("weight, pos_weight, none", lambda: ([R(4, 3) * 3, torch.rand(4, 3), torch.rand(3), torch.rand(3) * 2, 0], {}))
+
 write_all(OUT)
