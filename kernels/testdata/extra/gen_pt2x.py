@@ -29,6 +29,7 @@ confgen.TOL["exact"] = {f32: (0.0, 0.0), f64: (0.0, 0.0), bf16: (0.0, 0.0)}
 # softmax differently from the math backend gofx computes.
 confgen.TOL["attn"] = {f32: (1e-5, 1e-6), f64: (1e-12, 1e-12), bf16: (1.6e-2, 1e-2)}
 confgen.TOL["acc"][f32] = (1e-5, 1e-6)
+confgen.TOL["ew"] = {f32: (1.3e-6, 1e-5), f64: (1e-7, 1e-7), bf16: (1.6e-2, 1e-5)}
 
 
 def R(*shape, dt=f32):
@@ -142,6 +143,13 @@ f.case("clamped, filled", lambda: ([R(3, 4), torch.tensor([[True, False], [True,
                                     [torch.tensor([[0, 5], [2, -1]]), torch.tensor([[1, 1], [3, 9]])], -1.0], {}))
 f = F(A._unsafe_masked_index_put_accumulate.default, "acc")
 f.case("masked values", lambda: ([R(4), torch.tensor([True, False, True]), [torch.tensor([0, 1, 0])], R(3)], {}))
+
+f = F(A.linspace.Tensor_Tensor, "exact")
+f.case("0-d tensors", lambda: ([torch.tensor(-1.5), torch.tensor(2.0), 7], {}))
+f = F(A.linspace.Scalar_Tensor, "exact")
+f.case("float64", lambda: ([0.5, torch.tensor(3.0), 5], {"dtype": f64}))
+f = F(A.logspace.Tensor_Scalar, "ew")
+f.case("base 2", lambda: ([torch.tensor(0.0), 3.0, 4, 2.0], {}))
 
 # PT2E's decomposed quantization ops (torch/ao/quantization/fx/_decomposed.py).
 import torch.ao.quantization.fx._decomposed  # noqa: E402,F401 registers them
