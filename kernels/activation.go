@@ -9,7 +9,8 @@ import (
 
 // Activation functions, ATen's Activation.cpp: relu, relu6, hardtanh,
 // leaky_relu, elu, gelu, hardsigmoid, hardswish, silu, softplus,
-// hardshrink, mish and threshold. They share unary_ops.go's unary
+// hardshrink, mish, threshold, and the composites selu, celu, glu,
+// softshrink, prelu and _prelu_kernel. They share unary_ops.go's unary
 // machinery: PyTorch 1.13's CPU dtype checks, then float64 math rounded to
 // the output dtype.
 
@@ -25,6 +26,12 @@ func registerActivation() {
 	registerBoth(hardtanhOp.name, hardtanh)
 	registerBoth(relu6Op.name, relu6)
 	registerBoth(leakyReluOp.name, leakyRelu)
+	registerBoth("aten::selu", selu)
+	registerBoth("aten::celu", celu)
+	registerBoth("aten::glu", glu)
+	registerBoth("aten::softshrink", softshrink)
+	registerBoth("aten::_prelu_kernel", preluKernel)
+	registerBoth("aten::prelu", prelu)
 	registerBoth(eluOp.name, elu)
 	registerBoth(geluOp.name, gelu)
 }
@@ -300,4 +307,98 @@ var activationUnaries = []*unary{
 		return x * clampFloat(x+3, 0, 6) / 6
 	}},
 	{name: "aten::silu.default", cpuName: "silu_cpu", res: resultFloatOnly, ffFor: silu},
+}
+
+// selu is aten::selu: elu with SELU's alpha and scale.
+func selu(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::elu", []any{c.Tensor("self"),
+		ops.FloatScalar(1.6732632423543772848170429916717), ops.FloatScalar(1.0507009873554804934193349852946)}, nil)
+}
+
+// celu is aten::celu: elu(self, alpha, 1, 1/alpha).
+func celu(c *ops.Call) ([]any, error) {
+	a := c.Scalar("alpha")
+	return delegate(c, "aten::elu", []any{c.Tensor("self"), a, ops.IntScalar(1), ops.FloatScalar(1.0 / a.Float())}, nil)
+}
+
+// glu is aten::glu: the first half of self along dim times the sigmoid of
+// the second half.
+func glu(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	if self.Dim() == 0 {
+		return nil, c.Errorf("self", "glu does not support scalars because halving size must be even")
+	}
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	n := self.Size(d)
+	if n%2 != 0 {
+		return nil, c.Errorf("self", "Halving dimension must be even, but dimension %d is size %d", d, n)
+	}
+	a, b := tensor.Must(self.Narrow(d, 0, n/2)), tensor.Must(self.Narrow(d, n/2, n/2))
+	p := &chain{c: c, arg: "self"}
+	return p.result(p.call("aten::mul.Tensor", a, p.call("aten::sigmoid", b)))
+}
+
+// softshrink is aten::softshrink: x-λ above λ, x+λ below -λ, 0 between,
+// in x's dtype; NaN gives 0, as in PyTorch 1.13 (2.x keeps NaN).
+func softshrink(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	if !self.DType().IsFloat() {
+		return nil, notImplemented(c, "self", "softshrink_cpu", self.DType())
+	}
+	if self.IsMeta() {
+		return one(self.Meta()), nil
+	}
+	r := rounder(self.DType())
+	l := r(c.Scalar("lambd").Float())
+	vals := self.Float64s()
+	for i, x := range vals {
+		switch {
+		case x > l:
+			vals[i] = r(x - l)
+		case x < -l:
+			vals[i] = r(x + l)
+		default:
+			vals[i] = 0
+		}
+	}
+	return oneOrErr(tensor.FromFloat64s(self.DType(), vals, self.Shape()...))
+}
+
+// preluKernel is aten::_prelu_kernel: self where positive, weight*self
+// elsewhere, weight broadcast against self.
+func preluKernel(c *ops.Call) ([]any, error) {
+	self, w := c.Tensor("self"), c.Tensor("weight")
+	p := &chain{c: c, arg: "weight"}
+	return p.result(p.call("aten::where.self", p.call("aten::gt.Scalar", self, ops.IntScalar(0)), self, p.call("aten::mul.Tensor", w, self)))
+}
+
+// prelu is aten::prelu: _prelu_kernel with weight (one value, or one per
+// channel of dimension 1) shaped to broadcast along the channels.
+func prelu(c *ops.Call) ([]any, error) {
+	self, w := c.Tensor("self"), c.Tensor("weight")
+	if w.Dim() > 1 {
+		return nil, c.Errorf("weight", "prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = %d", w.Dim())
+	}
+	n := w.Numel()
+	if n != 1 {
+		ch := 1
+		if self.Dim() > 1 {
+			ch = self.Size(1)
+		}
+		if ch != n {
+			return nil, c.Errorf("weight", "Mismatch of parameter numbers and input channel size. Found parameter numbers = %d and channel size = %d.", n, ch)
+		}
+	}
+	if self.Dim() > 1 {
+		shape := make([]int, self.Dim())
+		for i := range shape {
+			shape[i] = 1
+		}
+		shape[1] = n
+		w = tensor.Must(w.Reshape(shape...))
+	}
+	return delegateKernel("aten::_prelu_kernel", preluKernel, []any{self, w}, nil)
 }

@@ -28,7 +28,7 @@ func registerAttention() {
 // safeSoftmax is aten::_safe_softmax: softmax over dim, except that rows
 // whose elements are all -inf give zeros instead of NaN.
 func safeSoftmax(c *ops.Call) ([]any, error) {
-	p := &cellOps{c: c, arg: "self"}
+	p := &chain{c: c, arg: "self"}
 	self := c.Tensor("self")
 	dim := c.Int("dim")
 	var dt any
@@ -87,7 +87,7 @@ func checkSDPA(c *ops.Call, maskArg string) (*sdpaInputs, error) {
 
 // boolMaskToFloat is convert_boolean_attn_mask: a bool mask becomes 0
 // where true and -inf where false, in dtype dt; other masks are kept.
-func boolMaskToFloat(p *cellOps, m *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
+func boolMaskToFloat(p *chain, m *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	if m == nil || m.DType() != tensor.Bool || p.err != nil {
 		return m
 	}
@@ -108,7 +108,7 @@ func boolMaskToFloat(p *cellOps, m *tensor.Tensor, dt tensor.DType) *tensor.Tens
 // (q·√s)(kᵀ·√s) + mask, in the accumulate dtype (float32 for float16 and
 // bfloat16), and the value tensor in that dtype (heads repeated for
 // grouped-query attention).
-func sdpaScores(p *cellOps, in *sdpaInputs) (scores, value *tensor.Tensor) {
+func sdpaScores(p *chain, in *sdpaInputs) (scores, value *tensor.Tensor) {
 	c := p.c
 	q, k, v := in.q, in.k, in.v
 	if dt := q.DType(); dt == tensor.Float16 || dt == tensor.BFloat16 {
@@ -171,7 +171,7 @@ func sdpaScores(p *cellOps, in *sdpaInputs) (scores, value *tensor.Tensor) {
 }
 
 // to2 converts t to dtype dt through aten::_to_copy.
-func to2(p *cellOps, t *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
+func to2(p *chain, t *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	if p.err != nil || t.DType() == dt {
 		return t
 	}
@@ -186,7 +186,7 @@ func to2(p *cellOps, t *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 // repeatHeads is pre_process_group_query_attention_input for one of key
 // and value: its heads (dimension -3) repeated (repeat_interleave) to the
 // query's head count, which must be a multiple of them.
-func repeatHeads(p *cellOps, q, t *tensor.Tensor) *tensor.Tensor {
+func repeatHeads(p *chain, q, t *tensor.Tensor) *tensor.Tensor {
 	if p.err != nil {
 		return nil
 	}
@@ -212,7 +212,7 @@ func repeatHeads(p *cellOps, q, t *tensor.Tensor) *tensor.Tensor {
 // sdpaMathRun runs the math backend and returns (output, attention
 // weights) in the inputs' dtype.
 func sdpaMathRun(c *ops.Call, in *sdpaInputs, dropoutMask *tensor.Tensor) ([]any, error) {
-	p := &cellOps{c: c, arg: "query"}
+	p := &chain{c: c, arg: "query"}
 	attn, v := sdpaScores(p, in)
 	attn = p.call("aten::_safe_softmax", attn, int64(-1), nil)
 	if dp := c.Float("dropout_p"); dp > 0 && p.err == nil {
@@ -243,7 +243,7 @@ func sdpa(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &cellOps{c: c, arg: "attn_mask"}
+	p := &chain{c: c, arg: "attn_mask"}
 	in.mask = boolMaskToFloat(p, in.mask, in.q.DType())
 	out, err := sdpaMathRun(c, in, nil)
 	if err != nil {
@@ -285,7 +285,7 @@ func sdpaFlashCPU(c *ops.Call) ([]any, error) {
 	if c.Float("dropout_p") > 0 {
 		return nil, c.Errorf("dropout_p", "flash attention for cpu with dropout is not supported by gofx")
 	}
-	p := &cellOps{c: c, arg: "query"}
+	p := &chain{c: c, arg: "query"}
 	in.mask = boolMaskToFloat(p, in.mask, in.q.DType())
 	scores, v := sdpaScores(p, in)
 	attn := p.call("aten::_safe_softmax", scores, int64(-1), nil)

@@ -11,7 +11,8 @@ import (
 
 // Convolutions, ATen's Convolution.cpp: aten::convolution (1-d, 2-d and
 // 3-d, grouped, dilated, transposed with output_padding), the composites
-// conv1d, conv2d, conv3d, conv_transpose1d and conv_transpose2d, and
+// conv1d, conv2d, conv3d (and their padding="same"/"valid" overloads),
+// conv_transpose1d, conv_transpose2d and _convolution, and
 // convolution_backward.
 //
 // Every case runs as a 3-d convolution (1-d and 2-d ones get leading
@@ -36,6 +37,11 @@ func registerConvolution() {
 	registerBoth("aten::conv3d", func(c *ops.Call) ([]any, error) { return convNd(c, 3) })
 	registerBoth("aten::conv_transpose1d", func(c *ops.Call) ([]any, error) { return convTranspose(c, 1) })
 	registerBoth("aten::conv_transpose2d.input", func(c *ops.Call) ([]any, error) { return convTranspose(c, 2) })
+	registerBoth("aten::conv1d.padding", convPadding("aten::conv1d"))
+	registerBoth("aten::conv2d.padding", convPadding("aten::conv2d"))
+	registerBoth("aten::conv3d.padding", convPadding("aten::conv3d"))
+	registerBoth("aten::_convolution", underscoreConvolution)
+	registerBoth("aten::_convolution.deprecated", underscoreConvolution)
 }
 
 // convolutionBackward is aten::convolution_backward: the gradients of a
@@ -740,4 +746,69 @@ func convTranspose(c *ops.Call, nd int) ([]any, error) {
 		y = tensor.Must(y.SqueezeDim(0))
 	}
 	return one(y), nil
+}
+
+// convPadding is aten::conv1d/conv2d/conv3d.padding: padding "valid" (none)
+// or "same" (the output keeps the input's size; stride must be 1), the
+// latter as ATen's _convolution_mode gives it: symmetric padding of
+// dilation*(k-1)/2, and an odd remainder added on the right of the input
+// with constant_pad_nd.
+func convPadding(name string) ops.Kernel {
+	return func(c *ops.Call) ([]any, error) {
+		input, weight := c.Tensor("input"), c.Tensor("weight")
+		stride, dilation := c.Ints("stride"), c.Ints("dilation")
+		var bias any
+		if !c.IsNone("bias") {
+			bias = c.Tensor("bias")
+		}
+		dim := weight.Dim() - 2
+		if dim < 1 {
+			return nil, c.Errorf("weight", "expected weight to have at least 3 dimensions, got %d", weight.Dim())
+		}
+		padL := make([]int64, dim)
+		switch mode := c.Str("padding"); mode {
+		case "valid":
+		case "same":
+			for _, s := range stride {
+				if s != 1 {
+					return nil, c.Errorf("padding", "padding='same' is not supported for strided convolutions")
+				}
+			}
+			padNd := make([]int64, 2*dim)
+			asym := false
+			for i := range dim {
+				d := dilation[0]
+				if len(dilation) > 1 {
+					d = dilation[i]
+				}
+				total := d * int64(weight.Size(i+2)-1)
+				padL[i] = total / 2
+				if r := total - total/2; r != padL[i] {
+					asym = true
+					padNd[2*(dim-1-i)+1] = r - padL[i]
+				}
+			}
+			if asym {
+				out, err := delegate(c, "aten::constant_pad_nd", []any{input, padNd, ops.IntScalar(0)}, nil)
+				if err != nil {
+					return nil, err
+				}
+				input = out[0].(*tensor.Tensor)
+			}
+		default:
+			return nil, c.Errorf("padding", "Invalid padding string: '%s'", mode)
+		}
+		return delegate(c, name, []any{input, weight, bias, stride, padL, dilation, c.Int("groups")}, nil)
+	}
+}
+
+// underscoreConvolution is aten::_convolution (both overloads):
+// convolution, the backend flags ignored.
+func underscoreConvolution(c *ops.Call) ([]any, error) {
+	var bias any
+	if !c.IsNone("bias") {
+		bias = c.Tensor("bias")
+	}
+	return delegate(c, "aten::convolution", []any{c.Tensor("input"), c.Tensor("weight"), bias,
+		c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), c.Bool("transposed"), c.Ints("output_padding"), c.Int("groups")}, nil)
 }

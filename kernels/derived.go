@@ -13,7 +13,8 @@ import (
 
 // Derived variants, registered after every family (register.go): the
 // in-place overloads (add_, relu_, clamp_, ...) and out= overloads that
-// have no kernel of their own.
+// have no kernel of their own, and the *_copy forms of the view
+// operators.
 //
 // An in-place overload gets a generic kernel: it calls the functional
 // overload (aten.add.Tensor for aten.add_.Tensor) with the same arguments
@@ -31,6 +32,70 @@ func registerDerived() {
 	// overload and written into out.
 	registerOut("aten::atan2.out", "aten::atan2")
 	registerGeneric(ops.Global())
+	registerCopies(ops.Global())
+}
+
+// registerCopies installs the kernels of the *_copy operators
+// (view_copy, permute_copy, select_copy.int, split_copy.Tensor, ...), the
+// out-of-place forms of the view operators that functionalized programs
+// call: each calls its view operator (the same name without _copy, the
+// same overload and arguments) and returns contiguous copies of its
+// results.
+func registerCopies(reg *ops.Registry) {
+	for _, o := range reg.All() {
+		s := o.Schema()
+		if o.HasKernel() || !strings.HasSuffix(s.Name, "_copy") || o.Has(ops.Mutable) {
+			continue
+		}
+		base, ok := reg.Lookup(s.Namespace + "::" + strings.TrimSuffix(s.Name, "_copy") + "." + overload(s))
+		if !ok || !base.HasKernel() || !sameArgs(s.Args, base.Schema().Args) || len(s.Returns) != len(base.Schema().Returns) {
+			continue
+		}
+		k := copyOf(base)
+		o.SetKernel(k)
+		if base.HasMeta() {
+			o.SetMeta(k)
+		}
+		origins[o] = origin{file: registering, derivedFrom: base}
+	}
+}
+
+// copyOf returns the kernel of the _copy form of view operator base.
+func copyOf(base *ops.Operator) ops.Kernel {
+	cp := func(t *tensor.Tensor) *tensor.Tensor {
+		if t.IsMeta() {
+			return t.Meta()
+		}
+		return t.Contiguous().Clone()
+	}
+	return func(c *ops.Call) ([]any, error) {
+		args := make([]any, 0, len(c.Op.Schema().Args))
+		kw := map[string]any{}
+		for _, a := range c.Op.Schema().Args {
+			if a.KwargOnly {
+				kw[a.Name] = c.Arg(a.Name)
+			} else {
+				args = append(args, c.Arg(a.Name))
+			}
+		}
+		out, err := base.Call(args, kw)
+		if err != nil {
+			return nil, rebind(c, base, err, nil)
+		}
+		for i, v := range out {
+			switch v := v.(type) {
+			case *tensor.Tensor:
+				out[i] = cp(v)
+			case []*tensor.Tensor:
+				ts := make([]*tensor.Tensor, len(v))
+				for j, t := range v {
+					ts[j] = cp(t)
+				}
+				out[i] = ts
+			}
+		}
+		return out, nil
+	}
 }
 
 // registerOut installs, for the out= overload outName, a kernel that calls

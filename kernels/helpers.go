@@ -254,3 +254,68 @@ func filledInts(dt tensor.DType, v int64, shape []int) *tensor.Tensor {
 	}
 	return tensor.Must(tensor.FromInt64s(dt, vals, shape...))
 }
+
+// chain runs operator calls on behalf of c, for kernels that compose
+// registered operators as ATen's composite functions do: the first error
+// stops the chain and is reported as c's, blaming arg.
+type chain struct {
+	c   *ops.Call
+	arg string // the argument errors blame, "input" when empty
+	err error
+}
+
+// call runs operator name on args and returns its tensor result (nil after
+// an error).
+func (p *chain) call(name string, args ...any) *tensor.Tensor {
+	if p.err != nil {
+		return nil
+	}
+	out, err := op(name).Call(args, nil)
+	if err != nil {
+		arg := p.arg
+		if arg == "" {
+			arg = "input"
+		}
+		p.err = p.c.Errorf(arg, "%v", err)
+		return nil
+	}
+	return out[0].(*tensor.Tensor)
+}
+
+// callKw is call with keyword arguments.
+func (p *chain) callKw(name string, kwargs map[string]any, args ...any) *tensor.Tensor {
+	out := p.callsKw(name, kwargs, args...)
+	if out == nil {
+		return nil
+	}
+	return out[0].(*tensor.Tensor)
+}
+
+// calls runs operator name on args and returns all its results (nil
+// after an error).
+func (p *chain) calls(name string, args ...any) []any { return p.callsKw(name, nil, args...) }
+
+// callsKw is calls with keyword arguments.
+func (p *chain) callsKw(name string, kwargs map[string]any, args ...any) []any {
+	if p.err != nil {
+		return nil
+	}
+	out, err := op(name).Call(args, kwargs)
+	if err != nil {
+		arg := p.arg
+		if arg == "" {
+			arg = "input"
+		}
+		p.err = p.c.Errorf(arg, "%v", err)
+		return nil
+	}
+	return out
+}
+
+// result returns t as a kernel's single result, or the chain's error.
+func (p *chain) result(t *tensor.Tensor) ([]any, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	return one(t), nil
+}

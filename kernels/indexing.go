@@ -11,7 +11,9 @@ import (
 // Indexing, ATen's TensorAdvancedIndexing.cpp: gather, index.Tensor
 // (advanced indexing), index_select, nonzero, and the scatter kernels, the
 // functional forms of ATen's in-place writes: scatter (src and value),
-// scatter_add, scatter_reduce.two and index_put, and masked_fill. Each scatter returns a
+// scatter_add, scatter_reduce.two and index_put, masked_fill, and 2.x's
+// _unsafe_index, _unsafe_index_put and their masked forms; index_add,
+// index_copy and index_fill through index_put. Each scatter returns a
 // new contiguous tensor: a copy of self with the scattered elements
 // written. Writes that hit the same element happen in the order ATen's
 // single-threaded CPU kernels use (row-major over the index), and
@@ -30,6 +32,14 @@ func registerIndexing() {
 	registerBoth("aten::index_put", indexPut)
 	registerBoth("aten::masked_fill.Scalar", maskedFillScalar)
 	registerBoth("aten::masked_fill.Tensor", maskedFillTensor)
+	registerBoth("aten::_unsafe_index.Tensor", unsafeIndex)
+	registerBoth("aten::_unsafe_index_put", unsafeIndexPut)
+	registerBoth("aten::_unsafe_masked_index", unsafeMaskedIndex)
+	registerBoth("aten::_unsafe_masked_index_put_accumulate", unsafeMaskedIndexPutAccumulate)
+	registerBoth("aten::index_add", indexAdd)
+	registerBoth("aten::index_copy", indexCopy)
+	registerBoth("aten::index_fill.int_Scalar", indexFill)
+	registerBoth("aten::index_fill.int_Tensor", indexFill)
 }
 
 // nonEmptyShape is a tensor's shape with a 0-d tensor counted as [1], as
@@ -955,4 +965,194 @@ func maskedFillTensor(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	return maskedFillValue(c, v)
+}
+
+// unsafeIndex is aten::_unsafe_index.Tensor (2.x): index.Tensor without
+// the promise of bounds checks (these kernels check anyway).
+func unsafeIndex(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::index.Tensor", []any{c.Tensor("self"), c.Arg("indices")}, nil)
+}
+
+// unsafeIndexPut is aten::_unsafe_index_put (2.x): index_put.
+func unsafeIndexPut(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::index_put", []any{c.Tensor("self"), c.Arg("indices"), c.Tensor("values"), c.Bool("accumulate")}, nil)
+}
+
+// clampedIndices returns the indices of c clamped into [lo(size), size-1]
+// along their dimensions of x, checking they are integral.
+func clampedIndices(p *chain, x *tensor.Tensor, indices []*tensor.Tensor, negative bool) []any {
+	out := make([]any, len(indices))
+	for i, t := range indices {
+		if t == nil {
+			continue
+		}
+		if dt := t.DType(); dt != tensor.Int64 && dt != tensor.Int32 {
+			if p.err == nil {
+				p.err = p.c.Errorf("indices", "tensors used as indices must be long or int tensors")
+			}
+			return nil
+		}
+		if i >= x.Dim() {
+			continue
+		}
+		lo := int64(0)
+		if negative {
+			lo = -int64(x.Size(i))
+		}
+		out[i] = p.call("aten::clamp", t, ops.IntScalar(lo), ops.IntScalar(int64(x.Size(i)-1)))
+	}
+	return out
+}
+
+// unsafeMaskedIndex is aten::_unsafe_masked_index (2.x, how upsampling
+// with padding decomposes): x[indices] with each index clamped into
+// [-size, size-1] of its dimension, and fill where mask is false. An empty
+// x is first replaced by a tensor of fill whose indexed empty dimensions
+// have size 1, as ATen's kernel does.
+func unsafeMaskedIndex(c *ops.Call) ([]any, error) {
+	x, mask := c.Tensor("self"), c.Tensor("mask")
+	if mask.DType() != tensor.Bool {
+		return nil, c.Errorf("mask", "_unsafe_masked_index found unexpected dtype for mask. Expected Bool, got %s", scalarTypeName(mask.DType()))
+	}
+	p := &chain{c: c, arg: "indices"}
+	indices := c.Tensors("indices")
+	fill := c.Scalar("fill")
+	if x.Numel() == 0 {
+		shape := x.Shape()
+		for i, t := range indices {
+			if t != nil && i < len(shape) && shape[i] == 0 {
+				shape[i] = 1
+			}
+		}
+		v, err := scalarValue(c, "fill", fill, x.DType())
+		if err != nil {
+			return nil, err
+		}
+		full, err := fullTensor(x.IsMeta(), x.DType(), shape, v)
+		if err != nil {
+			return nil, c.Errorf("self", "%v", err)
+		}
+		return p.result(p.call("aten::index.Tensor", full, clampedIndices(p, full, indices, true)))
+	}
+	idx := clampedIndices(p, x, indices, true)
+	g := p.call("aten::index.Tensor", x, idx)
+	return p.result(p.call("aten::masked_fill.Scalar", g, p.call("aten::logical_not", mask), fill))
+}
+
+// unsafeMaskedIndexPutAccumulate is
+// aten::_unsafe_masked_index_put_accumulate (2.x): index_put with
+// accumulate of values zeroed where mask is false, the indices clamped
+// into [-size, size-1].
+func unsafeMaskedIndexPutAccumulate(c *ops.Call) ([]any, error) {
+	x, mask := c.Tensor("self"), c.Tensor("mask")
+	if mask.DType() != tensor.Bool {
+		return nil, c.Errorf("mask", "_unsafe_masked_index_put_accumulate found unexpected dtype for mask. Expected Bool, got %s", scalarTypeName(mask.DType()))
+	}
+	p := &chain{c: c, arg: "indices"}
+	idx := clampedIndices(p, x, c.Tensors("indices"), true)
+	v := p.call("aten::masked_fill.Scalar", c.Tensor("values"), p.call("aten::logical_not", mask), ops.IntScalar(0))
+	return p.result(p.call("aten::index_put", x, idx, v, true))
+}
+
+// indexAlong returns the index list that selects index (a 0-d or 1-d
+// integer tensor) along dimension dim of x, for index_put, and dim
+// normalized.
+func indexAlong(c *ops.Call, x *tensor.Tensor) ([]any, int, error) {
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), x.Dim())
+	if err != nil {
+		return nil, 0, err
+	}
+	idx := c.Tensor("index")
+	if idx.Dim() > 1 {
+		return nil, 0, c.Errorf("index", "Index is supposed to be a vector")
+	}
+	if dt := idx.DType(); dt != tensor.Int64 && dt != tensor.Int32 {
+		return nil, 0, c.Errorf("index", "Expected dtype int32/int64 for index but got: %s", scalarTypeName(dt))
+	}
+	if idx.Dim() == 0 {
+		idx = tensor.Must(idx.Reshape(1))
+	}
+	list := make([]any, d+1)
+	list[d] = idx
+	return list, d, nil
+}
+
+// indexWrite is index_add, index_copy and index_fill: index_put of values
+// along dim at index (accumulating for index_add).
+func indexWrite(c *ops.Call, values *tensor.Tensor, accumulate bool) ([]any, error) {
+	self := c.Tensor("self")
+	x := self
+	if x.Dim() == 0 {
+		x = tensor.Must(x.Reshape(1))
+	}
+	list, _, err := indexAlong(c, x)
+	if err != nil {
+		return nil, err
+	}
+	if values.Dim() == 0 && self.Dim() == 0 {
+		values = tensor.Must(values.Reshape(1))
+	}
+	p := &chain{c: c, arg: "index"}
+	out := p.call("aten::index_put", x, list, values, accumulate)
+	if p.err == nil && self.Dim() == 0 {
+		out = tensor.Must(out.Reshape())
+	}
+	return p.result(out)
+}
+
+// indexAdd is aten::index_add: self with alpha*source[i] added to the
+// slice index[i] of dim, for every i.
+func indexAdd(c *ops.Call) ([]any, error) {
+	p := &chain{c: c, arg: "source"}
+	src := p.call("aten::mul.Scalar", c.Tensor("source"), c.Scalar("alpha"))
+	if p.err != nil {
+		return nil, p.err
+	}
+	return indexWrite(c, to(src, c.Tensor("self").DType()), true)
+}
+
+// indexCopy is aten::index_copy: self with the slice index[i] of dim
+// replaced by source[i].
+func indexCopy(c *ops.Call) ([]any, error) {
+	src := c.Tensor("source")
+	if src.DType() != c.Tensor("self").DType() {
+		return nil, c.Errorf("source", "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
+			scalarTypeName(c.Tensor("self").DType()), scalarTypeName(src.DType()))
+	}
+	return indexWrite(c, src, false)
+}
+
+// indexFill is aten::index_fill.int_Scalar and .int_Tensor: self with the
+// slices index of dim filled with value (a Scalar or 0-d tensor),
+// converted to self's dtype.
+func indexFill(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	var s ops.Scalar
+	switch v := c.Arg("value").(type) {
+	case *tensor.Tensor:
+		if v.Dim() != 0 {
+			return nil, c.Errorf("value", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.Dim())
+		}
+		switch {
+		case v.IsMeta():
+			s = ops.IntScalar(0)
+		case v.DType().IsFloat():
+			s = ops.FloatScalar(v.Float64s()[0])
+		case v.DType() == tensor.Bool:
+			s = ops.BoolScalar(v.Bools()[0])
+		default:
+			s = ops.IntScalar(v.Int64s()[0])
+		}
+	case ops.Scalar:
+		s = v
+	}
+	val, err := scalarValue(c, "value", s, self.DType())
+	if err != nil {
+		return nil, err
+	}
+	t, err := fullTensor(self.IsMeta(), self.DType(), []int{}, val)
+	if err != nil {
+		return nil, c.Errorf("value", "%v", err)
+	}
+	return indexWrite(c, t, false)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -11,13 +12,15 @@ import (
 
 // Layer normalization, ATen's layer_norm.cpp: native_layer_norm,
 // layer_norm and native_layer_norm_backward, with the statistics and
-// gradients computed in float64 and rounded to the dtype once.
+// gradients computed in float64 and rounded to the dtype once; and
+// rms_norm, composed from registered operators as ATen's composite is.
 
 // registerLayerNorm registers the kernels of layer_norm.go.
 func registerLayerNorm() {
 	registerBoth("aten::native_layer_norm_backward", nativeLayerNormBackward)
 	registerBoth("aten::native_layer_norm", nativeLayerNorm)
 	registerBoth("aten::layer_norm", layerNorm)
+	registerBoth("aten::rms_norm", rmsNorm)
 }
 
 // nativeLayerNormBackward is aten::native_layer_norm_backward: the
@@ -224,4 +227,56 @@ func layerNorm(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	return out[:1], nil
+}
+
+// rmsNorm is aten::rms_norm (PyTorch 2.4+): x·rsqrt(mean(x², last
+// len(normalized_shape) dims) + eps)·weight, computed in the opmath dtype
+// (float32 for float16/bfloat16) and cast back before the weight; eps
+// defaults to the opmath dtype's machine epsilon.
+func rmsNorm(c *ops.Call) ([]any, error) {
+	x := c.Tensor("input")
+	ns := c.Ints("normalized_shape")
+	shape := x.Shape()
+	ok := len(ns) > 0 && len(ns) <= len(shape)
+	for i := 0; ok && i < len(ns); i++ {
+		ok = int64(shape[len(shape)-len(ns)+i]) == ns[i]
+	}
+	if !ok {
+		return nil, c.Errorf("normalized_shape", "Given normalized_shape=%s, expected input with shape [*, %s], but got input of size%s",
+			fmtInts(ns), strings.Trim(fmtInts(ns), "[]"), fmtInts64(shape))
+	}
+	var w *tensor.Tensor
+	if !c.IsNone("weight") {
+		w = c.Tensor("weight")
+		if !slices.Equal(intsToInt64(w.Shape()), ns) {
+			return nil, c.Errorf("weight", "Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s",
+				fmtInts64(w.Shape()), fmtInts(ns))
+		}
+	}
+	dt := x.DType()
+	if !dt.IsFloat() {
+		return nil, notImplemented(c, "input", "rms_norm", dt)
+	}
+	op := computeType(dt)
+	eps := 1.1920928955078125e-07
+	if op == tensor.Float64 {
+		eps = 2.220446049250313e-16
+	}
+	if v, ok := c.OptFloat("eps"); ok {
+		eps = v
+	}
+	eps = roundTo(dt, eps)
+	dims := make([]int64, len(ns))
+	for i := range dims {
+		dims[i] = int64(len(shape) - i - 1)
+	}
+	p := &chain{c: c, arg: "input"}
+	up := to2(p, x, op)
+	ms := p.call("aten::mean.dim", p.call("aten::pow.Tensor_Scalar", up, ops.IntScalar(2)), dims, true)
+	r := p.call("aten::rsqrt", p.call("aten::add.Scalar", ms, ops.FloatScalar(eps)))
+	out := to2(p, p.call("aten::mul.Tensor", up, r), dt)
+	if w != nil {
+		out = p.call("aten::mul.Tensor", out, w)
+	}
+	return p.result(out)
 }

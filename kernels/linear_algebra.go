@@ -7,7 +7,8 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// Matrix products, ATen's LinearAlgebra.cpp: mm, bmm, addmm and matmul.
+// Matrix products, ATen's LinearAlgebra.cpp: mm, bmm, addmm and matmul,
+// and the composites dot, vdot, mv, outer, ger, trace, baddbmm, addbmm.
 // They multiply through blas.go. PyTorch 1.13 has no CPU matrix product
 // for float16 and bool, and these kernels refuse them with PyTorch's
 // message; the meta functions accept every dtype, as PyTorch's meta
@@ -19,6 +20,14 @@ func registerLinearAlgebra() {
 	registerBoth("aten::bmm", bmm)
 	registerBoth("aten::addmm", addmm)
 	registerBoth("aten::matmul", matmul)
+	registerBoth("aten::dot", dot)
+	registerBoth("aten::vdot", dot)
+	registerBoth("aten::mv", mv)
+	registerBoth("aten::outer", outer)
+	registerBoth("aten::ger", outer)
+	registerBoth("aten::trace", trace)
+	registerBoth("aten::baddbmm", baddbmm)
+	registerBoth("aten::addbmm", addbmm)
 }
 
 // batchProduct returns a@b for 3-D a [B,m,k] and b [B,k,n] of dtype dt,
@@ -337,4 +346,93 @@ func product(sizes []int) int {
 		p *= s
 	}
 	return p
+}
+
+// dot is aten::dot (and vdot, the same for real tensors): the inner
+// product of two 1-d tensors of one dtype and size.
+func dot(c *ops.Call) ([]any, error) {
+	a := c.Tensor("self")
+	otherArg := "tensor"
+	if !hasArg(c, otherArg) {
+		otherArg = "other"
+	}
+	b := c.Tensor(otherArg)
+	if a.Dim() != 1 || b.Dim() != 1 {
+		return nil, c.Errorf(otherArg, "1D tensors expected, but got %dD and %dD tensors", a.Dim(), b.Dim())
+	}
+	if a.DType() != b.DType() {
+		return nil, c.Errorf(otherArg, "dot : expected both vectors to have same dtype, but found %s and %s", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
+	}
+	if a.Numel() != b.Numel() {
+		return nil, c.Errorf(otherArg, "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively",
+			a.Numel(), b.Numel(), a.Numel(), b.Numel())
+	}
+	return delegate(c, "aten::matmul", []any{a, b}, nil)
+}
+
+// mv is aten::mv: matrix times vector.
+func mv(c *ops.Call) ([]any, error) {
+	m, v := c.Tensor("self"), c.Tensor("vec")
+	if m.Dim() != 2 || v.Dim() != 1 {
+		return nil, c.Errorf("vec", "vector + matrix @ vector expected, got 1, %d, %d", m.Dim(), v.Dim())
+	}
+	if m.Size(1) != v.Size(0) {
+		return nil, c.Errorf("vec", "size mismatch, got input (%d), mat (%dx%d), vec (%d)", m.Size(0), m.Size(0), m.Size(1), v.Size(0))
+	}
+	return delegate(c, "aten::matmul", []any{m, v}, nil)
+}
+
+// outer is aten::outer (and ger): self[i]*vec2[j].
+func outer(c *ops.Call) ([]any, error) {
+	a, b := c.Tensor("self"), c.Tensor("vec2")
+	if a.Dim() != 1 {
+		return nil, c.Errorf("self", "outer: Expected 1-D argument self, but got %d-D", a.Dim())
+	}
+	if b.Dim() != 1 {
+		return nil, c.Errorf("vec2", "outer: Expected 1-D argument vec2, but got %d-D", b.Dim())
+	}
+	return delegate(c, "aten::mul.Tensor", []any{tensor.Must(a.Reshape(a.Size(0), 1)), b}, nil)
+}
+
+// trace is aten::trace: the sum of the diagonal of a matrix, integers
+// summed into int64.
+func trace(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	if x.Dim() != 2 {
+		return nil, c.Errorf("self", "trace: expected a matrix, but got tensor with dim %d", x.Dim())
+	}
+	p := &chain{c: c, arg: "self"}
+	return p.result(p.call("aten::sum", p.call("aten::diagonal", x, int64(0), int64(0), int64(1))))
+}
+
+// baddbmm is aten::baddbmm: beta*self + alpha*(batch1 @ batch2), self
+// ignored when beta is 0 (its NaNs too).
+func baddbmm(c *ops.Call) ([]any, error) { return batchedAdd(c, false) }
+
+// addbmm is aten::addbmm: beta*self + alpha*Σ_b batch1[b] @ batch2[b].
+func addbmm(c *ops.Call) ([]any, error) { return batchedAdd(c, true) }
+
+// batchedAdd implements baddbmm and (reduce) addbmm.
+func batchedAdd(c *ops.Call, reduce bool) ([]any, error) {
+	self, b1, b2 := c.Tensor("self"), c.Tensor("batch1"), c.Tensor("batch2")
+	if b1.Dim() != 3 || b2.Dim() != 3 {
+		return nil, c.Errorf("batch1", "batch1 must be a 3D tensor")
+	}
+	beta, alpha := c.Scalar("beta"), c.Scalar("alpha")
+	p := &chain{c: c, arg: "batch1"}
+	prod := p.call("aten::bmm", b1, b2)
+	if reduce {
+		prod = p.call("aten::sum.dim_IntList", prod, []int64{0}, false)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if _, err := ops.BroadcastShapes(self.Shape(), prod.Shape()); err != nil || len(self.Shape()) > len(prod.Shape()) {
+		return nil, c.Errorf("self", "expected self to broadcast to %s, got %s", shapeString(prod.Shape()), shapeString(self.Shape()))
+	}
+	if beta.IsFloat() && beta.Float() == 0 || !beta.IsFloat() && beta.Int() == 0 {
+		return p.result(p.call("aten::mul.Scalar", prod, alpha))
+	}
+	scaled := p.call("aten::mul.Scalar", self, beta)
+	return p.result(p.callKw("aten::add.Tensor", map[string]any{"alpha": alpha}, scaled, prod))
 }

@@ -13,8 +13,9 @@ import (
 // dimensions, with PyTorch 1.13's input checks (batched and unbatched
 // inputs, only a batch dimension may be empty), dtype support (float32 and
 // float64, plus float16 and bfloat16 for reflection_pad3d) and index
-// formulas, which also define what negative padding (cropping) gives; and
-// constant_pad_nd.
+// formulas, which also define what negative padding (cropping) gives;
+// constant_pad_nd; circular padding (_pad_circular); and pad and
+// _pad_enum, which pick one of them by mode.
 
 // registerPadding registers the kernels of padding.go.
 func registerPadding() {
@@ -24,6 +25,10 @@ func registerPadding() {
 	registerBoth("aten::replication_pad2d", replicationPad2d)
 	registerBoth("aten::replication_pad3d", replicationPad3d)
 	registerBoth("aten::constant_pad_nd", constantPadND)
+	registerBoth("aten::replication_pad1d", replicationPad1d)
+	registerBoth("aten::_pad_circular", padCircular)
+	registerBoth("aten::_pad_enum", padKernelByMode)
+	registerBoth("aten::pad", padKernelByMode)
 }
 
 // padSpec describes one of the padding ops.
@@ -287,4 +292,111 @@ func constantPadND(c *ops.Call) ([]any, error) {
 		return nil, fmt.Errorf("constant_pad_nd: %w", err)
 	}
 	return one(out), nil
+}
+
+// replicationPad1d is aten::replication_pad1d, for (C, W) and (N, C, W)
+// tensors.
+func replicationPad1d(c *ops.Call) ([]any, error) {
+	return padKernel(c, padSpec{name: "replication_pad1d_cpu", nd: 1, exactLen: true})
+}
+
+// padModes are the modes of aten::pad, in the order of ATen's
+// at::padding_mode (the int mode of _pad_enum).
+var padModes = []string{"constant", "reflect", "replicate", "circular"}
+
+// padKernelByMode is aten::pad (mode a string) and aten::_pad_enum (mode
+// an int): constant_pad_nd, or reflection, replication or circular
+// padding of the last 1, 2 or 3 dimensions as the padding's length says.
+func padKernelByMode(c *ops.Call) ([]any, error) {
+	self, pad := c.Tensor("self"), c.Ints("pad")
+	var mode int
+	switch m := c.Arg("mode").(type) {
+	case string:
+		mode = slices.Index(padModes, m)
+		if mode < 0 {
+			return nil, c.Errorf("mode", "Unrecognised padding mode %s", m)
+		}
+	case int64:
+		if m < 0 || int(m) >= len(padModes) {
+			return nil, c.Errorf("mode", "Unrecognised padding mode %d", m)
+		}
+		mode = int(m)
+	}
+	if len(pad)%2 != 0 {
+		return nil, c.Errorf("pad", "Padding length must be divisible by 2")
+	}
+	n := self.Dim()
+	if len(pad) > 2*n {
+		return nil, c.Errorf("pad", "Padding length should be less than or equal to two times the input dimension but got padding length %d and input of dimension %d", len(pad), n)
+	}
+	value, hasValue := c.OptFloat("value")
+	if mode == 0 {
+		return delegate(c, "aten::constant_pad_nd", []any{self, pad, ops.FloatScalar(value)}, nil)
+	}
+	if hasValue && value != 0 {
+		return nil, c.Errorf("value", "Padding mode \"%s\" doesn't take in value argument", padModes[mode])
+	}
+	nd := len(pad) / 2
+	if nd < 1 || nd > 3 || n != nd+1 && n != nd+2 {
+		return nil, c.Errorf("pad", "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+	}
+	switch mode {
+	case 1:
+		return delegate(c, fmt.Sprintf("aten::reflection_pad%dd", nd), []any{self, pad}, nil)
+	case 2:
+		return delegate(c, fmt.Sprintf("aten::replication_pad%dd", nd), []any{self, pad}, nil)
+	}
+	return delegate(c, "aten::_pad_circular", []any{self, pad}, nil)
+}
+
+// padCircular is aten::_pad_circular: the last len(pad)/2 dimensions
+// padded with wrapped-around copies (pad[2i], pad[2i+1] for the i-th
+// dimension from the last; negative values crop), each by at most the
+// dimension's size.
+func padCircular(c *ops.Call) ([]any, error) {
+	self, pad := c.Tensor("self"), c.Ints("pad")
+	if len(pad)%2 != 0 || len(pad)/2 > self.Dim() {
+		return nil, c.Errorf("pad", "Expected padding of length a multiple of 2 and at most 2*%d, got %d", self.Dim(), len(pad))
+	}
+	p := &chain{c: c, arg: "pad"}
+	x := self
+	for i := 0; i < len(pad)/2; i++ {
+		d := self.Dim() - 1 - i
+		size := int64(self.Size(d))
+		lo, hi := pad[2*i], pad[2*i+1]
+		if lo > size || hi > size {
+			return nil, c.Errorf("pad", "Padding value causes wrapping around more than once.")
+		}
+		out := size + lo + hi
+		if out < 0 {
+			return nil, c.Errorf("pad", "Negative padding value is resulting in an empty dimension")
+		}
+		// ATen copies the cropped input into the middle, then the left
+		// padding from the end of that middle and the right padding from
+		// its start.
+		off := max(-lo, 0)
+		crop := size - off - max(-hi, 0)
+		left := max(lo, 0)
+		idx := make([]int64, out)
+		for j := range idx {
+			k := int64(j)
+			switch {
+			case k < left:
+				k = crop - left + k
+			case k < left+crop:
+				k -= left
+			default:
+				k -= left + crop
+			}
+			idx[j] = off + (k%crop+crop)%crop
+		}
+		x = p.call("aten::index_select", x, int64(d), tensor.Must(tensor.FromInt64s(tensor.Int64, idx, int(out))))
+	}
+	if x == self && p.err == nil {
+		x = self.Contiguous().Clone()
+		if self.IsMeta() {
+			x = self.Meta()
+		}
+	}
+	return p.result(x)
 }

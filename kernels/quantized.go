@@ -16,8 +16,13 @@ import (
 // that return a quantized tensor (quantize_per_tensor, quantize_per_channel
 // and their overloads) have kernels that fail with an error saying so.
 // Programs quantized by PT2E (torch.ao.quantization.quantize_pt2e) use the
-// decomposed ops quantized_decomposed::quantize_per_tensor and friends
-// instead, which work on plain int8/uint8 tensors.
+// decomposed ops instead, which work on plain uint8/int8/int16/int32
+// tensors, and have kernels here composed as torch/ao/quantization/fx/
+// _decomposed.py composes them: quantized_decomposed::quantize_per_tensor
+// and dequantize_per_tensor (with their .tensor and .tensor2 overloads),
+// quantize_per_channel, dequantize_per_channel, fake_quant_per_channel and
+// convert_element_type.no_fuse. (choose_qparams and the per-token and
+// per-channel-group forms have none yet.)
 
 // registerQuantized registers the kernels of quantized.go.
 func registerQuantized() {
@@ -32,6 +37,14 @@ func registerQuantized() {
 	} {
 		registerBoth(name, quantizedResult)
 	}
+	for _, ov := range []string{"", ".tensor", ".tensor2"} {
+		registerBoth("quantized_decomposed::quantize_per_tensor"+ov, qdQuantizePerTensor)
+		registerBoth("quantized_decomposed::dequantize_per_tensor"+ov, qdDequantizePerTensor)
+	}
+	registerBoth("quantized_decomposed::quantize_per_channel", qdQuantizePerChannel)
+	registerBoth("quantized_decomposed::dequantize_per_channel", qdDequantizePerChannel)
+	registerBoth("quantized_decomposed::fake_quant_per_channel", qdFakeQuantPerChannel)
+	registerBoth("quantized_decomposed::convert_element_type.no_fuse", qdConvert)
 }
 
 // quantizedResult is the kernel of the operators that return a quantized
@@ -197,4 +210,233 @@ func slicesMinMax(v []float64) (lo, hi float64) {
 		lo, hi = min(lo, x), max(hi, x)
 	}
 	return lo, hi
+}
+
+// qvalueDTypes are the dtypes quantized_decomposed's ops quantize to that
+// gofx has (_DTYPE_TO_QVALUE_BOUNDS's integer dtypes; float8 has no gofx
+// dtype).
+var qvalueDTypes = map[tensor.DType]bool{tensor.Uint8: true, tensor.Int8: true, tensor.Int16: true, tensor.Int32: true}
+
+// checkQBounds is _quant_min_max_bounds_check: quant_min and quant_max
+// within dtype's range.
+func checkQBounds(c *ops.Call, qmin, qmax int64, dt tensor.DType) error {
+	if !qvalueDTypes[dt] {
+		return c.Errorf("dtype", "Unsupported dtype: %s", scalarTypeName(dt))
+	}
+	lo, hi := intRange(dt)
+	if qmin < lo {
+		return c.Errorf("quant_min", "quant_min out of bound for dtype, quant_min_lower_bound: %d quant_min: %d", lo, qmin)
+	}
+	if qmax > hi {
+		return c.Errorf("quant_max", "quant_max out of bound for dtype, quant_max_upper_bound: %d quant_max: %d", hi, qmax)
+	}
+	return nil
+}
+
+// itemOf reads the one element of a qparam tensor argument as a Scalar.
+func itemOf(c *ops.Call, arg string) (ops.Scalar, error) {
+	t := c.Tensor(arg)
+	if t.Numel() != 1 {
+		return ops.Scalar{}, c.Errorf(arg, "Expecting %s tensor to be one element, but received : %d", arg, t.Numel())
+	}
+	if t.IsMeta() {
+		return ops.IntScalar(0), nil
+	}
+	if t.DType().IsFloat() {
+		return ops.FloatScalar(t.Float64s()[0]), nil
+	}
+	return ops.IntScalar(t.Int64s()[0]), nil
+}
+
+// qparams reads scale, zero_point, quant_min and quant_max of a
+// quantized_decomposed per-tensor op, as numbers or one-element tensors
+// (the .tensor and .tensor2 overloads).
+func qparams(c *ops.Call) (scale float64, zp, qmin, qmax int64, err error) {
+	get := func(arg string) (ops.Scalar, error) {
+		switch v := c.Arg(arg).(type) {
+		case *tensor.Tensor:
+			return itemOf(c, arg)
+		case float64:
+			return ops.FloatScalar(v), nil
+		case int64:
+			return ops.IntScalar(v), nil
+		}
+		return ops.Scalar{}, c.Errorf(arg, "expected a number or a one-element tensor")
+	}
+	var s [4]ops.Scalar
+	for i, arg := range []string{"scale", "zero_point", "quant_min", "quant_max"} {
+		if s[i], err = get(arg); err != nil {
+			return
+		}
+	}
+	return s[0].Float(), s[1].Int(), s[2].Int(), s[3].Int(), nil
+}
+
+// floatInput converts a float16/bfloat16 input to float32 and requires
+// float32, as the quantize ops of _decomposed.py do.
+func floatInput(p *chain, x *tensor.Tensor) *tensor.Tensor {
+	if dt := x.DType(); dt == tensor.Float16 || dt == tensor.BFloat16 {
+		x = to2(p, x, tensor.Float32)
+	}
+	if p.err == nil && x.DType() != tensor.Float32 {
+		p.err = p.c.Errorf("input", "Expecting input to have dtype torch.float32, but got dtype: torch.%s", x.DType())
+	}
+	return x
+}
+
+// qdQuantizePerTensor is quantized_decomposed::quantize_per_tensor (and
+// .tensor, .tensor2): clamp(round(x * (1/scale)) + zero_point, quant_min,
+// quant_max) converted to dtype, on plain tensors.
+func qdQuantizePerTensor(c *ops.Call) ([]any, error) {
+	scale, zp, qmin, qmax, err := qparams(c)
+	if err != nil {
+		return nil, err
+	}
+	dt, _ := c.DType("dtype")
+	p := &chain{c: c, arg: "input"}
+	x := floatInput(p, c.Tensor("input"))
+	if p.err != nil {
+		return nil, p.err
+	}
+	if err := checkQBounds(c, qmin, qmax, dt); err != nil {
+		return nil, err
+	}
+	r := p.call("aten::add.Scalar", p.call("aten::round", p.call("aten::mul.Scalar", x, ops.FloatScalar(1.0/scale))), ops.IntScalar(zp))
+	r = p.call("aten::clamp", r, ops.IntScalar(qmin), ops.IntScalar(qmax))
+	return p.result(to2(p, r, dt))
+}
+
+// qdDequantizePerTensor is quantized_decomposed::dequantize_per_tensor
+// (and .tensor, .tensor2): (x.to(out_dtype) - zero_point) * scale, x of
+// dtype; out_dtype defaults to float32.
+func qdDequantizePerTensor(c *ops.Call) ([]any, error) {
+	scale, zp, _, _, err := qparams(c)
+	if err != nil {
+		return nil, err
+	}
+	x := c.Tensor("input")
+	dt, _ := c.DType("dtype")
+	if x.DType() != dt {
+		return nil, c.Errorf("input", "Expecting input to have dtype: torch.%s, but got torch.%s", dt, x.DType())
+	}
+	if !qvalueDTypes[dt] {
+		return nil, c.Errorf("dtype", "Unsupported dtype in dequantize_per_tensor: torch.%s", dt)
+	}
+	out, ok := c.DType("out_dtype")
+	if !ok {
+		out = tensor.Float32
+	}
+	p := &chain{c: c, arg: "input"}
+	r := p.call("aten::sub.Scalar", to2(p, x, out), ops.IntScalar(zp))
+	return p.result(p.call("aten::mul.Scalar", r, ops.FloatScalar(scale)))
+}
+
+// channelView returns t (one value per index of dimension axis of a
+// rank-dimensional tensor) reshaped to broadcast along axis.
+func channelView(p *chain, t *tensor.Tensor, axis, rank int) *tensor.Tensor {
+	if p.err != nil {
+		return nil
+	}
+	shape := make([]int, rank)
+	for i := range shape {
+		shape[i] = 1
+	}
+	shape[axis] = t.Numel()
+	v, err := t.Reshape(shape...)
+	if err != nil {
+		p.err = p.c.Errorf("scales", "%v", err)
+		return nil
+	}
+	return v
+}
+
+// channelAxis checks the axis argument of a per-channel op.
+func channelAxis(c *ops.Call, x *tensor.Tensor) (int, error) {
+	axis := c.Int("axis")
+	if axis < 0 || axis >= int64(x.Dim()) {
+		return 0, c.Errorf("axis", "Expecting axis to be < %d", x.Dim())
+	}
+	return int(axis), nil
+}
+
+// qdQuantizePerChannel is quantized_decomposed::quantize_per_channel:
+// clamp(round(x * (1/scales)) + zero_points, quant_min, quant_max) with
+// one scale and zero point per index of axis, converted to dtype.
+func qdQuantizePerChannel(c *ops.Call) ([]any, error) {
+	p := &chain{c: c, arg: "input"}
+	x := floatInput(p, c.Tensor("input"))
+	if p.err != nil {
+		return nil, p.err
+	}
+	axis, err := channelAxis(c, x)
+	if err != nil {
+		return nil, err
+	}
+	dt, _ := c.DType("dtype")
+	qmin, qmax := c.Int("quant_min"), c.Int("quant_max")
+	if err := checkQBounds(c, qmin, qmax, dt); err != nil {
+		return nil, err
+	}
+	s := channelView(p, c.Tensor("scales"), axis, x.Dim())
+	z := channelView(p, c.Tensor("zero_points"), axis, x.Dim())
+	r := p.call("aten::add.Tensor", p.call("aten::round", p.call("aten::mul.Tensor", x, p.call("aten::reciprocal", s))), z)
+	r = p.call("aten::clamp", r, ops.IntScalar(qmin), ops.IntScalar(qmax))
+	return p.result(to2(p, r, dt))
+}
+
+// qdDequantizePerChannel is quantized_decomposed::dequantize_per_channel:
+// (x - zero_points) * scales per index of axis (x * scales without zero
+// points), converted to out_dtype (float32 by default).
+func qdDequantizePerChannel(c *ops.Call) ([]any, error) {
+	x := c.Tensor("input")
+	dt, _ := c.DType("dtype")
+	if x.DType() != dt {
+		return nil, c.Errorf("input", "Expecting input to have dtype torch.%s, but got dtype: torch.%s", dt, x.DType())
+	}
+	axis, err := channelAxis(c, x)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkQBounds(c, c.Int("quant_min"), c.Int("quant_max"), dt); err != nil {
+		return nil, err
+	}
+	out, ok := c.DType("out_dtype")
+	if !ok {
+		out = tensor.Float32
+	}
+	p := &chain{c: c, arg: "input"}
+	s := channelView(p, c.Tensor("scales"), axis, x.Dim())
+	r := x
+	if !c.IsNone("zero_points") {
+		r = p.call("aten::sub.Tensor", x, channelView(p, c.Tensor("zero_points"), axis, x.Dim()))
+	}
+	return p.result(to2(p, p.call("aten::mul.Tensor", r, s), out))
+}
+
+// qdFakeQuantPerChannel is quantized_decomposed::fake_quant_per_channel:
+// with float32 scales and int32 zero points per index of axis,
+// (clamp(round(x * (1/s)) + z, quant_min, quant_max) - z) * s.
+func qdFakeQuantPerChannel(c *ops.Call) ([]any, error) {
+	x := c.Tensor("input")
+	if x.DType() != tensor.Float32 {
+		return nil, c.Errorf("input", "Expecting input to have dtype torch.float32, but got dtype: torch.%s", x.DType())
+	}
+	axis, err := channelAxis(c, x)
+	if err != nil {
+		return nil, err
+	}
+	p := &chain{c: c, arg: "input"}
+	s := channelView(p, to2(p, c.Tensor("scales"), tensor.Float32), axis, x.Dim())
+	z := channelView(p, to2(p, c.Tensor("zero_points"), tensor.Int32), axis, x.Dim())
+	t := p.call("aten::add.Tensor", p.call("aten::round", p.call("aten::mul.Tensor", x, p.call("aten::reciprocal", s))), z)
+	t = p.call("aten::clamp", t, ops.IntScalar(c.Int("quant_min")), ops.IntScalar(c.Int("quant_max")))
+	return p.result(p.call("aten::mul.Tensor", p.call("aten::sub.Tensor", t, z), s))
+}
+
+// qdConvert is quantized_decomposed::convert_element_type.no_fuse: x
+// converted to dtype.
+func qdConvert(c *ops.Call) ([]any, error) {
+	dt, _ := c.DType("dtype")
+	p := &chain{c: c, arg: "input"}
+	return p.result(to2(p, c.Tensor("input"), dt))
 }

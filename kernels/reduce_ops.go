@@ -8,8 +8,9 @@ import (
 )
 
 // Reductions, ATen's ReduceOps.cpp: sum, mean, prod, var, amax, amin,
-// any, all, max and min over every element, aminmax, argmax, argmin and
-// the scan cumsum. Every kernel moves the reduced
+// any, all, max and min over every element, aminmax, argmax, argmin,
+// logsumexp, std and the _mean forms of var and std, and the scans
+// cumsum and cumprod. Every kernel moves the reduced
 // dimensions last and makes the result contiguous (moveLast), so that
 // each output element reduces one contiguous row. Floating-point
 // reductions accumulate in float64 and round to the output dtype once;
@@ -44,6 +45,15 @@ func registerReduceOps() {
 	registerBoth("aten::all", allKernel)
 	registerBoth("aten::all.dim", allDim)
 	registerBoth("aten::aminmax", aminmax)
+	registerBoth("aten::var", varStd(false, false))
+	for _, ov := range []string{"", ".dim", ".correction"} {
+		registerBoth("aten::std"+ov, varStd(true, false))
+		registerBoth("aten::var_mean"+ov, varStd(false, true))
+		registerBoth("aten::std_mean"+ov, varStd(true, true))
+	}
+	registerBoth("aten::logsumexp", logsumexp)
+	registerBoth("aten::all.dims", allDims)
+	registerBoth("aten::cumprod", cumprod)
 }
 
 // wrapReduceDim normalizes one dimension argument against rank (a 0-d tensor
@@ -1052,4 +1062,162 @@ func aminmax(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("dim", "%v", err)
 	}
 	return []any{lo[0], hi[0]}, nil
+}
+
+// varArgs reads the dimension list, correction and keepdim of any var or
+// std overload: the default one (unbiased, every dimension), .dim
+// (unbiased over dim) and .correction.
+func varArgs(c *ops.Call) (dim any, corr ops.Scalar, keepdim bool) {
+	corr = ops.IntScalar(1)
+	if hasArg(c, "unbiased") && !c.Bool("unbiased") {
+		corr = ops.IntScalar(0)
+	}
+	if hasArg(c, "correction") {
+		if s, ok := c.OptScalar("correction"); ok {
+			corr = s
+		} else if v, ok := c.OptInt("correction"); ok {
+			corr = ops.IntScalar(v)
+		}
+	}
+	if hasArg(c, "dim") && !c.IsNone("dim") {
+		dim = c.Ints("dim")
+	}
+	if hasArg(c, "keepdim") {
+		keepdim = c.Bool("keepdim")
+	}
+	return dim, corr, keepdim
+}
+
+// varStd implements every var, std, var_mean and std_mean overload
+// through var.correction (sqrt for std) and, for the _mean forms,
+// mean.dim over the same dimensions, as ATen's std_var_mean does.
+func varStd(sqrt, withMean bool) ops.Kernel {
+	return func(c *ops.Call) ([]any, error) {
+		self := c.Tensor("self")
+		dim, corr, keepdim := varArgs(c)
+		p := &chain{c: c, arg: "self"}
+		v := p.callsKw("aten::var.correction", map[string]any{"correction": corr, "keepdim": keepdim}, self, dim)
+		if p.err != nil {
+			return nil, p.err
+		}
+		res := v[0].(*tensor.Tensor)
+		if sqrt {
+			res = p.call("aten::sqrt", res)
+		}
+		if !withMean {
+			return p.result(res)
+		}
+		m := p.call("aten::mean.dim", self, dim, keepdim)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return []any{res, m}, nil
+	}
+}
+
+// logsumexp is aten::logsumexp: log(sum(exp(self))) over dim, computed as
+// ATen does from the maxima (infinite maxima taken as 0) for stability;
+// integral inputs compute in float32.
+func logsumexp(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	dims, keepdim := c.Ints("dim"), c.Bool("keepdim")
+	p := &chain{c: c, arg: "self"}
+	x := self
+	if !x.DType().IsFloat() {
+		x = to2(p, x, tensor.Float32)
+	}
+	if x.Numel() == 0 {
+		return p.result(p.call("aten::log", p.call("aten::sum.dim_IntList", p.call("aten::exp", x), dims, keepdim)))
+	}
+	m := p.call("aten::amax", x, dims, true)
+	m = p.call("aten::masked_fill.Scalar", m, p.call("aten::eq.Scalar", p.call("aten::abs", m), ops.FloatScalar(math.Inf(1))), ops.FloatScalar(0))
+	s := p.call("aten::sum.dim_IntList", p.call("aten::exp", p.call("aten::sub.Tensor", x, m)), dims, keepdim)
+	if p.err != nil {
+		return nil, p.err
+	}
+	ms := p.call("aten::reshape", m, intsToInt64(s.Shape()))
+	return p.result(p.call("aten::add.Tensor", p.call("aten::log", s), ms))
+}
+
+// intsToInt64 converts a shape to an int list argument.
+func intsToInt64(v []int) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// allDims is aten::all.dims: all over the dimensions in dim (every one
+// when None; none when empty), through any.dims: not any(not self).
+func allDims(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	p := &chain{c: c, arg: "self"}
+	var dim any
+	if !c.IsNone("dim") {
+		dim = c.Ints("dim")
+	}
+	r := p.call("aten::logical_not", p.call("aten::any.dims", p.call("aten::logical_not", self), dim, c.Bool("keepdim")))
+	if self.DType() == tensor.Uint8 {
+		r = to2(p, r, tensor.Uint8)
+	}
+	return p.result(r)
+}
+
+// cumprod is aten::cumprod: running products along dim, in dtype when
+// given (the input converted to it first), int64 for integral and bool
+// inputs. Floating products accumulate in float64 (float32 for bfloat16)
+// and round each output, as ATen's CPU kernel does.
+func cumprod(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	dt := sumAccType(c, self)
+	if self.Dim() > 0 && self.Numel() > 0 && (dt == tensor.Float16 || dt == tensor.Bool) {
+		arg := "self"
+		if _, ok := c.DType("dtype"); ok {
+			arg = "dtype"
+		}
+		return nil, notImplemented(c, arg, "cumprod_out_cpu", dt)
+	}
+	if self.IsMeta() {
+		return one(tensor.Must(tensor.NewMeta(dt, self.Shape()...))), nil
+	}
+	x := to(self, dt)
+	p, perm, outer, inner := moveLast(x, singleMask(self.Dim(), d))
+	var res *tensor.Tensor
+	if dt.IsFloat() {
+		vals := p.Float64s()
+		out := make([]float64, len(vals))
+		forRows(outer, inner, func(r int) {
+			if dt == tensor.BFloat16 {
+				s := float32(1)
+				for i := r * inner; i < (r+1)*inner; i++ {
+					s *= float32(vals[i])
+					out[i] = float64(s)
+				}
+				return
+			}
+			s := 1.0
+			for i := r * inner; i < (r+1)*inner; i++ {
+				s *= vals[i]
+				out[i] = s
+			}
+		})
+		res = tensor.Must(tensor.FromFloat64s(dt, out, p.Shape()...))
+	} else {
+		vals := p.Int64s()
+		out := make([]int64, len(vals))
+		forRows(outer, inner, func(r int) {
+			s := int64(1)
+			for i := r * inner; i < (r+1)*inner; i++ {
+				s *= vals[i]
+				out[i] = s
+			}
+		})
+		res = intResult(dt, out, p.Shape())
+	}
+	return one(tensor.Must(res.Permute(inverse(perm)...)).Contiguous()), nil
 }

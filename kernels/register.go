@@ -59,6 +59,9 @@ var families = []family{
 	{"constraints.go", registerConstraints},
 	{"triangular.go", registerTriangular},
 	{"attention.go", registerAttention},
+	{"loss.go", registerLoss},
+	{"pixel_shuffle.go", registerPixelShuffle},
+	{"onehot.go", registerOnehot},
 }
 
 // The package's only init: every family, in order, then the derived

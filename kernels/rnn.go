@@ -19,34 +19,8 @@ func registerRNN() {
 	registerBoth("aten::lstm_cell", lstmCell)
 }
 
-// cellOps chains operator calls on behalf of a cell's call: the first
-// error stops the chain and is reported as the cell's.
-type cellOps struct {
-	c   *ops.Call
-	arg string // the argument errors blame, "input" when empty
-	err error
-}
-
-// call runs operator name on args and returns its tensor result (nil after
-// an error).
-func (p *cellOps) call(name string, args ...any) *tensor.Tensor {
-	if p.err != nil {
-		return nil
-	}
-	out, err := op(name).Call(args, nil)
-	if err != nil {
-		arg := p.arg
-		if arg == "" {
-			arg = "input"
-		}
-		p.err = p.c.Errorf(arg, "%v", err)
-		return nil
-	}
-	return out[0].(*tensor.Tensor)
-}
-
 // linear is at::linear(x, w, b) with an optional bias argument.
-func (p *cellOps) linear(x *tensor.Tensor, w, b string) *tensor.Tensor {
+func (p *chain) linear(x *tensor.Tensor, w, b string) *tensor.Tensor {
 	var bias any
 	if !p.c.IsNone(b) {
 		bias = p.c.Tensor(b)
@@ -55,7 +29,7 @@ func (p *cellOps) linear(x *tensor.Tensor, w, b string) *tensor.Tensor {
 }
 
 // chunk splits t into n equal parts along dimension 1 (unsafe_chunk).
-func (p *cellOps) chunk(t *tensor.Tensor, n int) []*tensor.Tensor {
+func (p *chain) chunk(t *tensor.Tensor, n int) []*tensor.Tensor {
 	if p.err != nil {
 		return nil
 	}
@@ -105,7 +79,7 @@ func simpleCell(c *ops.Call, act string) ([]any, error) {
 	if err := checkCell(c, hx, "hx"); err != nil {
 		return nil, err
 	}
-	p := &cellOps{c: c}
+	p := &chain{c: c}
 	g := p.call("aten::add.Tensor", p.linear(hx, "w_hh", "b_hh"), p.linear(c.Tensor("input"), "w_ih", "b_ih"))
 	out := p.call(act, g)
 	if p.err != nil {
@@ -122,7 +96,7 @@ func gruCell(c *ops.Call) ([]any, error) {
 	if err := checkCell(c, hx, "hx"); err != nil {
 		return nil, err
 	}
-	p := &cellOps{c: c}
+	p := &chain{c: c}
 	ig := p.chunk(p.linear(c.Tensor("input"), "w_ih", "b_ih"), 3)
 	hg := p.chunk(p.linear(hx, "w_hh", "b_hh"), 3)
 	if p.err != nil {
@@ -149,7 +123,7 @@ func lstmCell(c *ops.Call) ([]any, error) {
 	if err := checkCell(c, hx[0], "hx"); err != nil {
 		return nil, err
 	}
-	p := &cellOps{c: c}
+	p := &chain{c: c}
 	gates := p.call("aten::add.Tensor", p.linear(hx[0], "w_hh", "b_hh"), p.linear(c.Tensor("input"), "w_ih", "b_ih"))
 	g := p.chunk(gates, 4)
 	if p.err != nil {

@@ -9,7 +9,8 @@ import (
 
 // Comparisons and selections, ATen's TensorCompare.cpp: where, clamp
 // (Scalar and Tensor bounds), clamp_min, clamp_max, isnan, isinf, and
-// max.dim and min.dim (values and indices along a dimension).
+// max.dim and min.dim (values and indices along a dimension), where with
+// Scalar branches, clip and isfinite.
 
 // registerTensorCompare registers the kernels of tensor_compare.go.
 func registerTensorCompare() {
@@ -24,6 +25,12 @@ func registerTensorCompare() {
 	registerBoth("aten::clamp_max.Tensor", func(c *ops.Call) ([]any, error) { return minMax(c, "max", false) })
 	registerBoth("aten::max.dim", maxDim)
 	registerBoth("aten::min.dim", minDim)
+	registerBoth("aten::where.ScalarSelf", whereScalars)
+	registerBoth("aten::where.ScalarOther", whereScalars)
+	registerBoth("aten::where.Scalar", whereScalars)
+	registerBoth("aten::clip", clip)
+	registerBoth("aten::clip.Tensor", clip)
+	registerBoth("aten::isfinite", isfinite)
 }
 
 // where is aten::where.self: self where condition (bool or uint8) holds,
@@ -291,3 +298,57 @@ func maxDim(c *ops.Call) ([]any, error) { return minMaxDim(c, "max", true) }
 
 // minDim is aten::min.dim.
 func minDim(c *ops.Call) ([]any, error) { return minMaxDim(c, "min", false) }
+
+// whereScalars is aten::where.ScalarSelf, .ScalarOther and .Scalar: where
+// with Scalar branches, which promote as wrapped numbers do.
+func whereScalars(c *ops.Call) ([]any, error) {
+	a, b := c.Arg("self"), c.Arg("other")
+	pa, pb := a, b
+	if s, ok := a.(ops.Scalar); ok {
+		pa = noBool(s)
+	}
+	if s, ok := b.(ops.Scalar); ok {
+		pb = noBool(s)
+	}
+	dt, err := ops.ResultType(pa, pb)
+	if err != nil {
+		return nil, c.Errorf("other", "%v", err)
+	}
+	wrap := func(v any) *tensor.Tensor {
+		if s, ok := v.(ops.Scalar); ok {
+			return s.Tensor(dt)
+		}
+		return v.(*tensor.Tensor)
+	}
+	return delegate(c, "aten::where.self", []any{c.Tensor("condition"), wrap(a), wrap(b)}, nil)
+}
+
+// clip is aten::clip and clip.Tensor: clamp.
+func clip(c *ops.Call) ([]any, error) {
+	name := "aten::clamp"
+	if _, ok := c.Arg("min").(*tensor.Tensor); ok {
+		name = "aten::clamp.Tensor"
+	} else if _, ok := c.Arg("max").(*tensor.Tensor); ok {
+		name = "aten::clamp.Tensor"
+	} else if c.Op.Schema().Overload == "Tensor" {
+		name = "aten::clamp.Tensor"
+	}
+	return delegate(c, name, []any{c.Tensor("self"), c.Arg("min"), c.Arg("max")}, nil)
+}
+
+// isfinite is aten::isfinite: true where self is neither infinite nor
+// NaN (always for integers).
+func isfinite(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	if self.IsMeta() || !self.DType().IsFloat() {
+		return oneOrErr(fullTensor(self.IsMeta(), tensor.Bool, self.Shape(), ops.BoolScalar(true)))
+	}
+	vals := self.Float64s()
+	out := make([]int64, len(vals))
+	for i, v := range vals {
+		if !math.IsInf(v, 0) && !math.IsNaN(v) {
+			out[i] = 1
+		}
+	}
+	return oneOrErr(tensor.FromInt64s(tensor.Bool, out, self.Shape()...))
+}

@@ -45,6 +45,10 @@ func registerTensorFactories() {
 	registerBoth("aten::eye.m", eye)
 	registerBoth("aten::linspace", linspace)
 	registerBoth("aten::logspace", logspace)
+	for _, ov := range []string{".Tensor_Tensor", ".Tensor_Scalar", ".Scalar_Tensor"} {
+		registerBoth("aten::linspace"+ov, rangeTensor("linspace", linspace))
+		registerBoth("aten::logspace"+ov, rangeTensor("logspace", logspace))
+	}
 }
 
 // floatMax is the largest finite value of floating dtype dt.
@@ -1045,4 +1049,63 @@ func logspace(c *ops.Call) ([]any, error) {
 		return one(tensor.Must(tensor.FromInt64s(dt, iv, n))), nil
 	}
 	return one(tensor.Must(tensor.FromFloat64s(dt, vals, n))), nil
+}
+
+// rangeTensorArgs returns the start and end arguments of a linspace or
+// logspace overload as Scalars: the .Tensor_* overloads take them as 0-d
+// tensors.
+func rangeTensorArgs(c *ops.Call, name string) ([]any, error) {
+	var out [2]any
+	dims := [2]int{}
+	for i, arg := range []string{"start", "end"} {
+		switch v := c.Arg(arg).(type) {
+		case *tensor.Tensor:
+			dims[i] = v.Dim()
+			if v.Dim() != 0 {
+				break
+			}
+			if v.IsMeta() {
+				return nil, nil // the values are data; the caller makes a meta result
+			}
+			if v.DType().IsFloat() {
+				out[i] = ops.FloatScalar(v.Float64s()[0])
+			} else {
+				out[i] = ops.IntScalar(v.Int64s()[0])
+			}
+		default:
+			out[i] = v
+		}
+	}
+	if dims[0] != 0 || dims[1] != 0 {
+		return nil, c.Errorf("start", "%s only supports 0-dimensional start and end tensors, but got start with %d dimension(s) and end with %d dimension(s).", name, dims[0], dims[1])
+	}
+	return out[:], nil
+}
+
+// rangeTensor is the .Tensor_Tensor, .Tensor_Scalar and .Scalar_Tensor
+// overloads of linspace and logspace (2.x): the Scalar overload with the
+// values of the 0-d tensors.
+func rangeTensor(name string, kernel ops.Kernel) ops.Kernel {
+	return func(c *ops.Call) ([]any, error) {
+		se, err := rangeTensorArgs(c, name)
+		if err != nil {
+			return nil, err
+		}
+		if se == nil { // a meta start or end: the shape needs no values
+			steps := c.Int("steps")
+			if steps < 0 {
+				return nil, c.Errorf("steps", "number of steps must be non-negative")
+			}
+			dt, ok := c.DType("dtype")
+			if !ok {
+				dt = tensor.Float32
+			}
+			return oneOrErr(tensor.NewMeta(dt, int(steps)))
+		}
+		args := append(se, c.Int("steps"))
+		if name == "logspace" {
+			args = append(args, c.Float("base"))
+		}
+		return delegateKernel("aten::"+name, kernel, args, factoryKwargs(c))
+	}
 }

@@ -14,7 +14,10 @@ import (
 // as_strided, diagonal) return views sharing their input's storage, as
 // ATen does; on meta tensors the same code computes the output shapes,
 // since views touch no data. cat, repeat, select_scatter and slice_scatter
-// copy.
+// copy. The composites (narrow, chunk, unbind, stack, hstack, vstack,
+// unflatten, broadcast_to, movedim, swapaxes, tile, repeat_interleave
+// (Repeat.cpp), detach, lift_fresh)
+// call those operators as ATen's composite functions do.
 
 // registerTensorShape registers the kernels of tensor_shape.go.
 func registerTensorShape() {
@@ -41,6 +44,29 @@ func registerTensorShape() {
 	registerBoth("aten::as_strided", asStrided)
 	registerBoth("aten::diagonal", diagonal)
 	registerBoth("aten::squeeze.dims", squeezeDims)
+	registerBoth("aten::detach", detach)
+	registerBoth("aten::lift_fresh", liftFresh)
+	registerBoth("aten::lift_fresh_copy", liftFreshCopy)
+	registerBoth("aten::narrow", narrowKernel)
+	registerBoth("aten::narrow.Tensor", narrowKernel)
+	registerBoth("aten::unbind.int", unbind)
+	registerBoth("aten::chunk", chunk)
+	registerBoth("aten::split.sizes", splitSizes)
+	registerBoth("aten::stack", stack)
+	registerBoth("aten::hstack", hstack)
+	registerBoth("aten::vstack", vstack)
+	registerBoth("aten::unflatten.int", unflatten)
+	registerBoth("aten::broadcast_to", broadcastTo)
+	registerBoth("aten::movedim.intlist", movedim)
+	registerBoth("aten::movedim.int", movedim)
+	registerBoth("aten::moveaxis.intlist", movedim)
+	registerBoth("aten::moveaxis.int", movedim)
+	registerBoth("aten::swapaxes", swapaxes)
+	registerBoth("aten::swapdims", swapaxes)
+	registerBoth("aten::tile", tile)
+	register("aten::repeat_interleave.self_int", repeatInterleave, repeatInterleave)
+	register("aten::repeat_interleave.self_Tensor", repeatInterleave, repeatInterleave)
+	register("aten::repeat_interleave.Tensor", repeatInterleaveTensor, repeatInterleaveTensor)
 }
 
 // selectScatter is aten::select_scatter: a copy of self with
@@ -830,4 +856,375 @@ func squeezeDims(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("self", "%v", err)
 	}
 	return one(v), nil
+}
+
+// detach is aten::detach: a view of self sharing its storage (gofx has
+// no autograd to detach from).
+func detach(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::alias", []any{c.Tensor("self")}, nil)
+}
+
+// liftFresh is aten::lift_fresh: self itself.
+func liftFresh(c *ops.Call) ([]any, error) { return one(c.Tensor("self")), nil }
+
+// liftFreshCopy is aten::lift_fresh_copy: a contiguous copy of self, how
+// exported programs materialize tensor constants.
+func liftFreshCopy(c *ops.Call) ([]any, error) {
+	x := c.Tensor("self")
+	if x.IsMeta() {
+		return one(x.Meta()), nil
+	}
+	return one(x.Contiguous().Clone()), nil
+}
+
+// narrowKernel is aten::narrow (and narrow.Tensor, start a 0-d integer
+// tensor): length elements of dim from start (negative start counts from
+// the end), as a slice view.
+func narrowKernel(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	var start int64
+	switch v := c.Arg("start").(type) {
+	case *tensor.Tensor:
+		if v.Dim() != 0 || v.DType().IsFloat() || v.DType() == tensor.Bool {
+			return nil, c.Errorf("start", "start must be an 0-dim integral Tensor.")
+		}
+		if v.IsMeta() {
+			return dataDependentMeta(c)
+		}
+		start = v.Int64s()[0]
+	default:
+		start = c.Int("start")
+	}
+	length := c.Int("length")
+	if self.Dim() == 0 {
+		return nil, c.Errorf("self", "narrow() cannot be applied to a 0-dim tensor.")
+	}
+	if length < 0 {
+		return nil, c.Errorf("length", "narrow(): length must be non-negative.")
+	}
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	size := int64(self.Size(d))
+	if start < -size || start > size {
+		return nil, c.Errorf("start", "start out of range (expected to be in range of [%d, %d], but got %d)", -size, size, start)
+	}
+	if start < 0 {
+		start += size
+	}
+	if start > size-length {
+		return nil, c.Errorf("length", "start (%d) + length (%d) exceeds dimension size (%d).", start, length, size)
+	}
+	return delegate(c, "aten::slice.Tensor", []any{self, int64(d), start, start + length, int64(1)}, nil)
+}
+
+// unbind is aten::unbind.int: the slices of self along dim, as views.
+func unbind(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	if self.Dim() == 0 {
+		return nil, c.Errorf("self", "Dimension specified as 0 but tensor has no dimensions")
+	}
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*tensor.Tensor, self.Size(d))
+	for i := range out {
+		out[i] = tensor.Must(self.Select(d, i))
+	}
+	return []any{out}, nil
+}
+
+// chunk is aten::chunk: split into chunks parts of ⌈size/chunks⌉ along
+// dim (fewer when the size runs out).
+func chunk(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	chunks := c.Int("chunks")
+	if self.Dim() == 0 {
+		return nil, c.Errorf("self", "chunk expects at least a 1-dimensional tensor")
+	}
+	if chunks <= 0 {
+		return nil, c.Errorf("chunks", "chunk expects `chunks` to be greater than 0, got: %d", chunks)
+	}
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	size := int64(self.Size(d))
+	split := (size + chunks - 1) / chunks
+	if split == 0 && size == 0 {
+		sizes := make([]int64, chunks)
+		return delegate(c, "aten::split_with_sizes", []any{self, sizes, int64(d)}, nil)
+	}
+	return delegate(c, "aten::split.Tensor", []any{self, split, int64(d)}, nil)
+}
+
+// splitSizes is aten::split.sizes: split_with_sizes.
+func splitSizes(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::split_with_sizes", []any{c.Tensor("self"), c.Ints("split_size"), c.Int("dim")}, nil)
+}
+
+// stack is aten::stack: the tensors, all of one shape, joined along a new
+// dimension dim.
+func stack(c *ops.Call) ([]any, error) {
+	ts := c.Tensors("tensors")
+	if len(ts) == 0 {
+		return nil, c.Errorf("tensors", "stack expects a non-empty TensorList")
+	}
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), ts[0].Dim()+1)
+	if err != nil {
+		return nil, err
+	}
+	us := make([]*tensor.Tensor, len(ts))
+	for i, t := range ts {
+		if !slices.Equal(t.Shape(), ts[0].Shape()) {
+			return nil, c.Errorf("tensors", "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", shapeString(ts[0].Shape()), shapeString(t.Shape()), i)
+		}
+		us[i] = tensor.Must(t.Unsqueeze(d))
+	}
+	return delegate(c, "aten::cat", []any{us, int64(d)}, nil)
+}
+
+// atLeast returns t with leading dimensions of size 1 up to rank n.
+func atLeast(t *tensor.Tensor, n int) *tensor.Tensor {
+	for t.Dim() < n {
+		if n == 2 && t.Dim() == 1 {
+			return tensor.Must(t.Unsqueeze(0))
+		}
+		t = tensor.Must(t.Unsqueeze(0))
+	}
+	return t
+}
+
+// hstack is aten::hstack: cat along dim 1, or 0 for 1-d tensors (0-d
+// ones become 1-d).
+func hstack(c *ops.Call) ([]any, error) {
+	ts := c.Tensors("tensors")
+	if len(ts) == 0 {
+		return nil, c.Errorf("tensors", "hstack expects a non-empty TensorList")
+	}
+	us := make([]*tensor.Tensor, len(ts))
+	for i, t := range ts {
+		us[i] = atLeast(t, 1)
+	}
+	dim := int64(1)
+	if us[0].Dim() == 1 {
+		dim = 0
+	}
+	return delegate(c, "aten::cat", []any{us, dim}, nil)
+}
+
+// vstack is aten::vstack: cat along dim 0 of the tensors made at least
+// 2-d.
+func vstack(c *ops.Call) ([]any, error) {
+	ts := c.Tensors("tensors")
+	if len(ts) == 0 {
+		return nil, c.Errorf("tensors", "vstack expects a non-empty TensorList")
+	}
+	us := make([]*tensor.Tensor, len(ts))
+	for i, t := range ts {
+		us[i] = atLeast(t, 2)
+	}
+	return delegate(c, "aten::cat", []any{us, int64(0)}, nil)
+}
+
+// unflatten is aten::unflatten.int: dimension dim viewed as sizes (one
+// may be -1).
+func unflatten(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	sizes := c.Ints("sizes")
+	if len(sizes) == 0 {
+		return nil, c.Errorf("sizes", "unflatten: sizes must be non-empty")
+	}
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	shape := []int64{}
+	for i, s := range self.Shape() {
+		if i == d {
+			shape = append(shape, sizes...)
+			continue
+		}
+		shape = append(shape, int64(s))
+	}
+	return delegate(c, "aten::view", []any{self, shape}, nil)
+}
+
+// broadcastTo is aten::broadcast_to: expand.
+func broadcastTo(c *ops.Call) ([]any, error) {
+	return delegate(c, "aten::expand", []any{c.Tensor("self"), c.Ints("size")}, nil)
+}
+
+// movedim is aten::movedim.intlist and .int (and moveaxis): the
+// dimensions in source moved to the positions in destination, the others
+// keeping their order.
+func movedim(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	var src, dst []int64
+	if v, ok := c.Arg("source").([]int64); ok {
+		src, dst = v, c.Ints("destination")
+	} else {
+		src, dst = []int64{c.Int("source")}, []int64{c.Int("destination")}
+	}
+	if len(src) != len(dst) {
+		return nil, c.Errorf("destination", "movedim: Invalid source or destination dims: source (%v dims) should contain the same number of dims as destination (%v dims)", fmtInts(src), fmtInts(dst))
+	}
+	n := self.Dim()
+	perm := make([]int, max(n, 1))
+	for i := range perm {
+		perm[i] = -1
+	}
+	used := make([]bool, max(n, 1))
+	for i := range src {
+		s, err := wrapReduceDim(c, "source", src[i], n)
+		if err != nil {
+			return nil, err
+		}
+		d, err := wrapReduceDim(c, "destination", dst[i], n)
+		if err != nil {
+			return nil, err
+		}
+		if perm[d] != -1 || used[s] {
+			return nil, c.Errorf("source", "movedim: repeated dim in `source` or `destination`")
+		}
+		perm[d], used[s] = s, true
+	}
+	next := 0
+	for i := range perm {
+		if perm[i] != -1 {
+			continue
+		}
+		for used[next] {
+			next++
+		}
+		perm[i], used[next] = next, true
+	}
+	if n == 0 {
+		return one(self), nil
+	}
+	p := make([]int64, n)
+	for i, v := range perm {
+		p[i] = int64(v)
+	}
+	return delegate(c, "aten::permute", []any{self, p}, nil)
+}
+
+// swapaxes is aten::swapaxes (and swapdims): transpose.
+func swapaxes(c *ops.Call) ([]any, error) {
+	names := []string{"axis0", "axis1"}
+	if !hasArg(c, "axis0") {
+		names = []string{"dim0", "dim1"}
+	}
+	return delegate(c, "aten::transpose.int", []any{c.Tensor("self"), c.Int(names[0]), c.Int(names[1])}, nil)
+}
+
+// tile is aten::tile: repeat, with dims padded with leading ones to
+// self's rank.
+func tile(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	dims := c.Ints("dims")
+	for len(dims) < self.Dim() {
+		dims = append([]int64{1}, dims...)
+	}
+	return delegate(c, "aten::repeat", []any{self, dims}, nil)
+}
+
+// repeatIndex returns the indices that repeat index i repeats[i] times.
+func repeatIndex(c *ops.Call, arg string, repeats []int64) ([]int64, error) {
+	var idx []int64
+	for i, r := range repeats {
+		if r < 0 {
+			return nil, c.Errorf(arg, "repeats can not be negative")
+		}
+		if len(idx)+int(r) > tensor.MaxElements {
+			return nil, c.Errorf(arg, "repeat_interleave of %d elements is too large", len(idx)+int(r))
+		}
+		for range r {
+			idx = append(idx, int64(i))
+		}
+	}
+	return idx, nil
+}
+
+// repeatsOf reads the repeats argument of repeat_interleave: an int, or a
+// 0-d or 1-d integer tensor, expanded to n entries.
+func repeatsOf(c *ops.Call, n int) ([]int64, error) {
+	var reps []int64
+	switch v := c.Arg("repeats").(type) {
+	case int64:
+		reps = []int64{v}
+	case *tensor.Tensor:
+		if v.Dim() > 1 {
+			return nil, c.Errorf("repeats", "repeats must be 0-dim or 1-dim tensor")
+		}
+		if v.DType().IsFloat() || v.DType() == tensor.Bool {
+			return nil, c.Errorf("repeats", "repeats has to be Long or Int tensor")
+		}
+		reps = v.Int64s()
+	}
+	if len(reps) == 1 && n != 1 {
+		r := reps[0]
+		reps = make([]int64, n)
+		for i := range reps {
+			reps[i] = r
+		}
+	}
+	if len(reps) != n {
+		return nil, c.Errorf("repeats", "repeats must have the same size as input along dim, but got repeats.size(0) = %d and input.size(%d) = %d", len(reps), 0, n)
+	}
+	return reps, nil
+}
+
+// repeatInterleave is aten::repeat_interleave.self_int and .self_Tensor:
+// each slice of self along dim (the flattened self when dim is None)
+// repeated repeats times in place.
+func repeatInterleave(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	x, d := self, 0
+	if c.IsNone("dim") {
+		x = tensor.Must(self.Reshape(self.Numel()))
+	} else {
+		nd, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+		if err != nil {
+			return nil, err
+		}
+		d = nd
+		if x.Dim() == 0 {
+			x = tensor.Must(x.Reshape(1))
+		}
+	}
+	if t, ok := c.Arg("repeats").(*tensor.Tensor); ok && t.IsMeta() {
+		return dataDependentMeta(c)
+	}
+	reps, err := repeatsOf(c, x.Size(d))
+	if err != nil {
+		return nil, err
+	}
+	idx, err := repeatIndex(c, "repeats", reps)
+	if err != nil {
+		return nil, err
+	}
+	return delegate(c, "aten::index_select", []any{x, int64(d), tensor.Must(tensor.FromInt64s(tensor.Int64, idx, len(idx)))}, nil)
+}
+
+// repeatInterleaveTensor is aten::repeat_interleave.Tensor: i repeated
+// repeats[i] times, for the 1-d integer tensor repeats, in its dtype.
+func repeatInterleaveTensor(c *ops.Call) ([]any, error) {
+	r := c.Tensor("repeats")
+	if r.Dim() != 1 {
+		return nil, c.Errorf("repeats", "repeat_interleave only accept 1D vector as repeat")
+	}
+	if r.DType() != tensor.Int64 && r.DType() != tensor.Int32 {
+		return nil, c.Errorf("repeats", "repeats has to be Long or Int tensor")
+	}
+	if r.IsMeta() {
+		return dataDependentMeta(c)
+	}
+	idx, err := repeatIndex(c, "repeats", r.Int64s())
+	if err != nil {
+		return nil, err
+	}
+	return oneOrErr(tensor.FromInt64s(r.DType(), idx, len(idx)))
 }

@@ -9,7 +9,8 @@ import (
 
 // Upsampling, ATen's UpSample*.cpp: upsample_nearest1d/2d/3d,
 // upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d and
-// upsample_bicubic2d, each with its .vec overload. The 1-d, 3-d and
+// upsample_bicubic2d and _upsample_nearest_exact1d/2d/3d, each with its
+// .vec overload. The 1-d, 3-d and
 // bicubic kernels follow upsample_generic_Nd_kernel_impl (the kernel of
 // contiguous inputs; channels-last 3-d inputs take it too here). Float math
 // mimics ATen's scalar type: every operation of a float32 (or bfloat16,
@@ -31,6 +32,12 @@ func registerUpsample() {
 	registerBoth("aten::upsample_trilinear3d.vec", upsampleKernel(3, modeLinear, nil))
 	registerBoth("aten::upsample_bicubic2d", upsampleKernel(2, modeCubic, []string{"scales_h", "scales_w"}))
 	registerBoth("aten::upsample_bicubic2d.vec", upsampleKernel(2, modeCubic, nil))
+	registerBoth("aten::_upsample_nearest_exact1d", upsampleKernel(1, modeNearestExact, []string{"scales"}))
+	registerBoth("aten::_upsample_nearest_exact1d.vec", upsampleKernel(1, modeNearestExact, nil))
+	registerBoth("aten::_upsample_nearest_exact2d", upsampleKernel(2, modeNearestExact, []string{"scales_h", "scales_w"}))
+	registerBoth("aten::_upsample_nearest_exact2d.vec", upsampleKernel(2, modeNearestExact, nil))
+	registerBoth("aten::_upsample_nearest_exact3d", upsampleKernel(3, modeNearestExact, []string{"scales_d", "scales_h", "scales_w"}))
+	registerBoth("aten::_upsample_nearest_exact3d.vec", upsampleKernel(3, modeNearestExact, nil))
 }
 
 // upsampleNearest2dVec is aten::upsample_nearest2d.vec: exactly one of

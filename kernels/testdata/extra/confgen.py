@@ -47,6 +47,8 @@ def enc(v, kind=None):
     "tensors" says how to read a list of tensors."""
     if kind == "optional_tensors":
         return {"optional_tensors": [{"none": True} if t is None else {"tensor": enc_tensor(t)} for t in v]}
+    if isinstance(v, (list, tuple)) and any(x is None for x in v) and any(isinstance(x, torch.Tensor) for x in v):
+        return enc(v, "optional_tensors")
     if kind == "tensors" or (isinstance(v, (list, tuple)) and v and isinstance(v[0], torch.Tensor)):
         return {"tensors": [enc_tensor(t) for t in v]}
     if v is None:
@@ -106,10 +108,10 @@ class File:
 
     def __init__(self, overload, kind):
         self.overload = overload
-        name = overload._schema.name.split("::")[1]
+        ns, name = overload._schema.name.split("::")
         ov = overload._overloadname
-        self.stem = f"aten.{name}.{ov}"
-        self.op = f"aten::{name}.{ov}"
+        self.stem = f"{ns}.{name}.{ov}"
+        self.op = f"{ns}::{name}.{ov}"
         self.schema = str(overload._schema)
         self.kind = kind
         self.lines = []
