@@ -5,70 +5,7 @@ import (
 
 	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/ops"
-	"github.com/gofx/gofx/shapeprop"
-	"github.com/gofx/gofx/sym"
-	"github.com/gofx/gofx/tensor"
 )
-
-// batchNormFunctional is PyTorch's functional form of
-// _native_batch_norm_legit: the three results, then the new running mean
-// and variance instead of writing them. torch.export records it for a
-// batch norm in training mode (after run_decompositions), the updated
-// statistics becoming buffer mutations.
-const batchNormFunctional = "aten::_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)"
-
-func init() {
-	op, ok := ops.Global().Lookup("aten::_native_batch_norm_legit_functional")
-	if !ok {
-		var err error
-		if op, err = ops.Global().Register(batchNormFunctional, 0); err != nil {
-			panic(err)
-		}
-	}
-	if !op.HasKernel() {
-		op.SetKernel(batchNormFunctionalKernel)
-	}
-	if !op.HasMeta() {
-		op.SetMeta(batchNormFunctionalKernel)
-	}
-	shapeprop.RegisterRule("aten::_native_batch_norm_legit_functional", func(c *shapeprop.RuleCall) ([]any, error) {
-		x := c.Fake(0)
-		if len(x.Shape) < 2 {
-			return nil, fmt.Errorf("batch norm expects an input with at least 2 dims, got %d", len(x.Shape))
-		}
-		stat := func() *shapeprop.Fake { return &shapeprop.Fake{Shape: []sym.Expr{x.Shape[1]}, Contiguous: true} }
-		return []any{
-			&shapeprop.Fake{Shape: x.Shape, Contiguous: true}, stat(), stat(),
-			&shapeprop.Fake{Shape: c.Fake(3).Shape, Contiguous: true},
-			&shapeprop.Fake{Shape: c.Fake(4).Shape, Contiguous: true},
-		}, nil
-	})
-}
-
-// batchNormFunctionalKernel runs _native_batch_norm_legit on copies of the
-// running statistics and returns them after its results; on meta tensors
-// it is the meta function.
-func batchNormFunctionalKernel(c *ops.Call) ([]any, error) {
-	legit, ok := ops.Global().Lookup("aten::_native_batch_norm_legit")
-	if !ok {
-		return nil, fmt.Errorf("aten::_native_batch_norm_legit is not registered")
-	}
-	rm, rv := c.Tensor("running_mean").Clone(), c.Tensor("running_var").Clone()
-	out, err := legit.Call([]any{c.Tensor("input"), optTensor(c.Tensor("weight")), optTensor(c.Tensor("bias")), rm, rv,
-		c.Bool("training"), c.Float("momentum"), c.Float("eps")}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, rm, rv), nil
-}
-
-// optTensor passes a nil tensor as an untyped nil (None).
-func optTensor(t *tensor.Tensor) any {
-	if t == nil {
-		return nil
-	}
-	return t
-}
 
 // mutable functionalizes an operator that writes some of its arguments
 // (not only self): PyTorch's functional variant NAME_functional is

@@ -69,6 +69,7 @@ func init() {
 		"max.dim min.dim":      valuesIndicesReduceRule,
 		"prod.dim_int any.dim": oneDimReduceRule,
 		"native_batch_norm _native_batch_norm_legit _native_batch_norm_legit_no_training _native_batch_norm_legit.no_stats": batchNormRule,
+		"_native_batch_norm_legit_functional": batchNormFunctionalRule,
 		"native_layer_norm": layerNormRule,
 		"native_group_norm": groupNormRule,
 		"embedding":         embeddingRule,
@@ -1146,6 +1147,21 @@ func batchNormRule(c *RuleCall) ([]any, error) {
 		out = append(out, fake([]sym.Expr{x.Shape[1]}))
 	}
 	return out, nil
+}
+
+// batchNormFunctionalRule is _native_batch_norm_legit_functional's: batch
+// norm's three results, then the new running mean and variance (the
+// shapes of the old).
+func batchNormFunctionalRule(c *RuleCall) ([]any, error) {
+	x := c.Fake(0)
+	if len(x.Shape) < 2 {
+		return nil, torchErr("batch norm expects an input with at least 2 dims, got %d", len(x.Shape))
+	}
+	out, err := batchNormRule(c)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, fake(c.Fake(3).Shape), fake(c.Fake(4).Shape)), nil
 }
 
 func layerNormRule(c *RuleCall) ([]any, error) {
