@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofx/gofx/decomp"
+	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
@@ -23,16 +24,27 @@ import (
 //
 // On a program loaded from a .pt2 file, a number given for a Tensor
 // parameter (aten.mul.Tensor(x, 0.5)) is replayed through the .Scalar
-// overload; a program whose graph writes an input in place without a
-// mutation output (PyTorch 2.x's training IR), or that calls higher-order
-// operators, is refused with an error.
+// overload, and in-place writes of buffers and user inputs (PyTorch 2.x's
+// training IR keeps aten.add_ on b_calls) are functionalized as
+// run_decompositions does: the functional operator is recorded and the
+// written input's new value becomes a BUFFER_MUTATION or
+// USER_INPUT_MUTATION output. A program that calls higher-order operators
+// is refused with an error.
 func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgram, error) {
-	if err := ep.checkInPlaceInputs(); err != nil {
+	if err := ep.checkInPlaceParameters(); err != nil {
 		return nil, err
 	}
 	r := newRecorder(emptyModule(), ep.Env, decomp.Core().With(table))
 	vals := map[*node.Node]any{}
+	// The placeholders' proxies and nodes: an in-place write rebinds a
+	// proxy to the written value.
+	type input struct {
+		px *record.Proxy
+		n  *node.Node
+	}
+	inputs := map[string]input{}
 	var outArg node.Arg
+	var mutationSpecs []OutputSpec
 	var err error
 	for n := range ep.Graph.Nodes() {
 		r.rec.Source = n
@@ -56,6 +68,7 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 				return nil, err
 			}
 			vals[n] = p
+			inputs[n.Name()] = input{p, p.Node()}
 		case node.CallFunction:
 			args, kwargs := mapArgs(n, vals)
 			var res any
@@ -68,6 +81,29 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 			outArg, err = r.outputArg(mapArg(n.Arg(0), vals))
 			if err != nil {
 				return nil, fmt.Errorf("export: RunDecompositions: output: %w", err)
+			}
+			// Inputs written in place become mutation outputs, first
+			// the buffers, then the user inputs, in input order, before
+			// the outputs the program had.
+			var muts node.Tuple
+			var specs []OutputSpec
+			for _, kind := range []InputKind{Buffer, UserInput} {
+				for _, in := range ep.Signature.Inputs {
+					v, ok := inputs[in.Name]
+					if in.Kind != kind || !ok || v.px.Node() == v.n {
+						continue
+					}
+					muts = append(muts, v.px.Node())
+					spec := OutputSpec{Kind: BufferMutation, Name: v.px.Node().Name(), Target: in.Target}
+					if kind == UserInput {
+						spec = OutputSpec{Kind: UserInputMutation, Name: v.px.Node().Name(), Target: in.Name}
+					}
+					specs = append(specs, spec)
+				}
+			}
+			if len(muts) > 0 {
+				outArg = append(muts, outArg.(node.Tuple)...)
+				mutationSpecs = specs
 			}
 		default:
 			return nil, fmt.Errorf("export: RunDecompositions: unexpected %s node %s in an exported graph", n.Op(), n.Name())
@@ -84,7 +120,7 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 	}
 	out := *ep
 	out.Graph = g
-	out.Signature.Outputs = append([]OutputSpec(nil), ep.Signature.Outputs...)
+	out.Signature.Outputs = append(mutationSpecs, ep.Signature.Outputs...)
 	results := outArg.(node.Tuple)
 	for i := range out.Signature.Outputs {
 		if n, ok := results[i].(*node.Node); ok {
@@ -237,17 +273,22 @@ func isNumber(a any) bool {
 	return false
 }
 
-// checkInPlaceInputs refuses a program whose graph writes an input in
-// place (PyTorch 2.x's training IR keeps buffer.add_(1) with no mutation
-// output): the replay functionalizes the write, which would be lost.
-func (ep *ExportedProgram) checkInPlaceInputs() error {
+// checkInPlaceParameters refuses a program whose graph writes a
+// parameter in place: only buffers and inputs may be mutated.
+func (ep *ExportedProgram) checkInPlaceParameters() error {
+	params := map[string]bool{}
+	for _, in := range ep.Signature.Inputs {
+		if in.Kind == Parameter {
+			params[in.Name] = true
+		}
+	}
 	for n := range ep.Graph.Nodes() {
 		op, ok := n.Function().(*ops.Operator)
 		if n.Op() != node.CallFunction || !ok || !op.Has(ops.Mutable) || n.NumArgs() == 0 {
 			continue
 		}
-		if in, ok := n.Arg(0).(*node.Node); ok && in.Op() == node.Placeholder {
-			return fmt.Errorf("export: RunDecompositions: node %s (%s) writes the input %s in place, and the program has no mutation output for it: decomposing such a program is not supported yet", n.Name(), op, in.Name())
+		if in, ok := n.Arg(0).(*node.Node); ok && in.Op() == node.Placeholder && params[in.Name()] {
+			return fmt.Errorf("export: RunDecompositions: node %s (%s) writes the parameter %s in place: only buffers and inputs may be mutated", n.Name(), op, in.Name())
 		}
 	}
 	return nil
