@@ -10,6 +10,7 @@ import (
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/shapeprop"
+	"github.com/gofx/gofx/sym"
 )
 
 // RunDecompositions returns a new program in which every operator that
@@ -184,6 +185,11 @@ func mapArg(a node.Arg, vals map[*node.Node]any) any {
 func (r *recorder) replay(n *node.Node, args []any, kwargs map[string]any) (any, error) {
 	switch fn := n.Function().(type) {
 	case *ops.Operator:
+		if fn.String() == "aten._assert_scalar.default" && len(args) > 0 {
+			if sp, ok := args[0].(*sproxy); ok && sp.cond != nil {
+				return nil, r.assertDecided(n, *sp.cond)
+			}
+		}
 		fn = scalarOverload(fn, args, kwargs)
 		out, err := r.Operator(r.rec, fn, args, kwargs)
 		if err != nil {
@@ -292,4 +298,28 @@ func (ep *ExportedProgram) checkInPlaceParameters() error {
 		}
 	}
 	return nil
+}
+
+// assertDecided replays an _assert_scalar whose condition the replay has
+// made a comparison of sizes (2.6 programs assert Eq(Mod(s0, 2), 0) on a
+// derived dim, which gofx's symbols simplify to Eq(0, 0)): one that
+// simplifies to true is dropped (PyTorch's run_decompositions keeps such
+// runtime assertions, as its sympy does not simplify them), a false one is
+// the program's assertion failing, and one not decided is stated to the
+// shape environment (Env.Check) instead of becoming a node.
+func (r *recorder) assertDecided(n *node.Node, c sym.Cond) error {
+	l, rr := r.env.Simplify(c.L), r.env.Simplify(c.R)
+	if lv, ok := l.Const(); ok {
+		if rv, ok := rr.Const(); ok {
+			holds, err := sym.Cond{Rel: c.Rel, L: sym.Const(lv), R: sym.Const(rv)}.Eval(nil)
+			if err != nil {
+				return err
+			}
+			if !holds {
+				return fmt.Errorf("the assertion %s fails", c)
+			}
+			return nil
+		}
+	}
+	return r.env.Check(c, "node "+n.Name())
 }
