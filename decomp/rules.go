@@ -112,6 +112,7 @@ func coreRules() Table {
 		return call(aten.MaxPool2dWithIndices, a[0], a[1], a[2], a[3], a[4], a[5]).Index(getitemFirstResult)
 	})
 	t.add(aten.Relu6, func(a []nn.Value) nn.Value { return call(aten.Hardtanh, a[0], 0, 6) })
+	t.add(aten.Item, func(a []nn.Value) nn.Value { return call(aten.InternalLocalScalarDense, a[0]) })
 	t.add(aten.Elu, elu)
 	t.add(aten.Silu, func(a []nn.Value) nn.Value { return call(opMulT, a[0], call(aten.Sigmoid, a[0])) })
 	t.add(aten.Hardswish, func(a []nn.Value) nn.Value {

@@ -41,7 +41,9 @@ type VerifyOptions struct {
 // tagged ops.Core, custom operators (outside the aten and prims
 // namespaces, registered with ops.Define) that write none of their
 // arguments, the functional variants (NAME_functional) of core operators
-// that write arguments, operator.getitem, or symbolic-size functions (a function
+// that write arguments, the runtime assertions (operators tagged
+// ops.Effectful: _assert_scalar, sym_constrain_range_for_size, ...),
+// operator.getitem, or symbolic-size functions (a function
 // whose name starts with "operator." or "aten.sym_"), as torch.export's
 // verifier allows; call_method
 // and call_module nodes are not allowed. get_attr nodes are allowed (see
@@ -98,8 +100,8 @@ func offense(n *node.Node, opts VerifyOptions) string {
 	case node.CallFunction:
 		fn := n.Function()
 		if op, ok := fn.(*ops.Operator); ok {
-			if op.Has(ops.Core) {
-				return ""
+			if op.Has(ops.Core) || op.Has(ops.Effectful) {
+				return "" // core, or a runtime assertion (_assert_scalar, sym_constrain_range_for_size)
 			}
 			if op.Has(ops.Mutable) {
 				return fmt.Sprintf("%s is not a core ATen operator: it writes its arguments, and core ATen graphs are functional", op)

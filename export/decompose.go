@@ -36,6 +36,7 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 		return nil, err
 	}
 	r := newRecorder(emptyModule(), ep.Env, decomp.Core().With(table))
+	r.keepConds = true
 	vals := map[*node.Node]any{}
 	// The placeholders' proxies and nodes: an in-place write rebinds a
 	// proxy to the written value.
@@ -73,7 +74,9 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 		case node.CallFunction:
 			args, kwargs := mapArgs(n, vals)
 			var res any
+			r.replayVal, _ = node.Val.Get(&n.Meta)
 			res, err = r.replay(n, args, kwargs)
+			r.replayVal = nil
 			if err != nil {
 				return nil, fmt.Errorf("export: RunDecompositions: node %s: %w", n.Name(), err)
 			}
@@ -187,7 +190,21 @@ func (r *recorder) replay(n *node.Node, args []any, kwargs map[string]any) (any,
 	case *ops.Operator:
 		if fn.String() == "aten._assert_scalar.default" && len(args) > 0 {
 			if sp, ok := args[0].(*sproxy); ok && sp.cond != nil {
-				return nil, r.assertDecided(n, *sp.cond)
+				if decided, err := r.assertDecided(*sp.cond); decided || err != nil {
+					return nil, err
+				}
+				// Recorded as it is: the comparison's node and the
+				// message (no result, nothing to infer).
+				nargs := []node.Arg{sp.n}
+				for _, a := range args[1:] {
+					s, ok := a.(string)
+					if !ok {
+						return nil, fmt.Errorf("_assert_scalar's message is %T, not a string", a)
+					}
+					nargs = append(nargs, node.Str(s))
+				}
+				_, err := r.rec.Create(node.CallFunction, fn, nargs, nil, "", nil)
+				return nil, err
 			}
 		}
 		fn = scalarOverload(fn, args, kwargs)
@@ -300,26 +317,26 @@ func (ep *ExportedProgram) checkInPlaceParameters() error {
 	return nil
 }
 
-// assertDecided replays an _assert_scalar whose condition the replay has
-// made a comparison of sizes (2.6 programs assert Eq(Mod(s0, 2), 0) on a
-// derived dim, which gofx's symbols simplify to Eq(0, 0)): one that
-// simplifies to true is dropped (PyTorch's run_decompositions keeps such
-// runtime assertions, as its sympy does not simplify them), a false one is
-// the program's assertion failing, and one not decided is stated to the
-// shape environment (Env.Check) instead of becoming a node.
-func (r *recorder) assertDecided(n *node.Node, c sym.Cond) error {
+// assertDecided decides an _assert_scalar's condition when the replay has
+// made it a comparison of constants (2.6 programs assert
+// Eq(Mod(2*d, 2), 0) on a derived dim, which gofx's symbols simplify to
+// Eq(0, 0)): a true one is dropped (PyTorch's run_decompositions keeps
+// such assertions, its sympy not simplifying them), a false one is the
+// program's assertion failing. Any other condition (u0 >= 0 on a value
+// read from data) is not decided, and the assertion is recorded.
+func (r *recorder) assertDecided(c sym.Cond) (decided bool, err error) {
 	l, rr := r.env.Simplify(c.L), r.env.Simplify(c.R)
-	if lv, ok := l.Const(); ok {
-		if rv, ok := rr.Const(); ok {
-			holds, err := sym.Cond{Rel: c.Rel, L: sym.Const(lv), R: sym.Const(rv)}.Eval(nil)
-			if err != nil {
-				return err
-			}
-			if !holds {
-				return fmt.Errorf("the assertion %s fails", c)
-			}
-			return nil
-		}
+	lv, lok := l.Const()
+	rv, rok := rr.Const()
+	if !lok || !rok {
+		return false, nil
 	}
-	return r.env.Check(c, "node "+n.Name())
+	holds, err := sym.Cond{Rel: c.Rel, L: sym.Const(lv), R: sym.Const(rv)}.Eval(nil)
+	if err != nil {
+		return true, err
+	}
+	if !holds {
+		return true, fmt.Errorf("the assertion %s fails", c)
+	}
+	return true, nil
 }

@@ -86,7 +86,16 @@ func (r *recorder) symOp(fn node.Function, args []nn.Value) (nn.Value, error) {
 		default:
 			c = sym.Ge(exprs[0], exprs[1])
 		}
-		return nn.Of(&sproxy{rec: r, cond: &c}), nil
+		if !r.keepConds {
+			return nn.Of(&sproxy{rec: r, cond: &c}), nil
+		}
+		// Replaying a program: the comparison stays a node, which a
+		// runtime assertion (_assert_scalar) takes.
+		n, err := r.rec.Create(node.CallFunction, fn, nargs, nil, "", c)
+		if err != nil {
+			return nn.None, err
+		}
+		return nn.Of(&sproxy{rec: r, n: n, cond: &c}), nil
 	}
 	if err != nil {
 		return nn.None, fmt.Errorf("%s: %w", fn, err)

@@ -25,6 +25,13 @@ import (
 // parameters, buffers and constants are placeholders, and sizes are
 // symbolic (sproxy).
 type recorder struct {
+	// replayVal is, while RunDecompositions replays a node, the node's
+	// recorded val (nil otherwise).
+	replayVal node.Value
+	// keepConds records comparisons of sizes as nodes (RunDecompositions:
+	// the program's runtime assertions take them) instead of leaving them
+	// to be decided.
+	keepConds bool
 	record.Defaults
 	rec   *record.Recorder
 	env   *sym.Env
@@ -355,6 +362,9 @@ func (r *recorder) Symbolic(_ *record.Recorder, s ops.Symbolic) (node.Arg, error
 		return nil, fmt.Errorf("cannot record a %T in an exported graph", s)
 	}
 	if x.cond != nil {
+		if x.n != nil {
+			return x.n, nil // a comparison recorded as a node (keepConds)
+		}
 		return nil, fmt.Errorf("the symbolic condition %s cannot be an operator argument; decide it with Bool()", x.cond)
 	}
 	if c, ok := r.env.Simplify(x.e).Const(); ok {
@@ -457,7 +467,13 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 	res, probed := r.probeShapes(op, args, kwargs)
 	if !probed {
 		if res, err = shapeprop.Infer(r.env, op, fargs, fkw, where()); err != nil {
-			return nil, err
+			// Replaying a loaded program: an operator whose result
+			// depends on data (item, nonzero) keeps the val the file
+			// recorded, with its unbacked symbols.
+			var ok bool
+			if res, ok = recordedResults(r.replayVal); !ok {
+				return nil, err
+			}
 		}
 	}
 	var val node.Value
@@ -826,4 +842,25 @@ func (r *recorder) names(vs []nn.Value) []string {
 // (record.Policy).
 func (r *recorder) DataDependent(what, where string) error {
 	return &fx.TraceError{What: what, Location: where, Tracer: "export"}
+}
+
+// recordedResults turns a node's recorded val (a fake tensor, a symbolic
+// size, or a tuple of them) into shape inference's results.
+func recordedResults(v node.Value) ([]any, bool) {
+	switch x := v.(type) {
+	case *shapeprop.Fake, sym.Expr:
+		return []any{x}, true
+	case node.ValueTuple:
+		out := make([]any, len(x))
+		for i, e := range x {
+			switch e.(type) {
+			case *shapeprop.Fake, sym.Expr:
+				out[i] = e
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
 }

@@ -51,7 +51,6 @@ var decompositionGaps = map[string]string{
 	"attention": "div.Scalar for div.Tensor; sym_size and operator.mul not shared; 3 more clones (contiguous before view)",
 	// RunDecompositions refuses these, naming the node.
 	"dyn_derived":    "the runtime assertion Eq(Mod(2*d, 2), 0) simplifies to true and is dropped (with its sym nodes); PyTorch keeps it",
-	"unbacked":       "refused: item has no meta value (unbacked sizes are not replayed)",
 	"custom_op":      "the custom operator is not defined in this test",
 	"cond_data":      "refused: higher-order operators (the next issue)",
 	"cond_nested":    "refused: higher-order operators (the next issue)",

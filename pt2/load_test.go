@@ -347,8 +347,11 @@ func TestUnboundedRange(t *testing.T) {
 // mutation outputs PyTorch's run_decompositions gives (mutations.ep.txt:
 // BUFFER_MUTATION calls and ema, USER_INPUT_MUTATION acc, then the user
 // output), and the cases' buffers and inputs after the call still match.
+// unbacked replays item and nonzero with the unbacked sizes the file
+// recorded and keeps its runtime assertions (u0 >= 0, u0 <= 6);
+// dyn_derived's assertion on its derived dim is proved and dropped.
 func TestDecomposeLoaded(t *testing.T) {
-	for _, name := range []string{"kwargs_scalars", "tied_dict", "mutations"} {
+	for _, name := range []string{"kwargs_scalars", "tied_dict", "mutations", "unbacked", "dyn_derived"} {
 		ep, err := pt2.Load("testdata/" + name + ".pt2")
 		require.NoError(t, err)
 		d, err := ep.RunDecompositions(nil)

@@ -69,14 +69,15 @@ func init() {
 		"max.dim min.dim":      valuesIndicesReduceRule,
 		"prod.dim_int any.dim": oneDimReduceRule,
 		"native_batch_norm _native_batch_norm_legit _native_batch_norm_legit_no_training _native_batch_norm_legit.no_stats": batchNormRule,
-		"_native_batch_norm_legit_functional": batchNormFunctionalRule,
-		"native_layer_norm":                   layerNormRule,
-		"native_group_norm":                   groupNormRule,
-		"embedding":                           embeddingRule,
-		"topk":                                topkRule,
-		"sort sort.stable":                    sortRule,
-		"sym_size.int":                        symSizeRule,
-		"sym_numel":                           symNumelRule,
+		"_native_batch_norm_legit_functional":              batchNormFunctionalRule,
+		"sym_constrain_range sym_constrain_range_for_size": constrainRangeRule,
+		"native_layer_norm":                                layerNormRule,
+		"native_group_norm":                                groupNormRule,
+		"embedding":                                        embeddingRule,
+		"topk":                                             topkRule,
+		"sort sort.stable":                                 sortRule,
+		"sym_size.int":                                     symSizeRule,
+		"sym_numel":                                        symNumelRule,
 		"full zeros ones empty.memory_format rand randn": sizeRule,
 		"new_zeros new_ones new_empty new_full":          newSizeRule,
 		"scalar_tensor":                                  scalarTensorRule,
@@ -1147,6 +1148,45 @@ func batchNormRule(c *RuleCall) ([]any, error) {
 		out = append(out, fake([]sym.Expr{x.Shape[1]}))
 	}
 	return out, nil
+}
+
+// constrainRangeRule is sym_constrain_range(_for_size)'s (torch._check_is_size
+// and torch._constrain_as_size): no result; a size that is one symbol is
+// marked size-like (its range at least [0, int_oo]) and narrowed to
+// [min, max] where those are given. Without the rule the symbolic size
+// would be specialized.
+func constrainRangeRule(c *RuleCall) ([]any, error) {
+	e, ok := c.Int(0)
+	if !ok {
+		return []any{}, nil
+	}
+	ss := e.Symbols()
+	if len(ss) != 1 || !ss[0].Expr().Equal(e) {
+		return []any{}, nil
+	}
+	s := ss[0]
+	if c.Op.Schema().Name == "aten::sym_constrain_range_for_size" {
+		if err := c.Env.ConstrainAsSize(s); err != nil {
+			return nil, err
+		}
+	}
+	r := c.Env.RangeOf(s)
+	for i, bound := range []*int64{&r.Lo, &r.Hi} {
+		if i+1 >= len(c.Args) {
+			break
+		}
+		if b, ok := c.Args[i+1].(sym.Expr); ok {
+			if v, ok := b.Const(); ok {
+				*bound = v
+			}
+		}
+	}
+	if r != c.Env.RangeOf(s) {
+		if err := c.Env.Constrain(s, r); err != nil {
+			return nil, err
+		}
+	}
+	return []any{}, nil
 }
 
 // batchNormFunctionalRule is _native_batch_norm_legit_functional's: batch
