@@ -295,18 +295,23 @@ func pickleValue(e *pickle.Encoder, v pickle.Value, of map[*tensor.Tensor]*saved
 // one-dimensional tensor of len(data)/dt.Size() elements. A length that is
 // not a multiple of the element size is an error.
 func DecodeStorage(data []byte, dt tensor.DType, bo binary.ByteOrder) (*tensor.Tensor, error) {
+	return ReadStorage(bytes.NewReader(data), int64(len(data)), dt, bo)
+}
+
+// ReadStorage is DecodeStorage on the n bytes r gives (a raw storage
+// record read in place, without a copy of its bytes).
+func ReadStorage(r io.Reader, n int64, dt tensor.DType, bo binary.ByteOrder) (*tensor.Tensor, error) {
 	if !dt.Valid() {
 		return nil, fmt.Errorf("torchio: invalid dtype %v", dt)
 	}
-	size := dt.Size()
-	if len(data)%size != 0 {
-		return nil, fmt.Errorf("torchio: %d bytes are not a whole number of %d-byte %v elements", len(data), size, dt)
+	size := int64(dt.Size())
+	if n < 0 || n%size != 0 {
+		return nil, fmt.Errorf("torchio: %d bytes are not a whole number of %d-byte %v elements", n, size, dt)
 	}
-	n := len(data) / size
-	if int64(n) > tensor.MaxElements {
-		return nil, fmt.Errorf("torchio: %d elements exceed the tensor limit", n)
+	if n/size > int64(tensor.MaxElements) {
+		return nil, fmt.Errorf("torchio: %d elements exceed the tensor limit", n/size)
 	}
-	return readStorage(bytes.NewReader(data), dt, n, bo)
+	return readStorage(r, dt, int(n/size), bo)
 }
 
 // StorageNumel returns the number of elements of t's whole storage (not

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -214,7 +215,7 @@ func ReadWithLimits(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 	if len(zr.File) == 0 {
 		return nil, errors.New("archive: empty zip file")
 	}
-	rd := &reader{lim: lim, size: size, files: map[string]*zip.File{}}
+	rd := &reader{lim: lim, ra: r, size: size, files: map[string]*zip.File{}}
 	// PyTorch takes the PT2 archive's root from the first record.
 	first := zr.File[0].Name
 	if i := strings.IndexByte(first, '/'); i > 0 {
@@ -258,6 +259,7 @@ func hasFile(zr *zip.Reader, name string) bool {
 
 type reader struct {
 	lim   Limits
+	ra    io.ReaderAt // the whole file
 	size  int64
 	files map[string]*zip.File // by name under the root
 	names []string             // in file order
@@ -292,35 +294,9 @@ func (rd *reader) recordSize(name string) int64 {
 // against the file and the compression method, so that nothing is
 // allocated that the file cannot hold.
 func (rd *reader) record(name string) ([]byte, error) {
-	f := rd.files[name]
-	if f == nil {
-		return nil, fmt.Errorf("missing record %s", name)
-	}
-	if f.UncompressedSize64 > math.MaxInt64 || f.CompressedSize64 > math.MaxInt64 {
-		return nil, fmt.Errorf("record %s: size out of range", name)
-	}
-	n := int64(f.UncompressedSize64)
-	switch f.Method {
-	case zip.Store:
-		if f.CompressedSize64 != f.UncompressedSize64 {
-			return nil, fmt.Errorf("record %s: stored with compressed size %d but size %d", name, f.CompressedSize64, f.UncompressedSize64)
-		}
-	case zip.Deflate:
-		if f.UncompressedSize64/maxDeflateRatio > f.CompressedSize64+1 {
-			return nil, fmt.Errorf("record %s: %d compressed bytes cannot expand to %d", name, f.CompressedSize64, f.UncompressedSize64)
-		}
-	default:
-		return nil, fmt.Errorf("record %s: unsupported compression method %d", name, f.Method)
-	}
-	if n > rd.lim.MaxRecordBytes {
-		return nil, fmt.Errorf("record %s: %d bytes exceed the limit of %d", name, n, rd.lim.MaxRecordBytes)
-	}
-	off, err := f.DataOffset()
+	f, n, err := rd.checked(name)
 	if err != nil {
-		return nil, fmt.Errorf("record %s: %w", name, err)
-	}
-	if off < 0 || off > rd.size || int64(f.CompressedSize64) > rd.size-off {
-		return nil, fmt.Errorf("record %s: %d bytes at offset %d run past the end of the %d-byte file", name, f.CompressedSize64, off, rd.size)
+		return nil, err
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -340,8 +316,79 @@ func (rd *reader) record(name string) ([]byte, error) {
 	return b, nil
 }
 
+// section returns a stored (uncompressed) record as a section of the file,
+// read in place, after the checks of record and its CRC-32; ok is false for
+// a compressed record, which must be read with record.
+func (rd *reader) section(name string) (sr *io.SectionReader, ok bool, err error) {
+	f, n, err := rd.checked(name)
+	if err != nil || f.Method != zip.Store {
+		return nil, false, err
+	}
+	off, err := f.DataOffset()
+	if err != nil {
+		return nil, false, fmt.Errorf("record %s: %w", name, err)
+	}
+	sr = io.NewSectionReader(rd.ra, off, n)
+	h := crc32.NewIEEE()
+	if _, err := io.Copy(h, io.NewSectionReader(rd.ra, off, n)); err != nil {
+		return nil, false, fmt.Errorf("record %s: %w", name, err)
+	}
+	if f.CRC32 != 0 && h.Sum32() != f.CRC32 {
+		return nil, false, fmt.Errorf("record %s: %w", name, zip.ErrChecksum)
+	}
+	return sr, true, nil
+}
+
+// checked returns a record and its size after checking its declared sizes
+// against the file, the limits and the compression method.
+func (rd *reader) checked(name string) (*zip.File, int64, error) {
+	f := rd.files[name]
+	if f == nil {
+		return nil, 0, fmt.Errorf("missing record %s", name)
+	}
+	if f.UncompressedSize64 > math.MaxInt64 || f.CompressedSize64 > math.MaxInt64 {
+		return nil, 0, fmt.Errorf("record %s: size out of range", name)
+	}
+	n := int64(f.UncompressedSize64)
+	switch f.Method {
+	case zip.Store:
+		if f.CompressedSize64 != f.UncompressedSize64 {
+			return nil, 0, fmt.Errorf("record %s: stored with compressed size %d but size %d", name, f.CompressedSize64, f.UncompressedSize64)
+		}
+	case zip.Deflate:
+		if f.UncompressedSize64/maxDeflateRatio > f.CompressedSize64+1 {
+			return nil, 0, fmt.Errorf("record %s: %d compressed bytes cannot expand to %d", name, f.CompressedSize64, f.UncompressedSize64)
+		}
+	default:
+		return nil, 0, fmt.Errorf("record %s: unsupported compression method %d", name, f.Method)
+	}
+	if n > rd.lim.MaxRecordBytes {
+		return nil, 0, fmt.Errorf("record %s: %d bytes exceed the limit of %d", name, n, rd.lim.MaxRecordBytes)
+	}
+	off, err := f.DataOffset()
+	if err != nil {
+		return nil, 0, fmt.Errorf("record %s: %w", name, err)
+	}
+	if off < 0 || off > rd.size || int64(f.CompressedSize64) > rd.size-off {
+		return nil, 0, fmt.Errorf("record %s: %d bytes at offset %d run past the end of the %d-byte file", name, f.CompressedSize64, off, rd.size)
+	}
+	return f, n, nil
+}
+
 // value reads a nested torch.save record; an empty record is nil.
 func (rd *reader) value(name string) (pickle.Value, error) {
+	// A stored record is read in place: its storages are decoded from
+	// the file straight into the tensors, with no copy of the record.
+	if sr, ok, err := rd.section(name); err != nil || ok {
+		if err != nil || sr.Size() == 0 {
+			return nil, err
+		}
+		v, err := torchio.ReadValueWithLimits(sr, sr.Size(), rd.lim.Tensor)
+		if err != nil {
+			return nil, fmt.Errorf("record %s: %w", name, err)
+		}
+		return v, nil
+	}
 	b, err := rd.record(name)
 	if err != nil {
 		return nil, err

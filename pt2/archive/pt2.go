@@ -315,11 +315,21 @@ func (rd *reader) payload(dir, name string, pm schema.PayloadMeta, bo binary.Byt
 	}
 	st := storages[rec]
 	if st == nil {
-		b, err := rd.record(rec)
+		// A stored record is decoded in place, a compressed one read first.
+		sr, inPlace, err := rd.section(rec)
 		if err != nil {
 			return p, err
 		}
-		if st, err = torchio.DecodeStorage(b, dt, bo); err != nil {
+		if inPlace {
+			st, err = torchio.ReadStorage(sr, sr.Size(), dt, bo)
+		} else {
+			var b []byte
+			if b, err = rd.record(rec); err != nil {
+				return p, err
+			}
+			st, err = torchio.DecodeStorage(b, dt, bo)
+		}
+		if err != nil {
 			return p, fmt.Errorf("record %s: %w", rec, err)
 		}
 		storages[rec] = st
