@@ -258,11 +258,13 @@ func hasFile(zr *zip.Reader, name string) bool {
 }
 
 type reader struct {
-	lim   Limits
-	ra    io.ReaderAt // the whole file
-	size  int64
-	files map[string]*zip.File // by name under the root
-	names []string             // in file order
+	lim Limits
+	ra  io.ReaderAt // the whole file
+	// crcBuf is section's buffer for checking CRC-32s.
+	crcBuf []byte
+	size   int64
+	files  map[string]*zip.File // by name under the root
+	names  []string             // in file order
 }
 
 func (rd *reader) index(zr *zip.Reader, root string) {
@@ -316,12 +318,17 @@ func (rd *reader) record(name string) ([]byte, error) {
 	return b, nil
 }
 
-// section returns a stored (uncompressed) record as a section of the file,
-// read in place, after the checks of record and its CRC-32; ok is false for
-// a compressed record, which must be read with record.
+// inPlaceMin is the size from which a stored record is read in place
+// (section); smaller ones are read whole (record), which reads them once.
+const inPlaceMin = 1 << 16
+
+// section returns a stored (uncompressed) record of at least inPlaceMin
+// bytes as a section of the file, read in place, after the checks of
+// record and its CRC-32; ok is false for a compressed or small record,
+// which is read with record.
 func (rd *reader) section(name string) (sr *io.SectionReader, ok bool, err error) {
 	f, n, err := rd.checked(name)
-	if err != nil || f.Method != zip.Store {
+	if err != nil || f.Method != zip.Store || n < inPlaceMin {
 		return nil, false, err
 	}
 	off, err := f.DataOffset()
@@ -330,7 +337,10 @@ func (rd *reader) section(name string) (sr *io.SectionReader, ok bool, err error
 	}
 	sr = io.NewSectionReader(rd.ra, off, n)
 	h := crc32.NewIEEE()
-	if _, err := io.Copy(h, io.NewSectionReader(rd.ra, off, n)); err != nil {
+	if rd.crcBuf == nil {
+		rd.crcBuf = make([]byte, inPlaceMin)
+	}
+	if _, err := io.CopyBuffer(h, io.NewSectionReader(rd.ra, off, n), rd.crcBuf); err != nil {
 		return nil, false, fmt.Errorf("record %s: %w", name, err)
 	}
 	if f.CRC32 != 0 && h.Sum32() != f.CRC32 {
