@@ -144,26 +144,7 @@ func writePickle(w io.Writer, sd *StateDict, of []*savedStorage) error {
 		for i, t := range sd.tensors {
 			s := of[i]
 			e.String(sd.names[i])
-			e.Global("torch._utils", "_rebuild_tensor_v2")
-			e.Mark()
-			// The persistent id ('storage', torch.FloatStorage, key, 'cpu', numel).
-			e.Mark()
-			e.String("storage")
-			e.Global("torch", storageNames[t.DType()])
-			e.String(s.key)
-			e.String("cpu")
-			e.Int(int64(s.n))
-			e.Tuple()
-			e.BinPersID()
-			e.Int(int64(t.Offset()))
-			e.Ints(t.Shape())
-			e.Ints(t.Strides())
-			e.Bool(false)
-			e.Global("collections", "OrderedDict")
-			e.EmptyTuple()
-			e.Reduce()
-			e.Tuple()
-			e.Reduce()
+			pickleTensor(e, t, s)
 		}
 		e.SetItems()
 	}
