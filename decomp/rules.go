@@ -267,10 +267,49 @@ func reshape(x nn.Value, shape []nn.Value) nn.Value {
 		}
 		return call(opView, callKw(opClone, []any{x}, map[string]any{"memory_format": contiguousFormat}), ints(vs...))
 	}
-	if isContiguous(x) {
+	if isContiguous(x) || viewableAtExample(x, xs, shape) {
 		return call(opView, x, ints(shape...))
 	}
 	return call(opView, callKw(opClone, []any{x}, map[string]any{"memory_format": contiguousFormat}), ints(shape...))
+}
+
+// viewableAtExample reports whether x, of symbolic sizes xs, can be viewed
+// with the symbolic sizes shape, judged on its meta tensor at the example
+// sizes as at::reshape's computeStride judges the symbolic strides (a
+// chunk of a split's last dimension views as [B, T, 4, 8]). A size of
+// shape is known when it is an int or the very value of one of xs (a size
+// read from x); one other size is inferred from the element count; with
+// more unknown, or no meta, it reports false.
+func viewableAtExample(x nn.Value, xs, shape []nn.Value) bool {
+	m := metaOf(x)
+	if m == nil || len(m.Shape()) != len(xs) {
+		return false
+	}
+	sizes := make([]int, len(shape))
+	unknown := -1
+	for i, v := range shape {
+		if c, ok := v.Raw().(int64); ok {
+			sizes[i] = int(c)
+			continue
+		}
+		sizes[i] = -1
+		if s, ok := v.Symbolic(); ok {
+			for j, d := range xs {
+				if ds, ok := d.Symbolic(); ok && ds == s {
+					sizes[i] = m.Shape()[j]
+					break
+				}
+			}
+		}
+		if sizes[i] == -1 {
+			if unknown >= 0 {
+				return false
+			}
+			unknown = i
+		}
+	}
+	sizes, err := tensor.InferShape(sizes, m.Numel())
+	return err == nil && viewable(m, sizes)
 }
 
 // viewable reports whether m can be viewed with sizes.

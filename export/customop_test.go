@@ -10,50 +10,12 @@ import (
 
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
-
-var defineSoftplus sync.Once
-
-// scaledSoftplus defines gofxtest::scaled_softplus as ../shared/pt2's
-// gen_pt2.py does with torch.library.custom_op: a schema, a kernel
-// (softplus(x * beta) / beta) and a meta function (empty_like), nothing
-// else: no tag, no shape rule.
-func scaledSoftplus(t *testing.T) *ops.Operator {
-	t.Helper()
-	defineSoftplus.Do(func() {
-		mul, div, softplus := nn.Op("aten::mul.Scalar"), nn.Op("aten::div.Scalar"), nn.Op("aten::softplus")
-		kernel := func(c *ops.Call) ([]any, error) {
-			beta := c.Float("beta")
-			y, err := mul.Call1(c.Tensor("x"), beta)
-			if err != nil {
-				return nil, err
-			}
-			if y, err = softplus.Call1(y); err != nil {
-				return nil, err
-			}
-			if y, err = div.Call1(y, beta); err != nil {
-				return nil, err
-			}
-			return []any{y}, nil
-		}
-		meta := func(c *ops.Call) ([]any, error) {
-			x := c.Tensor("x")
-			m, err := tensor.NewMeta(x.DType(), x.Shape()...)
-			return []any{m}, err
-		}
-		_, err := ops.Define("gofxtest::scaled_softplus(Tensor x, float beta) -> Tensor", kernel, meta, 0)
-		require.NoError(t, err)
-		_, err = ops.Define("gofxtest::scale_(Tensor(a!) x, float beta) -> ()", kernel, meta, 0)
-		require.NoError(t, err)
-	})
-	op, ok := ops.Global().Lookup("gofxtest::scaled_softplus")
-	require.True(t, ok)
-	return op
-}
 
 // customOp is gen_pt2.py's CustomOp: scaled_softplus(x, 2.0) + 1.
 type customOp struct {
@@ -70,7 +32,7 @@ func (m *customOp) Forward(x nn.Value) nn.Value {
 // RunDecompositions, and runs to PyTorch's outputs (custom_op.io.json,
 // from ../shared/pt2).
 func TestCustomOpExports(t *testing.T) {
-	m := &customOp{op: scaledSoftplus(t)}
+	m := &customOp{op: optest.ScaledSoftplus(t)}
 	m.Init(m, "CustomOp")
 	io, err := models.ReadIO("testdata/custom_op.io.json")
 	require.NoError(t, err)
@@ -104,7 +66,7 @@ func (m *mutatingOp) Forward(x nn.Value) nn.Value {
 // TestCustomOpMutating: a custom operator that writes an argument is not
 // functional; Export refuses it, naming it.
 func TestCustomOpMutating(t *testing.T) {
-	scaledSoftplus(t)
+	optest.ScaledSoftplus(t)
 	m := &mutatingOp{}
 	m.Init(m, "M")
 	x, err := tensor.Full(tensor.Float32, 1, 2, 3)
@@ -120,7 +82,7 @@ func TestCustomOpMutating(t *testing.T) {
 // exports in PyTorch 2.6 with scaled_softplus f32[s0, 5]); the program runs
 // on another batch size.
 func TestCustomOpDynamic(t *testing.T) {
-	m := &customOp{op: scaledSoftplus(t)}
+	m := &customOp{op: optest.ScaledSoftplus(t)}
 	m.Init(m, "CustomOp")
 	io, err := models.ReadIO("testdata/custom_op.io.json")
 	require.NoError(t, err)

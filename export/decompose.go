@@ -24,8 +24,8 @@ import (
 // operators).
 //
 // On a program loaded from a .pt2 file, a number given for a Tensor
-// parameter (aten.mul.Tensor(x, 0.5)) is replayed through the .Scalar
-// overload, and in-place writes of buffers and user inputs (PyTorch 2.x's
+// parameter (aten.mul.Tensor(x, 0.5)) stays a wrapped number of the same
+// overload, as in PyTorch, and in-place writes of buffers and user inputs (PyTorch 2.x's
 // training IR keeps aten.add_ on b_calls) are functionalized as
 // run_decompositions does: the functional operator is recorded and the
 // written input's new value becomes a BUFFER_MUTATION or
@@ -190,7 +190,7 @@ func (r *recorder) replay(n *node.Node, args []any, kwargs map[string]any) (any,
 	case *ops.Operator:
 		if fn.String() == "aten._assert_scalar.default" && len(args) > 0 {
 			if sp, ok := args[0].(*sproxy); ok && sp.cond != nil {
-				if decided, err := r.assertDecided(*sp.cond); decided || err != nil {
+				if err := r.assertHolds(*sp.cond); err != nil {
 					return nil, err
 				}
 				// Recorded as it is: the comparison's node and the
@@ -207,7 +207,6 @@ func (r *recorder) replay(n *node.Node, args []any, kwargs map[string]any) (any,
 				return nil, err
 			}
 		}
-		fn = scalarOverload(fn, args, kwargs)
 		out, err := r.Operator(r.rec, fn, args, kwargs)
 		if err != nil {
 			return nil, err
@@ -254,48 +253,6 @@ func (r *recorder) outputArg(v any) (node.Arg, error) {
 	return r.rec.Arg(v)
 }
 
-// scalarOverload returns, for a call giving a Python number for a Tensor
-// parameter (aten.mul.Tensor(x, 0.5), as PyTorch's programs record it), the
-// overload of op that takes the number (aten.mul.Scalar), which computes
-// the same, as nn.Apply does eagerly; op otherwise. (PyTorch keeps
-// mul.Tensor with a wrapped number: op counts differ there.)
-func scalarOverload(op *ops.Operator, args []any, kwargs map[string]any) *ops.Operator {
-	s := op.Schema()
-	found := false
-	for i, a := range args {
-		if i < len(s.Args) && isNumber(a) && s.Args[i].Type.Kind == ops.Named && s.Args[i].Type.Name == "Tensor" {
-			found = true
-		}
-	}
-	for _, sa := range s.Args {
-		if a, ok := kwargs[sa.Name]; ok && isNumber(a) && sa.Type.Kind == ops.Named && sa.Type.Name == "Tensor" {
-			found = true
-		}
-	}
-	if !found {
-		return op
-	}
-	if s.Overload != "Tensor" {
-		return op
-	}
-	alt, ok := ops.Global().Lookup(s.Namespace + "::" + s.Name + ".Scalar")
-	if !ok || alt.Has(ops.Mutable) != op.Has(ops.Mutable) {
-		return op
-	}
-	if _, err := alt.Place(args, kwargs); err != nil {
-		return op
-	}
-	return alt
-}
-
-func isNumber(a any) bool {
-	switch a.(type) {
-	case int64, float64, bool:
-		return true
-	}
-	return false
-}
-
 // checkInPlaceParameters refuses a program whose graph writes a
 // parameter in place: only buffers and inputs may be mutated.
 func (ep *ExportedProgram) checkInPlaceParameters() error {
@@ -317,26 +274,26 @@ func (ep *ExportedProgram) checkInPlaceParameters() error {
 	return nil
 }
 
-// assertDecided decides an _assert_scalar's condition when the replay has
+// assertHolds checks an _assert_scalar's condition when the replay has
 // made it a comparison of constants (2.6 programs assert
 // Eq(Mod(2*d, 2), 0) on a derived dim, which gofx's symbols simplify to
-// Eq(0, 0)): a true one is dropped (PyTorch's run_decompositions keeps
-// such assertions, its sympy not simplifying them), a false one is the
-// program's assertion failing. Any other condition (u0 >= 0 on a value
-// read from data) is not decided, and the assertion is recorded.
-func (r *recorder) assertDecided(c sym.Cond) (decided bool, err error) {
+// Eq(0, 0)): a false one is the program's assertion failing. A true one is
+// kept, as PyTorch's run_decompositions keeps it, with the nodes that
+// compute it; any other condition (u0 >= 0 on a value read from data) is
+// recorded as it is.
+func (r *recorder) assertHolds(c sym.Cond) error {
 	l, rr := r.env.Simplify(c.L), r.env.Simplify(c.R)
 	lv, lok := l.Const()
 	rv, rok := rr.Const()
 	if !lok || !rok {
-		return false, nil
+		return nil
 	}
 	holds, err := sym.Cond{Rel: c.Rel, L: sym.Const(lv), R: sym.Const(rv)}.Eval(nil)
 	if err != nil {
-		return true, err
+		return err
 	}
 	if !holds {
-		return true, fmt.Errorf("the assertion %s fails", c)
+		return fmt.Errorf("the assertion %s fails", c)
 	}
-	return true, nil
+	return nil
 }

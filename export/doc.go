@@ -39,7 +39,7 @@
 //     minimum and a maximum; one Dimension shared by several inputs makes
 //     their sizes equal). Sizes read from a dynamic dimension are symbolic
 //     (package sym): arithmetic on them is recorded (operator.mul over
-//     aten.sym_size.int), and a comparison that the declared ranges do not
+//     aten.sym_size.int, one node per distinct expression), and a comparison that the declared ranges do not
 //     settle is decided from the example and recorded as a guard. A guard
 //     the spec does not imply makes Export fail with the guard, the Go
 //     line that caused it and a corrected spec to copy; a dynamic

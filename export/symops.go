@@ -20,13 +20,16 @@ func isSymOp(fn node.Function) bool {
 
 // symOp computes a Python operator on sizes, at least one symbolic:
 // integer arithmetic stays symbolic (and is recorded as an operator node
-// the graph can compute), comparisons become symbolic conditions that
-// Value.Bool decides, and anything else (true division, powers, floats)
-// specializes the sizes to their example values.
+// the graph can compute; a result that simplifies to a constant is that
+// int, except when replaying a program, keepConds, where it stays the
+// node), comparisons become symbolic conditions that Value.Bool decides,
+// and anything else (true division, powers, floats) specializes the sizes
+// to their example values.
 func (r *recorder) symOp(fn node.Function, args []nn.Value) (nn.Value, error) {
 	exprs := make([]sym.Expr, len(args))
 	nargs := make([]node.Arg, len(args))
 	symbolic := true
+	recorded := false // an operand has a node
 	for i, a := range args {
 		switch x := a.Raw().(type) {
 		case int64:
@@ -43,10 +46,11 @@ func (r *recorder) symOp(fn node.Function, args []nn.Value) (nn.Value, error) {
 				continue
 			}
 			exprs[i] = r.env.Simplify(x.e)
-			if c, ok := exprs[i].Const(); ok {
+			if c, ok := exprs[i].Const(); ok && (x.n == nil || !r.keepConds) {
 				nargs[i] = node.Int(c)
 			} else {
 				nargs[i] = x.n
+				recorded = true
 			}
 		default:
 			symbolic = false
@@ -101,14 +105,24 @@ func (r *recorder) symOp(fn node.Function, args []nn.Value) (nn.Value, error) {
 		return nn.None, fmt.Errorf("%s: %w", fn, err)
 	}
 	e = r.env.Simplify(e)
-	if c, ok := e.Const(); ok {
+	c, isConst := e.Const()
+	if isConst && !(r.keepConds && recorded) {
 		return nn.Of(c), nil
+	}
+	if s, ok := r.syms[e.String()]; ok && !isConst {
+		return nn.Of(s), nil
 	}
 	n, err := r.rec.Create(node.CallFunction, fn, nargs, nil, "", e)
 	if err != nil {
 		return nn.None, err
 	}
-	return nn.Of(&sproxy{rec: r, n: n, e: e}), nil
+	if isConst {
+		// Replaying a program: arithmetic on sizes that simplifies to a
+		// constant (Mod(8*s1, 8)) stays a node, as PyTorch's SymInts do,
+		// for the runtime assertion that takes it.
+		return nn.Of(&sproxy{rec: r, n: n, e: e}), nil
+	}
+	return nn.Of(r.symProxy(n, e)), nil
 }
 
 // specialize computes fn on the example values of its symbolic operands,

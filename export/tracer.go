@@ -47,13 +47,12 @@ type recorder struct {
 	firstUser *node.Node
 	consts    []liftedConst
 	constOf   map[*tensor.Tensor]*record.Proxy
-	// sizes caches the proxies of symbolic sizes, per tensor node and dim.
-	sizes map[sizeKey]*sproxy
-}
-
-type sizeKey struct {
-	n   *node.Node
-	dim int
+	// syms holds the proxy of each symbolic integer recorded so far, by
+	// its simplified expression: a size read again, or computed again by
+	// the same Python arithmetic, reuses the node that has it, as
+	// PyTorch's tracer finds a SymInt's proxy instead of recording a new
+	// one (one sym_size.int per dimension, one operator.mul per product).
+	syms map[string]*sproxy
 }
 
 type liftedConst struct {
@@ -292,7 +291,7 @@ func (s *sproxy) Concrete(what, where string) (any, error) {
 func newRecorder(root nn.Module, env *sym.Env, table decomp.Table) *recorder {
 	r := &recorder{
 		env: env, table: table, state: map[string]*record.Proxy{},
-		constOf: map[*tensor.Tensor]*record.Proxy{}, sizes: map[sizeKey]*sproxy{},
+		constOf: map[*tensor.Tensor]*record.Proxy{}, syms: map[string]*sproxy{},
 	}
 	r.rec = record.New(graph.New(), root, r)
 	return r
@@ -422,6 +421,22 @@ func fakeList[E any](r *recorder, xs []E) []any {
 // table, functionalized if in-place, recorded with its fake results
 // otherwise.
 func (r *recorder) Operator(_ *record.Recorder, op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
+	if op == symSize && len(args) == 2 && len(kwargs) == 0 {
+		// sym_size.int(x, dim) (a loaded program's) reads the size as
+		// x.size(dim) does, sharing its node.
+		if p, ti, ok := r.tensorProxy(args[0]); ok {
+			if dim, ok := args[1].(int64); ok && dim >= -int64(len(ti.fake.Shape)) && dim < int64(len(ti.fake.Shape)) {
+				if dim < 0 {
+					dim += int64(len(ti.fake.Shape))
+				}
+				v, err := r.size(p, int(dim))
+				if err != nil {
+					return nil, err
+				}
+				return []any{v.Raw()}, nil
+			}
+		}
+	}
 	if _, ok := r.table.Lookup(op); ok {
 		out, _, err := decomp.Call(r.table, op, args, kwargs)
 		if err != nil {
@@ -691,17 +706,22 @@ func (r *recorder) size(p *record.Proxy, dim int) (nn.Value, error) {
 	if c, ok := d.Const(); ok {
 		return nn.Of(c), nil
 	}
-	k := sizeKey{p.Node(), dim}
-	if s, ok := r.sizes[k]; ok {
+	if s, ok := r.syms[d.String()]; ok {
 		return nn.Of(s), nil
 	}
 	n, err := r.rec.Create(node.CallFunction, symSize, []node.Arg{p.Node(), node.Int(dim)}, nil, "", d)
 	if err != nil {
 		return nn.None, err
 	}
-	s := &sproxy{rec: r, n: n, e: d}
-	r.sizes[k] = s
-	return nn.Of(s), nil
+	return nn.Of(r.symProxy(n, d)), nil
+}
+
+// symProxy returns the proxy of the symbolic integer e, which n computes,
+// and keeps it for the next size or arithmetic that gives e.
+func (r *recorder) symProxy(n *node.Node, e sym.Expr) *sproxy {
+	s := &sproxy{rec: r, n: n, e: e}
+	r.syms[e.String()] = s
+	return s
 }
 
 var symSize = nn.Op("aten::sym_size.int")

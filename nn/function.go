@@ -324,68 +324,17 @@ func CallFunction(fn node.Function, args []Value, kwargs map[string]Value) Value
 // operators with several returns).
 //
 // A Python number given for a Tensor parameter (aten.div.Tensor(x, 2.0),
-// as torch.fx graphs and graphs written by hand record x / 2.0) is accepted
-// as PyTorch accepts it, which wraps the number into a tensor: the call
-// goes to the overload of the same operator that takes the number (here
-// aten.div.Scalar), which computes the same result.
+// as torch.fx graphs and graphs written by hand record x / 2.0) is
+// accepted as PyTorch accepts it: ops binds it as a wrapped number (see
+// tensor.Tensor.WrappedNumber), which takes part in type promotion as a
+// number.
 func Apply(op *ops.Operator, args []Value, kwargs map[string]Value) (Value, error) {
-	if numberForTensor(op, args, kwargs) {
-		if alt := scalarOverload(op, args, kwargs); alt != nil {
-			op = alt
-		}
-	}
 	raw, rkw := rawArgs(args, kwargs)
 	out, err := op.Call(raw, rkw)
 	if err != nil {
 		return None, err
 	}
 	return results(out)
-}
-
-// numberForTensor reports whether a concrete Python number is given for a
-// Tensor parameter of op while no argument is symbolic (a tracer records
-// the call as written).
-func numberForTensor(op *ops.Operator, args []Value, kwargs map[string]Value) bool {
-	found := false
-	sargs := op.Schema().Args
-	for i, a := range args {
-		if tracerOfValue(a) != nil {
-			return false
-		}
-		if i < len(sargs) && isNumber(a) && isTensorType(sargs[i].Type) {
-			found = true
-		}
-	}
-	for k, a := range kwargs {
-		if tracerOfValue(a) != nil {
-			return false
-		}
-		if !isNumber(a) {
-			continue
-		}
-		for _, sa := range sargs {
-			if sa.Name == k && isTensorType(sa.Type) {
-				found = true
-			}
-		}
-	}
-	return found
-}
-
-func isTensorType(t *ops.Type) bool {
-	return t.Kind == ops.Named && t.Name == "Tensor"
-}
-
-// scalarOverload returns the overload of op's operator that binds args and
-// kwargs as given, or nil.
-func scalarOverload(op *ops.Operator, args []Value, kwargs map[string]Value) *ops.Operator {
-	s := op.Schema()
-	raw, rkw := rawArgs(args, kwargs)
-	alt, err := ops.Global().Resolve(s.Namespace+"::"+s.Name, raw, rkw)
-	if err != nil || alt.Has(ops.Mutable) != op.Has(ops.Mutable) {
-		return nil
-	}
-	return alt
 }
 
 func rawArgs(args []Value, kwargs map[string]Value) ([]any, map[string]any) {

@@ -55,32 +55,39 @@ func TestSeedWrapLenSqrt(t *testing.T) {
 }
 
 // TestApplyNumberForTensor: a number in a Tensor parameter runs as PyTorch
-// runs it (the number wrapped into a tensor), through the overload that
-// takes the number; with tensors the overload asked for runs.
+// runs it, wrapped into a tensor that takes part in type promotion as a
+// number (the values and dtypes are torch.ops.aten's, PyTorch 2.6).
 func TestApplyNumberForTensor(t *testing.T) {
 	x := tensor.Must(tensor.FromFloat64s(tensor.Float32, []float64{1, 2, 3}, 3))
+	i32 := tensor.Must(tensor.FromInt64s(tensor.Int32, []int64{1, 2, 3}, 3))
+	u8 := tensor.Must(tensor.FromInt64s(tensor.Uint8, []int64{1, 2}, 2))
+	b := tensor.Must(tensor.FromInt64s(tensor.Bool, []int64{1}, 1))
 	tests := []struct {
-		name string
-		fn   node.Function
-		args []nn.Value
-		kw   map[string]nn.Value
-		want []float64
+		name   string
+		fn     node.Function
+		args   []nn.Value
+		kw     map[string]nn.Value
+		want   []float64
+		wantDT tensor.DType
 	}{
-		{"div.Tensor float", aten.DivTensor, []nn.Value{nn.Tensor(x), nn.Of(2.0)}, nil, []float64{0.5, 1, 1.5}},
-		{"add.Tensor int alpha", aten.AddTensor, []nn.Value{nn.Tensor(x), nn.Of(1)}, map[string]nn.Value{"alpha": nn.Of(3)}, []float64{4, 5, 6}},
-		{"mul.Tensor keyword", aten.MulTensor, []nn.Value{nn.Tensor(x)}, map[string]nn.Value{"other": nn.Of(-1)}, []float64{-1, -2, -3}},
-		{"tensors", aten.MulTensor, []nn.Value{nn.Tensor(x), nn.Tensor(x)}, nil, []float64{1, 4, 9}},
+		{"div.Tensor float", aten.DivTensor, []nn.Value{nn.Tensor(x), nn.Of(2.0)}, nil, []float64{0.5, 1, 1.5}, tensor.Float32},
+		{"add.Tensor int alpha", aten.AddTensor, []nn.Value{nn.Tensor(x), nn.Of(1)}, map[string]nn.Value{"alpha": nn.Of(3)}, []float64{4, 5, 6}, tensor.Float32},
+		{"mul.Tensor keyword", aten.MulTensor, []nn.Value{nn.Tensor(x)}, map[string]nn.Value{"other": nn.Of(-1)}, []float64{-1, -2, -3}, tensor.Float32},
+		{"tensors", aten.MulTensor, []nn.Value{nn.Tensor(x), nn.Tensor(x)}, nil, []float64{1, 4, 9}, tensor.Float32},
+		{"number for self", aten.MulTensor, []nn.Value{nn.Of(2), nn.Tensor(x)}, nil, []float64{2, 4, 6}, tensor.Float32},
+		{"int32 times a float", aten.MulTensor, []nn.Value{nn.Tensor(i32), nn.Of(0.5)}, nil, []float64{0.5, 1, 1.5}, tensor.Float32},
+		{"int32 plus an int", aten.AddTensor, []nn.Value{nn.Tensor(i32), nn.Of(1)}, nil, []float64{2, 3, 4}, tensor.Int32},
+		{"uint8 times -1 wraps", aten.MulTensor, []nn.Value{nn.Tensor(u8), nn.Of(-1)}, nil, []float64{255, 254}, tensor.Uint8},
+		{"bool times True", aten.MulTensor, []nn.Value{nn.Tensor(b), nn.Of(true)}, nil, []float64{1}, tensor.Bool},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := nn.ApplyFunction(tt.fn, tt.args, tt.kw)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, floats(t, got))
-			assert.Equal(t, tensor.Float32, got.Tensor().DType())
+			assert.Equal(t, tt.wantDT, got.Tensor().DType())
 		})
 	}
-	_, err := nn.ApplyFunction(aten.MulTensor, []nn.Value{nn.Of(2), nn.Tensor(x)}, nil)
-	assert.ErrorContains(t, err, "argument 'self'", "no overload takes a number for self: the error stays the operator's")
 }
 
 // TestLenOfTensor: len(x) of a tensor is its first dimension, as in Python.

@@ -517,6 +517,10 @@ func decodeDefault(t *Type, d *Default) any {
 	return d.Text
 }
 
+// scalarType is the type Scalar, to which a number given for a Tensor
+// parameter is normalized before it is wrapped.
+var scalarType = &Type{Kind: Named, Name: "Scalar"}
+
 // normalize checks v against t and returns it in the canonical Go form.
 func normalize(t *Type, v any) (any, error) {
 	if _, ok := v.(Symbolic); ok {
@@ -538,6 +542,12 @@ func normalize(t *Type, v any) (any, error) {
 		case "Tensor":
 			if x, ok := v.(*tensor.Tensor); ok && x != nil {
 				return x, nil
+			}
+			// A Python number is wrapped, as PyTorch's argument parser
+			// does: aten.mul.Tensor(x, 0.5) keeps its overload, and the
+			// number takes part in type promotion as a number.
+			if s, err := normalize(scalarType, v); err == nil {
+				return s.(Scalar).Wrapped(), nil
 			}
 			return nil, bad()
 		case "int", "SymInt":

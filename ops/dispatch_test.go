@@ -101,6 +101,23 @@ func TestBindDefaultsAndNormalization(t *testing.T) {
 	assert.True(t, c.Scalar("alpha").IsFloat())
 	assert.Equal(t, 2.5, c.Scalar("alpha").Float())
 
+	// A Python number for a Tensor parameter is a wrapped number: a 0-d
+	// tensor of the number's kind (float64, int64, bool), marked wrapped,
+	// as PyTorch's argument parser makes it.
+	for _, tt := range []struct {
+		num  any
+		want tensor.DType
+	}{{0.5, tensor.Float64}, {int64(2), tensor.Int64}, {3, tensor.Int64}, {true, tensor.Bool}} {
+		c, err = optest.Op(t, "aten::mul.Tensor").Bind([]any{x, tt.num}, nil)
+		require.NoError(t, err)
+		w := c.Tensor("other")
+		require.NotNil(t, w, "%v", tt.num)
+		assert.True(t, w.IsWrappedNumber(), "%v", tt.num)
+		assert.Equal(t, tt.want, w.DType(), "%v", tt.num)
+		assert.Empty(t, w.Shape(), "%v", tt.num)
+		assert.False(t, c.Tensor("self").IsWrappedNumber())
+	}
+
 	c, err = optest.Op(t, "aten::avg_pool2d").Bind([]any{x, 3}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int64{3, 3}, c.Ints("kernel_size"), "an int repeats to int[2]")

@@ -30,6 +30,12 @@
 // runtime assertions of 2.x graphs (_assert_scalar,
 // sym_constrain_range_for_size), which dead-code elimination keeps.
 //
+// A Python number given for a Tensor parameter (aten.mul.Tensor(x, 0.5),
+// as torch.export records x * 0.5) is bound as PyTorch's argument parser
+// binds it: a 0-d tensor of the number's kind marked as a wrapped number
+// (tensor.Tensor.WrappedNumber), which ResultType treats as a number, so
+// the call keeps its overload and computes PyTorch's dtype.
+//
 // Registry.LookupQualified resolves an operator by the name .pt2 files
 // write ("torch.ops.aten.conv2d.default"), with an error naming an unknown
 // one; node.LookupTarget builds on it for every call_function target.

@@ -71,7 +71,8 @@ func floatRank(d tensor.DType) int {
 // ResultType returns the dtype of an elementwise operation over operands,
 // each a *tensor.Tensor, a Scalar or a Go number (int64, int, float64, bool),
 // with PyTorch's rules (at::result_type): dimensioned tensors take priority
-// over 0-d tensors, which take priority over numbers, unless a
+// over 0-d tensors, which take priority over numbers (wrapped numbers among
+// them, see tensor.Tensor.WrappedNumber), unless a
 // lower-priority operand is of a higher category (bool < integral <
 // floating); a floating number counts as the default dtype float32.
 func ResultType(operands ...any) (tensor.DType, error) {
@@ -82,7 +83,9 @@ func ResultType(operands ...any) (tensor.DType, error) {
 			if x == nil {
 				continue
 			}
-			if x.Dim() > 0 {
+			if x.IsWrappedNumber() {
+				wrapR = PromoteTypes(wrapR, wrappedDType(x.DType()))
+			} else if x.Dim() > 0 {
 				dimR = PromoteTypes(dimR, x.DType())
 			} else {
 				zeroR = PromoteTypes(zeroR, x.DType())

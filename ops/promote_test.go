@@ -111,6 +111,11 @@ func TestResultTypeCorners(t *testing.T) {
 		{"numbers alone", []any{int64(1), 2.5}, tensor.Float32},
 		{"bools alone", []any{true, false}, tensor.Bool},
 		{"0-d alone", []any{i8zero}, tensor.Int8},
+		// A wrapped number (a Python number bound to a Tensor parameter)
+		// is a number, not a 0-d float64 tensor: torch.result_type(u8, 1.5).
+		{"wrapped float does not lift to float64", []any{u8, ops.FloatScalar(1.5).Wrapped()}, tensor.Float32},
+		{"wrapped float under a 0-d int", []any{i8zero, ops.FloatScalar(1.5).Wrapped()}, tensor.Float32},
+		{"wrapped int under a 0-d int", []any{i8zero, ops.IntScalar(1000).Wrapped()}, tensor.Int8},
 	}
 	for _, tt := range tests {
 		got, err := ops.ResultType(tt.operands...)

@@ -3,6 +3,8 @@ package ops
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gofx/gofx/tensor"
 )
 
 // Resolve returns the overload of name ("aten::add", "aten.add") that args
@@ -30,16 +32,27 @@ func (r *Registry) Resolve(name string, args []any, kwargs map[string]any) (*Ope
 		return nil, fmt.Errorf("ops: unknown operator %s::%s", ns, base)
 	}
 	var reasons []string
-	for pass := 0; pass < 2; pass++ {
-		for _, o := range cands {
-			if (pass == 0) == o.Has(Mutable) {
-				continue
+	// As the JIT's matchSchemas, a first round takes the arguments as
+	// they are, a second allows a conversion (a number wrapped for a
+	// Tensor parameter): mul(x, 2) is mul.Scalar, mul(2, x) mul.Tensor.
+	for _, convert := range []bool{false, true} {
+		for pass := 0; pass < 2; pass++ {
+			for _, o := range cands {
+				if (pass == 0) == o.Has(Mutable) {
+					continue
+				}
+				bind := o.Bind
+				if !convert {
+					bind = o.BindExact
+				}
+				if _, err := bind(args, kwargs); err != nil {
+					if convert {
+						reasons = append(reasons, "  "+o.schema.String()+": "+strings.TrimPrefix(err.Error(), o.schema.QualifiedName()+": "))
+					}
+					continue
+				}
+				return o, nil
 			}
-			if _, err := o.Bind(args, kwargs); err != nil {
-				reasons = append(reasons, "  "+o.schema.String()+": "+strings.TrimPrefix(err.Error(), o.schema.QualifiedName()+": "))
-				continue
-			}
-			return o, nil
 		}
 	}
 	return nil, fmt.Errorf("ops: no overload of %s::%s accepts these arguments:\n%s", ns, base, strings.Join(reasons, "\n"))
@@ -53,4 +66,31 @@ func Invoke(name string, args []any, kwargs map[string]any) ([]any, error) {
 		return nil, err
 	}
 	return o.Call(args, kwargs)
+}
+
+// BindExact is Bind without conversions, as the first round of the
+// JIT's overload matching: a call that binds only by wrapping a number
+// given for a Tensor parameter is refused with an error naming it.
+func (o *Operator) BindExact(args []any, kwargs map[string]any) (*Call, error) {
+	c, err := o.Bind(args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	given := map[*tensor.Tensor]bool{}
+	for _, a := range args {
+		if t, ok := a.(*tensor.Tensor); ok {
+			given[t] = true
+		}
+	}
+	for _, a := range kwargs {
+		if t, ok := a.(*tensor.Tensor); ok {
+			given[t] = true
+		}
+	}
+	for i, v := range c.vals {
+		if t, ok := v.(*tensor.Tensor); ok && t != nil && t.IsWrappedNumber() && !given[t] {
+			return nil, &CallError{Op: c.schema.QualifiedName(), Arg: c.schema.Args[i].Name, Err: fmt.Errorf("expected Tensor, got a number (a conversion)")}
+		}
+	}
+	return c, nil
 }

@@ -85,6 +85,14 @@ func (s Scalar) Tensor(dt tensor.DType) *tensor.Tensor {
 	return tensor.Must(tensor.FromFloat64s(dt, []float64{s.Float()}))
 }
 
+// Wrapped returns s as PyTorch wraps a Python number given for a Tensor
+// parameter (at::scalar_to_tensor, then set_wrapped_number): a 0-d tensor
+// of dtype DType, marked as a wrapped number, which type promotion treats
+// as a number (ResultType).
+func (s Scalar) Wrapped() *tensor.Tensor {
+	return s.Tensor(s.DType()).WrappedNumber()
+}
+
 // String formats s as Python would print the number.
 func (s Scalar) String() string {
 	switch v := s.v.(type) {

@@ -98,8 +98,9 @@ func resolveCall(name string, args []node.Arg, kwargs node.Kwargs) (*ops.Operato
 	return ops.Global().Resolve(name, in, kw)
 }
 
-// binds reports whether op accepts n's arguments (nodes standing for
-// tensors, or the numbers their val says).
+// binds reports whether op accepts n's arguments without conversions
+// (nodes standing for tensors, or the numbers their val says; a number is
+// not wrapped for a Tensor parameter).
 func binds(op *ops.Operator, n *node.Node) bool {
 	args := n.Args()
 	in := make([]any, len(args))
@@ -113,7 +114,7 @@ func binds(op *ops.Operator, n *node.Node) bool {
 			kw[f.Name] = bindValue(f.Value)
 		}
 	}
-	_, err := op.Bind(in, kw)
+	_, err := op.BindExact(in, kw)
 	return err == nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/pt2"
 )
@@ -39,19 +40,6 @@ func opCounts(g *graph.Graph) map[string]int {
 // program must match exactly, and a program listed here must still differ
 // (the list is the documentation of the gaps, kept true by this test).
 var decompositionGaps = map[string]string{
-	// A Python number given for a Tensor parameter (mul.Tensor(x, 0.5)) is
-	// replayed through the .Scalar overload, as gofx's eager code does;
-	// PyTorch keeps the .Tensor overload with a wrapped number.
-	"kwargs_scalars":      "mul.Scalar for mul.Tensor (wrapped numbers)",
-	"mutations":           "add.Scalar/mul.Scalar for add.Tensor/mul.Tensor (wrapped numbers)",
-	"export_doc_mutation": "add.Scalar for add.Tensor (wrapped numbers)",
-	// The same, and gofx records one sym_size node per read of a size (and
-	// the Python arithmetic on it again) where PyTorch reuses one.
-	"tied_dict": "mul.Scalar for mul.Tensor; sym_size and operator.mul not shared",
-	"attention": "div.Scalar for div.Tensor; sym_size and operator.mul not shared; 3 more clones (contiguous before view)",
-	// RunDecompositions refuses these, naming the node.
-	"dyn_derived":    "the runtime assertion Eq(Mod(2*d, 2), 0) simplifies to true and is dropped (with its sym nodes); PyTorch keeps it",
-	"custom_op":      "the custom operator is not defined in this test",
 	"cond_data":      "refused: higher-order operators (the next issue)",
 	"cond_nested":    "refused: higher-order operators (the next issue)",
 	"cond_params":    "refused: higher-order operators (the next issue)",
@@ -69,6 +57,7 @@ func TestDecompositionOpCounts(t *testing.T) {
 	if len(files) == 0 {
 		t.Skipf("%s/*.ep.json is absent (../shared/pt2 beside the repo)", shared)
 	}
+	optest.ScaledSoftplus(t)
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".ep.json")
 		t.Run(name, func(t *testing.T) {

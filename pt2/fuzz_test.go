@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/pt2/schema"
 	"github.com/gofx/gofx/tensor"
@@ -27,7 +28,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	_ = defineCustomOp()
+	optest.ScaledSoftplus(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ep, err := pt2.Read(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
@@ -68,7 +69,7 @@ func FuzzFromSchema(f *testing.F) {
 			}
 		}
 	}
-	_ = defineCustomOp()
+	optest.ScaledSoftplus(f)
 	state := map[string]*tensor.Tensor{}
 	f.Fuzz(func(t *testing.T, js []byte) {
 		p, err := schema.Decode(js)

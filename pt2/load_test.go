@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/fx"
-	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/internal/optest"
 	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/pt2/archive"
 	"github.com/gofx/gofx/pt2/schema"
@@ -21,39 +20,6 @@ import (
 
 // shared is ../shared/pt2 beside the repository.
 const shared = "../../shared/pt2"
-
-// defineCustomOp makes gofxtest::scaled_softplus known, as a user of
-// custom_op.pt2 would: softplus(x * beta) / beta, with PyTorch's softplus
-// threshold (x*beta > 20 gives x).
-var defineCustomOp = sync.OnceValue(func() error {
-	softplus, ok := ops.Global().Lookup("aten::softplus")
-	if !ok {
-		return os.ErrNotExist
-	}
-	mul, _ := ops.Global().Lookup("aten::mul.Scalar")
-	div, _ := ops.Global().Lookup("aten::div.Scalar")
-	kernel := func(c *ops.Call) ([]any, error) {
-		beta := c.Float("beta")
-		y, err := mul.Call1(c.Tensor("x"), beta)
-		if err != nil {
-			return nil, err
-		}
-		if y, err = softplus.Call1(y); err != nil {
-			return nil, err
-		}
-		if y, err = div.Call1(y, beta); err != nil {
-			return nil, err
-		}
-		return []any{y}, nil
-	}
-	meta := func(c *ops.Call) ([]any, error) {
-		x := c.Tensor("x")
-		m, err := tensor.NewMeta(x.DType(), x.Shape()...)
-		return []any{m}, err
-	}
-	_, err := ops.Define("gofxtest::scaled_softplus(Tensor x, float beta) -> Tensor", kernel, meta, 0)
-	return err
-})
 
 // checkProgram loads path and runs every case of io against it; a program
 // with higher-order operators must load and refuse to run.
@@ -91,7 +57,7 @@ func firstLine(s string) string {
 // 1e-4, 1e-3 over 100 nodes); buffers and mutated inputs are compared
 // after each call.
 func TestSharedPrograms(t *testing.T) {
-	require.NoError(t, defineCustomOp())
+	optest.ScaledSoftplus(t)
 	for _, dir := range []string{shared, filepath.Join(shared, "torch-2.14")} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.io.json"))
 		if len(files) == 0 {
@@ -121,7 +87,7 @@ func TestSharedPrograms(t *testing.T) {
 // input mutations, tied weights with a dict input and a nested output, a
 // custom operator.
 func TestTestdataPrograms(t *testing.T) {
-	require.NoError(t, defineCustomOp())
+	optest.ScaledSoftplus(t)
 	for _, name := range []string{"kwargs_scalars", "mutations", "tied_dict", "custom_op"} {
 		t.Run(name, func(t *testing.T) {
 			io, err := pt2.ReadIO("testdata/" + name + ".io.json")
@@ -218,7 +184,7 @@ func callFQNs(ep *export.ExportedProgram) []string {
 // mutations, keyword and specialized inputs, dict input and nested output)
 // and checks the result against PyTorch's cases.
 func TestTransformLoaded(t *testing.T) {
-	require.NoError(t, defineCustomOp())
+	optest.ScaledSoftplus(t)
 	for _, name := range []string{"kwargs_scalars", "mutations", "tied_dict", "custom_op"} {
 		t.Run(name, func(t *testing.T) {
 			ep, err := pt2.Load("testdata/" + name + ".pt2")
@@ -245,7 +211,7 @@ func TestTransformLoaded(t *testing.T) {
 // file would be wrong: each load is an error naming the node, value or
 // operator.
 func TestBadPrograms(t *testing.T) {
-	require.NoError(t, defineCustomOp())
+	optest.ScaledSoftplus(t)
 	for _, c := range []struct {
 		name string
 		edit func(p *schema.ExportedProgram)
@@ -300,7 +266,7 @@ func TestBadPrograms(t *testing.T) {
 // TestExampleInputs runs each testdata program on the example inputs
 // PyTorch saved in the file, called as Call takes them.
 func TestExampleInputs(t *testing.T) {
-	require.NoError(t, defineCustomOp())
+	optest.ScaledSoftplus(t)
 	for _, name := range []string{"kwargs_scalars", "mutations", "tied_dict", "custom_op"} {
 		ep, args, kwargs, err := pt2.LoadExample("testdata/"+name+".pt2", "")
 		require.NoError(t, err, name)

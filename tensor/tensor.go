@@ -13,6 +13,7 @@ type Tensor struct {
 	strides []int
 	offset  int
 	st      *storage // nil for meta tensors
+	wrapped bool     // a wrapped number (see WrappedNumber)
 }
 
 type storage struct {
@@ -188,6 +189,24 @@ func (t *Tensor) Numel() int {
 	}
 	return n
 }
+
+// WrappedNumber returns t, a 0-d tensor, marked as a wrapped number: a
+// Python number given for a Tensor parameter, as c10's
+// TensorImpl::set_wrapped_number marks it. A wrapped number takes part in
+// type promotion as a number, with the lowest priority (ops.ResultType).
+// The mark is not carried to views of t nor to results computed from it.
+// It panics if t is not 0-d.
+func (t *Tensor) WrappedNumber() *Tensor {
+	if len(t.shape) != 0 {
+		panic(fmt.Sprintf("tensor: WrappedNumber of a tensor of shape %v (only 0-d tensors wrap a number)", t.shape))
+	}
+	u := *t
+	u.wrapped = true
+	return &u
+}
+
+// IsWrappedNumber reports whether t is a wrapped number (see WrappedNumber).
+func (t *Tensor) IsWrappedNumber() bool { return t.wrapped }
 
 // IsMeta reports whether t is a meta tensor (metadata only, no storage).
 func (t *Tensor) IsMeta() bool { return t.st == nil }
