@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
 
 	"github.com/gofx/gofx/tensor"
 )
@@ -94,6 +95,10 @@ func storageKey[T tensor.Elem](d []T) (any, int) {
 
 // writeStorage writes t's whole storage in little-endian order.
 func writeStorage(w io.Writer, t *tensor.Tensor) error {
+	if b, ok := StorageBytes(t); ok {
+		_, err := w.Write(b)
+		return err
+	}
 	le := binary.LittleEndian
 	switch t.DType() {
 	case tensor.Float32:
@@ -139,4 +144,52 @@ func writeElems[T tensor.Elem](w io.Writer, d []T, size int, enc func([]byte, T)
 		i += k
 	}
 	return nil
+}
+
+// littleEndianHost reports whether this machine stores numbers
+// little-endian, as storage records do.
+var littleEndianHost = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// StorageBytes returns t's whole storage as the bytes of its storage
+// record (little-endian elements, a bool as one byte 0 or 1), sharing t's
+// memory: nothing is copied. ok is false on a big-endian host or for a
+// meta tensor; WriteStorage encodes the record there. The bytes must not
+// be modified.
+func StorageBytes(t *tensor.Tensor) (b []byte, ok bool) {
+	if !littleEndianHost || t.IsMeta() {
+		return nil, false
+	}
+	switch t.DType() {
+	case tensor.Float32:
+		return asBytes(tensor.Data[float32](t)), true
+	case tensor.Float64:
+		return asBytes(tensor.Data[float64](t)), true
+	case tensor.Float16:
+		return asBytes(tensor.Data[tensor.Half](t)), true
+	case tensor.BFloat16:
+		return asBytes(tensor.Data[tensor.BHalf](t)), true
+	case tensor.Int64:
+		return asBytes(tensor.Data[int64](t)), true
+	case tensor.Int32:
+		return asBytes(tensor.Data[int32](t)), true
+	case tensor.Int16:
+		return asBytes(tensor.Data[int16](t)), true
+	case tensor.Int8:
+		return asBytes(tensor.Data[int8](t)), true
+	case tensor.Uint8:
+		return asBytes(tensor.Data[uint8](t)), true
+	case tensor.Bool:
+		// A Go bool is one byte holding 0 or 1, as PyTorch's.
+		return asBytes(tensor.Data[bool](t)), true
+	}
+	return nil, false
+}
+
+// asBytes views d's memory as bytes.
+func asBytes[T tensor.Elem](d []T) []byte {
+	if len(d) == 0 {
+		return []byte{}
+	}
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(d))), len(d)*int(unsafe.Sizeof(z)))
 }

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -481,13 +482,25 @@ func Save(path string, a *Archive) (err error) {
 		c.Root = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		a = &c
 	}
-	var buf bytes.Buffer
-	if err := a.Write(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		os.Remove(path)
+	// Records stream to the file (a storage record straight from its
+	// tensor's memory); nothing holds the whole archive.
+	f, err := os.Create(path)
+	if err != nil {
 		return fmt.Errorf("archive: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	werr := a.Write(bw)
+	if werr == nil {
+		if werr = bw.Flush(); werr != nil {
+			werr = fmt.Errorf("archive: %w", werr)
+		}
+	}
+	if cerr := f.Close(); werr == nil && cerr != nil {
+		werr = fmt.Errorf("archive: %w", cerr)
+	}
+	if werr != nil {
+		os.Remove(path)
+		return werr
 	}
 	return nil
 }

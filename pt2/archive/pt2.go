@@ -624,11 +624,17 @@ func writePayloads(rw *recordWriter, ps []payload, dir, cfgName string, idx map[
 		if path == "" {
 			path = prefix + strconv.Itoa(idx[prefix])
 			idx[prefix]++
-			var b bytes.Buffer
-			if err := torchio.WriteStorage(&b, p.Tensor); err != nil {
-				return fmt.Errorf("%q: %w", p.Name, err)
+			// The record is the tensor's own memory where the host's
+			// byte order is the record's: no copy.
+			data, ok := torchio.StorageBytes(p.Tensor)
+			if !ok {
+				var b bytes.Buffer
+				if err := torchio.WriteStorage(&b, p.Tensor); err != nil {
+					return fmt.Errorf("%q: %w", p.Name, err)
+				}
+				data = b.Bytes()
 			}
-			rw.add(dir+path, b.Bytes())
+			rw.add(dir+path, data)
 			groups = append(groups, p.Tensor)
 			paths = append(paths, path)
 		}
