@@ -554,69 +554,8 @@ func inputName(a *schema.Argument) string {
 
 // argKind names an argument's union tag.
 func argKind(a *schema.Argument) string {
-	switch {
-	case a.AsNone != nil:
-		return "as_none"
-	case a.AsTensor != nil:
-		return "as_tensor"
-	case a.AsTensors != nil:
-		return "as_tensors"
-	case a.AsInt != nil:
-		return "as_int"
-	case a.AsInts != nil:
-		return "as_ints"
-	case a.AsFloat != nil:
-		return "as_float"
-	case a.AsFloats != nil:
-		return "as_floats"
-	case a.AsString != nil:
-		return "as_string"
-	case a.AsStrings != nil:
-		return "as_strings"
-	case a.AsSymInt != nil:
-		return "as_sym_int"
-	case a.AsSymInts != nil:
-		return "as_sym_ints"
-	case a.AsScalarType != nil:
-		return "as_scalar_type"
-	case a.AsMemoryFormat != nil:
-		return "as_memory_format"
-	case a.AsLayout != nil:
-		return "as_layout"
-	case a.AsDevice != nil:
-		return "as_device"
-	case a.AsBool != nil:
-		return "as_bool"
-	case a.AsBools != nil:
-		return "as_bools"
-	case a.AsSymBool != nil:
-		return "as_sym_bool"
-	case a.AsSymBools != nil:
-		return "as_sym_bools"
-	case a.AsGraph != nil:
-		return "as_graph"
-	case a.AsOptionalTensors != nil:
-		return "as_optional_tensors"
-	case a.AsCustomObj != nil:
-		return "as_custom_obj"
-	case a.AsOperator != nil:
-		return "as_operator"
-	case a.AsSymFloat != nil:
-		return "as_sym_float"
-	case a.AsSymFloats != nil:
-		return "as_sym_floats"
-	case a.AsOptionalTensor != nil:
-		return "as_optional_tensor"
-	case a.AsComplex != nil:
-		return "as_complex"
-	case a.AsNestedTensors != nil:
-		return "as_nested_tensors"
-	case a.AsIntLists != nil:
-		return "as_int_lists"
-	case a.AsStringToArgument != nil:
-		return "as_string_to_argument"
-	case a.AsFloatLists != nil:
-		return "as_float_lists"
+	if tag := schema.Tag(a); tag != "" {
+		return tag
 	}
 	return "an empty argument"
 }
@@ -961,6 +900,52 @@ func (b *builder) ref(name string) (node.Arg, error) {
 	return v, nil
 }
 
+// listArg converts each element of xs with f into a list argument.
+func listArg[T any](xs []T, f func(*T) (node.Arg, error)) (node.Arg, error) {
+	out := make(node.List, len(xs))
+	for i := range xs {
+		v, err := f(&xs[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// constList converts constants into a list argument.
+func constList[T any](xs []T, f func(T) node.Arg) node.List {
+	out := make(node.List, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// symBoolArg converts a SymBool argument: a symbolic value's name, or a
+// constant.
+func (b *builder) symBoolArg(a *schema.SymBoolArgument) (node.Arg, error) {
+	switch {
+	case a.AsName != nil:
+		return b.ref(*a.AsName)
+	case a.AsBool != nil:
+		return node.Bool(*a.AsBool), nil
+	}
+	return nil, fmt.Errorf("an empty SymBool argument")
+}
+
+// symFloatArg converts a SymFloat argument: a symbolic value's name, or a
+// constant.
+func (b *builder) symFloatArg(a *schema.SymFloatArgument) (node.Arg, error) {
+	switch {
+	case a.AsName != nil:
+		return b.ref(*a.AsName)
+	case a.AsFloat != nil:
+		return node.Float(*a.AsFloat), nil
+	}
+	return nil, fmt.Errorf("an empty SymFloat argument")
+}
+
 func (b *builder) symIntArg(a *schema.SymIntArgument) (node.Arg, error) {
 	switch {
 	case a.AsName != nil:
@@ -991,97 +976,31 @@ func (b *builder) arg(a *schema.Argument, t *ops.Type) (node.Arg, error) {
 	case a.AsInt != nil:
 		return node.Int(*a.AsInt), nil
 	case a.AsInts != nil:
-		out := make(node.List, len(a.AsInts))
-		for i, x := range a.AsInts {
-			out[i] = node.Int(x)
-		}
-		return out, nil
+		return constList(a.AsInts, func(x int64) node.Arg { return node.Int(x) }), nil
 	case a.AsFloat != nil:
 		return node.Float(*a.AsFloat), nil
 	case a.AsFloats != nil:
-		out := make(node.List, len(a.AsFloats))
-		for i, x := range a.AsFloats {
-			out[i] = node.Float(x)
-		}
-		return out, nil
+		return constList(a.AsFloats, func(x float64) node.Arg { return node.Float(x) }), nil
 	case a.AsString != nil:
 		return node.Str(*a.AsString), nil
 	case a.AsStrings != nil:
-		out := make(node.List, len(a.AsStrings))
-		for i, x := range a.AsStrings {
-			out[i] = node.Str(x)
-		}
-		return out, nil
+		return constList(a.AsStrings, func(x string) node.Arg { return node.Str(x) }), nil
 	case a.AsBool != nil:
 		return node.Bool(*a.AsBool), nil
 	case a.AsBools != nil:
-		out := make(node.List, len(a.AsBools))
-		for i, x := range a.AsBools {
-			out[i] = node.Bool(x)
-		}
-		return out, nil
+		return constList(a.AsBools, func(x bool) node.Arg { return node.Bool(x) }), nil
 	case a.AsSymInt != nil:
 		return b.symIntArg(a.AsSymInt)
 	case a.AsSymInts != nil:
-		out := make(node.List, len(a.AsSymInts))
-		for i := range a.AsSymInts {
-			v, err := b.symIntArg(&a.AsSymInts[i])
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
+		return listArg(a.AsSymInts, b.symIntArg)
 	case a.AsSymBool != nil:
-		switch {
-		case a.AsSymBool.AsName != nil:
-			return b.ref(*a.AsSymBool.AsName)
-		case a.AsSymBool.AsBool != nil:
-			return node.Bool(*a.AsSymBool.AsBool), nil
-		}
-		return nil, fmt.Errorf("an empty SymBool argument")
+		return b.symBoolArg(a.AsSymBool)
 	case a.AsSymBools != nil:
-		out := make(node.List, len(a.AsSymBools))
-		for i, x := range a.AsSymBools {
-			switch {
-			case x.AsName != nil:
-				v, err := b.ref(*x.AsName)
-				if err != nil {
-					return nil, err
-				}
-				out[i] = v
-			case x.AsBool != nil:
-				out[i] = node.Bool(*x.AsBool)
-			default:
-				return nil, fmt.Errorf("an empty SymBool argument")
-			}
-		}
-		return out, nil
+		return listArg(a.AsSymBools, b.symBoolArg)
 	case a.AsSymFloat != nil:
-		switch {
-		case a.AsSymFloat.AsName != nil:
-			return b.ref(*a.AsSymFloat.AsName)
-		case a.AsSymFloat.AsFloat != nil:
-			return node.Float(*a.AsSymFloat.AsFloat), nil
-		}
-		return nil, fmt.Errorf("an empty SymFloat argument")
+		return b.symFloatArg(a.AsSymFloat)
 	case a.AsSymFloats != nil:
-		out := make(node.List, len(a.AsSymFloats))
-		for i, x := range a.AsSymFloats {
-			switch {
-			case x.AsName != nil:
-				v, err := b.ref(*x.AsName)
-				if err != nil {
-					return nil, err
-				}
-				out[i] = v
-			case x.AsFloat != nil:
-				out[i] = node.Float(*x.AsFloat)
-			default:
-				return nil, fmt.Errorf("an empty SymFloat argument")
-			}
-		}
-		return out, nil
+		return listArg(a.AsSymFloats, b.symFloatArg)
 	case a.AsScalarType != nil:
 		dt, err := dtypeOf(*a.AsScalarType)
 		if err != nil {

@@ -235,70 +235,53 @@ func (p *sympyParser) rel() (sval, error) {
 	return sval{kind: svCond, c: Cond{r, a, b}}, nil
 }
 
-// sum := term (("+" | "-") term)*
-func (p *sympyParser) sum() (sval, error) {
-	v, err := p.term()
-	for err == nil && (p.is("+") || p.is("-")) {
-		op := p.tok
-		if err = p.next(); err != nil {
-			break
-		}
-		var t sval
-		if t, err = p.term(); err != nil {
-			break
-		}
-		var a, b Expr
-		if a, err = p.expr(v, "an operand of "+op); err != nil {
-			break
-		}
-		if b, err = p.expr(t, "an operand of "+op); err != nil {
-			break
-		}
-		if op == "+" {
-			v = sval{e: a.Add(b)}
-		} else {
-			v = sval{e: a.Sub(b)}
-		}
+// sumOps and termOps compute the binary operators of sum and term; a nil
+// one is refused ("/", true division).
+var (
+	sumOps = map[string]func(a, b Expr) (Expr, error){
+		"+": func(a, b Expr) (Expr, error) { return a.Add(b), nil },
+		"-": func(a, b Expr) (Expr, error) { return a.Sub(b), nil },
 	}
-	return v, err
-}
+	termOps = map[string]func(a, b Expr) (Expr, error){
+		"*": mulBounded, "//": FloorDivErr, "%": ModErr, "/": nil,
+	}
+)
+
+// sum := term (("+" | "-") term)*
+func (p *sympyParser) sum() (sval, error) { return p.leftAssoc(p.term, sumOps) }
 
 // term := unary (("*" | "//" | "%" | "/") unary)*
-func (p *sympyParser) term() (sval, error) {
-	v, err := p.unary()
-	for err == nil && (p.is("*") || p.is("//") || p.is("%") || p.is("/")) {
+func (p *sympyParser) term() (sval, error) { return p.leftAssoc(p.unary, termOps) }
+
+// leftAssoc parses operand (op operand)* for the operators of ops, left
+// to right.
+func (p *sympyParser) leftAssoc(operand func() (sval, error), ops map[string]func(a, b Expr) (Expr, error)) (sval, error) {
+	v, err := operand()
+	for err == nil && p.kind == 'p' {
 		op := p.tok
-		if op == "/" {
+		f, ok := ops[op]
+		if !ok {
+			break
+		}
+		if f == nil {
 			return sval{}, p.errorf("true division is not an integer operation")
 		}
 		if err = p.next(); err != nil {
 			break
 		}
 		var t sval
-		if t, err = p.unary(); err != nil {
+		if t, err = operand(); err != nil {
 			break
 		}
-		var a, b Expr
+		var a, b, e Expr
 		if a, err = p.expr(v, "an operand of "+op); err != nil {
 			break
 		}
 		if b, err = p.expr(t, "an operand of "+op); err != nil {
 			break
 		}
-		switch op {
-		case "*":
-			var e Expr
-			e, err = mulBounded(a, b)
-			v = sval{e: e}
-		case "//":
-			var e Expr
-			e, err = FloorDivErr(a, b)
-			v = sval{e: e}
-		default:
-			var e Expr
-			e, err = ModErr(a, b)
-			v = sval{e: e}
-		}
+		e, err = f(a, b)
+		v = sval{e: e}
 	}
 	return v, err
 }

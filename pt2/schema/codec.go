@@ -171,6 +171,32 @@ func infoOf(t reflect.Type) *typeInfo {
 	return ti
 }
 
+// Tag returns the JSON name of the field set in u, a union of this
+// package (*Argument, *SymInt, ...): "as_tensor", "as_int". It returns ""
+// when no field is set or u is not a union.
+func Tag(u any) string {
+	rv := reflect.ValueOf(u)
+	if rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return ""
+		}
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		return ""
+	}
+	ti := infoOf(rv.Type())
+	if !ti.union {
+		return ""
+	}
+	for _, f := range ti.fields {
+		if isSet(rv.Field(f.index)) {
+			return f.name
+		}
+	}
+	return ""
+}
+
 func joinPath(path, key string) string {
 	if path == "" {
 		return key

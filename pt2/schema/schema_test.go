@@ -340,3 +340,23 @@ func TestLegacyRefuses(t *testing.T) {
 	_, err := bad.Legacy()
 	assert.ErrorContains(t, err, "cannot write as 8.2: graph_module.graph.outputs[0].as_int_lists: Argument.as_int_lists has no 8.2 form")
 }
+
+// TestTag: a union's tag is the py name of its set field.
+func TestTag(t *testing.T) {
+	i, b := int64(3), true
+	for _, tt := range []struct {
+		u    any
+		want string
+	}{
+		{&Argument{AsInt: &i}, "as_int"},
+		{&Argument{AsNone: &b}, "as_none"},
+		{&Argument{AsTensors: []TensorArgument{}}, "as_tensors"},
+		{&SymInt{AsInt: &i}, "as_int"},
+		{&Argument{}, ""},
+		{(*Argument)(nil), ""},
+		{&TensorArgument{Name: "x"}, ""},
+		{3, ""},
+	} {
+		assert.Equal(t, tt.want, Tag(tt.u), "%#v", tt.u)
+	}
+}
