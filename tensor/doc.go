@@ -18,6 +18,10 @@
 // but no data. Meta functions compute output metadata from meta tensors
 // without touching data; see NewMeta.
 //
+// A 0-d tensor can be marked as a wrapped number (WrappedNumber), as c10
+// marks a Python number given for a Tensor parameter: type promotion
+// (package ops) then treats it as a number.
+//
 // Elements are read and written through the generic functions Data (the
 // storage slice) and Values (the elements in row-major order), or converted
 // through Float64s and Int64s.

@@ -501,3 +501,18 @@ func TestNormDim(t *testing.T) {
 		assert.Equal(t, tt.want, got, "%d of %d", tt.d, tt.rank)
 	}
 }
+
+// TestWrappedNumber: only a 0-d tensor wraps a number, the mark is on the
+// returned tensor alone (not the original, not a view of it), and the
+// data is shared.
+func TestWrappedNumber(t *testing.T) {
+	x := tensor.Must(tensor.FromFloat64s(tensor.Float64, []float64{0.5}))
+	w := x.WrappedNumber()
+	assert.True(t, w.IsWrappedNumber())
+	assert.False(t, x.IsWrappedNumber())
+	assert.True(t, w.SharesStorage(x))
+	v, err := w.Reshape(1)
+	require.NoError(t, err)
+	assert.False(t, v.IsWrappedNumber(), "a view is not a wrapped number")
+	assert.Panics(t, func() { tensor.Must(tensor.Zeros(tensor.Float32, 2)).WrappedNumber() })
+}
