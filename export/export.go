@@ -182,14 +182,18 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 		outs = append(outs, px.Node())
 		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserInputMutation, Name: px.Node().Name(), Target: ep.inputs[i].name})
 	}
-	leaves, tree, err := r.flattenOutput(out)
+	leaves, constOuts, tree, err := r.flattenOutput(out)
 	if err != nil {
 		return nil, err
 	}
 	ep.out = tree
-	for _, n := range leaves {
-		outs = append(outs, n)
-		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserOutput, Name: n.Name()})
+	for _, a := range leaves {
+		outs = append(outs, a)
+		if n, ok := a.(*node.Node); ok {
+			ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserOutput, Name: n.Name()})
+		} else {
+			ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserOutput, Value: constOuts[a]})
+		}
 	}
 	if _, err := r.rec.Create(node.Output, node.Path("output"), []node.Arg{outs}, nil, "", nil); err != nil {
 		return nil, err
@@ -398,8 +402,9 @@ func maxString(m int64) string {
 // flattenOutput flattens the model's output (a tensor, or tuples, dicts
 // and registered structs of tensors, None included) into its graph nodes
 // and its structure.
-func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *TreeSpec, error) {
-	var leaves []*node.Node
+func (r *recorder) flattenOutput(out nn.Value) ([]node.Arg, map[node.Arg]any, *TreeSpec, error) {
+	var leaves []node.Arg
+	consts := map[node.Arg]any{}
 	var walk func(v nn.Value, path string, depth int) (*TreeSpec, error)
 	walk = func(v nn.Value, path string, depth int) (*TreeSpec, error) {
 		if depth > maxInputDepth {
@@ -441,6 +446,17 @@ func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *TreeSpec, error) 
 			leaves = append(leaves, p.Node())
 			return Leaf(), nil
 		}
+		switch x := v.Any().(type) {
+		case int64, float64, bool, string:
+			// A constant output, as PyTorch's ConstantArgument output.
+			a, ok := node.ArgOf(x)
+			if !ok {
+				return nil, fmt.Errorf("export: output%s: %v has no graph form", path, x)
+			}
+			leaves = append(leaves, a)
+			consts[a] = x
+			return Leaf(), nil
+		}
 		if rt, rv := registeredStruct(v.Any()); rt != nil {
 			var names, nones []string
 			var children []*TreeSpec
@@ -462,5 +478,5 @@ func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *TreeSpec, error) 
 		return nil, fmt.Errorf("export: output%s is a %s: exported programs return tensors (or tuples, dicts and registered structs of tensors)", path, v.Kind())
 	}
 	ts, err := walk(out, "", 0)
-	return leaves, ts, err
+	return leaves, consts, ts, err
 }
