@@ -209,7 +209,11 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 		if in.fake != nil {
 			ins = append(ins, InputSpec{Kind: UserInput, Name: in.name})
 		} else {
-			ins = append(ins, InputSpec{Kind: UserInput, Name: in.name, Value: in.value.Any()})
+			v := in.value.Any()
+			if v == nil {
+				v = node.None // a None input: a nil Value would mean "no constant"
+			}
+			ins = append(ins, InputSpec{Kind: UserInput, Name: in.name, Value: v})
 		}
 	}
 	ep.Signature.Inputs = ins
@@ -432,7 +436,10 @@ func (r *recorder) flattenOutput(out nn.Value) ([]node.Arg, map[node.Arg]any, *T
 			}
 			return ts, nil
 		case v.IsNone():
-			return &TreeSpec{Type: NoneType}, nil
+			// A None output is a constant leaf, as in PyTorch's pytrees.
+			leaves = append(leaves, node.None)
+			consts[node.None] = node.None
+			return Leaf(), nil
 		}
 		switch x := v.Raw().(type) {
 		case *record.Proxy:

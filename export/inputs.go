@@ -246,9 +246,9 @@ const maxInputDepth = 64
 // flattenInput returns the spec of one model input (an argument named arg)
 // and appends its leaves to out: nn tuples and []nn.Value are tuples,
 // other Go slices lists, maps with string keys dicts (sorted keys; an
-// nn.Dict keeps its order), registered structs their nodes, None a None
-// node; anything else is a leaf (a tensor, or a value that export
-// specializes). An error names the path.
+// nn.Dict keeps its order), registered structs their nodes; anything else
+// is a leaf (a tensor, or a value that export specializes, None
+// included, as in PyTorch's pytrees). An error names the path.
 func flattenInput(arg string, v any, keys []pathKey, out *[]leafInput) (*TreeSpec, error) {
 	where := arg + pathString(keys)
 	if len(keys) > maxInputDepth {
@@ -258,7 +258,9 @@ func flattenInput(arg string, v any, keys []pathKey, out *[]leafInput) (*TreeSpe
 		return flattenInput(arg, e, append(slices.Clip(keys), k), out)
 	}
 	if isNone(v) {
-		return &TreeSpec{Type: NoneType}, nil
+		// None is a leaf of PyTorch's (Python) pytrees: a constant input.
+		*out = append(*out, leafInput{name: placeholderName(arg, keys), path: where, val: nn.None})
+		return Leaf(), nil
 	}
 	if nv, ok := v.(nn.Value); ok {
 		switch {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/tensor"
 )
@@ -36,7 +37,9 @@ func userInputs(sig export.Signature) []string {
 		if in.Kind != export.UserInput {
 			continue
 		}
-		if in.Value != nil {
+		if _, isNone := in.Value.(node.NoneType); isNone {
+			out = append(out, in.Name+"=None")
+		} else if in.Value != nil {
 			out = append(out, fmt.Sprintf("%s=%v", in.Name, in.Value))
 		} else {
 			out = append(out, in.Name)
