@@ -22,7 +22,9 @@ import (
 // field names]], which is what PyTorch writes for a dataclass; a .pt2
 // holding it loads in PyTorch once a dataclass of the same field names is
 // registered under the same name (torch.export.register_dataclass) before
-// torch.export.load.
+// torch.export.load; PyTorch 2.6's ep.module() also needs
+// torch.fx._pytree.register_pytree_flatten_spec for it (see the package
+// documentation).
 //
 // Model code gets a registered struct input as an nn.Value holding a T (or
 // *T, as given) whose nn.Value fields hold the traced values: read it with

@@ -16,7 +16,6 @@ type Pair struct {
 	A     nn.Value `pytree:"a"`
 	B     nn.Value `pytree:"b"`
 	Scale float64  `pytree:"scale"`
-	note  string
 }
 
 // Unregistered is a struct never registered.
