@@ -72,6 +72,7 @@ func TestExportKwargsScalarsLikePyTorch(t *testing.T) {
 	assert.Equal(t, want.InSpec().String(), ep.InSpec().String())
 	assert.Equal(t, userInputs(want.Signature), userInputs(ep.Signature))
 	assert.Equal(t, []string{"x", "bias", "steps=3", "scale=0.5"}, userInputs(ep.Signature))
+	assert.Equal(t, want.ArgNames(), ep.ArgNames(), "forward_arg_names")
 
 	out, err := ep.Call([]any{x}, map[string]any{"bias": bias, "steps": 3, "scale": 0.5})
 	require.NoError(t, err)
@@ -127,6 +128,7 @@ func TestExportDictLikePyTorch(t *testing.T) {
 	assert.Equal(t, want.InSpec().String(), ep.InSpec().String())
 	assert.Equal(t, userInputs(want.Signature), userInputs(ep.Signature))
 	assert.Equal(t, want.RangeConstraints, ep.RangeConstraints)
+	assert.Equal(t, want.ArgNames(), ep.ArgNames(), "forward_arg_names")
 	assert.Equal(t, "TreeSpec(tuple, None, [TreeSpec(dict, ['logits', 'pooled'], [*, *]), TreeSpec(tuple, None, [*])])", ep.OutSpec().String())
 	text := ep.String()
 	assert.Contains(t, text, `batch_ids: "i64[2, s0]", batch_mask: "f32[2, s0]"`)
