@@ -151,3 +151,50 @@ func Example_dictInput() {
 	// [3 10]
 	// export: inputs[0][0]: missing key "mask" (expected ["mask" "x"])
 }
+
+// Batch is a model input struct, as a Python dataclass registered with
+// torch.export.register_dataclass.
+type Batch struct {
+	Ids  nn.Value `pytree:"ids"`
+	Mask nn.Value `pytree:"mask"`
+}
+
+// masked reads a *Batch input.
+type masked struct{ nn.Base }
+
+func (m *masked) ArgNames() []string { return []string{"batch"} }
+
+func (m *masked) Forward(x nn.Value) nn.Value {
+	b := x.Any().(*Batch)
+	return b.Ids.Mul(b.Mask)
+}
+
+// ExampleRegister registers a struct type as a pytree node: its nn.Value
+// fields become inputs, and the in spec names the type and its fields, as
+// PyTorch writes a registered dataclass's.
+func ExampleRegister() {
+	if err := export.Register[Batch]("mymodel.Batch"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := &masked{}
+	m.Init(m, "Masked")
+	ids, _ := tensor.FromFloat64s(tensor.Float32, []float64{1, 2, 3}, 3)
+	mask, _ := tensor.FromFloat64s(tensor.Float32, []float64{1, 0, 1}, 3)
+	ep, err := export.Export(m, []any{&Batch{Ids: nn.Tensor(ids), Mask: nn.Tensor(mask)}}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ep.Signature.UserInputs())
+	fmt.Println(ep.InSpec().Children[0])
+	js, _ := ep.InSpec().Children[0].Children[0].MarshalPyTorch()
+	fmt.Println(js)
+	out, _ := ep.Call([]any{&Batch{Ids: nn.Tensor(ids), Mask: nn.Tensor(ids)}}, nil)
+	fmt.Println(out.(*tensor.Tensor).Float64s())
+	// Output:
+	// [batch_ids batch_mask]
+	// TreeSpec(tuple, None, [TreeSpec(Batch, [['ids', 'mask'], []], [*, *])])
+	// [1, {"type": "mymodel.Batch", "context": "[[\"ids\", \"mask\"], []]", "children_spec": [{"type": null, "context": null, "children_spec": []}, {"type": null, "context": null, "children_spec": []}]}]
+	// [1 4 9]
+}

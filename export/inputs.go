@@ -289,12 +289,8 @@ func flattenInput(arg string, v any, keys []pathKey, out *[]leafInput) (*TreeSpe
 				ts.Children = append(ts.Children, c)
 			}
 			return ts, nil
-		case nv.IsTensor():
-			v = nv.Tensor()
 		default:
-			if rt, _ := registeredStruct(nv.Any()); rt != nil {
-				v = nv.Any()
-			}
+			v = nv.Any() // a tensor, a number, a registered struct's nn.Object
 		}
 	}
 	switch x := v.(type) {

@@ -94,6 +94,7 @@ func TestExportPytreeInputs(t *testing.T) {
 		{"list", []*tensor.Tensor{a, b, c}, "TreeSpec(tuple, None, [TreeSpec(tuple, None, [TreeSpec(list, None, [*, *, *])]), TreeSpec(dict, [], [])])", []string{"x_0", "x_1", "x_2"}, 9},
 		{"dict sorted", map[string]any{"b-2": b, "A": a}, "TreeSpec(tuple, None, [TreeSpec(tuple, None, [TreeSpec(dict, ['A', 'b-2'], [*, *])]), TreeSpec(dict, [], [])])", []string{"x_a", "x_b_2"}, 5},
 		{"nn.Dict order", nn.Dict([]string{"z", "a"}, nn.Tensor(b), nn.Tensor(a)), "TreeSpec(tuple, None, [TreeSpec(tuple, None, [TreeSpec(dict, ['z', 'a'], [*, *])]), TreeSpec(dict, [], [])])", []string{"x_z", "x_a"}, 5},
+		{"nn values", nn.Tuple(nn.Tensor(a), nn.Of(2), nn.Of("s")), "TreeSpec(tuple, None, [TreeSpec(tuple, None, [TreeSpec(tuple, None, [*, *, *])]), TreeSpec(dict, [], [])])", []string{"x_0", "x_1=2", "x_2=s"}, 2},
 		{"nested with None and int", []any{map[string]any{"t": []any{a, nil}}, 7}, "TreeSpec(tuple, None, [TreeSpec(tuple, None, [TreeSpec(list, None, [TreeSpec(dict, ['t'], [TreeSpec(list, None, [*, *])]), *])]), TreeSpec(dict, [], [])])", []string{"x_0_t_0", "x_0_t_1=None", "x_1=7"}, 2},
 		{"struct", &Pair{A: nn.Tensor(a), B: nn.Tensor(b), Scale: 2}, "TreeSpec(Pair, [['a', 'b', 'scale'], []], [*, *, *])", []string{"x_a", "x_b", "x_scale=2"}, 10},
 		{"struct with None", Pair{A: nn.Tensor(c)}, "TreeSpec(Pair, [['a', 'scale'], ['b']], [*, *])", []string{"x_a", "x_scale=0"}, 4},
