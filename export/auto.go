@@ -84,10 +84,11 @@ func usesAuto(dims Dims) bool {
 // Dimension named after the input dimension (x.shape[0]), taking the fix
 // of every guard on them until the model exports.
 func exportAuto(m nn.Module, args []any, dims Dims, cfg config, opts []Option) (*ExportedProgram, error) {
-	names, vals, err := bindInputs(m, args, cfg.kwargs)
+	b, err := bindInputs(m, args, cfg.kwargs)
 	if err != nil {
 		return nil, err
 	}
+	names, vals := b.names(), b.vals()
 	var notes []Specialization
 	spec := Dims{}
 	auto := map[string][]InputDim{} // automatic Dimension name -> its input dims

@@ -32,9 +32,29 @@
 //     arguments' new values); one without such a variant is refused.
 //   - Parameters, buffers and constant tensors become placeholders before
 //     the user inputs (p_fc_weight, b_bn_running_mean, c_lifted_tensor_0).
-//   - Non-tensor inputs (ints, floats, bools) are specialized: they are
-//     burned into the graph and Go loops over them are unrolled; Run
-//     checks that later calls pass the same values.
+//   - Inputs are pytrees, as torch.export's: a positional or keyword
+//     (Kwargs) input may nest tuples (nn.Tuple, []nn.Value), lists (other
+//     Go slices: []any, []*tensor.Tensor), dicts (nn.Dict, which keeps its
+//     key order, or a Go map with string keys, whose keys are sorted: a Go
+//     map has no order) and structs registered with Register (PyTorch's
+//     register_dataclass). Each leaf is a user input placeholder named as
+//     torch.export names it: the argument's name and the path's keys,
+//     lowercased, non-alphanumerics made "_", joined by "_" (batch['ids']
+//     is batch_ids, xs[0] xs_0, p.a p_a); Dims name a leaf's dynamic
+//     dimensions by that name (Dims{"batch_ids": {1: t}}, Auto included).
+//     The model gets each input in its structure (tuples and lists as nn
+//     tuples, dicts as nn.Dict, a struct as an nn.Value holding a copy with
+//     its nn.Value fields traced). The program's in spec (InSpec) is the
+//     spec of (args, kwargs), the keyword inputs in the order of the
+//     module's arguments; Call and Run check a call's structure against it
+//     (an error names the path) and package pt2 saves it, so PyTorch calls
+//     the loaded program with the same nested inputs.
+//   - Non-tensor leaves (ints, floats, bools, strings, None) are
+//     specialized: they are burned into the graph and Go loops over them
+//     are unrolled. Each keeps a placeholder the graph does not use, a
+//     USER_INPUT with its value in the signature (InputSpec.Value:
+//     PyTorch's ConstantArgument input, as torch.export 2.6 records an int
+//     argument); Run and Call check that later calls pass the same values.
 //   - Dimensions are static unless declared dynamic with Dim (a name, a
 //     minimum and a maximum; one Dimension shared by several inputs makes
 //     their sizes equal). Sizes read from a dynamic dimension are symbolic
@@ -79,9 +99,21 @@
 // constraints, pytree specs, module call graph, the subgraphs of
 // higher-order operators): what package pt2 reads from a .pt2 file.
 // A TreeSpec is PyTorch's pytree spec (tuples, lists, dicts, None,
-// namedtuples) with its serialized form (ParseTreeSpec, MarshalPyTorch) and
-// repr (String). A program's in spec is the spec of (args, kwargs): Run
-// and Call flatten nested inputs (Go slices and maps) by it, with errors
-// naming the position, and Call returns the outputs in the out spec's
-// structure; RunFlat takes and returns the leaves.
+// namedtuples, registered structs) with its serialized form
+// (ParseTreeSpec, MarshalPyTorch) and repr (String). A program's in spec
+// is the spec of (args, kwargs): Run and Call flatten nested inputs (Go
+// slices and maps, nn tuples and dicts, registered structs) by it, with
+// errors naming the position, and Call returns the outputs in the out
+// spec's structure; RunFlat takes and returns the leaves. A model's
+// outputs may nest the same way (tuples, nn.Dict, an nn.Object of a
+// registered struct, None and other constants as constant leaves).
+//
+// A registered struct's spec node has the name given to Register as its
+// type and [[child field names], [None field names]] as its context, as
+// PyTorch writes a dataclass's. To load such a .pt2, PyTorch needs a
+// dataclass with the same field names registered under the same name
+// first: torch.export.register_dataclass(Cls, serialized_type_name=name);
+// PyTorch 2.6's ep.module() also needs
+// torch.fx._pytree.register_pytree_flatten_spec(Cls, lambda obj, spec:
+// [getattr(obj, f) for f in spec.context[0]]).
 package export

@@ -107,3 +107,94 @@ func ExampleExportedProgram_Transform() {
 	// export: the program takes 1 inputs (x), got 2
 	// export: input x dim 3: expected size 8 (static), got 9
 }
+
+// pooled takes a dict input, as a PyTorch model's forward(batch) with
+// batch = {"ids": ..., "mask": ...}.
+type pooled struct{ nn.Base }
+
+func (m *pooled) ArgNames() []string { return []string{"batch"} }
+
+func (m *pooled) Forward(batch nn.Value) nn.Value {
+	h := batch.Get("x").Mul(batch.Get("mask"))
+	return nn.Dict([]string{"sum", "mean"}, h.Sum(1), h.Mean(1))
+}
+
+// Example_dictInput exports a model taking a dict: each tensor of the dict
+// is a user input named as torch.export names it (batch_x, batch_mask),
+// dynamic dims are declared by those names, and Call takes and returns
+// dicts.
+func Example_dictInput() {
+	m := &pooled{}
+	m.Init(m, "Pooled")
+	x, _ := tensor.FromFloat64s(tensor.Float32, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	mask, _ := tensor.FromFloat64s(tensor.Float32, []float64{1, 1, 0, 1, 0, 1}, 2, 3)
+	t := export.Dim("t", 2, 16)
+	ep, err := export.Export(m, []any{map[string]any{"x": x, "mask": mask}},
+		export.Dims{"batch_x": {1: t}, "batch_mask": {1: t}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ep.Signature.UserInputs())
+	fmt.Println(ep.InSpec())
+	out, err := ep.Call([]any{map[string]any{"x": x, "mask": mask}}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.(map[string]any)["sum"].(*tensor.Tensor).Float64s())
+	_, err = ep.Call([]any{map[string]any{"x": x}}, nil)
+	fmt.Println(err)
+	// Output:
+	// [batch_mask batch_x]
+	// TreeSpec(tuple, None, [TreeSpec(tuple, None, [TreeSpec(dict, ['mask', 'x'], [*, *])]), TreeSpec(dict, [], [])])
+	// [3 10]
+	// export: inputs[0][0]: missing key "mask" (expected ["mask" "x"])
+}
+
+// Batch is a model input struct, as a Python dataclass registered with
+// torch.export.register_dataclass.
+type Batch struct {
+	Ids  nn.Value `pytree:"ids"`
+	Mask nn.Value `pytree:"mask"`
+}
+
+// masked reads a *Batch input.
+type masked struct{ nn.Base }
+
+func (m *masked) ArgNames() []string { return []string{"batch"} }
+
+func (m *masked) Forward(x nn.Value) nn.Value {
+	b := x.Any().(*Batch)
+	return b.Ids.Mul(b.Mask)
+}
+
+// ExampleRegister registers a struct type as a pytree node: its nn.Value
+// fields become inputs, and the in spec names the type and its fields, as
+// PyTorch writes a registered dataclass's.
+func ExampleRegister() {
+	if err := export.Register[Batch]("mymodel.Batch"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := &masked{}
+	m.Init(m, "Masked")
+	ids, _ := tensor.FromFloat64s(tensor.Float32, []float64{1, 2, 3}, 3)
+	mask, _ := tensor.FromFloat64s(tensor.Float32, []float64{1, 0, 1}, 3)
+	ep, err := export.Export(m, []any{&Batch{Ids: nn.Tensor(ids), Mask: nn.Tensor(mask)}}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ep.Signature.UserInputs())
+	fmt.Println(ep.InSpec().Children[0])
+	js, _ := ep.InSpec().Children[0].Children[0].MarshalPyTorch()
+	fmt.Println(js)
+	out, _ := ep.Call([]any{&Batch{Ids: nn.Tensor(ids), Mask: nn.Tensor(ids)}}, nil)
+	fmt.Println(out.(*tensor.Tensor).Float64s())
+	// Output:
+	// [batch_ids batch_mask]
+	// TreeSpec(tuple, None, [TreeSpec(Batch, [['ids', 'mask'], []], [*, *])])
+	// [1, {"type": "mymodel.Batch", "context": "[[\"ids\", \"mask\"], []]", "children_spec": [{"type": null, "context": null, "children_spec": []}, {"type": null, "context": null, "children_spec": []}]}]
+	// [1 4 9]
+}

@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gofx/gofx/decomp"
@@ -67,17 +68,18 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	if cfg.allAuto || usesAuto(dims) {
 		return exportAuto(m, args, dims, cfg, opts)
 	}
-	names, vals, err := bindInputs(m, args, cfg.kwargs)
+	b, err := bindInputs(m, args, cfg.kwargs)
 	if err != nil {
 		return nil, err
 	}
+	names, vals := b.names(), b.vals()
 	env := sym.NewEnv()
 	fakes, dimOf, err := dynamicShapes(env, names, vals, dims)
 	if err != nil {
 		return nil, err
 	}
 	r := newRecorder(m, env, cfg.table)
-	ep = &ExportedProgram{Env: env, dimOf: dimOf, root: m}
+	ep = &ExportedProgram{Env: env, dimOf: dimOf, root: m, in: b.spec, argNames: b.args}
 
 	// Placeholders: parameters, buffers, (constants as found), user inputs.
 	paramNodes := map[string]*node.Node{}
@@ -103,12 +105,23 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 		ep.Signature.Inputs = append(ep.Signature.Inputs, InputSpec{Kind: Buffer, Name: px.Node().Name(), Target: name, Persistent: b.Persistent()})
 		ep.state = append(ep.state, stateEntry{name, t})
 	}
-	in := make([]nn.Value, len(names))
+	// User inputs: a placeholder per leaf of the inputs, a tensor's with
+	// its fake, a specialized value's with none (PyTorch's
+	// ConstantArgument input); the model gets them in its inputs'
+	// structures.
+	leafVals := make([]nn.Value, len(names))
 	userProxies := make([]*record.Proxy, len(names))
 	for i, name := range names {
 		if fakes[i] == nil {
-			in[i] = vals[i]
-			ep.inputs = append(ep.inputs, input{name: name, value: vals[i]})
+			n, err := r.rec.Create(node.Placeholder, node.Path(name), nil, nil, name, nil)
+			if err != nil {
+				return nil, err
+			}
+			if r.firstUser == nil {
+				r.firstUser = n
+			}
+			leafVals[i] = vals[i]
+			ep.inputs = append(ep.inputs, input{name: n.Name(), value: vals[i], ph: true})
 			continue
 		}
 		px, err := r.placeholder(name, fakes[i])
@@ -118,9 +131,21 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 		if r.firstUser == nil {
 			r.firstUser = px.Node()
 		}
-		in[i] = nn.Of(px)
+		leafVals[i] = nn.Of(px)
 		userProxies[i] = px
 		ep.inputs = append(ep.inputs, input{name: px.Node().Name(), fake: fakes[i]})
+	}
+	in := make([]nn.Value, len(b.args))
+	specs := append(slices.Clone(b.spec.Children[0].Children), b.spec.Children[1].Children...)
+	next := 0
+	for i, ts := range specs {
+		k := ts.NumLeaves()
+		v, err := ts.modelValue(b.values[i], leafVals[next:next+k])
+		if err != nil {
+			return nil, fmt.Errorf("export: input %s: %w", b.args[i], err)
+		}
+		in[i] = v
+		next += k
 	}
 
 	r.install()
@@ -132,7 +157,7 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	if err := r.checkOutputFresh(out); err != nil {
 		return nil, err
 	}
-	ep.ModuleCallGraph = append([]ModuleCall{{FQN: "", Type: m.ModuleBase().TypeName(), Inputs: r.names(in), Outputs: r.names([]nn.Value{out})}}, r.calls...)
+	ep.ModuleCallGraph = append([]ModuleCall{{FQN: "", Type: m.ModuleBase().TypeName(), Inputs: r.names(leafVals), Outputs: r.names([]nn.Value{out})}}, r.calls...)
 
 	// Outputs: buffer mutations, user input mutations, user outputs.
 	var outs node.Tuple
@@ -155,16 +180,20 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 			continue
 		}
 		outs = append(outs, px.Node())
-		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserInputMutation, Name: px.Node().Name(), Target: names[i]})
+		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserInputMutation, Name: px.Node().Name(), Target: ep.inputs[i].name})
 	}
-	leaves, tree, err := r.flattenOutput(out)
+	leaves, constOuts, tree, err := r.flattenOutput(out)
 	if err != nil {
 		return nil, err
 	}
 	ep.out = tree
-	for _, n := range leaves {
-		outs = append(outs, n)
-		ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserOutput, Name: n.Name()})
+	for _, a := range leaves {
+		outs = append(outs, a)
+		if n, ok := a.(*node.Node); ok {
+			ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserOutput, Name: n.Name()})
+		} else {
+			ep.Signature.Outputs = append(ep.Signature.Outputs, OutputSpec{Kind: UserOutput, Value: constOuts[a]})
+		}
 	}
 	if _, err := r.rec.Create(node.Output, node.Path("output"), []node.Arg{outs}, nil, "", nil); err != nil {
 		return nil, err
@@ -179,6 +208,12 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	for _, in := range ep.inputs {
 		if in.fake != nil {
 			ins = append(ins, InputSpec{Kind: UserInput, Name: in.name})
+		} else {
+			v := in.value.Any()
+			if v == nil {
+				v = node.None // a None input: a nil Value would mean "no constant"
+			}
+			ins = append(ins, InputSpec{Kind: UserInput, Name: in.name, Value: v})
 		}
 	}
 	ep.Signature.Inputs = ins
@@ -198,49 +233,66 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 
 func flat(name string) string { return strings.ReplaceAll(name, ".", "_") }
 
-// bindInputs returns the names and values of the module's inputs:
-// positional ones, then keyword ones in the order of the module's
-// argument names.
-func bindInputs(m nn.Module, args []any, kw map[string]any) ([]string, []nn.Value, error) {
+// bindInputs binds the inputs to the module's argument names (positional
+// ones, then keyword ones in the order of the module's arguments) and
+// flattens them into their leaves, each named as torch.export names its
+// placeholder.
+func bindInputs(m nn.Module, args []any, kw map[string]any) (*boundInputs, error) {
 	n := len(args) + len(kw)
 	names := nn.ArgNames(m, n)
 	if len(names) < n {
-		return nil, nil, fmt.Errorf("export: the module takes %d inputs (%s), got %d", len(names), strings.Join(names, ", "), n)
-	}
-	vals := make([]nn.Value, 0, n)
-	for i, a := range args {
-		v, err := inputValue(a)
-		if err != nil {
-			return nil, nil, fmt.Errorf("export: input %d (%s): %w", i, names[i], err)
-		}
-		vals = append(vals, v)
-	}
-	for _, name := range names[len(args):] {
-		a, ok := kw[name]
-		if !ok {
-			return nil, nil, fmt.Errorf("export: missing keyword input %q (inputs: %s)", name, strings.Join(names, ", "))
-		}
-		v, err := inputValue(a)
-		if err != nil {
-			return nil, nil, fmt.Errorf("export: input %s: %w", name, err)
-		}
-		vals = append(vals, v)
+		return nil, fmt.Errorf("export: the module takes %d inputs (%s), got %d", len(names), strings.Join(names, ", "), n)
 	}
 	for k := range kw {
-		found := false
-		for _, name := range names[:len(args)] {
-			if name == k {
-				return nil, nil, fmt.Errorf("export: input %q given both by position and by keyword", k)
-			}
+		if slices.Contains(names[:len(args)], k) {
+			return nil, fmt.Errorf("export: input %q given both by position and by keyword", k)
 		}
-		for _, name := range names[len(args):] {
-			found = found || name == k
-		}
-		if !found {
-			return nil, nil, fmt.Errorf("export: unknown keyword input %q (inputs: %s)", k, strings.Join(names, ", "))
+		if !slices.Contains(names[len(args):], k) {
+			return nil, fmt.Errorf("export: unknown keyword input %q (inputs: %s)", k, strings.Join(names, ", "))
 		}
 	}
-	return names[:n], vals, nil
+	b := &boundInputs{}
+	pos, kws := TupleSpec(), DictSpec(nil)
+	for i, a := range args {
+		ts, err := flattenInput(names[i], a, nil, &b.leaves)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		pos.Children = append(pos.Children, ts)
+		b.args = append(b.args, names[i])
+		b.values = append(b.values, a)
+	}
+	var kwKeys []any
+	for _, name := range names[len(args):n] {
+		a, ok := kw[name]
+		if !ok {
+			return nil, fmt.Errorf("export: missing keyword input %q (inputs: %s)", name, strings.Join(names, ", "))
+		}
+		ts, err := flattenInput(name, a, nil, &b.leaves)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		kws.Children = append(kws.Children, ts)
+		kwKeys = append(kwKeys, name)
+		b.args = append(b.args, name)
+		b.values = append(b.values, a)
+	}
+	kws.Context = kwKeys
+	if kwKeys == nil {
+		kws.Context = []any{}
+	}
+	b.spec = TupleSpec(pos, kws)
+	// Names that collide take a suffix, as torch.export's do.
+	used := map[string]bool{}
+	for i := range b.leaves {
+		name := b.leaves[i].name
+		for k := 1; used[name]; k++ {
+			name = fmt.Sprintf("%s_%d", b.leaves[i].name, k)
+		}
+		used[name] = true
+		b.leaves[i].name = name
+	}
+	return b, nil
 }
 
 func inputValue(a any) (nn.Value, error) {
@@ -351,22 +403,43 @@ func maxString(m int64) string {
 	return fmt.Sprint(m)
 }
 
-// flattenOutput flattens the model's output (a tensor or nested tuples
-// of tensors) into its graph nodes and its structure.
-func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *TreeSpec, error) {
-	var leaves []*node.Node
-	var walk func(v nn.Value, path string) (*TreeSpec, error)
-	walk = func(v nn.Value, path string) (*TreeSpec, error) {
-		if v.IsTuple() {
+// flattenOutput flattens the model's output (a tensor, or tuples, dicts
+// and registered structs of tensors, None included) into its graph nodes
+// and its structure.
+func (r *recorder) flattenOutput(out nn.Value) ([]node.Arg, map[node.Arg]any, *TreeSpec, error) {
+	var leaves []node.Arg
+	consts := map[node.Arg]any{}
+	var walk func(v nn.Value, path string, depth int) (*TreeSpec, error)
+	walk = func(v nn.Value, path string, depth int) (*TreeSpec, error) {
+		if depth > maxInputDepth {
+			return nil, fmt.Errorf("export: output%s: nested deeper than %d", path, maxInputDepth)
+		}
+		switch {
+		case v.IsTuple():
 			ts := TupleSpec()
 			for i, e := range v.Tuple() {
-				c, err := walk(e, fmt.Sprintf("%s[%d]", path, i))
+				c, err := walk(e, fmt.Sprintf("%s[%d]", path, i), depth+1)
 				if err != nil {
 					return nil, err
 				}
 				ts.Children = append(ts.Children, c)
 			}
 			return ts, nil
+		case v.IsDict():
+			ts := DictSpec(v.Keys())
+			for _, k := range v.Keys() {
+				c, err := walk(v.Get(k), path+"["+pyQuote(k)+"]", depth+1)
+				if err != nil {
+					return nil, err
+				}
+				ts.Children = append(ts.Children, c)
+			}
+			return ts, nil
+		case v.IsNone():
+			// A None output is a constant leaf, as in PyTorch's pytrees.
+			leaves = append(leaves, node.None)
+			consts[node.None] = node.None
+			return Leaf(), nil
 		}
 		switch x := v.Raw().(type) {
 		case *record.Proxy:
@@ -380,8 +453,37 @@ func (r *recorder) flattenOutput(out nn.Value) ([]*node.Node, *TreeSpec, error) 
 			leaves = append(leaves, p.Node())
 			return Leaf(), nil
 		}
-		return nil, fmt.Errorf("export: output%s is a %s: exported programs return tensors (or tuples of tensors)", path, v.Kind())
+		switch x := v.Any().(type) {
+		case int64, float64, bool, string:
+			// A constant output, as PyTorch's ConstantArgument output.
+			a, ok := node.ArgOf(x)
+			if !ok {
+				return nil, fmt.Errorf("export: output%s: %v has no graph form", path, x)
+			}
+			leaves = append(leaves, a)
+			consts[a] = x
+			return Leaf(), nil
+		}
+		if rt, rv := registeredStruct(v.Any()); rt != nil {
+			var names, nones []string
+			var children []*TreeSpec
+			for _, f := range rt.fields {
+				e := nn.Object(rv.Field(f.index).Interface())
+				if e.IsNone() {
+					nones = append(nones, f.name)
+					continue
+				}
+				c, err := walk(e, path+"."+f.name, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				names = append(names, f.name)
+				children = append(children, c)
+			}
+			return &TreeSpec{Type: rt.name, Context: structContext(names, nones), Children: children}, nil
+		}
+		return nil, fmt.Errorf("export: output%s is a %s: exported programs return tensors (or tuples, dicts and registered structs of tensors)", path, v.Kind())
 	}
-	ts, err := walk(out, "")
-	return leaves, ts, err
+	ts, err := walk(out, "", 0)
+	return leaves, consts, ts, err
 }

@@ -225,8 +225,10 @@ func higherOrder(g *graph.Graph) string {
 }
 
 // InSpec returns the structure of the model's inputs: the spec of
-// (args, kwargs). For a program exported from Go it is a tuple of its
-// inputs, flat, and an empty dict.
+// (args, kwargs), as Export records it from the inputs given (the keyword
+// inputs in the order of the module's arguments) or a .pt2 file holds it;
+// for a program New made without one, a tuple of its user inputs, flat,
+// and an empty dict.
 func (ep *ExportedProgram) InSpec() *TreeSpec {
 	if ep.in != nil {
 		return ep.in

@@ -95,8 +95,11 @@ func TestNewRunsNested(t *testing.T) {
 	assert.Equal(t, []float64{11, 22, 33}, sum[0].(*tensor.Tensor).Float64s())
 	assert.Equal(t, []float64{6}, count.Float64s(), "the buffer mutation is written back")
 
-	_, err = ep.Run(map[string]any{"x": x, "y": y})
-	assert.EqualError(t, err, "export: output is a dict, which an nn.Value cannot hold: use Call")
+	// Run returns the dict as an nn.Dict, in the out spec's key order.
+	res, err := ep.Run(map[string]any{"x": x, "y": y})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"prod", "sum"}, res.Keys())
+	assert.Equal(t, []float64{11, 22, 33}, res.Get("sum").Tuple()[0].MustTensor().Float64s())
 	_, err = ep.Run(map[string]any{"x": x})
 	assert.EqualError(t, err, `export: input batch: missing key "y" (expected ["x" "y"])`)
 	_, err = ep.Run(x, y)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -153,8 +154,22 @@ func (t *TreeSpec) validate(path string, depth int) error {
 			return fmt.Errorf("pytree spec%s: a %s with %d keys and %d children", path, t.Type, k, len(t.Children))
 		}
 	case t.isSeq():
+	case registeredNamed(t.Type) != nil:
+		names, _, ok := structNames(t.Context)
+		if !ok {
+			return fmt.Errorf("pytree spec%s: a %s's context must be [[child field names], [None field names]], got %v", path, t.Type, t.Context)
+		}
+		if len(names) != len(t.Children) {
+			return fmt.Errorf("pytree spec%s: a %s with %d child fields and %d children", path, t.Type, len(names), len(t.Children))
+		}
+		rt := registeredNamed(t.Type)
+		for _, n := range names {
+			if _, ok := rt.field(n); !ok {
+				return fmt.Errorf("pytree spec%s: %v (registered as %s) has no field %q", path, rt.typ, t.Type, n)
+			}
+		}
 	default:
-		return fmt.Errorf("pytree spec%s: unknown node type %q (known: %s)", path, t.Type, strings.Join(knownTypes(), ", "))
+		return fmt.Errorf("pytree spec%s: unknown node type %q (known: %s; a Go struct type is one once export.Register registers it)", path, t.Type, strings.Join(knownTypes(), ", "))
 	}
 	for i, c := range t.Children {
 		if err := c.validate(t.childPath(path, i), depth+1); err != nil {
@@ -170,8 +185,11 @@ func knownTypes() []string {
 
 const maxTreeDepth = 100
 
-// childPath is the path of child i: "[0]" or "['key']".
+// childPath is the path of child i: "[0]", "['key']" or ".field".
 func (t *TreeSpec) childPath(path string, i int) string {
+	if names, _, ok := structNames(t.Context); ok && !t.isDict() && !t.isSeq() && i < len(names) {
+		return path + "." + names[i]
+	}
 	if t.isDict() {
 		if ks := t.Keys(); i < len(ks) {
 			return fmt.Sprintf("%s[%q]", path, ks[i])
@@ -197,6 +215,8 @@ func (t *TreeSpec) flatten(path string, v any, out *[]any) error {
 		switch {
 		case nv.IsTuple():
 			v = nv.Tuple()
+		case nv.IsDict():
+			v = nv.Any()
 		case nv.IsNone():
 			v = nil
 		}
@@ -242,6 +262,29 @@ func (t *TreeSpec) flatten(path string, v any, out *[]any) error {
 				return fmt.Errorf("%s: missing key %q (expected %q)", path, keys[i], keys)
 			}
 			if err := c.flatten(t.childPath(path, i), e, out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if rt := registeredNamed(t.Type); rt != nil {
+		if nv, ok := v.(nn.Value); ok {
+			v = nv.Any()
+		}
+		got, rv := registeredStruct(v)
+		if got != rt {
+			return fmt.Errorf("%s: expected a %v, got %s", path, rt.typ, describe(v))
+		}
+		names, _, _ := structNames(t.Context)
+		for _, f := range rt.fields {
+			e := rv.Field(f.index).Interface()
+			if !slices.Contains(names, f.name) && !isNone(e) {
+				return fmt.Errorf("%s.%s: expected None (the field was None when the program was exported), got %s", path, f.name, describe(e))
+			}
+		}
+		for i, n := range names {
+			f, _ := rt.field(n)
+			if err := t.Children[i].flatten(t.childPath(path, i), rv.Field(f.index).Interface(), out); err != nil {
 				return err
 			}
 		}
@@ -326,7 +369,9 @@ func sortedMapKeys(m map[string]any) []string {
 }
 
 // Unflatten builds the value of structure t from its leaves: tuples, lists, namedtuples
-// and deques as []any, dicts as map[string]any, None as nil.
+// and deques as []any, dicts as map[string]any, None as nil, a registered struct as a
+// pointer to a new one whose fields hold its children (an nn.Value field the child's
+// nn.Value).
 func (t *TreeSpec) Unflatten(leaves []any) (any, error) {
 	if n := t.NumLeaves(); n != len(leaves) {
 		return nil, fmt.Errorf("pytree: the spec has %d leaves, got %d values", n, len(leaves))
@@ -341,6 +386,15 @@ func (t *TreeSpec) Unflatten(leaves []any) (any, error) {
 			return v
 		case t.Type == NoneType:
 			return nil
+		case registeredNamed(t.Type) != nil:
+			rt := registeredNamed(t.Type)
+			names, _, _ := structNames(t.Context)
+			p := reflect.New(rt.typ)
+			for j, n := range names {
+				f, _ := rt.field(n)
+				setField(p.Elem().Field(f.index), build(t.Children[j]))
+			}
+			return p.Interface()
 		case t.isDict():
 			m := make(map[string]any, len(t.Children))
 			for j, k := range t.Keys() {
@@ -357,8 +411,9 @@ func (t *TreeSpec) Unflatten(leaves []any) (any, error) {
 	return build(t), nil
 }
 
-// unflattenValue builds an nn.Value of structure t (tuples and lists as tuples, None as
-// None) from its leaves; a dict is an error.
+// unflattenValue builds an nn.Value of structure t (tuples and lists as tuples, dicts as
+// nn.Dict, None as None, a registered struct as an nn.Object of a pointer to one) from its
+// leaves.
 func (t *TreeSpec) unflattenValue(leaves []nn.Value) (nn.Value, error) {
 	i := 0
 	var build func(t *TreeSpec, path string) (nn.Value, error)
@@ -371,7 +426,28 @@ func (t *TreeSpec) unflattenValue(leaves []nn.Value) (nn.Value, error) {
 		case t.Type == NoneType:
 			return nn.None, nil
 		case t.isDict():
-			return nn.None, fmt.Errorf("export: output%s is a dict, which an nn.Value cannot hold: use Call", path)
+			vs := make([]nn.Value, len(t.Children))
+			for j, c := range t.Children {
+				v, err := build(c, t.childPath(path, j))
+				if err != nil {
+					return nn.None, err
+				}
+				vs[j] = v
+			}
+			return nn.Dict(t.Keys(), vs...), nil
+		case registeredNamed(t.Type) != nil:
+			rt := registeredNamed(t.Type)
+			names, _, _ := structNames(t.Context)
+			p := reflect.New(rt.typ)
+			for j, n := range names {
+				v, err := build(t.Children[j], t.childPath(path, j))
+				if err != nil {
+					return nn.None, err
+				}
+				f, _ := rt.field(n)
+				setField(p.Elem().Field(f.index), v)
+			}
+			return nn.Object(p.Interface()), nil
 		}
 		vs := make([]nn.Value, len(t.Children))
 		for j, c := range t.Children {
@@ -387,6 +463,29 @@ func (t *TreeSpec) unflattenValue(leaves []nn.Value) (nn.Value, error) {
 		return nn.None, fmt.Errorf("export: the output spec has %d leaves, the program returned %d", n, len(leaves))
 	}
 	return build(t, "")
+}
+
+// setField sets a registered struct's field to v (an nn.Value or a Go value): an nn.Value
+// field gets v as an nn.Value, an interface field v as is, another field v's Go value when
+// it converts.
+func setField(f reflect.Value, v any) {
+	if nv, ok := v.(nn.Value); ok && f.Type() != valueType {
+		v = nv.Any()
+	}
+	switch {
+	case f.Type() == valueType:
+		nv, ok := v.(nn.Value)
+		if !ok {
+			var err error
+			if nv, err = leafValue(v); err != nil {
+				nv = nn.Object(v)
+			}
+		}
+		f.Set(reflect.ValueOf(nv))
+	case v == nil:
+	case reflect.TypeOf(v).ConvertibleTo(f.Type()):
+		f.Set(reflect.ValueOf(v).Convert(f.Type()))
+	}
 }
 
 // tree rebuilds the output structure from graph arguments (the output node of Module).

@@ -186,8 +186,8 @@ func TestWithStateDropsConstant(t *testing.T) {
 func TestWithStateErrors(t *testing.T) {
 	ep := exportAffine(t)
 	w := ep.StateDict()["w"]
-	// The exported placeholders: p_w, b_s, the constant, x.
-	require.Equal(t, []export.InputKind{export.Parameter, export.Buffer, export.ConstantTensor, export.UserInput},
+	// The exported placeholders: p_w, b_s, the constant, x, n (an int).
+	require.Equal(t, []export.InputKind{export.Parameter, export.Buffer, export.ConstantTensor, export.UserInput, export.UserInput},
 		kindsOf(ep.Signature.Inputs))
 	cname := ep.Signature.Inputs[2].Name
 	for _, tc := range []struct {
@@ -200,7 +200,7 @@ func TestWithStateErrors(t *testing.T) {
 		}, "placeholder 0 is p_w, but input 0 of the signature is p_v"},
 		{"input missing", func(g *graph.Graph, sig *export.Signature, state map[string]*tensor.Tensor) {
 			sig.Inputs = sig.Inputs[1:]
-		}, "the graph has 4 placeholders ([p_w b_s " + cname + " x]), the signature 3 inputs ([b_s " + cname + " x])"},
+		}, "the graph has 5 placeholders ([p_w b_s " + cname + " x n]), the signature 4 inputs ([b_s " + cname + " x n])"},
 		{"order swapped", func(g *graph.Graph, sig *export.Signature, state map[string]*tensor.Tensor) {
 			sig.Inputs[0].Kind, sig.Inputs[1].Kind = export.Buffer, export.Parameter
 		}, "input b_s (PARAMETER) comes after a BUFFER input"},
@@ -228,7 +228,7 @@ func TestWithStateErrors(t *testing.T) {
 			_, err := g.Rename(x, "y")
 			require.NoError(t, err)
 			sig.Inputs[3].Name = "y"
-		}, "the user inputs are [y], the program's are [x]"},
+		}, "the user inputs are [y n], the program's are [x n]"},
 		{"output arity", func(g *graph.Graph, sig *export.Signature, state map[string]*tensor.Tensor) {
 			sig.Outputs = append(sig.Outputs, sig.Outputs[0])
 		}, "returns 1 values, the signature has 2 outputs"},

@@ -839,6 +839,12 @@ func (r *recorder) names(vs []nn.Value) []string {
 	var out []string
 	var walk func(v nn.Value)
 	walk = func(v nn.Value) {
+		if v.IsDict() {
+			for _, k := range v.Keys() {
+				walk(v.Get(k))
+			}
+			return
+		}
 		switch x := v.Raw().(type) {
 		case *record.Proxy:
 			out = append(out, x.Node().Name())

@@ -71,7 +71,7 @@ func TestTransformFoldsConstants(t *testing.T) {
 		"b_s BUFFER s",
 		"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0",
 		"c__folded_constant_0 CONSTANT_TENSOR _folded_constant_0",
-		"x USER_INPUT ",
+		"x USER_INPUT ", "n USER_INPUT ",
 	}, inputsOf(out), "%s", out)
 	assert.Equal(t, []float64{2, 4, 6}, out.Constants()["_folded_constant_0"].Float64s())
 	assert.Same(t, ep.Constants()["lifted_tensor_0"], out.Constants()["lifted_tensor_0"])

@@ -26,8 +26,9 @@ var None = Value{}
 // float64 or float32 (stored as float64), a bool, a string, a
 // tensor.DType, nil (None), a []Value or []*tensor.Tensor (a tuple), an
 // ops.Scalar (unwrapped), an ops.Symbolic, a node.Slice with int or None
-// parts or node.Ellipsis (indices, see Index), or a Value (returned as
-// is).
+// parts or node.Ellipsis (indices, see Index), a map[string]Value,
+// map[string]*tensor.Tensor or map[string]any (a dict, its keys sorted:
+// see Dict for another order), or a Value (returned as is).
 // Anything else panics: Of is for model code, where a wrong type is a
 // programming error.
 func Of(x any) Value {
@@ -113,6 +114,14 @@ func valueOf(x any) (Value, error) {
 		return Value{y}, nil
 	case node.EllipsisType:
 		return Value{y}, nil
+	case dict:
+		return Value{y}, nil
+	case map[string]Value:
+		return dictOf(y, func(v Value) (Value, error) { return v, nil })
+	case map[string]*tensor.Tensor:
+		return dictOf(y, func(t *tensor.Tensor) (Value, error) { return Tensor(t), nil })
+	case map[string]any:
+		return dictOf(y, valueOf)
 	}
 	return None, fmt.Errorf("nn: cannot make a Value of %T", x)
 }
@@ -132,11 +141,19 @@ func Tensor(t *tensor.Tensor) Value {
 }
 
 // Any returns the held Go value: a *tensor.Tensor, int64, float64, bool,
-// string, tensor.DType, []Value (a tuple), a node.Slice or
-// node.EllipsisType, an ops.Symbolic, or nil for None.
+// string, tensor.DType, []Value (a tuple), map[string]Value (a dict), a
+// node.Slice or node.EllipsisType, an ops.Symbolic, the value given to
+// Object, or nil for None.
 func (v Value) Any() any {
-	if t, ok := v.v.(tuple); ok {
-		return []Value(t)
+	switch x := v.v.(type) {
+	case tuple:
+		return []Value(x)
+	case dict:
+		m := make(map[string]Value, len(x.keys))
+		for i, k := range x.keys {
+			m[k] = x.vals[i]
+		}
+		return m
 	}
 	return v.v
 }
@@ -171,8 +188,8 @@ func (v Value) MustTensor() *tensor.Tensor {
 }
 
 // Kind names what v holds, as error messages say it: "Tensor", "int",
-// "float", "bool", "str", "dtype", "tuple", "slice", "ellipsis", "None" or
-// "Proxy".
+// "float", "bool", "str", "dtype", "tuple", "dict", "slice", "ellipsis",
+// "None" or "Proxy" (an Object's Go type otherwise).
 func (v Value) Kind() string {
 	switch v.v.(type) {
 	case nil:
@@ -191,6 +208,8 @@ func (v Value) Kind() string {
 		return "dtype"
 	case tuple:
 		return "tuple"
+	case dict:
+		return "dict"
 	case ops.Symbolic:
 		return "Proxy"
 	case node.Slice:
@@ -233,10 +252,10 @@ func (v Value) Tuple() []Value {
 // v.Index(nn.Ellipsis, nn.None) is v[..., None].
 //
 // On a tuple it is the element at an int (negative counting from the end)
-// or the tuple of a Slice's elements. On a tensor it is a view computed as
-// PyTorch computes it, dimension by dimension with aten.select.int (an
-// int), aten.slice.Tensor (a Slice) and aten.unsqueeze (None), so an
-// exported graph holds those operators. On a symbolic value it records
+// or the tuple of a Slice's elements; on a dict, the value of a str key.
+// On a tensor it is a view computed as PyTorch computes it, dimension by
+// dimension with aten.select.int (an int), aten.slice.Tensor (a Slice)
+// and aten.unsqueeze (None), so an exported graph holds those operators. On a symbolic value it records
 // operator.getitem(v, idx).
 func (v Value) Index(idx ...any) Value {
 	if len(idx) == 0 {
@@ -258,6 +277,17 @@ func (v Value) Index(idx ...any) Value {
 		out, err := tupleItem(t, key)
 		if err != nil {
 			panic(errorf("%v", err))
+		}
+		return out
+	}
+	if d, ok := v.v.(dict); ok {
+		k, isStr := key.v.(string)
+		if !isStr {
+			panic(errorf("operator.getitem: a dict index must be a str key, got %s", key.Kind()))
+		}
+		out, err := d.item(k)
+		if err != nil {
+			panic(errorf("operator.getitem: %v", err))
 		}
 		return out
 	}
@@ -474,6 +504,12 @@ func tracerOfValue(v Value) tracer {
 		}
 	case tuple:
 		for _, e := range x {
+			if tr := tracerOfValue(e); tr != nil {
+				return tr
+			}
+		}
+	case dict:
+		for _, e := range x.vals {
 			if tr := tracerOfValue(e); tr != nil {
 				return tr
 			}

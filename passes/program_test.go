@@ -89,7 +89,7 @@ func TestFoldConvBNProgramEdits(t *testing.T) {
 			"p_bn2_weight PARAMETER bn2.weight", "p_bn2_bias PARAMETER bn2.bias",
 			"b_bn2_running_mean BUFFER bn2.running_mean", "b_bn2_running_var BUFFER bn2.running_var",
 			"b_bn2_num_batches_tracked BUFFER bn2.num_batches_tracked",
-			"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0", "x USER_INPUT "}},
+			"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0", "x USER_INPUT ", "n USER_INPUT "}},
 		// The first fold leaves conv.weight to the second convolution
 		// and takes new names; the second reuses conv.weight (in place),
 		// the new biases come last among the parameters.
@@ -100,17 +100,17 @@ func TestFoldConvBNProgramEdits(t *testing.T) {
 			"p_conv_bias_1 PARAMETER conv.bias_1",
 			"b_bn2_running_mean BUFFER bn2.running_mean", "b_bn2_running_var BUFFER bn2.running_var",
 			"b_bn2_num_batches_tracked BUFFER bn2.num_batches_tracked",
-			"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0", "x USER_INPUT "}},
+			"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0", "x USER_INPUT ", "n USER_INPUT "}},
 		{"conv read by two calls", true, true, false, 1, []string{
 			"p_conv_weight PARAMETER conv.weight", "p_conv_bias PARAMETER conv.bias",
 			"p_conv_weight_folded PARAMETER conv.weight_folded", "p_conv_bias_folded PARAMETER conv.bias_folded",
-			"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0", "x USER_INPUT "}},
+			"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0", "x USER_INPUT ", "n USER_INPUT "}},
 		// The constant weight, read only by its convolution, becomes a
 		// parameter under its name; the new bias is "bias" (at the root).
 		{"constant weight", true, false, true, 1, []string{
 			"p_conv_weight PARAMETER conv.weight", "p_conv_bias PARAMETER conv.bias",
 			"p_lifted_tensor_1 PARAMETER lifted_tensor_1", "p_bias PARAMETER bias",
-			"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0", "x USER_INPUT "}},
+			"c_lifted_tensor_0 CONSTANT_TENSOR lifted_tensor_0", "x USER_INPUT ", "n USER_INPUT "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newConvBNs(t, tc.bias, tc.twice, tc.constWeight)

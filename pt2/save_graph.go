@@ -466,7 +466,7 @@ func (s *serializer) subgraph(n *node.Node) *export.Subgraph {
 // float, bool, string or None).
 func constArg(v any) (*schema.Argument, error) {
 	switch x := v.(type) {
-	case nil:
+	case nil, node.NoneType:
 		return &schema.Argument{AsNone: ptr(true)}, nil
 	case bool:
 		return &schema.Argument{AsBool: ptr(x)}, nil

@@ -114,6 +114,12 @@ func runTorchCheck(t *testing.T, cmd *exec.Cmd, pairs []string) map[string]torch
 	t.Helper()
 	script, err := filepath.Abs("testdata/torch_load_check.py")
 	require.NoError(t, err)
+	return runTorchCheckScript(t, cmd, script, pairs)
+}
+
+// runTorchCheckScript runs a check script like testdata/torch_load_check.py.
+func runTorchCheckScript(t *testing.T, cmd *exec.Cmd, script string, pairs []string) map[string]torchResult {
+	t.Helper()
 	cmd.Args = append(cmd.Args, append([]string{script}, pairs...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
