@@ -38,8 +38,10 @@
 // the assertions of TensorCompare.cpp: the runtime checks torch.export
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
 // (transformers/attention.cpp: scaled_dot_product_attention), loss.go
-// (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp) and
-// onehot.go (Onehot.cpp). Many operators that ATen implements as
+// (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp),
+// onehot.go (Onehot.cpp) and aliases.go: one table of the operators
+// PyTorch registers as aliases of others (absolute, arccos, greater,
+// divide, concat, special_expit, ...), which forward to their target. Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,
 // cross_entropy_loss, ...) compose registered operators the same way
 // (chain in helpers.go), so their values round as PyTorch's do and their

@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""Extra conformance cases for issue 14's sorting, search, indexing and
+shape-helper families and the operator aliases (kernels/aliases.go,
+sorting.go, search.go, shape_helpers.go, ...), made with PyTorch 2.6 (the
+schemas are 2.6's):
+
+    cd kernels/testdata/extra && ../../../../shared/tools/torch2 gen_14a.py
+
+The format cannot express expected errors or strided inputs; the errors
+PyTorch raises for these operators are checked by the Go tests beside the
+kernels, with PyTorch's messages.
+"""
+
+import os
+import sys
+
+import torch
+
+import confgen
+from confgen import F, write_all
+
+torch.set_num_threads(1)
+A = torch.ops.aten
+OUT = os.path.dirname(os.path.abspath(__file__))
+f32, f64, b8, i64, i32 = torch.float32, torch.float64, torch.bool, torch.int64, torch.int32
+nan, inf = float("nan"), float("inf")
+confgen.TOL["exact"] = {f32: (0.0, 0.0), f64: (0.0, 0.0)}
+confgen.TOL["ew"] = {f32: (1.3e-6, 1e-5), f64: (1e-7, 1e-7)}
+confgen.TOL["acc"][f32] = (1e-5, 1e-6)
+
+
+def R(*shape, dt=f32):
+    return torch.randn(shape, dtype=f64).to(dt)
+
+
+def I(lo, hi, *shape, dt=i64):
+    return torch.randint(lo, hi, shape).to(dt)
+
+
+SECTIONS = []
+
+
+def section(fn):
+    SECTIONS.append(fn)
+    return fn
+
+
+@section
+def aliases():
+    for name, kind in [("absolute", "exact"), ("negative", "exact"), ("fix", "exact"), ("arccos", "ew"),
+                       ("arcsin", "ew"), ("arctan", "ew"), ("arcsinh", "ew")]:
+        f = F(getattr(A, name).default, kind)
+        f.case("float32", lambda: ([R(3, 4)], {}))
+        f.case("float64 empty", lambda: ([R(0, 2, dt=f64)], {}))
+        if name in ("absolute", "negative", "fix"):
+            f.case("int64", lambda: ([I(-5, 5, 6)], {}))
+    f = F(A.arccosh.default, "ew")
+    f.case("float32", lambda: ([R(5).abs() + 1], {}))
+    f.case("int64 promotes", lambda: ([I(1, 5, 4)], {}))
+    f = F(A.arctanh.default, "ew")
+    f.case("float32", lambda: ([R(5).clamp(-0.9, 0.9)], {}))
+    f = F(A.arctan2.default, "ew")
+    f.case("broadcast", lambda: ([R(3, 1), R(4)], {}))
+    f.case("int64 promotes", lambda: ([I(-3, 3, 4), I(-3, 3, 4)], {}))
+    for name, tag in [("greater", "gt"), ("greater_equal", "ge"), ("less", "lt"), ("less_equal", "le"),
+                      ("not_equal", "ne")]:
+        op = getattr(A, name)
+        f = F(op.Tensor, "exact")
+        f.case("broadcast float", lambda: ([R(3, 1), R(4)], {}))
+        f.case("int vs float", lambda: ([I(-2, 2, 5), torch.tensor([0.5] * 5)], {}))
+        f = F(op.Scalar, "exact")
+        f.case("float scalar", lambda: ([R(4), 0.25], {}))
+        f.case("int64 empty", lambda: ([I(0, 3, 0), 1], {}))
+    f = F(A.multiply.Tensor, "exact")
+    f.case("broadcast", lambda: ([R(2, 3), R(3)], {}))
+    f.case("int64 bool", lambda: ([I(-4, 4, 5), I(0, 2, 5, dt=b8)], {}))
+    f = F(A.multiply.Scalar, "exact")
+    f.case("int64 by float", lambda: ([I(-4, 4, 5), 1.5], {}))
+    f = F(A.subtract.Tensor, "exact")
+    f.case("alpha", lambda: ([R(2, 3), R(3)], {"alpha": 2}))
+    f.case("int64", lambda: ([I(-9, 9, 4), I(-9, 9, 4)], {}))
+    f = F(A.subtract.Scalar, "exact")
+    f.case("alpha", lambda: ([R(4), 1.5, 2], {}))
+    f = F(A.divide.Tensor, "exact")
+    f.case("float", lambda: ([R(3, 4), R(4)], {}))
+    f.case("int64 true division", lambda: ([I(-9, 9, 5), I(1, 4, 5)], {}))
+    f = F(A.divide.Scalar, "exact")
+    f.case("int64 by int", lambda: ([I(-9, 9, 5), 2], {}))
+    f = F(A.divide.Tensor_mode, "exact")
+    f.case("floor int64", lambda: ([I(-9, 9, 6), I(1, 4, 6)], {"rounding_mode": "floor"}))
+    f.case("trunc float", lambda: ([R(6) * 5, R(6)], {"rounding_mode": "trunc"}))
+    f.case("None", lambda: ([R(6), R(6)], {"rounding_mode": None}))
+    f = F(A.divide.Scalar_mode, "exact")
+    f.case("floor", lambda: ([I(-9, 9, 6), 4], {"rounding_mode": "floor"}))
+    f = F(A.true_divide.Tensor, "exact")
+    f.case("int64", lambda: ([I(-9, 9, 5), I(1, 4, 5)], {}))
+    f = F(A.true_divide.Scalar, "exact")
+    f.case("float", lambda: ([R(5), 3.0], {}))
+    for op in (A.concat.default, A.concatenate.default):
+        f = F(op, "exact")
+        f.case("dim 1", lambda: ([[R(2, 3), R(2, 1)], 1], {}))
+        f.case("negative dim, promotes", lambda: ([[R(2, 2), I(0, 4, 1, 2)], -2], {}))
+        f.case("default dim", lambda: ([[R(1, 2), R(0, 2)]], {}))
+    f = F(A.row_stack.default, "exact")
+    f.case("1-d and 2-d", lambda: ([[R(3), R(2, 3)]], {}))
+    f = F(A.linalg_matmul.default, "acc")
+    f.case("batched", lambda: ([R(2, 3, 4), R(4, 5)], {}))
+    f = F(A.special_expit.default, "ew")
+    f.case("float32", lambda: ([R(6)], {}))
+    f = F(A.special_logit.default, "ew")
+    f.case("eps", lambda: ([R(6).sigmoid(), 1e-3], {}))
+    f = F(A.special_log_softmax.default, "ew")
+    f.case("dtype", lambda: ([R(2, 3), 1], {"dtype": f64}))
+    f = F(A.special_softmax.default, "ew")
+    f.case("dim 0", lambda: ([R(2, 3), 0], {}))
+    f = F(A.special_logsumexp.default, "ew")
+    f.case("dims", lambda: ([R(2, 3, 4), [0, 2], True], {}))
+    f = F(A.special_xlogy.default, "ew")
+    f.case("tensor", lambda: ([R(4).abs(), R(4).abs()], {}))
+    f = F(A.special_xlogy.other_scalar, "ew")
+    f.case("scalar other", lambda: ([R(4).abs(), 2.0], {}))
+    f = F(A.special_xlogy.self_scalar, "ew")
+    f.case("scalar self", lambda: ([3.0, R(4).abs()], {}))
+    for name in ("special_erf", "special_erfc", "special_exp2", "special_expm1", "special_log1p"):
+        f = F(getattr(A, name).default, "ew")
+        f.case("float32", lambda: ([R(5).abs()], {}))
+
+
+if __name__ == "__main__":
+    want = sys.argv[1:]
+    for s in SECTIONS:
+        if not want or s.__name__ in want:
+            s()
+    write_all(OUT)
