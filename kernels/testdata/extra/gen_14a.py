@@ -126,6 +126,91 @@ def aliases():
         f.case("float32", lambda: ([R(5).abs()], {}))
 
 
+def ties(*shape, dt=f32):
+    """Small integers, so that rows hold many equal values."""
+    return torch.randint(-3, 4, shape).to(dt)
+
+
+@section
+def sorting():
+    f = F(A.argsort.default, "exact")
+    f.case("ties, last dim", lambda: ([ties(3, 20)], {}))
+    f.case("descending dim 0 int64", lambda: ([ties(20, 3, dt=i64), 0, True], {}))
+    f.case("nan float64", lambda: ([torch.tensor([1.0, nan, -1.0, nan, 2.0], dtype=f64)], {}))
+    f.case("empty", lambda: ([R(0, 3), 1], {}))
+    f.case("0-d", lambda: ([torch.tensor(2.0)], {}))
+    f.case("bool", lambda: ([I(0, 2, 17, dt=b8)], {}))
+    f = F(A.argsort.stable, "exact")
+    f.case("stable ties", lambda: ([ties(3, 40)], {"stable": True}))
+    f.case("stable descending dim -2", lambda: ([ties(40, 2, dt=i64)], {"stable": True, "dim": -2, "descending": True}))
+    f.case("stable=False", lambda: ([ties(2, 20)], {"stable": False}))
+    f = F(A.msort.default, "exact")
+    f.case("dim 0", lambda: ([ties(20, 3)], {}))
+    f.case("int64", lambda: ([ties(5, dt=i64)], {}))
+    f.case("0-d", lambda: ([torch.tensor(1.5)], {}))
+    f = F(A.kthvalue.default, "exact")
+    f.case("ties", lambda: ([ties(4, 30), 7], {}))
+    f.case("k=1 dim 0 keepdim", lambda: ([ties(30, 3), 1, 0, True], {}))
+    f.case("nan largest", lambda: ([torch.tensor([[nan, 1.0, 0.0, nan, 3.0]]), 4], {}))
+    f.case("int64 negative dim", lambda: ([ties(3, 9, dt=i64), 5, -1], {}))
+    f.case("float64 last", lambda: ([R(2, 6, dt=f64), 6], {}))
+    f.case("empty other dim", lambda: ([R(0, 3), 1, 1], {}))
+    f.case("0-d", lambda: ([torch.tensor(3.0), 1], {}))
+    f = F(A.median.default, "exact")
+    f.case("even count: lower", lambda: ([R(4, 5)], {}))
+    f.case("nan", lambda: ([torch.tensor([1.0, nan, 2.0])], {}))
+    f.case("int64", lambda: ([ties(7, dt=i64)], {}))
+    f.case("empty float", lambda: ([R(0)], {}))
+    f.case("empty int64", lambda: ([I(0, 1, 0)], {}))
+    f = F(A.nanmedian.default, "exact")
+    f.case("nan ignored", lambda: ([torch.tensor([1.0, nan, 2.0, 5.0, nan])], {}))
+    f.case("all nan", lambda: ([torch.tensor([nan, nan])], {}))
+    f.case("float64", lambda: ([R(3, 3, dt=f64)], {}))
+    for op, name in [(A.median.dim, "median"), (A.nanmedian.dim, "nanmedian")]:
+        f = F(op, "exact")
+        f.case("ties", lambda: ([ties(3, 30), 1], {}))
+        f.case("dim 0 keepdim int64", lambda: ([ties(20, 4, dt=i64), 0, True], {}))
+        f.case("nan rows", lambda: ([torch.tensor([[nan, nan, nan], [1.0, nan, 2.0], [3.0, nan, nan], [2.0, 1.0, 2.0]]), -1], {}))
+        f.case("0-d", lambda: ([torch.tensor(3.0), 0], {}))
+        f.case("empty other dim", lambda: ([R(0, 3), 1], {}))
+    f = F(A.mode.default, "exact")
+    f.case("ties", lambda: ([ties(3, 30)], {}))
+    f.case("dim 0 keepdim int64", lambda: ([ties(25, 3, dt=i64), 0, True], {}))
+    f.case("bool", lambda: ([I(0, 2, 2, 9, dt=b8)], {}))
+    f.case("all distinct", lambda: ([R(2, 5, dt=f64)], {}))
+    f.case("0-d", lambda: ([torch.tensor(2.0)], {}))
+    f.case("empty other dim", lambda: ([R(0, 2), 1], {}))
+    for op in (A.quantile, A.nanquantile):
+        f = F(op.default, "acc")
+        for mode in ("linear", "lower", "higher", "midpoint", "nearest"):
+            f.case(f"{mode} 1-d q no dim", lambda: ([R(3, 5), torch.tensor([0.0, 0.3, 0.5, 1.0])], {"interpolation": mode}))
+        f.case("dim 0 keepdim", lambda: ([R(4, 3), torch.tensor([0.25, 0.75]), 0, True], {}))
+        f.case("0-d q dim -1", lambda: ([R(2, 3, 4, dt=f64), torch.tensor(0.4, dtype=f64), -1], {}))
+        f.case("nan", lambda: ([torch.tensor([[1.0, nan, 3.0, 2.0], [nan, nan, nan, nan]]), torch.tensor([0.5]), 1], {}))
+        f.case("no dim keepdim", lambda: ([R(2, 3), torch.tensor(0.5), None, True], {}))
+        f.case("middle dim", lambda: ([R(2, 5, 3), torch.tensor([0.1, 0.9]), 1], {"interpolation": "nearest"}))
+        f = F(op.scalar, "acc")
+        f.case("scalar q", lambda: ([R(3, 5), 0.3], {}))
+        f.case("dim 1 keepdim midpoint", lambda: ([R(3, 5), 0.5, 1, True], {"interpolation": "midpoint"}))
+        f.case("nan", lambda: ([torch.tensor([1.0, nan, 3.0]), 0.5], {}))
+        f.case("0-d", lambda: ([torch.tensor(2.0, dtype=f64), 1.0], {}))
+    for op in (A.cummax.default, A.cummin.default):
+        f = F(op, "exact")
+        f.case("ties", lambda: ([ties(3, 12), 1], {}))
+        f.case("nan", lambda: ([torch.tensor([1.0, nan, 3.0, nan, 0.0]), 0], {}))
+        f.case("dim 0 int64", lambda: ([ties(6, 2, dt=i64), 0], {}))
+        f.case("bool", lambda: ([I(0, 2, 7, dt=b8), -1], {}))
+        f.case("empty", lambda: ([R(0, 3), 1], {}))
+        f.case("0-d", lambda: ([torch.tensor(2.0), 0], {}))
+    for op in (A.logcumsumexp.default, A._logcumsumexp.default):
+        f = F(op, "ew")
+        f.case("dim 1", lambda: ([R(3, 6), 1], {}))
+        f.case("float64 dim 0", lambda: ([R(4, 2, dt=f64), 0], {}))
+        f.case("infinities and nan", lambda: ([torch.tensor([-inf, -inf, 1.0, inf, 2.0, nan, 1.0]), 0], {}))
+        f.case("empty", lambda: ([R(0, 3), 1], {}))
+        f.case("0-d", lambda: ([torch.tensor(2.0), 0], {}))
+
+
 if __name__ == "__main__":
     want = sys.argv[1:]
     for s in SECTIONS:
