@@ -40,7 +40,10 @@
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
 // (transformers/attention.cpp: scaled_dot_product_attention), loss.go
 // (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp),
-// onehot.go (Onehot.cpp) and aliases.go: one table of the operators
+// onehot.go (Onehot.cpp), search.go (Bucketization.cpp, SummaryOps.cpp,
+// Unique.cpp: searchsorted, bucketize, histc, bincount, isin,
+// count_nonzero, argwhere, nonzero_static, the unique family) and
+// aliases.go: one table of the operators
 // PyTorch registers as aliases of others (absolute, arccos, greater,
 // divide, concat, special_expit, ...), which forward to their target. Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,

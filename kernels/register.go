@@ -62,6 +62,7 @@ var families = []family{
 	{"loss.go", registerLoss},
 	{"pixel_shuffle.go", registerPixelShuffle},
 	{"onehot.go", registerOnehot},
+	{"search.go", registerSearch},
 	// aliases.go comes last: it registers an alias only when its target
 	// has a kernel.
 	{"aliases.go", registerAliases},
