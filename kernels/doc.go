@@ -42,8 +42,10 @@
 // (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp),
 // onehot.go (Onehot.cpp), search.go (Bucketization.cpp, SummaryOps.cpp,
 // Unique.cpp: searchsorted, bucketize, histc, bincount, isin,
-// count_nonzero, argwhere, nonzero_static, the unique family) and
-// aliases.go: one table of the operators
+// count_nonzero, argwhere, nonzero_static, the unique family),
+// shape_helpers.go (the composite shape functions models call by name:
+// atleast_Nd, tensor_split, hsplit, meshgrid, rot90, kron, unfold, ...)
+// and aliases.go: one table of the operators
 // PyTorch registers as aliases of others (absolute, arccos, greater,
 // divide, concat, special_expit, ...), which forward to their target. Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,

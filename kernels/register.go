@@ -63,6 +63,7 @@ var families = []family{
 	{"pixel_shuffle.go", registerPixelShuffle},
 	{"onehot.go", registerOnehot},
 	{"search.go", registerSearch},
+	{"shape_helpers.go", registerShapeHelpers},
 	// aliases.go comes last: it registers an alias only when its target
 	// has a kernel.
 	{"aliases.go", registerAliases},
