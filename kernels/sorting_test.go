@@ -56,3 +56,64 @@ func TestCumHelpers(t *testing.T) {
 	assert.Equal(t, []float32{2, 2, 1}, tensor.Values[float32](v))
 	assert.Equal(t, []int64{0, 0, 2}, tensor.Values[int64](i))
 }
+
+// The kernels of issue 14's families read strided inputs (a transposed
+// view, a stepped slice) as their contiguous copies: the vectors, made
+// from contiguous tensors, cannot express strides.
+func TestStridedInputsMatchContiguous(t *testing.T) {
+	base := tensor.Must(tensor.FromFloat64s(tensor.Float32,
+		[]float64{3, 1, 2, 2, 0, 5, 1, 1, 4, 2, 3, 0, 7, 2, 2, 1, 0, 3, 3, 6, 1, 2, 5, 2}, 4, 6))
+	tr := tensor.Must(base.Transpose(0, 1))   // 6x4, not contiguous
+	sl := tensor.Must(base.Slice(1, 0, 6, 2)) // 4x3, stepped
+	idx := tensor.Must(tensor.FromInt64s(tensor.Int64, []int64{0, 2, 1}, 3))
+	mask := tensor.Must(tensor.Must(tensor.FromInt64s(tensor.Bool, []int64{1, 0, 1, 1}, 4, 1)).Expand(4, 3))
+	for _, tc := range []struct {
+		op   string
+		x    *tensor.Tensor
+		args []any
+	}{
+		{"aten::argsort", tr, []any{0}},
+		{"aten::kthvalue", tr, []any{3, 0}},
+		{"aten::median.dim", sl, []any{1}},
+		{"aten::nanmedian.dim", tr, []any{0}},
+		{"aten::mode", tr, []any{0}},
+		{"aten::quantile.scalar", sl, []any{0.3, 0}},
+		{"aten::cummax", tr, []any{0}},
+		{"aten::logcumsumexp", sl, []any{1}},
+		{"aten::count_nonzero", tr, []any{0}},
+		{"aten::histc", tr, []any{4}},
+		{"aten::_unique2", tr, []any{true, true, true}},
+		{"aten::unique_dim", tr, []any{1}},
+		{"aten::unique_consecutive", sl, []any{true, true, 0}},
+		{"aten::take", tr, []any{idx}},
+		{"aten::index_reduce", sl, []any{1, idx, sl, "amax"}},
+		{"aten::masked_select", sl, []any{mask}},
+		{"aten::diag", sl, []any{1}},
+		{"aten::rot90", sl, []any{1}},
+		{"aten::kron", sl, []any{tr}},
+		{"aten::unfold", tr, []any{0, 2, 2}},
+		{"aten::tensor_split.sections", tr, []any{4, 1}},
+	} {
+		got, err := optest.Call(t, tc.op, append([]any{tc.x}, tc.args...), nil)
+		require.NoError(t, err, tc.op)
+		require.False(t, tc.x.IsContiguous(), tc.op)
+		want, err := optest.Call(t, tc.op, append([]any{tc.x.Contiguous()}, tc.args...), nil)
+		require.NoError(t, err, tc.op)
+		require.Len(t, got, len(want), tc.op)
+		for i := range got {
+			g, w := flatten(got[i]), flatten(want[i])
+			require.Len(t, g, len(w), tc.op)
+			for j := range g {
+				assert.True(t, tensor.Equal(g[j], w[j]), "%s output %d", tc.op, i)
+			}
+		}
+	}
+}
+
+// flatten returns a result as a list of tensors.
+func flatten(v any) []*tensor.Tensor {
+	if ts, ok := v.([]*tensor.Tensor); ok {
+		return ts
+	}
+	return []*tensor.Tensor{v.(*tensor.Tensor)}
+}
