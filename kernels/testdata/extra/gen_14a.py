@@ -287,6 +287,7 @@ def search():
     f.case("all results", lambda: ([I(0, 5, 3, 4), True, True, True], {}))
     f.case("no flags", lambda: ([I(0, 5, 6)], {}))
     f.case("unsorted", lambda: ([torch.tensor([3, 1, 3, 2]), False, True, True], {}))
+    f.case("unsorted is sorted on CPU", lambda: ([I(0, 1000, 200), False, True, True], {}))
     f.case("nan distinct", lambda: ([torch.tensor([nan, 1.0, nan, -1.0]), True, True, True], {}))
     f.case("bool", lambda: ([torch.tensor([True, False, True]), True, True, True], {}))
     f.case("empty", lambda: ([R(0, 3), True, True, True], {}))
