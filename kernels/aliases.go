@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/gofx/gofx/ops"
 )
@@ -26,6 +27,19 @@ import (
 // two schemas must have the same arguments in the same order, of the same
 // types (names may differ: det's self is linalg_det's A).
 var aliases = map[string]string{
+	"aten::__and__.Tensor":             "aten::bitwise_and.Tensor",
+	"aten::__and__.Scalar":             "aten::bitwise_and.Scalar",
+	"aten::__or__.Tensor":              "aten::bitwise_or.Tensor",
+	"aten::__or__.Scalar":              "aten::bitwise_or.Scalar",
+	"aten::__xor__.Tensor":             "aten::bitwise_xor.Tensor",
+	"aten::__xor__.Scalar":             "aten::bitwise_xor.Scalar",
+	"aten::__lshift__.Tensor":          "aten::bitwise_left_shift.Tensor",
+	"aten::__lshift__.Scalar":          "aten::bitwise_left_shift.Tensor_Scalar",
+	"aten::__rshift__.Tensor":          "aten::bitwise_right_shift.Tensor",
+	"aten::__rshift__.Scalar":          "aten::bitwise_right_shift.Tensor_Scalar",
+	"aten::index.Tensor_hacked_twin":   "aten::index.Tensor",
+	"aten::index_put.hacked_twin":      "aten::index_put",
+	"aten::split":                      "aten::split_with_sizes",
 	"aten::absolute":                   "aten::abs",
 	"aten::arccos":                     "aten::acos",
 	"aten::arccosh":                    "aten::acosh",
@@ -118,14 +132,16 @@ func registerAliases() {
 
 // sameArgTypes reports whether alias and target take arguments of the same
 // types in the same order (special_log_softmax's dtype is keyword-only,
-// log_softmax's is not: forward passes every argument by name).
+// log_softmax's is not: forward passes every argument by name). int and
+// SymInt match, and so do Tensor[] and Tensor?[] (the TorchScript
+// "hacked twins" of index and index_put).
 func sameArgTypes(alias, target *ops.Schema) error {
 	if len(alias.Args) != len(target.Args) {
 		return fmt.Errorf("%d arguments, target has %d", len(alias.Args), len(target.Args))
 	}
 	for i, a := range alias.Args {
 		b := target.Args[i]
-		if a.Type.String() != b.Type.String() {
+		if argType(a.Type) != argType(b.Type) {
 			return fmt.Errorf("argument %d is %s %s, target's is %s %s", i, a.Type, a.Name, b.Type, b.Name)
 		}
 	}
@@ -159,4 +175,9 @@ func forward(target *ops.Operator) ops.Kernel {
 		}
 		return out, err
 	}
+}
+
+// argType is an argument type as sameArgTypes compares it.
+func argType(t *ops.Type) string {
+	return strings.NewReplacer("SymInt", "int", "Tensor?[]", "Tensor[]").Replace(t.String())
 }

@@ -46,6 +46,7 @@ var metaUnsupported = map[string]string{
 	"aten._unique2.default":                        "the number of distinct elements is data",
 	"aten.unique_dim.default":                      "the number of distinct slices is data",
 	"aten.unique_dim_consecutive.default":          "the number of runs is data",
+	"aten.nonzero_numpy.default":                   "the number of nonzero elements is data",
 	"aten.masked_select.default":                   "the number of true mask elements is data",
 	"aten.tensor_split.tensor_indices_or_sections": "the sections or indices are data",
 	"aten.unique_consecutive.default":              "the number of runs is data",

@@ -54,6 +54,122 @@ func registerShapeHelpers() {
 	registerBoth("aten::block_diag", blockDiag)
 	registerBoth("aten::kron", kron)
 	registerBoth("aten::unfold", unfold)
+	registerBoth("aten::mT", matrixT("tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.", false))
+	registerBoth("aten::mH", matrixT("tensor.mH is only supported on matrices or batches of matrices. Got %d-D tensor.", false))
+	registerBoth("aten::adjoint", matrixT("tensor.adjoint() is only supported on matrices or batches of matrices. Got %d-D tensor.", false))
+	registerBoth("aten::matrix_H", matrixT("tensor.H is only supported on matrices (2-D tensors). Got %d-D tensor.", true))
+	registerBoth("aten::numpy_T", numpyT)
+	registerBoth("aten::positive", positive)
+	registerBoth("aten::channel_shuffle", channelShuffle)
+	registerBoth("aten::sum_to_size", sumToSize)
+	register("aten::nonzero_numpy", nonzeroNumpy, dataDependentMeta)
+}
+
+// matrixT is aten::mT, mH, adjoint and matrix_H: the last two dimensions
+// transposed (gofx has no complex dtypes, so the conjugate is the tensor
+// itself); matrix_H takes exactly two dimensions, the others at least
+// two.
+func matrixT(msg string, exactly2 bool) ops.Kernel {
+	return func(c *ops.Call) ([]any, error) {
+		self := c.Tensor("self")
+		if self.Dim() < 2 || (exactly2 && self.Dim() != 2) {
+			return nil, c.Errorf("self", msg, self.Dim())
+		}
+		return oneOrErr(self.Transpose(-2, -1))
+	}
+}
+
+// numpyT is aten::numpy_T (Tensor.T): the dimensions reversed.
+func numpyT(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	perm := make([]int, self.Dim())
+	for i := range perm {
+		perm[i] = self.Dim() - 1 - i
+	}
+	return oneOrErr(self.Permute(perm...))
+}
+
+// positive is aten::positive: self itself; bool tensors are refused.
+func positive(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	if self.DType() == tensor.Bool {
+		return nil, c.Errorf("self", "The `+` operator, on a bool tensor is not supported.")
+	}
+	return one(self), nil
+}
+
+// channelShuffle is aten::channel_shuffle: the channels (dim 1), seen as
+// groups x (channels/groups), transposed to (channels/groups) x groups.
+func channelShuffle(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	g := c.Int("groups")
+	if self.Dim() <= 2 {
+		return nil, c.Errorf("self", "channel_shuffle expects input with > 2 dims, but got input with sizes %s", shapeString(self.Shape()))
+	}
+	if g <= 0 {
+		return nil, c.Errorf("groups", "Number of groups to divide channels in must be positive. Value of groups:%d", g)
+	}
+	ch := int64(self.Size(1))
+	if ch%g != 0 {
+		return nil, c.Errorf("groups", "Number of channels must be divisible by groups. Got %d channels and %d groups.", ch, g)
+	}
+	shape := int64s(self.Shape())
+	split := append([]int64{shape[0], g, ch / g}, shape[2:]...)
+	p := &chain{c: c, arg: "self"}
+	x := p.call("aten::transpose.int", p.call("aten::reshape", self, split), 1, 2)
+	return p.result(p.call("aten::clone", p.call("aten::reshape", x, shape)))
+}
+
+// sumToSize is aten::sum_to_size: self summed over the leading and the
+// size-1 dimensions of size so that its shape becomes size, which must be
+// expandable to self's shape.
+func sumToSize(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	size := c.Ints("size")
+	shape := self.Shape()
+	lead := len(shape) - len(size)
+	expandable := lead >= 0
+	for i := 0; expandable && i < len(size); i++ {
+		if size[i] != 1 && size[i] != int64(shape[lead+i]) {
+			expandable = false
+		}
+	}
+	if !expandable {
+		return nil, c.Errorf("size", "size {%s} is not expandable to size {%s}.", shapeString(ints(size)), shapeString(shape))
+	}
+	var dims []int64
+	for i := range shape {
+		if i < lead || (size[i-lead] == 1 && shape[i] != 1) {
+			dims = append(dims, int64(i))
+		}
+	}
+	p := &chain{c: c, arg: "self"}
+	if len(dims) == 0 {
+		return one(self), nil
+	}
+	r := p.call("aten::sum.dim_IntList", self, dims, true)
+	if lead > 0 {
+		r = p.call("aten::reshape", r, size)
+	}
+	return p.result(r)
+}
+
+// nonzeroNumpy is aten::nonzero_numpy: the columns of nonzero(self), one
+// index tensor per dimension.
+func nonzeroNumpy(c *ops.Call) ([]any, error) {
+	p := &chain{c: c, arg: "self"}
+	nz := p.call("aten::nonzero", c.Tensor("self"))
+	if p.err != nil {
+		return nil, p.err
+	}
+	out := make([]*tensor.Tensor, nz.Size(1))
+	for i := range out {
+		out[i] = p.call("aten::clone", p.call("aten::select.int", nz, 1, i))
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return []any{out}, nil
 }
 
 // forwardTo returns a kernel calling the operator name with the same

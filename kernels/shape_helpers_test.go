@@ -42,6 +42,15 @@ func TestShapeHelperErrors(t *testing.T) {
 		{"unfold size", "aten::unfold", []any{f32s(3), 0, 5, 1}, nil, "size", "maximum size for tensor at dimension 0 is 3 but size is 5"},
 		{"unfold step", "aten::unfold", []any{f32s(3), 0, 2, 0}, nil, "step", "step is 0 but must be > 0"},
 		{"unfold negative size", "aten::unfold", []any{f32s(3), 0, -1, 1}, nil, "size", "size is -1 but must be >= 0"},
+		{"mT 1-d", "aten::mT", []any{f32s(3)}, nil, "self", "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."},
+		{"mH 1-d", "aten::mH", []any{f32s(3)}, nil, "self", "tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor."},
+		{"adjoint 1-d", "aten::adjoint", []any{f32s(3)}, nil, "self", "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor."},
+		{"matrix_H 3-d", "aten::matrix_H", []any{f32s(2, 2, 2)}, nil, "self", "tensor.H is only supported on matrices (2-D tensors). Got 3-D tensor."},
+		{"positive bool", "aten::positive", []any{tensor.Must(tensor.New(tensor.Bool, 1))}, nil, "self", "The `+` operator, on a bool tensor is not supported."},
+		{"channel_shuffle groups", "aten::channel_shuffle", []any{f32s(1, 6, 2), 4}, nil, "groups", "Number of channels must be divisible by groups. Got 6 channels and 4 groups."},
+		{"channel_shuffle 2-d", "aten::channel_shuffle", []any{f32s(1, 6), 3}, nil, "self", "channel_shuffle expects input with > 2 dims, but got input with sizes [1, 6]"},
+		{"channel_shuffle zero groups", "aten::channel_shuffle", []any{f32s(1, 6, 2), 0}, nil, "groups", "Number of groups to divide channels in must be positive. Value of groups:0"},
+		{"sum_to_size", "aten::sum_to_size", []any{f32s(2, 3), []int64{4}}, nil, "size", "size {[4]} is not expandable to size {[2, 3]}."},
 		{"broadcast_tensors", "aten::broadcast_tensors", []any{[]*tensor.Tensor{f32s(3), f32s(2)}}, nil, "tensors", "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"},
 	})
 }

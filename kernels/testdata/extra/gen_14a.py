@@ -466,6 +466,47 @@ def shapes():
     f.case("size 0", lambda: ([R(3), 0, 0, 1], {}))
 
 
+@section
+def more():
+    for name in ("__and__", "__or__", "__xor__"):
+        op = getattr(A, name)
+        f = F(op.Tensor, "exact")
+        f.case("int64 broadcast", lambda: ([I(0, 16, 2, 3), I(0, 16, 3)], {}))
+        f.case("bool", lambda: ([I(0, 2, 4, dt=b8), I(0, 2, 4, dt=b8)], {}))
+        f = F(op.Scalar, "exact")
+        f.case("int64", lambda: ([I(0, 16, 5), 6], {}))
+    f = F(A.index.Tensor_hacked_twin, "exact")
+    f.case("two index tensors", lambda: ([R(3, 4), [torch.tensor([0, 2]), torch.tensor([1, 3])]], {}))
+    f = F(A.index_put.hacked_twin, "exact")
+    f.case("accumulate", lambda: ([R(3, 4), [torch.tensor([0, 0]), torch.tensor([1, 1])], R(2), True], {}))
+    f = F(A.split.default, "exact")
+    f.case("sizes dim 1", lambda: ([R(2, 5), [2, 3], 1], {}))
+    for name in ("mT", "mH", "adjoint"):
+        f = F(getattr(A, name).default, "exact")
+        f.case("2-d", lambda: ([R(2, 3)], {}))
+        f.case("batched int", lambda: ([I(0, 9, 2, 3, 4)], {}))
+    f = F(A.matrix_H.default, "exact")
+    f.case("2-d", lambda: ([R(2, 3)], {}))
+    f = F(A.numpy_T.default, "exact")
+    f.case("2-d", lambda: ([R(2, 3)], {}))
+    f.case("3-d", lambda: ([R(2, 3, 4)], {}))
+    f.case("0-d", lambda: ([torch.tensor(1.0)], {}))
+    f = F(A.positive.default, "exact")
+    f.case("float", lambda: ([R(3)], {}))
+    f.case("int64", lambda: ([I(-3, 3, 3)], {}))
+    f = F(A.channel_shuffle.default, "exact")
+    f.case("3-d", lambda: ([R(2, 6, 2), 3], {}))
+    f.case("4-d int", lambda: ([I(0, 9, 1, 4, 2, 2), 2], {}))
+    f = F(A.sum_to_size.default, "acc")
+    f.case("keep dim 1", lambda: ([R(2, 3), [1, 3]], {}))
+    f.case("leading dims", lambda: ([R(4, 2, 3), [2, 1]], {}))
+    f.case("same size", lambda: ([R(2, 3), [2, 3]], {}))
+    f.case("int64", lambda: ([I(0, 9, 3, 2), [1]], {}))
+    f = F(A.nonzero_numpy.default, "exact")
+    f.case("2-d", lambda: ([I(0, 2, 3, 4)], {}))
+    f.case("1-d float", lambda: ([torch.tensor([0.0, 1.5, 0.0, -2.0])], {}))
+
+
 if __name__ == "__main__":
     want = sys.argv[1:]
     for s in SECTIONS:
