@@ -41,7 +41,7 @@
 // (transformers/attention.cpp: scaled_dot_product_attention), loss.go
 // (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp),
 // onehot.go (Onehot.cpp), search.go (Bucketization.cpp, SummaryOps.cpp,
-// Unique.cpp: searchsorted, bucketize, histc, bincount, isin,
+// Unique.cpp: searchsorted, bucketize, histc, histogram, bincount, isin,
 // count_nonzero, argwhere, nonzero_static, the unique family),
 // shape_helpers.go (the composite shape functions models call by name:
 // atleast_Nd, tensor_split, hsplit, meshgrid, rot90, kron, unfold, ...)

@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/gofx/gofx/ops"
@@ -24,6 +25,8 @@ func registerSearch() {
 	registerBoth("aten::bucketize.Tensor", bucketize)
 	registerBoth("aten::bucketize.Scalar", bucketize)
 	registerBoth("aten::histc", histc)
+	registerBoth("aten::histogram.bin_ct", histogram)
+	registerBoth("aten::histogram.bins_tensor", histogram)
 	register("aten::bincount", bincount, dataDependentMeta)
 	registerBoth("aten::isin.Tensor_Tensor", isin)
 	registerBoth("aten::isin.Tensor_Scalar", isin)
@@ -221,6 +224,120 @@ func histc(c *ops.Call) ([]any, error) {
 	}
 	return oneOrErr(tensor.FromFloat64s(dt, counts, int(bins)))
 }
+
+// histogram is aten::histogram: .bin_ct counts into bins equal bins over
+// range (the data's range when None, widened by 0.5 each side when that is
+// one value), their edges made by linspace; .bins_tensor counts into the
+// bins between the given edges. Each element lands in the bin whose edges
+// hold it (the last bin includes its right edge), found as ATen's
+// histogramdd finds it (interpolation then a local search, or a binary
+// search); weight adds its values instead of ones and density divides by
+// the total and the bin widths.
+func histogram(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	dt := self.DType()
+	if !dt.IsFloat() {
+		return nil, notImplemented(c, "self", "histogramdd", dt)
+	}
+	var w *tensor.Tensor
+	if !c.IsNone("weight") {
+		w = c.Tensor("weight")
+		if !slices.Equal(w.Shape(), self.Shape()) {
+			return nil, c.Errorf("weight", "torch.histogramdd: if weight tensor is provided it should have the same shape as the input tensor excluding its innermost dimension, but got input with shape %s and weight with shape %s", shapeString(append(self.Shape(), 1)), shapeString(w.Shape()))
+		}
+	}
+	r := rounder(dt)
+	var edges *tensor.Tensor
+	binCount := argIf(c, "bins") != nil && isInt(c.Arg("bins"))
+	if binCount {
+		bins := c.Int("bins")
+		if bins <= 0 {
+			return nil, c.Errorf("bins", "torch.histogramdd(): bins must be > 0, but got %d for dimension 0", bins)
+		}
+		if self.IsMeta() {
+			return []any{tensor.Must(tensor.NewMeta(dt, int(bins))), tensor.Must(tensor.NewMeta(dt, int(bins)+1))}, nil
+		}
+		var lo, hi float64
+		if !c.IsNone("range") {
+			rg := c.Floats("range")
+			if len(rg) != 2 {
+				return nil, c.Errorf("range", "torch.histogramdd: for a 1-dimensional input, expected range of length 2, but got %d", len(rg))
+			}
+			lo, hi = rg[0], rg[1]
+			if lo > hi {
+				return nil, c.Errorf("range", "torch.histogramdd: min should not exceed max, but got min %s max %s for dimension 0", cppFloat(lo), cppFloat(hi))
+			}
+		} else if self.Numel() > 0 {
+			vals := self.Contiguous().Float64s()
+			lo, hi = slices.Min(vals), slices.Max(vals)
+		}
+		if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+			return nil, c.Errorf("self", "torch.histogramdd: dimension 0's range [%s, %s] is not finite", cppFloat(lo), cppFloat(hi))
+		}
+		if lo == hi {
+			lo, hi = lo-0.5, hi+0.5
+		}
+		out, err := delegate(c, "aten::linspace", []any{ops.FloatScalar(r(lo)), ops.FloatScalar(r(hi)), bins + 1}, map[string]any{"dtype": dt})
+		if err != nil {
+			return nil, err
+		}
+		edges = out[0].(*tensor.Tensor)
+	} else {
+		edges = c.Tensor("bins")
+		if edges.Dim() != 1 {
+			return nil, c.Errorf("bins", "torch.histogramdd: bins tensor should have one dimension, but got %d dimensions in the bins tensor for dimension 0", edges.Dim())
+		}
+		if edges.Numel() == 0 {
+			return nil, c.Errorf("bins", "torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in the bins tensor for dimension 0")
+		}
+		if self.IsMeta() || edges.IsMeta() {
+			return []any{tensor.Must(tensor.NewMeta(dt, edges.Numel()-1)), tensor.Must(tensor.NewMeta(dt, edges.Numel()))}, nil
+		}
+		edges = edges.Contiguous().Clone()
+	}
+	e := edges.Float64s()
+	ne := len(e)
+	lo, hi := e[0], e[ne-1]
+	hist := make([]float64, ne-1)
+	var wv []float64
+	if w != nil {
+		wv = w.Contiguous().Float64s()
+	}
+	for i, v := range self.Contiguous().Float64s() {
+		if !(v >= lo && v <= hi) {
+			continue
+		}
+		var pos int
+		if binCount {
+			pos = int(r(r(r(v-lo)*float64(ne-1)) / r(hi-lo)))
+			pmin, pmax := max(0, pos-1), min(pos+2, ne)
+			pos = pmin + sort.Search(pmax-pmin, func(k int) bool { return e[pmin+k] > v }) - 1
+		} else {
+			pos = sort.Search(ne, func(k int) bool { return e[k] > v }) - 1
+		}
+		if pos == ne-1 {
+			pos--
+		}
+		if wv != nil {
+			hist[pos] = r(hist[pos] + wv[i])
+		} else {
+			hist[pos] = r(hist[pos] + 1)
+		}
+	}
+	if c.Bool("density") {
+		total := 0.0
+		for _, h := range hist {
+			total = r(total + h)
+		}
+		for k := range hist {
+			hist[k] = r(r(hist[k]/total) / r(e[k+1]-e[k]))
+		}
+	}
+	return []any{tensor.Must(tensor.FromFloat64s(dt, hist, ne-1)), edges}, nil
+}
+
+// isInt reports whether v is an int argument.
+func isInt(v any) bool { _, ok := v.(int64); return ok }
 
 // cppFloat formats v as C++ streams print a float (6 significant digits).
 func cppFloat(v float64) string {
