@@ -34,12 +34,22 @@ func TestConformance(t *testing.T) {
 // metaUnsupported lists the overloads whose output shape depends on input
 // data, so that no meta function can compute it.
 var metaUnsupported = map[string]string{
-	"aten.index.Tensor":                  "bool/uint8 mask indices have a data-dependent output shape",
-	"aten.nonzero.default":               "the number of nonzero elements is data",
-	"aten._local_scalar_dense.default":   "it returns a number read from the data",
-	"aten.item.default":                  "it returns a number read from the data",
-	"aten.repeat_interleave.Tensor":      "the output length is the sum of the repeats",
-	"aten.repeat_interleave.self_Tensor": "the output length is the sum of the repeats",
+	"aten.index.Tensor":                            "bool/uint8 mask indices have a data-dependent output shape",
+	"aten.nonzero.default":                         "the number of nonzero elements is data",
+	"aten._local_scalar_dense.default":             "it returns a number read from the data",
+	"aten.item.default":                            "it returns a number read from the data",
+	"aten.repeat_interleave.Tensor":                "the output length is the sum of the repeats",
+	"aten.repeat_interleave.self_Tensor":           "the output length is the sum of the repeats",
+	"aten.bincount.default":                        "the output length is the largest value plus one",
+	"aten.argwhere.default":                        "the number of nonzero elements is data",
+	"aten._unique.default":                         "the number of distinct elements is data",
+	"aten._unique2.default":                        "the number of distinct elements is data",
+	"aten.unique_dim.default":                      "the number of distinct slices is data",
+	"aten.unique_dim_consecutive.default":          "the number of runs is data",
+	"aten.nonzero_numpy.default":                   "the number of nonzero elements is data",
+	"aten.masked_select.default":                   "the number of true mask elements is data",
+	"aten.tensor_split.tensor_indices_or_sections": "the sections or indices are data",
+	"aten.unique_consecutive.default":              "the number of runs is data",
 }
 
 // casesByFile groups the cases of dir by op overload file, in name order.

@@ -25,7 +25,8 @@
 // ATen source file (aten/src/ATen/native/*.cpp) that holds the same
 // operators: activation.go (Activation.cpp), unary_ops.go, binary_ops.go,
 // pow.go, lerp.go, pointwise_ops.go, tensor_compare.go, reduce_ops.go,
-// softmax.go, sorting.go, tensor_factories.go, tensor_conversions.go,
+// softmax.go, sorting.go (with kthvalue, median, mode, quantile
+// and the cummax/logcumsumexp scans), tensor_factories.go, tensor_conversions.go,
 // copy.go, fill.go, tensor_properties.go, resize.go, scalar.go,
 // tensor_shape.go, tensor_transformations.go, padding.go, indexing.go
 // (TensorAdvancedIndexing.cpp), linear_algebra.go, linear.go,
@@ -38,8 +39,15 @@
 // the assertions of TensorCompare.cpp: the runtime checks torch.export
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
 // (transformers/attention.cpp: scaled_dot_product_attention), loss.go
-// (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp) and
-// onehot.go (Onehot.cpp). Many operators that ATen implements as
+// (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp),
+// onehot.go (Onehot.cpp), search.go (Bucketization.cpp, SummaryOps.cpp,
+// Unique.cpp: searchsorted, bucketize, histc, histogram, bincount, isin,
+// count_nonzero, argwhere, nonzero_static, the unique family),
+// shape_helpers.go (the composite shape functions models call by name:
+// atleast_Nd, tensor_split, hsplit, meshgrid, rot90, kron, unfold, ...)
+// and aliases.go: one table of the operators
+// PyTorch registers as aliases of others (absolute, arccos, greater,
+// divide, concat, special_expit, ...), which forward to their target. Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,
 // cross_entropy_loss, ...) compose registered operators the same way
 // (chain in helpers.go), so their values round as PyTorch's do and their

@@ -21,6 +21,7 @@ import (
 
 // registerIndexing registers the kernels of indexing.go.
 func registerIndexing() {
+	registerIndexingExtra()
 	registerBoth("aten::gather", gather)
 	registerBoth("aten::index.Tensor", indexKernel)
 	registerBoth("aten::index_select", indexSelect)
@@ -1155,4 +1156,394 @@ func indexFill(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("value", "%v", err)
 	}
 	return indexWrite(c, t, false)
+}
+
+// registerIndexingExtra registers the indexing kernels below (masked_select,
+// masked_scatter, take, take_along_dim, put, index_reduce); registerIndexing
+// calls it.
+func registerIndexingExtra() {
+	register("aten::masked_select", maskedSelect, dataDependentMeta)
+	registerBoth("aten::masked_scatter", maskedScatter)
+	registerBoth("aten::take", takeKernel)
+	registerBoth("aten::take_along_dim", takeAlongDim)
+	registerBoth("aten::put", put)
+	registerBoth("aten::index_reduce", indexReduceKernel)
+}
+
+// elems holds a tensor's elements in row-major order: as float64 for
+// floating dtypes, int64 otherwise, so that moving them is exact.
+type elems struct {
+	dt tensor.DType
+	f  []float64
+	i  []int64
+}
+
+func elemsOf(t *tensor.Tensor) elems {
+	if t.DType().IsFloat() {
+		return elems{dt: t.DType(), f: t.Contiguous().Float64s()}
+	}
+	return elems{dt: t.DType(), i: t.Contiguous().Int64s()}
+}
+
+// tensor returns the elems as a tensor of shape.
+func (v elems) tensor(shape ...int) *tensor.Tensor {
+	if v.f != nil || v.dt.IsFloat() {
+		return tensor.Must(tensor.FromFloat64s(v.dt, v.f, shape...))
+	}
+	return tensor.Must(tensor.FromInt64s(v.dt, v.i, shape...))
+}
+
+// gather returns the elems at positions idx.
+func (v elems) gather(idx []int) elems {
+	out := elems{dt: v.dt}
+	if v.dt.IsFloat() {
+		out.f = make([]float64, len(idx))
+		for k, j := range idx {
+			out.f[k] = v.f[j]
+		}
+	} else {
+		out.i = make([]int64, len(idx))
+		for k, j := range idx {
+			out.i[k] = v.i[j]
+		}
+	}
+	return out
+}
+
+// set copies element j of src to element k of v.
+func (v elems) set(k int, src elems, j int) {
+	if v.dt.IsFloat() {
+		v.f[k] = src.f[j]
+	} else {
+		v.i[k] = src.i[j]
+	}
+}
+
+// maskedSelect is aten::masked_select: the elements of self where the
+// bool mask is true, self and mask broadcast together, as a 1-d tensor.
+func maskedSelect(c *ops.Call) ([]any, error) {
+	self, mask := c.Tensor("self"), c.Tensor("mask")
+	if mask.DType() != tensor.Bool {
+		return nil, c.Errorf("mask", "masked_select: expected BoolTensor for mask")
+	}
+	shape, err := broadcast(c, "mask", self, mask)
+	if err != nil {
+		return nil, err
+	}
+	s := elemsOf(expandedTensor(self, shape))
+	m := expandedTensor(mask, shape).Contiguous().Int64s()
+	var idx []int
+	for k, b := range m {
+		if b != 0 {
+			idx = append(idx, k)
+		}
+	}
+	return one(s.gather(idx).tensor(len(idx))), nil
+}
+
+// maskedScatter is aten::masked_scatter: self and mask broadcast
+// together, with the positions where mask is true filled, in order, from
+// the elements of source.
+func maskedScatter(c *ops.Call) ([]any, error) {
+	self, mask, src := c.Tensor("self"), c.Tensor("mask"), c.Tensor("source")
+	if mask.DType() != tensor.Bool {
+		return nil, c.Errorf("mask", "masked_scatter_ only supports boolean masks, but got mask with dtype %s", scalarTypeName(mask.DType()))
+	}
+	if src.DType() != self.DType() {
+		return nil, c.Errorf("source", "masked_scatter: expected self and source to have same dtypes but got%s and %s", scalarTypeName(self.DType()), scalarTypeName(src.DType()))
+	}
+	shape, err := broadcast(c, "mask", self, mask)
+	if err != nil {
+		return nil, err
+	}
+	if meta(self, mask, src) {
+		return oneOrErr(tensor.NewMeta(self.DType(), shape...))
+	}
+	out := elemsOf(expandedTensor(self, shape))
+	m := expandedTensor(mask, shape).Contiguous().Int64s()
+	sv := elemsOf(src)
+	j := 0
+	for k, b := range m {
+		if b == 0 {
+			continue
+		}
+		if j >= src.Numel() {
+			return nil, c.Errorf("source", "Number of elements of source < number of ones in mask")
+		}
+		out.set(k, sv, j)
+		j++
+	}
+	return one(out.tensor(shape...)), nil
+}
+
+// flatIndex checks index k against n elements (negative counting from the
+// end), as take and put do.
+func flatIndex(c *ops.Call, arg string, k int64, n int) (int, error) {
+	if k < -int64(n) || k >= int64(n) {
+		return 0, c.Errorf(arg, "out of range: tried to access index %d on a tensor of %d elements.", k, n)
+	}
+	if k < 0 {
+		k += int64(n)
+	}
+	return int(k), nil
+}
+
+// takeKernel is aten::take: the elements of self, viewed as 1-d, at index, in
+// index's shape.
+func takeKernel(c *ops.Call) ([]any, error) {
+	self, index := c.Tensor("self"), c.Tensor("index")
+	if index.DType() != tensor.Int64 {
+		return nil, c.Errorf("index", "take(): Expected a long tensor for index, but got %s", scalarTypeName(index.DType()))
+	}
+	if meta(self, index) {
+		return oneOrErr(tensor.NewMeta(self.DType(), index.Shape()...))
+	}
+	if self.Numel() == 0 && index.Numel() != 0 {
+		return nil, c.Errorf("index", "take(): tried to take from an empty tensor")
+	}
+	ix := index.Contiguous().Int64s()
+	idx := make([]int, len(ix))
+	for k, v := range ix {
+		j, err := flatIndex(c, "index", v, self.Numel())
+		if err != nil {
+			return nil, err
+		}
+		idx[k] = j
+	}
+	return one(elemsOf(self).gather(idx).tensor(index.Shape()...)), nil
+}
+
+// takeAlongDim is aten::take_along_dim: gather along dim after
+// broadcasting self and indices over every other dimension; with dim None,
+// take of the flattened tensors.
+func takeAlongDim(c *ops.Call) ([]any, error) {
+	self, indices := c.Tensor("self"), c.Tensor("indices")
+	if indices.DType() != tensor.Int64 {
+		return nil, c.Errorf("indices", "torch.take_along_dim(): dtype of indices should be Long but got %s", scalarTypeName(indices.DType()))
+	}
+	p := &chain{c: c, arg: "indices"}
+	if c.IsNone("dim") {
+		return p.result(p.call("aten::gather", p.call("aten::reshape", self, []int64{-1}), 0, p.call("aten::reshape", indices, []int64{-1})))
+	}
+	if self.Dim() != indices.Dim() {
+		return nil, c.Errorf("indices", "torch.take_along_dim(): input and indices should have the same number of dimensions, but got %d dimensions for input, and %d dimensions for indices", self.Dim(), indices.Dim())
+	}
+	d, err := wrapDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	if self.Dim() == 0 {
+		return p.result(p.call("aten::gather", self, d, indices))
+	}
+	ss := self.Shape()
+	ss[d] = indices.Size(d)
+	ishape, err := ops.BroadcastShapes(ss, indices.Shape())
+	if err != nil {
+		return nil, c.Errorf("indices", "%v", err)
+	}
+	is := indices.Shape()
+	is[d] = self.Size(d)
+	sshape, err := ops.BroadcastShapes(is, self.Shape())
+	if err != nil {
+		return nil, c.Errorf("indices", "%v", err)
+	}
+	return p.result(p.call("aten::gather", p.call("aten::expand", self, int64s(sshape)), d, p.call("aten::expand", indices, int64s(ishape))))
+}
+
+// int64s converts ints to int64s.
+func int64s(v []int) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// put is aten::put: a copy of self with the elements at the flat
+// positions index replaced by (accumulate: increased by) the elements of
+// source, in order.
+func put(c *ops.Call) ([]any, error) {
+	self, index, src := c.Tensor("self"), c.Tensor("index"), c.Tensor("source")
+	if index.DType() != tensor.Int64 {
+		return nil, c.Errorf("index", "put_(): Expected a long tensor for index, but got %s", scalarTypeName(index.DType()))
+	}
+	if src.DType() != self.DType() {
+		return nil, c.Errorf("source", "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s", scalarTypeName(self.DType()), scalarTypeName(src.DType()))
+	}
+	if src.Numel() != index.Numel() {
+		return nil, c.Errorf("source", "put_(): Expected source and index to have the same number of elements, but got source.numel() = %d, index.numel() = %d", src.Numel(), index.Numel())
+	}
+	if meta(self, index, src) {
+		return one(self.Meta()), nil
+	}
+	out := elemsOf(self)
+	sv := elemsOf(src)
+	acc := c.Bool("accumulate")
+	r := rounder(computeType(self.DType()))
+	for k, v := range index.Contiguous().Int64s() {
+		j, err := flatIndex(c, "index", v, self.Numel())
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case !acc:
+			out.set(j, sv, k)
+		case out.dt == tensor.Bool:
+			out.i[j] |= sv.i[k]
+		case out.dt.IsFloat():
+			out.f[j] = r(out.f[j] + sv.f[k])
+		default:
+			out.i[j] += sv.i[k]
+		}
+	}
+	return one(out.tensor(self.Shape()...)), nil
+}
+
+// indexReduceKernel is aten::index_reduce: a copy of self where the slices
+// index[i] along dim are reduced ("prod", "mean", "amax" or "amin") with
+// slice i of source, starting from self's slice when include_self and
+// from the reduction's identity otherwise; mean divides by the number of
+// contributions (integers rounding down).
+func indexReduceKernel(c *ops.Call) ([]any, error) {
+	self, index, src := c.Tensor("self"), c.Tensor("index"), c.Tensor("source")
+	reduce := c.Str("reduce")
+	switch reduce {
+	case "prod", "mean", "amax", "amin":
+	default:
+		return nil, c.Errorf("reduce", "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got %s.", reduce)
+	}
+	d, err := wrapDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return nil, err
+	}
+	if index.DType() != tensor.Int64 && index.DType() != tensor.Int32 {
+		return nil, c.Errorf("index", "index_reduce_(): Expected dtype int32/int64 for index but got: %s", scalarTypeName(index.DType()))
+	}
+	if src.DType() != self.DType() {
+		return nil, c.Errorf("source", "index_reduce_(): self (%s) and source (%s) must have the same scalar type", scalarTypeName(self.DType()), scalarTypeName(src.DType()))
+	}
+	srcLen := 1
+	if src.Dim() > 0 {
+		srcLen = src.Size(d)
+	}
+	if index.Numel() != srcLen {
+		return nil, c.Errorf("index", "index_reduce_(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", index.Numel(), srcLen, d)
+	}
+	if meta(self, index, src) {
+		return one(self.Meta()), nil
+	}
+	dt := self.DType()
+	n := 1
+	if self.Dim() > 0 {
+		n = self.Size(d)
+	}
+	// Rows: self and source with dim moved first, one row per slice.
+	rowsOf := func(t *tensor.Tensor) elems {
+		if t.Dim() == 0 {
+			return elemsOf(t)
+		}
+		return elemsOf(tensor.Must(t.Permute(dimFirst(t.Dim(), d)...)))
+	}
+	out, sv := rowsOf(self), rowsOf(src)
+	w := self.Numel() / max(n, 1)
+	ix := index.Contiguous().Int64s()
+	for _, v := range ix {
+		if v < -int64(n) || v >= int64(n) {
+			return nil, c.Errorf("index", "index out of range in self")
+		}
+	}
+	r := rounder(computeType(dt))
+	include := c.Bool("include_self")
+	counts := make([]float64, len(out.f)+len(out.i))
+	if include {
+		for i := range counts {
+			counts[i] = 1
+		}
+	}
+	if !include {
+		for _, v := range ix {
+			if v < 0 {
+				v += int64(n)
+			}
+			for k := int(v) * w; k < int(v)*w+w; k++ {
+				if dt.IsFloat() {
+					out.f[k] = map[string]float64{"prod": 1, "mean": 0, "amax": math.Inf(-1), "amin": math.Inf(1)}[reduce]
+				} else {
+					out.i[k] = map[string]int64{"prod": 1, "mean": 0, "amax": math.MinInt64, "amin": math.MaxInt64}[reduce]
+				}
+			}
+		}
+	}
+	for i, v := range ix {
+		if v < 0 {
+			v += int64(n)
+		}
+		for e := range w {
+			k, j := int(v)*w+e, i*w+e
+			counts[k]++
+			if dt.IsFloat() {
+				x, y := out.f[k], sv.f[j]
+				switch reduce {
+				case "prod":
+					out.f[k] = r(x * y)
+				case "mean":
+					out.f[k] = r(x + y)
+				case "amax":
+					if math.IsNaN(y) || y > x {
+						out.f[k] = y
+					}
+				case "amin":
+					if math.IsNaN(y) || y < x {
+						out.f[k] = y
+					}
+				}
+			} else {
+				x, y := out.i[k], sv.i[j]
+				switch reduce {
+				case "prod":
+					out.i[k] = x * y
+				case "mean":
+					out.i[k] = x + y
+				case "amax":
+					out.i[k] = max(x, y)
+				case "amin":
+					out.i[k] = min(x, y)
+				}
+			}
+		}
+	}
+	if reduce == "mean" {
+		for k, cnt := range counts {
+			if cnt == 0 {
+				cnt = 1
+			}
+			if dt.IsFloat() {
+				out.f[k] = r(out.f[k] / cnt)
+			} else {
+				out.i[k] = int64(math.Floor(float64(out.i[k]) / cnt))
+			}
+		}
+	}
+	if dt == tensor.Bool {
+		for k, v := range out.i {
+			out.i[k] = b2i(v != 0)
+		}
+	}
+	if self.Dim() == 0 {
+		return one(out.tensor()), nil
+	}
+	perm := dimFirst(self.Dim(), d)
+	res := out.tensor(tensor.Must(self.Permute(perm...)).Shape()...)
+	return one(tensor.Must(res.Permute(inverse(perm)...)).Contiguous()), nil
+}
+
+// dimFirst is the permutation of rank dimensions that moves d first.
+func dimFirst(rank, d int) []int {
+	perm := []int{d}
+	for i := range rank {
+		if i != d {
+			perm = append(perm, i)
+		}
+	}
+	return perm
 }

@@ -17,7 +17,8 @@ import (
 )
 
 // stridedOps matches the extra case files that gen_ix.py writes: views,
-// fills, copies, scatters, padding, resize_ and the SymInt queries.
+// fills, copies, scatters, padding, resize_ and the SymInt queries (and
+// gen_14a.py's index_put.hacked_twin).
 var stridedOps = regexp.MustCompile(`^aten\.(as_strided|diagonal|fill|copy|scatter|scatter_add|scatter_reduce|select_scatter|slice_scatter|index_put|reflection_pad[123]d|replication_pad[23]d|resize_|sym_size|sym_stride|sym_numel|sym_storage_offset)\.`)
 
 // TestIndexingMetaExtra runs the extra PyTorch cases of these ops with meta
@@ -38,7 +39,7 @@ func TestIndexingMetaExtra(t *testing.T) {
 			}
 		})
 	}
-	assert.Equal(t, 21, n, "extra case files")
+	assert.Equal(t, 22, n, "extra case files")
 }
 
 // callIndexing calls the operator called name and returns its first result.
@@ -267,4 +268,39 @@ func TestIndexAdvanced(t *testing.T) {
 	out, err = optest.Call(t, "aten::index.Tensor", []any{arange(3, 2), []any{m}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 1, 4, 5}, out[0].(*tensor.Tensor).Float64s())
+}
+
+// The messages are PyTorch 2.6's for the same calls.
+func TestIndexingExtraErrors(t *testing.T) {
+	ints := func(v ...int64) *tensor.Tensor { return tensor.Must(tensor.FromInt64s(tensor.Int64, v, len(v))) }
+	i32 := tensor.Must(tensor.FromInt64s(tensor.Int32, []int64{1}, 1))
+	mask := tensor.Must(tensor.FromInt64s(tensor.Bool, []int64{1, 1, 0}, 3))
+	f64 := tensor.Must(tensor.New(tensor.Float64, 3))
+	runErrorCases(t, []errorCase{
+		{"masked_select int mask", "aten::masked_select", []any{f32s(3), ints(1, 0, 1)}, nil, "mask", "masked_select: expected BoolTensor for mask"},
+		{"masked_scatter few", "aten::masked_scatter", []any{f32s(3), mask, f32s(1)}, nil, "source", "Number of elements of source < number of ones in mask"},
+		{"masked_scatter int mask", "aten::masked_scatter", []any{f32s(3), ints(1, 1, 0), f32s(3)}, nil, "mask", "masked_scatter_ only supports boolean masks, but got mask with dtype Long"},
+		{"masked_scatter dtype", "aten::masked_scatter", []any{f32s(3), mask, f64}, nil, "source", "masked_scatter: expected self and source to have same dtypes but gotFloat and Double"},
+		{"take out of range", "aten::take", []any{f32s(4), ints(5)}, nil, "index", "out of range: tried to access index 5 on a tensor of 4 elements."},
+		{"take negative out of range", "aten::take", []any{f32s(4), ints(-5)}, nil, "index", "out of range: tried to access index -5 on a tensor of 4 elements."},
+		{"take int32", "aten::take", []any{f32s(4), i32}, nil, "index", "take(): Expected a long tensor for index, but got Int"},
+		{"take empty", "aten::take", []any{f32s(0), ints(0)}, nil, "index", "take(): tried to take from an empty tensor"},
+		{"take_along_dim int32", "aten::take_along_dim", []any{f32s(4), i32, 0}, nil, "indices", "torch.take_along_dim(): dtype of indices should be Long but got Int"},
+		{"take_along_dim ranks", "aten::take_along_dim", []any{f32s(2, 4), ints(1), 0}, nil, "indices",
+			"torch.take_along_dim(): input and indices should have the same number of dimensions, but got 2 dimensions for input, and 1 dimensions for indices"},
+		{"put numel", "aten::put", []any{f32s(4), ints(1), f32s(2)}, nil, "source", "put_(): Expected source and index to have the same number of elements, but got source.numel() = 2, index.numel() = 1"},
+		{"put out of range", "aten::put", []any{f32s(4), ints(4), f32s(1)}, nil, "index", "out of range: tried to access index 4 on a tensor of 4 elements."},
+		{"put dtype", "aten::put", []any{f32s(4), ints(1), tensor.Must(tensor.New(tensor.Float64, 1))}, nil, "source", "put_(): self and source expected to have the same dtype, but got self.dtype = Float and source.dtype = Double"},
+		{"put int32", "aten::put", []any{f32s(4), i32, f32s(1)}, nil, "index", "put_(): Expected a long tensor for index, but got Int"},
+		{"index_reduce sum", "aten::index_reduce", []any{f32s(4), 0, ints(1), f32s(1), "sum"}, nil, "reduce", "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum."},
+		{"index_reduce float index", "aten::index_reduce", []any{f32s(4), 0, f32s(1), f32s(1), "prod"}, nil, "index", "index_reduce_(): Expected dtype int32/int64 for index but got: Float"},
+		{"index_reduce dtype", "aten::index_reduce", []any{f32s(4), 0, ints(1), tensor.Must(tensor.New(tensor.Float64, 1)), "prod"}, nil, "source", "index_reduce_(): self (Float) and source (Double) must have the same scalar type"},
+		{"index_reduce out of range", "aten::index_reduce", []any{f32s(4), 0, ints(4), f32s(1), "prod"}, nil, "index", "index out of range in self"},
+		{"index_reduce lengths", "aten::index_reduce", []any{f32s(4), 0, ints(1, 2), f32s(1), "prod"}, nil, "index", "index_reduce_(): Number of indices (2) should be equal to source.size(dim): (1), for dim: 0"},
+		{"diag 3-d", "aten::diag", []any{f32s(2, 2, 2)}, nil, "self", "diag(): Supports 1D or 2D tensors. Got 3D"},
+		{"diag 0-d", "aten::diag", []any{f32s()}, nil, "self", "diag(): Supports 1D or 2D tensors. Got 0D"},
+		{"diag_embed same dims", "aten::diag_embed", []any{f32s(2, 2), 0, 1, 1}, nil, "dim2", "diagonal dimensions cannot be identical 1, 1"},
+		{"diagonal_scatter size", "aten::diagonal_scatter", []any{f32s(3, 3), f32s(2)}, nil, "src", "expected src to have a size equal to the slice of self. src size = [2], slice size = [3]"},
+		{"as_strided_scatter size", "aten::as_strided_scatter", []any{f32s(3, 3), f32s(2), []int64{3}, []int64{1}}, nil, "src", "expected src to have a size equal to the slice of self. src size = [2], slice size = [3]"},
+	})
 }

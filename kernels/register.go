@@ -62,6 +62,11 @@ var families = []family{
 	{"loss.go", registerLoss},
 	{"pixel_shuffle.go", registerPixelShuffle},
 	{"onehot.go", registerOnehot},
+	{"search.go", registerSearch},
+	{"shape_helpers.go", registerShapeHelpers},
+	// aliases.go comes last: it registers an alias only when its target
+	// has a kernel.
+	{"aliases.go", registerAliases},
 }
 
 // The package's only init: every family, in order, then the derived

@@ -21,6 +21,7 @@ import (
 
 // registerTensorShape registers the kernels of tensor_shape.go.
 func registerTensorShape() {
+	registerTensorShapeDiag()
 	registerBoth("aten::select_scatter", selectScatter)
 	registerBoth("aten::slice_scatter", sliceScatter)
 	registerBoth("aten::view", viewKernel)
@@ -1227,4 +1228,127 @@ func repeatInterleaveTensor(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	return oneOrErr(tensor.FromInt64s(r.DType(), idx, len(idx)))
+}
+
+// registerTensorShapeDiag registers the diagonal and scatter kernels
+// below; registerTensorShape calls it.
+func registerTensorShapeDiag() {
+	registerBoth("aten::diag", diag)
+	registerBoth("aten::diag_embed", diagEmbed)
+	registerBoth("aten::diagflat", diagflat)
+	registerBoth("aten::diagonal_scatter", diagonalScatter)
+	registerBoth("aten::as_strided_scatter", asStridedScatter)
+}
+
+// diag is aten::diag: the matrix with 1-d self on its diagonal-th
+// diagonal, or a copy of the diagonal-th diagonal of 2-d self.
+func diag(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	p := &chain{c: c, arg: "self"}
+	switch self.Dim() {
+	case 1:
+		return p.result(p.call("aten::diag_embed", self, c.Int("diagonal"), 0, 1))
+	case 2:
+		return p.result(p.call("aten::clone", p.call("aten::diagonal", self, c.Int("diagonal"), 0, 1)))
+	}
+	return nil, c.Errorf("self", "diag(): Supports 1D or 2D tensors. Got %dD", self.Dim())
+}
+
+// diagEmbed is aten::diag_embed: zeros with one more dimension than self,
+// whose offset diagonal over dim1 and dim2 holds the last dimension of
+// self.
+func diagEmbed(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	rank := self.Dim() + 1
+	d1, err := wrapDim(c, "dim1", c.Int("dim1"), rank)
+	if err != nil {
+		return nil, err
+	}
+	d2, err := wrapDim(c, "dim2", c.Int("dim2"), rank)
+	if err != nil {
+		return nil, err
+	}
+	if d1 == d2 {
+		return nil, c.Errorf("dim2", "diagonal dimensions cannot be identical %d, %d", c.Int("dim1"), c.Int("dim2"))
+	}
+	off := c.Int("offset")
+	n := int64(1)
+	if self.Dim() > 0 {
+		n = int64(self.Size(-1))
+	}
+	if off < 0 {
+		n -= off
+	} else {
+		n += off
+	}
+	shape := int64s(self.Shape())
+	if len(shape) > 0 {
+		shape = shape[:len(shape)-1]
+	}
+	lo, hi := min(d1, d2), max(d1, d2)
+	shape = append(shape[:lo], append([]int64{n}, shape[lo:]...)...)
+	shape = append(shape[:hi], append([]int64{n}, shape[hi:]...)...)
+	p := &chain{c: c, arg: "self"}
+	z := p.callKw("aten::zeros", map[string]any{"dtype": self.DType()}, shape)
+	if z != nil && self.IsMeta() {
+		z = z.Meta()
+	}
+	return p.result(p.call("aten::diagonal_scatter", z, self, off, d1, d2))
+}
+
+// diagflat is aten::diagflat: diag of self flattened.
+func diagflat(c *ops.Call) ([]any, error) {
+	p := &chain{c: c, arg: "self"}
+	return p.result(p.call("aten::diag_embed", p.call("aten::reshape", c.Tensor("self"), []int64{-1}), c.Int("offset"), 0, 1))
+}
+
+// scatterInto copies src into the view of a copy of self that view
+// makes, checking their shapes as ATen's *_scatter operators do.
+func scatterInto(c *ops.Call, view func(out *tensor.Tensor) (*tensor.Tensor, error)) ([]any, error) {
+	self, src := c.Tensor("self"), c.Tensor("src")
+	out := self.Clone()
+	if self.IsMeta() {
+		out = self.Meta()
+	}
+	v, err := view(out)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(v.Shape(), src.Shape()) {
+		return nil, c.Errorf("src", "expected src to have a size equal to the slice of self. src size = %s, slice size = %s", shapeString(src.Shape()), shapeString(v.Shape()))
+	}
+	if !meta(self, src) {
+		if err := v.CopyFrom(src.To(v.DType())); err != nil {
+			return nil, c.Errorf("src", "%v", err)
+		}
+	}
+	return one(out), nil
+}
+
+// diagonalScatter is aten::diagonal_scatter: a copy of self with src
+// written into its diagonal (offset, dim1, dim2).
+func diagonalScatter(c *ops.Call) ([]any, error) {
+	return scatterInto(c, func(out *tensor.Tensor) (*tensor.Tensor, error) {
+		r, err := delegate(c, "aten::diagonal", []any{out, c.Int("offset"), c.Int("dim1"), c.Int("dim2")}, nil)
+		if err != nil {
+			return nil, err
+		}
+		return r[0].(*tensor.Tensor), nil
+	})
+}
+
+// asStridedScatter is aten::as_strided_scatter: a copy of self with src
+// written into its as_strided(size, stride, storage_offset) view.
+func asStridedScatter(c *ops.Call) ([]any, error) {
+	return scatterInto(c, func(out *tensor.Tensor) (*tensor.Tensor, error) {
+		args := []any{out, c.Ints("size"), c.Ints("stride")}
+		if !c.IsNone("storage_offset") {
+			args = append(args, c.Int("storage_offset"))
+		}
+		r, err := delegate(c, "aten::as_strided", args, nil)
+		if err != nil {
+			return nil, err
+		}
+		return r[0].(*tensor.Tensor), nil
+	})
 }
