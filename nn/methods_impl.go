@@ -216,7 +216,7 @@ func init() {
 }
 
 func convert(v Value, dt tensor.DType) (Value, error) {
-	if v.Tensor().DType() == dt {
+	if t := v.Tensor(); t != nil && t.DType() == dt {
 		return v, nil
 	}
 	return Apply(opToCopy, []Value{v}, map[string]Value{"dtype": {dt}})
