@@ -39,7 +39,9 @@
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
 // (transformers/attention.cpp: scaled_dot_product_attention), loss.go
 // (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp) and
-// onehot.go (Onehot.cpp). Many operators that ATen implements as
+// onehot.go (Onehot.cpp); norm.go holds the norms of several ATen files
+// (linalg_vector_norm, norm, the matrix norms through gonum's SVD, renorm,
+// weight norm, cosine_similarity, pairwise_distance). Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,
 // cross_entropy_loss, ...) compose registered operators the same way
 // (chain in helpers.go), so their values round as PyTorch's do and their
