@@ -41,7 +41,11 @@
 // (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp) and
 // onehot.go (Onehot.cpp); norm.go holds the norms of several ATen files
 // (linalg_vector_norm, norm, the matrix norms through gonum's SVD, renorm,
-// weight norm, cosine_similarity, pairwise_distance). Many operators that ATen implements as
+// weight norm, cosine_similarity, pairwise_distance); contraction.go the
+// contractions of Linear.cpp and LinearAlgebra.cpp (einsum, tensordot,
+// inner, addmv, addr, cross, multi_dot, matrix_power) and
+// batch_linear_algebra.go (BatchLinearAlgebra.cpp) the LU-based
+// determinants and inverses. Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,
 // cross_entropy_loss, ...) compose registered operators the same way
 // (chain in helpers.go), so their values round as PyTorch's do and their

@@ -63,6 +63,8 @@ var families = []family{
 	{"pixel_shuffle.go", registerPixelShuffle},
 	{"onehot.go", registerOnehot},
 	{"norm.go", registerNorm},
+	{"contraction.go", registerContraction},
+	{"batch_linear_algebra.go", registerBatchLinearAlgebra},
 }
 
 // The package's only init: every family, in order, then the derived
