@@ -38,8 +38,8 @@
 // the assertions of TensorCompare.cpp: the runtime checks torch.export
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
 // (transformers/attention.cpp: scaled_dot_product_attention), loss.go
-// (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp) and
-// onehot.go (Onehot.cpp); norm.go holds the norms of several ATen files
+// (Loss.cpp, LossNLL.cpp and the margin losses), pixel_shuffle.go
+// (PixelShuffle.cpp) and onehot.go (Onehot.cpp); norm.go holds the norms of several ATen files
 // (linalg_vector_norm, norm, the matrix norms through gonum's SVD, renorm,
 // weight norm, cosine_similarity, pairwise_distance); contraction.go the
 // contractions of Linear.cpp and LinearAlgebra.cpp (einsum, tensordot,
