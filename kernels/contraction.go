@@ -645,7 +645,7 @@ func crossAlong(c *ops.Call, d int64) ([]any, error) {
 		return nil, err
 	}
 	if a.Size(dim) != 3 || b.Size(dim) != 3 {
-		return nil, c.Errorf("other", "linalg.cross: inputs dimension %d must have length 3. Got %d and %d", dim, a.Size(dim), b.Size(dim))
+		return nil, c.Errorf("other", "linalg.cross: inputs dimension %d must have length 3. Got %d and %d", d, a.Size(dim), b.Size(dim))
 	}
 	shape, err := ops.BroadcastShapes(a.Shape(), b.Shape())
 	if err != nil {

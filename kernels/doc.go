@@ -45,7 +45,10 @@
 // contractions of Linear.cpp and LinearAlgebra.cpp (einsum, tensordot,
 // inner, addmv, addr, cross, multi_dot, matrix_power) and
 // batch_linear_algebra.go (BatchLinearAlgebra.cpp) the LU-based
-// determinants and inverses. Many operators that ATen implements as
+// determinants and inverses; special.go the pointwise special functions
+// of Math.h (digamma, polygamma, lgamma, erfinv, the Bessel functions,
+// ndtr, ...) and the elementwise math 2.x adds (logaddexp, fmax, gcd, the
+// bit shifts, isclose, frexp, nansum, ...). Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,
 // cross_entropy_loss, ...) compose registered operators the same way
 // (chain in helpers.go), so their values round as PyTorch's do and their

@@ -145,9 +145,13 @@ func vectorNormCall(c *ops.Call, fn string, ord float64) ([]any, error) {
 	}
 	if self.Numel() == 0 && (ord < 0 || math.IsInf(ord, 1)) {
 		shape := self.Shape()
+		if len(dims) == 0 {
+			return nil, c.Errorf("self", "%s cannot compute the %s norm on an empty tensor because the operation does not have an identity", fn, formatOrd(ord))
+		}
 		for i, m := range mask {
 			if m && (len(shape) == 0 || shape[i] == 0) {
-				return nil, c.Errorf("self", "%s cannot compute the %s norm on an empty tensor because the operation does not have an identity", fn, formatOrd(ord))
+				// PyTorch's message lacks the space before "because".
+				return nil, c.Errorf("dim", "%s cannot compute the %s norm on the dimension %dbecause this dimension is empty and the operation does not have an identity", fn, formatOrd(ord), i)
 			}
 		}
 	}

@@ -65,6 +65,7 @@ var families = []family{
 	{"norm.go", registerNorm},
 	{"contraction.go", registerContraction},
 	{"batch_linear_algebra.go", registerBatchLinearAlgebra},
+	{"special.go", registerSpecial},
 }
 
 // The package's only init: every family, in order, then the derived

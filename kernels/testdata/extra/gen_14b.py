@@ -31,6 +31,8 @@ confgen.TOL["acc"] = {f32: (1e-5, 1e-6), f64: (1e-12, 1e-12), bf16: (1.6e-2, 1e-
 confgen.TOL["svd"] = {f32: (1e-5, 1e-5), f64: (1e-10, 1e-10)}
 # Elementwise special functions: a few ulps.
 confgen.TOL["ulp"] = {f32: (1e-6, 1e-7), f64: (1e-13, 1e-15), bf16: (8e-3, 1e-5)}
+# float32: erff and a rounded float64 erf can differ by one ulp of 1.
+confgen.TOL["ulp0"] = {f32: (1e-6, 6e-8), f64: (1e-13, 0.0), bf16: (8e-3, 0.0)}
 
 
 def R(*shape, dt=f32):
@@ -327,5 +329,139 @@ f.case("1-d sum", lambda: ([R(4), torch.tensor([1, 2, -1, 0]), 2], {}))
 f = F(A.multilabel_margin_loss_forward.default, "acc")
 f.case("none", lambda: ([R(2, 3), torch.tensor([[2, -1, 0], [1, 0, -1]]), 0], {}))
 f.case("mean float64", lambda: ([R(2, 3, dt=f64), torch.tensor([[0, 1, -1], [2, -1, 1]]), 1], {}))
+
+# ---- pointwise special functions and elementwise math ----
+def EDGE(dt=f32):
+    return torch.tensor([0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 0.5, 1e-3, 7.0, 12.0, 30.0, -30.5, inf, -inf, nan], dtype=dt)
+
+
+def unary(op, kind="ulp", bf=True, ints=True, dom=lambda t: t):
+    f = F(op, kind)
+    f.case("float32 edges", lambda: ([dom(EDGE())], {}))
+    f.case("float64 edges", lambda: ([dom(EDGE(f64))], {}))
+    f.case("float32 random", lambda: ([dom(R(4, 5) * 3)], {}))
+    f.case("float64 random", lambda: ([dom(R(3, 4, dt=f64) * 3)], {}))
+    if bf:
+        f.case("bfloat16", lambda: ([dom(R(8, dt=bf16) * 2)], {}))
+    if ints:
+        f.case("int64", lambda: ([torch.arange(-3, 5)], {}))
+    f.case("empty", lambda: ([torch.empty(0, 3)], {}))
+    return f
+
+
+unary(A.digamma.default)
+unary(A.lgamma.default)
+unary(A.erfinv.default, dom=lambda t: torch.where(t.abs() > 1, t / 40, t))
+unary(A.i0.default)
+unary(A.special_i0e.default)
+unary(A.special_i1.default, bf=False)
+unary(A.special_i1e.default, bf=False)
+f = unary(A.special_ndtr.default)
+f.kind = "ulp0"
+f.case("tails", lambda: ([torch.tensor([-5.0, -3.0, -2.5, 0.3, 4.0, -8.0])], {}))
+f.case("tails float64", lambda: ([torch.tensor([-5.0, -3.0, -2.5, 0.3, 4.0, -8.0], dtype=f64)], {}))
+unary(A.special_ndtri.default, bf=False, ints=False, dom=lambda t: torch.sigmoid(t))
+unary(A.special_entr.default)
+unary(A.sinc.default)
+unary(A.angle.default, kind="exact")
+# deg2rad and rad2deg are mul by a wrapped double, which gofx's bfloat16
+# mul rounds once from float64 (PyTorch: float32, then bfloat16).
+unary(A.deg2rad.default, kind="ulp")
+unary(A.rad2deg.default, kind="ulp")
+unary(A.signbit.default, kind="exact")
+unary(A.isposinf.default, kind="exact")
+unary(A.isneginf.default, kind="exact")
+unary(A.isreal.default, kind="exact")
+unary(A.positive.default, kind="exact", ints=True)
+unary(A.log_sigmoid_forward.default, ints=False)
+unary(A.log_sigmoid.default, ints=False)
+f = unary(A.frexp.Tensor, kind="exact", ints=False)
+
+f = F(A.polygamma.default, "ulp")
+for n in range(5):
+    f.case(f"n {n} float32", lambda n=n: ([n, EDGE()], {}))
+    f.case(f"n {n} float64", lambda n=n: ([n, R(6, dt=f64) * 4], {}))
+f.case("int64", lambda: ([2, torch.arange(1, 6)], {}))
+f = F(A.mvlgamma.default, "ulp")
+f.case("p 1", lambda: ([U(5) * 3 + 1, 1], {}))
+f.case("p 3 float64", lambda: ([U(2, 3, dt=f64) * 3 + 2, 3], {}))
+f.case("int64 p 2", lambda: ([torch.arange(2, 6), 2], {}))
+
+f = F(A.heaviside.default, "exact")
+f.case("float", lambda: ([EDGE(), torch.tensor([0.5])], {}))
+f.case("broadcast int64", lambda: ([torch.tensor([[-2], [0], [3]]), torch.tensor([7, 8])], {}))
+f.case("bool", lambda: ([torch.tensor([True, False]), torch.tensor([False, True])], {}))
+for op in (A.logaddexp.default, A.logaddexp2.default):
+    f = F(op, "ulp")
+    f.case("float32", lambda: ([R(4, 5) * 5, R(5) * 5], {}))
+    f.case("edges", lambda: ([EDGE(), EDGE().flip(0)], {}))
+    f.case("infinities", lambda: ([torch.tensor([inf, -inf, inf, -inf, 1.0]), torch.tensor([inf, -inf, -inf, 3.0, -inf])], {}))
+    f.case("float64 promote", lambda: ([R(3, dt=f64) * 50, R(3) * 50], {}))
+    f.case("bfloat16", lambda: ([R(6, dt=bf16), R(6, dt=bf16)], {}))
+for op in (A.fmax.default, A.fmin.default):
+    f = F(op, "exact")
+    f.case("nan ignored", lambda: ([torch.tensor([1.0, nan, nan, -0.5]), torch.tensor([nan, 2.0, nan, 3.0])], {}))
+    f.case("broadcast promote", lambda: ([R(3, 1), torch.tensor([1, -1], dtype=i64)], {}))
+    f.case("int64", lambda: ([torch.tensor([1, 5, -3]), torch.tensor([4, 2, -7])], {}))
+f = F(A.float_power.Tensor_Tensor, "ulp")
+f.case("float32", lambda: ([U(3, 4) * 3, R(4)], {}))
+f.case("int64", lambda: ([torch.arange(1, 5), torch.tensor([2, 3, -1, 0])], {}))
+f = F(A.float_power.Tensor_Scalar, "ulp")
+f.case("half", lambda: ([U(5) * 4, 0.5], {}))
+f.case("int exponent", lambda: ([torch.arange(-2, 3), 3], {}))
+f = F(A.float_power.Scalar, "ulp")
+f.case("2 ** x", lambda: ([2, R(5)], {}))
+f.case("float base", lambda: ([1.5, torch.arange(4)], {}))
+f = F(A.ldexp.Tensor, "exact")
+f.case("float32", lambda: ([R(5), torch.tensor([0, 1, -2, 10, 3])], {}))
+f.case("float64", lambda: ([R(3, dt=f64), torch.tensor([4, -1, 0])], {}))
+for op in (A.gcd.default, A.lcm.default):
+    f = F(op, "exact")
+    f.case("int64", lambda: ([torch.tensor([12, -18, 0, 7, 0, 100]), torch.tensor([8, 24, 5, -3, 0, 75])], {}))
+    f.case("int32 broadcast", lambda: ([torch.tensor([[6], [-10]], dtype=i32), torch.tensor([4, 15, 0], dtype=i32)], {}))
+f = F(A.nextafter.default, "exact")
+f.case("float32", lambda: ([torch.tensor([1.0, 1.0, 0.0, -0.0, inf, 2.0]), torch.tensor([2.0, 0.0, 1.0, -1.0, 0.0, 2.0])], {}))
+f.case("float64", lambda: ([torch.tensor([1.0, 0.0, -3.5], dtype=f64), torch.tensor([inf, -inf, 0.0], dtype=f64)], {}))
+for name in ("bitwise_left_shift", "bitwise_right_shift"):
+    op = getattr(A, name)
+    f = F(op.Tensor, "exact")
+    f.case("int64", lambda: ([torch.tensor([1, -8, 5, 3, -1, 7]), torch.tensor([3, 1, 0, 64, 65, -1])], {}))
+    f.case("int8 wraps", lambda: ([torch.tensor([100, -100, 1, -1], dtype=torch.int8), torch.tensor([1, 2, 7, 9], dtype=torch.int8)], {}))
+    f.case("uint8", lambda: ([torch.tensor([200, 1, 255], dtype=torch.uint8), torch.tensor([1, 8, 3], dtype=torch.uint8)], {}))
+    f = F(op.Tensor_Scalar, "exact")
+    f.case("int32", lambda: ([torch.tensor([3, -4, 1 << 20], dtype=i32), 2], {}))
+    f = F(op.Scalar_Tensor, "exact")
+    f.case("scalar base", lambda: ([5, torch.tensor([0, 1, 2])], {}))
+for name in ("__lshift__", "__rshift__"):
+    op = getattr(A, name)
+    f = F(op.Tensor, "exact")
+    f.case("int64", lambda: ([torch.tensor([1, -8, 5]), torch.tensor([3, 1, 2])], {}))
+    f = F(op.Scalar, "exact")
+    f.case("int16", lambda: ([torch.tensor([1, -8, 300], dtype=torch.int16), 3], {}))
+f = F(A.special_xlog1py.default, "ulp")
+f.case("float32", lambda: ([R(3, 4), U(3, 4) * 5], {}))
+f.case("zeros and nan", lambda: ([torch.tensor([0.0, 0.0, 1.0, 2.0]), torch.tensor([nan, -1.0, -1.0, 0.5])], {}))
+f.case("int64", lambda: ([torch.tensor([0, 1, 2]), torch.tensor([3, 4, 5])], {}))
+f = F(A.special_xlog1py.other_scalar, "ulp")
+f.case("other 2", lambda: ([R(4), 2.0], {}))
+f = F(A.special_xlog1py.self_scalar, "ulp")
+f.case("self 3", lambda: ([3.0, U(4)], {}))
+f = F(A.isclose.default, "exact")
+f.case("default", lambda: ([torch.tensor([1.0, 1.0, nan, inf, -inf, 1e-9]), torch.tensor([1.0 + 1e-6, 1.1, nan, inf, inf, 0.0])], {}))
+f.case("equal_nan", lambda: ([torch.tensor([1.0, nan]), torch.tensor([1.0, nan]), 1e-5, 1e-8, True], {}))
+f.case("zero tolerances", lambda: ([torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-7]), 0.0, 0.0], {}))
+f.case("int64", lambda: ([torch.tensor([1, 2, 3]), torch.tensor([1, 3, 100]), 0.1, 0.5], {}))
+f.case("bool", lambda: ([torch.tensor([True, False]), torch.tensor([True, True])], {}))
+f.case("broadcast float64", lambda: ([R(3, 1, dt=f64), R(4, dt=f64), 0.5, 0.5], {}))
+
+f = F(A.nansum.default, "acc")
+f.case("all", lambda: ([torch.tensor([[1.0, nan], [2.0, 3.0]])], {}))
+f.case("dim keepdim", lambda: ([torch.tensor([[1.0, nan], [nan, nan]]), [1], True], {}))
+f.case("int64", lambda: ([torch.arange(6).reshape(2, 3), [0]], {}))
+f.case("dtype float64", lambda: ([R(3, 4), [1]], {"dtype": f64}))
+f = F(A.nanmean.default, "acc")
+f.case("all", lambda: ([torch.tensor([[1.0, nan], [2.0, 3.0]])], {}))
+f.case("dim, all nan row", lambda: ([torch.tensor([[1.0, nan], [nan, nan]]), [1]], {}))
+f.case("float64 keepdim", lambda: ([R(2, 3, dt=f64), [0], True], {}))
 
 write_all(OUT)
