@@ -147,6 +147,7 @@ func coreRules() Table {
 		return callKw(aten.DivScalarMode, []any{a[0], a[1]}, map[string]any{"rounding_mode": "floor"})
 	})
 	t.add(opSquare, func(a []nn.Value) nn.Value { return call(aten.PowTensorScalar, a[0], 2) })
+	addMathRules(t)
 	return t
 }
 
