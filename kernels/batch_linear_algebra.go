@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gofx/gofx/ops"
@@ -29,6 +30,19 @@ func registerBatchLinearAlgebra() {
 	registerBoth("aten::linalg_inv_ex", linalgInvEx)
 	registerBoth("aten::linalg_inv", func(c *ops.Call) ([]any, error) { return invFirst(c, "A") })
 	registerBoth("aten::inverse", func(c *ops.Call) ([]any, error) { return invFirst(c, "self") })
+	registerBoth("aten::linalg_cholesky_ex", linalgCholeskyEx)
+	registerBoth("aten::linalg_cholesky", linalgCholesky)
+	registerBoth("aten::cholesky", linalgCholesky)
+	registerBoth("aten::_linalg_solve_ex", linalgSolveEx)
+	registerBoth("aten::linalg_solve", linalgSolve)
+	registerBoth("aten::linalg_solve_ex", func(c *ops.Call) ([]any, error) {
+		out, err := delegate(c, "aten::_linalg_solve_ex", []any{c.Tensor("A"), c.Tensor("B")},
+			map[string]any{"left": c.Bool("left"), "check_errors": c.Bool("check_errors")})
+		if err != nil {
+			return nil, err
+		}
+		return []any{out[0], out[3]}, nil
+	})
 }
 
 // squareCheck is ATen's squareCheckInputs and checkFloatingOrComplex
@@ -354,4 +368,295 @@ func invert(c *ops.Call, arg string, a *tensor.Tensor) (*tensor.Tensor, *tensor.
 		}
 	}
 	return tensor.Must(tensor.FromFloat64s(dt, out, a.Shape()...)), tensor.Must(tensor.FromInt64s(tensor.Int32, info, batch...)), nil
+}
+
+// choleskyFactor returns the lower Cholesky factors of the matrices of a
+// (float64, row-major) and per matrix LAPACK's potrf info: 0, or the order
+// of the first leading minor that is not positive-definite.
+func choleskyFactor(a *tensor.Tensor) ([]float64, []int64, int) {
+	n := a.Size(-1)
+	vals := to(a, tensor.Float64).Contiguous().Float64s()
+	count := 1
+	for _, s := range a.Shape()[:a.Dim()-2] {
+		count *= s
+	}
+	out := make([]float64, len(vals))
+	info := make([]int64, count)
+	for m := range count {
+		src, l := vals[m*n*n:(m+1)*n*n], out[m*n*n:(m+1)*n*n]
+		for j := range n {
+			d := src[j*n+j]
+			for k := range j {
+				d -= l[j*n+k] * l[j*n+k]
+			}
+			if !(d > 0) {
+				info[m] = int64(j + 1)
+				break
+			}
+			d = math.Sqrt(d)
+			l[j*n+j] = d
+			for i := j + 1; i < n; i++ {
+				s := src[i*n+j]
+				for k := range j {
+					s -= l[i*n+k] * l[j*n+k]
+				}
+				l[i*n+j] = s / d
+			}
+		}
+	}
+	return out, info, count
+}
+
+// linalgCholeskyEx is aten::linalg_cholesky_ex: the Cholesky factors of
+// the (symmetric, lower triangle read) matrices, upper ones when upper,
+// and the int32 infos; check_errors makes a failure an error.
+func linalgCholeskyEx(c *ops.Call) ([]any, error) {
+	a := c.Tensor("self")
+	l, info, err := cholesky(c, a, c.Bool("upper"))
+	if err != nil {
+		return nil, err
+	}
+	if c.Bool("check_errors") && !a.IsMeta() {
+		if err := choleskyErr(c, a, info); err != nil {
+			return nil, err
+		}
+	}
+	return []any{l, info}, nil
+}
+
+// choleskyErr is linalg.cholesky's error for the first failed matrix.
+func choleskyErr(c *ops.Call, a *tensor.Tensor, info *tensor.Tensor) error {
+	for m, i := range info.Int64s() {
+		if i > 0 {
+			if a.Dim() > 2 {
+				return c.Errorf("self", "linalg.cholesky: (Batch element %d): The factorization could not be completed because the input is not positive-definite (the leading minor of order %d is not positive-definite).", m, i)
+			}
+			return c.Errorf("self", "linalg.cholesky: The factorization could not be completed because the input is not positive-definite (the leading minor of order %d is not positive-definite).", i)
+		}
+	}
+	return nil
+}
+
+// cholesky factors a; a failed matrix's factor is left as far as it got.
+func cholesky(c *ops.Call, a *tensor.Tensor, upper bool) (*tensor.Tensor, *tensor.Tensor, error) {
+	if err := squareCheck(c, "self", "linalg.cholesky", a); err != nil {
+		return nil, nil, err
+	}
+	dt := a.DType()
+	batch := a.Shape()[:a.Dim()-2]
+	if a.IsMeta() {
+		return tensor.Must(tensor.NewMeta(dt, a.Shape()...)), tensor.Must(tensor.NewMeta(tensor.Int32, batch...)), nil
+	}
+	l, info, _ := choleskyFactor(a)
+	lt := tensor.Must(tensor.FromFloat64s(dt, l, a.Shape()...))
+	if upper {
+		lt = tensor.Must(lt.Transpose(-2, -1)).Contiguous()
+	}
+	return lt, tensor.Must(tensor.FromInt64s(tensor.Int32, info, batch...)), nil
+}
+
+// linalgCholesky is aten::linalg_cholesky and (upper's default differing
+// only in the schema) aten::cholesky: the factors, a failure an error.
+func linalgCholesky(c *ops.Call) ([]any, error) {
+	a := c.Tensor("self")
+	l, info, err := cholesky(c, a, c.Bool("upper"))
+	if err != nil {
+		return nil, err
+	}
+	if !a.IsMeta() {
+		if err := choleskyErr(c, a, info); err != nil {
+			return nil, err
+		}
+	}
+	return one(l), nil
+}
+
+// linalgSolveEx is aten::_linalg_solve_ex: the solution X of A X = B (X A
+// = B when not left), B a vector or a batch of matrices broadcasting
+// with A, and A's LU factors, pivots and infos.
+func linalgSolveEx(c *ops.Call) ([]any, error) {
+	a, b := c.Tensor("A"), c.Tensor("B")
+	left := c.Bool("left")
+	if err := squareCheck(c, "A", "linalg.solve", a); err != nil {
+		return nil, err
+	}
+	if a.DType() != b.DType() {
+		return nil, c.Errorf("B", "linalg.solve: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
+	}
+	n := a.Size(-1)
+	vector := b.Dim() == 1 || b.Dim() == a.Dim()-1 && equalInts(b.Shape(), a.Shape()[:a.Dim()-1])
+	if vector && !left {
+		return nil, c.Errorf("B", "linalg.solve: Vector broadcasting of the left hand side is not supported for left=False. In this case linalg.solve is equivalent to B / A.squeeze(-1)")
+	}
+	p := &chain{c: c, arg: "B"}
+	bm := b
+	if vector {
+		bm = p.call("aten::unsqueeze", b, int64(-1))
+	}
+	if !left {
+		bm = p.call("aten::transpose.int", bm, int64(-2), int64(-1))
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if bm.Dim() < 2 || bm.Size(-2) != n {
+		eq := "AX = B"
+		if !left {
+			eq = "XA = B"
+		}
+		return nil, c.Errorf("B", "linalg.solve: Incompatible shapes of A and B for the equation %s (%s and %s)", eq, matShape(a), matShape(bm))
+	}
+	batch, err := ops.BroadcastShapes(a.Shape()[:a.Dim()-2], bm.Shape()[:bm.Dim()-2])
+	if err != nil {
+		return nil, c.Errorf("B", "%v", err)
+	}
+	k := bm.Size(-1)
+	dt := a.DType()
+	xshape := append(append([]int{}, batch...), n, k)
+	abatch := a.Shape()[:a.Dim()-2]
+	pshape := append(append([]int{}, abatch...), n)
+	finish := func(x *tensor.Tensor) *tensor.Tensor {
+		if !left {
+			x = p.call("aten::transpose.int", x, int64(-2), int64(-1))
+		}
+		if vector {
+			x = p.call("aten::squeeze.dim", x, int64(-1))
+		}
+		return x
+	}
+	if meta(a, b) {
+		x := finish(tensor.Must(tensor.NewMeta(dt, xshape...)))
+		if p.err != nil {
+			return nil, p.err
+		}
+		return []any{x, tensor.Must(tensor.NewMeta(dt, a.Shape()...)), tensor.Must(tensor.NewMeta(tensor.Int32, pshape...)),
+			tensor.Must(tensor.NewMeta(tensor.Int32, abatch...))}, nil
+	}
+	if !left {
+		a = tensor.Must(a.Transpose(-2, -1))
+	}
+	f := detFactor(a)
+	// detFactor factors Aᵀ of a contiguous A: solve Aᵀᵀ X = B with the
+	// transposed factors then.
+	trans := a.IsContiguous()
+	bv := tensor.Must(to(bm, tensor.Float64).Expand(xshape...)).Contiguous().Float64s()
+	out := make([]float64, len(bv))
+	nb := product(batch)
+	amap := broadcastIndex(abatch, batch)
+	col := make([]float64, n)
+	info := make([]int64, f.count)
+	for m := range f.count {
+		info[m] = int64(f.info[m])
+	}
+	for m := range nb {
+		am := amap(m)
+		lu := f.lu[am*n*n : (am+1)*n*n]
+		piv := f.piv[am*n : (am+1)*n]
+		for j := range k {
+			for i := range n {
+				col[i] = bv[m*n*k+i*k+j]
+			}
+			luSolve(lu, piv, n, col, trans)
+			for i := range n {
+				out[m*n*k+i*k+j] = col[i]
+			}
+		}
+	}
+	x := finish(tensor.Must(tensor.FromFloat64s(dt, out, xshape...)))
+	if p.err != nil {
+		return nil, p.err
+	}
+	luT, pivT := f.luOutputs(a, dt)
+	infoT := tensor.Must(tensor.FromInt64s(tensor.Int32, info, abatch...))
+	if c.Bool("check_errors") {
+		for m, i := range info {
+			if i > 0 {
+				if a.Dim() > 2 {
+					return nil, c.Errorf("A", "torch.linalg.solve: (Batch element %d): The solver failed because the input matrix is singular.", m)
+				}
+				return nil, c.Errorf("A", "torch.linalg.solve: The solver failed because the input matrix is singular.")
+			}
+		}
+	}
+	return []any{x, luT, pivT, infoT}, nil
+}
+
+// broadcastIndex maps the flat index of a batch of shape to the flat
+// index of the batch of shape from that broadcasts to it.
+func broadcastIndex(from, shape []int) func(int) int {
+	return func(m int) int {
+		idx, stride := 0, 1
+		for d := len(shape) - 1; d >= 0; d-- {
+			i := m % shape[d]
+			m /= shape[d]
+			fd := d - (len(shape) - len(from))
+			if fd >= 0 {
+				if from[fd] != 1 {
+					idx += i * stride
+				}
+				stride *= from[fd]
+			}
+		}
+		return idx
+	}
+}
+
+// luSolve solves M x = b in place for the LU factors of M (P M = L U,
+// row-major) or, when trans, of Mᵀ (P Mᵀ = L U, so M = Uᵀ Lᵀ P).
+func luSolve(lu []float64, piv []int, n int, b []float64, trans bool) {
+	if !trans {
+		for i := range n {
+			if p := piv[i]; p != i {
+				b[i], b[p] = b[p], b[i]
+			}
+		}
+		for i := range n {
+			for k := range i {
+				b[i] -= lu[i*n+k] * b[k]
+			}
+		}
+		for i := n - 1; i >= 0; i-- {
+			for k := i + 1; k < n; k++ {
+				b[i] -= lu[i*n+k] * b[k]
+			}
+			b[i] /= lu[i*n+i]
+		}
+		return
+	}
+	// Uᵀ y = b (forward), Lᵀ z = y (backward), x = Pᵀ z.
+	for i := range n {
+		for k := range i {
+			b[i] -= lu[k*n+i] * b[k]
+		}
+		b[i] /= lu[i*n+i]
+	}
+	for i := n - 1; i >= 0; i-- {
+		for k := i + 1; k < n; k++ {
+			b[i] -= lu[k*n+i] * b[k]
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		if p := piv[i]; p != i {
+			b[i], b[p] = b[p], b[i]
+		}
+	}
+}
+
+// linalgSolve is aten::linalg_solve: _linalg_solve_ex's solution, a
+// singular A an error.
+func linalgSolve(c *ops.Call) ([]any, error) {
+	out, err := delegate(c, "aten::_linalg_solve_ex", []any{c.Tensor("A"), c.Tensor("B")},
+		map[string]any{"left": c.Bool("left"), "check_errors": true})
+	if err != nil {
+		return nil, err
+	}
+	return out[:1], nil
+}
+
+// matShape prints the matrix size of t as ATen's solve errors do: "3x3".
+func matShape(t *tensor.Tensor) string {
+	if t.Dim() < 2 {
+		return fmt.Sprintf("%d", t.Size(-1))
+	}
+	return fmt.Sprintf("%dx%d", t.Size(-2), t.Size(-1))
 }

@@ -29,6 +29,9 @@ func registerContraction() {
 	registerBoth("aten::chain_matmul", chainMatmul)
 	registerBoth("aten::linalg_matrix_power", matrixPower)
 	registerBoth("aten::matrix_power", matrixPower)
+	registerBoth("aten::linalg_vecdot", linalgVecdot)
+	registerBoth("aten::_trilinear", trilinear)
+	registerBoth("aten::bilinear", bilinear)
 }
 
 // einsumEllipsis marks "..." among an operand's labels.
@@ -893,4 +896,182 @@ func matrixPower(c *ops.Call) ([]any, error) {
 		}
 	}
 	return p.result(res)
+}
+
+// linalgVecdot is aten::linalg_vecdot: the sum over dim of x·y.
+func linalgVecdot(c *ops.Call) ([]any, error) {
+	x, y := c.Tensor("x"), c.Tensor("y")
+	if !x.DType().IsFloat() {
+		return nil, c.Errorf("x", "linalg.vecdot: Expected a floating point or complex tensor as input. Got %s", scalarTypeName(x.DType()))
+	}
+	if x.DType() != y.DType() {
+		return nil, c.Errorf("y", "linalg.vecdot: Expected x and y to have the same dtype, but found x of type %s and y of type %s instead", scalarTypeName(x.DType()), scalarTypeName(y.DType()))
+	}
+	p := &chain{c: c, arg: "y"}
+	return p.result(p.call("aten::sum.dim_IntList", p.call("aten::mul.Tensor", x, y), []int64{c.Int("dim")}))
+}
+
+// trilinear is aten::_trilinear: (i1.unsqueeze(expand1) *
+// i2.unsqueeze(expand2) * i3.unsqueeze(expand3)).sum(sumdim), computed as
+// ATen does, slice by slice along unroll_dim through sumproduct_pair.
+func trilinear(c *ops.Call) ([]any, error) {
+	i1, i2, i3 := c.Tensor("i1"), c.Tensor("i2"), c.Tensor("i3")
+	e1, e2, e3, sd := c.Ints("expand1"), c.Ints("expand2"), c.Ints("expand3"), c.Ints("sumdim")
+	unroll := int(c.Int("unroll_dim"))
+	total := i1.Dim() + len(e1)
+	if unroll < 0 || unroll >= total {
+		return nil, c.Errorf("unroll_dim", "unroll_dim must be in [0,%d]", total-1)
+	}
+	bits := func(arg string, d []int64) ([]bool, error) {
+		m := make([]bool, total)
+		for _, x := range d {
+			w, err := wrapReduceDim(c, arg, x, total)
+			if err != nil {
+				return nil, err
+			}
+			m[w] = true
+		}
+		return m, nil
+	}
+	x1, err := bits("expand1", e1)
+	if err != nil {
+		return nil, err
+	}
+	x2, err := bits("expand2", e2)
+	if err != nil {
+		return nil, err
+	}
+	x3, err := bits("expand3", e3)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := bits("sumdim", sd)
+	if err != nil {
+		return nil, err
+	}
+	p := &chain{c: c, arg: "i1"}
+	var outSize []int64
+	var sum12, sum23 []int64
+	unrollSize := -1
+	for i := range total {
+		s := 0
+		if x1[i] {
+			i1 = p.call("aten::unsqueeze", i1, int64(i))
+		} else {
+			s = i1.Size(i)
+		}
+		if x2[i] {
+			i2 = p.call("aten::unsqueeze", i2, int64(i))
+		} else {
+			s = i2.Size(i)
+		}
+		if x3[i] {
+			i3 = p.call("aten::unsqueeze", i3, int64(i))
+			if sum[i] && i != unroll {
+				sum12 = append(sum12, int64(i))
+			}
+		} else {
+			s = i3.Size(i)
+			if sum[i] && i != unroll {
+				sum23 = append(sum23, int64(i))
+			}
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
+		if sum[i] {
+			outSize = append(outSize, 1)
+		} else {
+			outSize = append(outSize, int64(s))
+		}
+		if i == unroll {
+			unrollSize = s
+		}
+	}
+	mul := func(e []bool) int64 {
+		if e[unroll] {
+			return 0
+		}
+		return 1
+	}
+	m1, m2, m3 := mul(x1), mul(x2), mul(x3)
+	out := p.callKw("aten::zeros", map[string]any{"dtype": i1.DType()}, outSize)
+	if out != nil && i1.IsMeta() {
+		out = tensor.Must(tensor.NewMeta(i1.DType(), ints(outSize)...))
+	}
+	if i1.Numel() != 0 && i2.Numel() != 0 && i3.Numel() != 0 && !meta(i1, i2, i3) {
+		for k := range unrollSize {
+			a := p.call("aten::narrow", i1, int64(unroll), int64(k)*m1, int64(1))
+			b := p.call("aten::narrow", i2, int64(unroll), int64(k)*m2, int64(1))
+			cc := p.call("aten::narrow", i3, int64(unroll), int64(k)*m3, int64(1))
+			if p.err != nil {
+				return nil, p.err
+			}
+			buf, err := sumproductPair(p, a, b, sum12)
+			if err != nil {
+				return nil, err
+			}
+			buf, err = sumproductPair(p, buf, cc, sum23)
+			if err != nil {
+				return nil, err
+			}
+			if !sum[unroll] {
+				sl := p.call("aten::slice.Tensor", out, int64(unroll), int64(k), int64(k+1))
+				out = p.call("aten::slice_scatter", out, p.call("aten::add.Tensor", sl, buf), int64(unroll), int64(k), int64(k+1))
+			} else {
+				out = p.call("aten::add.Tensor", out, buf)
+			}
+		}
+	}
+	var dims []int64
+	for i := total - 1; i >= 0; i-- {
+		if sum[i] {
+			dims = append(dims, int64(i))
+		}
+	}
+	for _, d := range dims {
+		out = p.call("aten::squeeze.dim", out, d)
+	}
+	return p.result(out)
+}
+
+// bilinear is aten::bilinear: input1ᵀ·weight·input2 (+ bias) over the last
+// dimensions, through _trilinear as ATen computes it.
+func bilinear(c *ops.Call) ([]any, error) {
+	x1, x2, w := c.Tensor("input1"), c.Tensor("input2"), c.Tensor("weight")
+	if x1.Dim() != x2.Dim() {
+		return nil, c.Errorf("input2", "bilinear(): input dimensions do not match: got %d and %d", x1.Dim(), x2.Dim())
+	}
+	if x1.Dim() == 0 || w.Dim() != 3 {
+		return nil, c.Errorf("weight", "bilinear(): expected 1-d or higher inputs and a 3-d weight, got %dD inputs and a %dD weight", x1.Dim(), w.Dim())
+	}
+	for i := 0; i < x1.Dim()-1; i++ {
+		if x1.Size(i) != x2.Size(i) {
+			return nil, c.Errorf("input2", "bilinear(): input batch dimensions do not match at dim %d: got %d and %d", i, x1.Size(i), x2.Size(i))
+		}
+	}
+	if x1.Size(-1) != w.Size(1) {
+		return nil, c.Errorf("weight", "bilinear(): input1 size does not match weight size: got %d but expected %d", x1.Size(-1), w.Size(1))
+	}
+	if x2.Size(-1) != w.Size(2) {
+		return nil, c.Errorf("weight", "bilinear(): input2 size does not match weight size: got %d but expected %d", x2.Size(-1), w.Size(2))
+	}
+	var bias *tensor.Tensor
+	if !c.IsNone("bias") {
+		bias = c.Tensor("bias")
+		if bias.Dim() == 0 || bias.Size(0) != w.Size(0) {
+			return nil, c.Errorf("bias", "bilinear(): bias size does not match weight size: got %d but expected %d", bias.Numel(), w.Size(0))
+		}
+	}
+	outShape := intsToInt64(x1.Shape()[:x1.Dim()-1])
+	outShape = append(outShape, int64(w.Size(0)))
+	p := &chain{c: c, arg: "input1"}
+	f1 := p.call("aten::reshape", x1, []int64{-1, int64(x1.Size(-1))})
+	f2 := p.call("aten::reshape", x2, []int64{-1, int64(x2.Size(-1))})
+	out := p.call("aten::_trilinear", f1, w, f2, []int64{1, 3}, []int64{0}, []int64{1, 2}, []int64{2, 3}, int64(1))
+	out = p.call("aten::reshape", out, outShape)
+	if bias != nil {
+		out = p.call("aten::add.Tensor", out, bias)
+	}
+	return p.result(out)
 }

@@ -41,11 +41,11 @@
 // (Loss.cpp, LossNLL.cpp and the margin losses), pixel_shuffle.go
 // (PixelShuffle.cpp) and onehot.go (Onehot.cpp); norm.go holds the norms of several ATen files
 // (linalg_vector_norm, norm, the matrix norms through gonum's SVD, renorm,
-// weight norm, cosine_similarity, pairwise_distance); contraction.go the
-// contractions of Linear.cpp and LinearAlgebra.cpp (einsum, tensordot,
-// inner, addmv, addr, cross, multi_dot, matrix_power) and
-// batch_linear_algebra.go (BatchLinearAlgebra.cpp) the LU-based
-// determinants and inverses; special.go the pointwise special functions
+// weight norm, cosine_similarity, pairwise_distance, cdist); contraction.go
+// the contractions of Linear.cpp and LinearAlgebra.cpp (einsum, tensordot,
+// inner, addmv, addr, cross, multi_dot, matrix_power, vecdot, bilinear)
+// and batch_linear_algebra.go (BatchLinearAlgebra.cpp) the LU-based
+// determinants, inverses and solves and the Cholesky factorization; special.go the pointwise special functions
 // of Math.h (digamma, polygamma, lgamma, erfinv, the Bessel functions,
 // ndtr, ...) and the elementwise math 2.x adds (logaddexp, fmax, gcd, the
 // bit shifts, isclose, frexp, nansum, ...). Many operators that ATen implements as

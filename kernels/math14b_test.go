@@ -70,6 +70,12 @@ func TestMath14bErrors(t *testing.T) {
 		{"nanmean int", "aten::nanmean", []any{i64(1)}, nil, "self", "nanmean(): expected input to have floating point or complex dtype but got Long"},
 		{"positive bool", "aten::positive", []any{tensor.Must(tensor.FromSlice([]bool{true}, 1))}, nil, "self", "The `+` operator, on a bool tensor is not supported."},
 		{"log_sigmoid int", "aten::log_sigmoid", []any{i64(1)}, nil, "self", `"log_sigmoid_cpu" not implemented for 'Long'`},
+		{"cholesky not positive-definite", "aten::linalg_cholesky", []any{tensor.Must(tensor.FromFloat64s(tensor.Float32, []float64{1, 2, 2, 1}, 2, 2))}, nil, "self", "linalg.cholesky: The factorization could not be completed because the input is not positive-definite (the leading minor of order 2 is not positive-definite)."},
+		{"solve shapes", "aten::linalg_solve", []any{f32s(3, 3), f32s(2, 2)}, nil, "B", "linalg.solve: Incompatible shapes of A and B for the equation AX = B (3x3 and 2x2)"},
+		{"solve singular", "aten::linalg_solve", []any{f32s(2, 2), f32s(2)}, nil, "A", "torch.linalg.solve: The solver failed because the input matrix is singular."},
+		{"bilinear weight", "aten::bilinear", []any{f32s(2, 3), f32s(2, 4), f32s(5, 2, 4)}, nil, "weight", "bilinear(): input1 size does not match weight size: got 3 but expected 2"},
+		{"cdist 1-d", "aten::cdist", []any{f32s(3), f32s(2, 3)}, nil, "x1", "cdist only supports at least 2D tensors, X1 got: 1D"},
+		{"vecdot dtype", "aten::linalg_vecdot", []any{f32s(3), f64s(3)}, nil, "y", "linalg.vecdot: Expected x and y to have the same dtype, but found x of type Float and y of type Double instead"},
 		{"nextafter int", "aten::nextafter", []any{i64(1), i64(2)}, nil, "self", `"nextafter_cpu" not implemented for 'Long'`},
 	})
 }

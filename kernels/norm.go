@@ -40,6 +40,8 @@ func registerNorm() {
 	registerBoth("aten::cosine_similarity", cosineSimilarity)
 	registerBoth("aten::pairwise_distance", pairwiseDistance)
 	registerBoth("aten::pdist", pdist)
+	registerBoth("aten::cdist", cdist)
+	registerBoth("aten::_euclidean_dist", euclideanDist)
 }
 
 // vectorNorm is the ord-norm of x over the dimensions of mask, in dtype
@@ -592,4 +594,39 @@ func pdist(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("p", "pdist only supports non-negative p values")
 	}
 	return delegate(c, "aten::_pdist_forward", []any{contig(self), c.Float("p")}, nil)
+}
+
+// cdist is aten::cdist: _cdist_forward after cdist's own checks (which
+// also takes the matrix-product path for p = 2 as cdist_impl does).
+func cdist(c *ops.Call) ([]any, error) {
+	x1, x2 := c.Tensor("x1"), c.Tensor("x2")
+	if x1.Dim() < 2 {
+		return nil, c.Errorf("x1", "cdist only supports at least 2D tensors, X1 got: %dD", x1.Dim())
+	}
+	if x2.Dim() < 2 {
+		return nil, c.Errorf("x2", "cdist only supports at least 2D tensors, X2 got: %dD", x2.Dim())
+	}
+	if x1.Size(-1) != x2.Size(-1) {
+		return nil, c.Errorf("x2", "X1 and X2 must have the same number of columns. X1: %d X2: %d", x1.Size(-1), x2.Size(-1))
+	}
+	var mode any
+	if m, ok := c.OptInt("compute_mode"); ok {
+		mode = m
+	}
+	return delegate(c, "aten::_cdist_forward", []any{x1, x2, c.Float("p"), mode}, nil)
+}
+
+// euclideanDist is aten::_euclidean_dist: the Euclidean distances of the
+// rows of x1 and x2 through one matrix product, [-2x1, |x1|², 1] times
+// [x2, 1, |x2|²]ᵀ, clamped at 0 and square-rooted.
+func euclideanDist(c *ops.Call) ([]any, error) {
+	x1, x2 := c.Tensor("x1"), c.Tensor("x2")
+	p := &chain{c: c, arg: "x2"}
+	last := []int64{-1}
+	n1 := p.call("aten::sum.dim_IntList", p.call("aten::pow.Tensor_Scalar", x1, ops.IntScalar(2)), last, true)
+	n2 := p.call("aten::sum.dim_IntList", p.call("aten::pow.Tensor_Scalar", x2, ops.IntScalar(2)), last, true)
+	a := p.call("aten::cat", []*tensor.Tensor{p.call("aten::mul.Scalar", x1, ops.IntScalar(-2)), n1, p.call("aten::ones_like", n1)}, int64(-1))
+	b := p.call("aten::cat", []*tensor.Tensor{x2, p.call("aten::ones_like", n2), n2}, int64(-1))
+	r := p.call("aten::matmul", a, p.call("aten::transpose.int", b, int64(-2), int64(-1)))
+	return p.result(p.call("aten::sqrt", p.call("aten::clamp_min", r, ops.IntScalar(0))))
 }
