@@ -109,3 +109,42 @@ func TestAllcloseEqual(t *testing.T) {
 		})
 	}
 }
+
+// The kernels of these families read strided inputs as the logical
+// tensors they are: a transposed (non-contiguous) input gives exactly what
+// its contiguous copy gives. (The determinants are left out: like ATen,
+// they factor a contiguous matrix through its transpose, so their last
+// bits depend on the layout.)
+func TestMath14bNonContiguous(t *testing.T) {
+	m := func(seed float64, r, c int) *tensor.Tensor {
+		v := make([]float64, r*c)
+		for i := range v {
+			v[i] = math.Sin(seed*float64(i+1)) * 3
+		}
+		x := tensor.Must(tensor.FromFloat64s(tensor.Float64, v, r, c))
+		return tensor.Must(x.Transpose(0, 1))
+	}
+	cases := []struct {
+		op   string
+		args func(x, y *tensor.Tensor) []any
+	}{
+		{"aten::linalg_vector_norm", func(x, _ *tensor.Tensor) []any { return []any{x, ops.IntScalar(3), []int64{1}} }},
+		{"aten::linalg_matrix_norm", func(x, _ *tensor.Tensor) []any { return []any{x, ops.IntScalar(1)} }},
+		{"aten::einsum", func(x, y *tensor.Tensor) []any { return []any{"ij,jk->ik", []*tensor.Tensor{x, y}} }},
+		{"aten::digamma", func(x, _ *tensor.Tensor) []any { return []any{x} }},
+		{"aten::logaddexp", func(x, y *tensor.Tensor) []any { return []any{x, y} }},
+		{"aten::linalg_cross", func(x, y *tensor.Tensor) []any { return []any{x, y} }},
+		{"aten::cosine_similarity", func(x, y *tensor.Tensor) []any { return []any{x, y} }},
+	}
+	x, y := m(0.7, 3, 3), m(1.3, 3, 3)
+	require.False(t, x.IsContiguous())
+	for _, tc := range cases {
+		t.Run(tc.op, func(t *testing.T) {
+			got, err := optest.Call(t, tc.op, tc.args(x, y), nil)
+			require.NoError(t, err)
+			want, err := optest.Call(t, tc.op, tc.args(x.Contiguous(), y.Contiguous()), nil)
+			require.NoError(t, err)
+			assert.Equal(t, want[0].(*tensor.Tensor).Float64s(), got[0].(*tensor.Tensor).Float64s())
+		})
+	}
+}
