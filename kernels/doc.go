@@ -48,7 +48,8 @@
 // determinants, inverses and solves and the Cholesky factorization; special.go the pointwise special functions
 // of Math.h (digamma, polygamma, lgamma, erfinv, the Bessel functions,
 // ndtr, ...) and the elementwise math 2.x adds (logaddexp, fmax, gcd, the
-// bit shifts, isclose, frexp, nansum, ...). Many operators that ATen implements as
+// bit shifts, isclose, frexp, nansum, ...); integration.go (Integration.cpp)
+// the trapezoid rule. Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,
 // cross_entropy_loss, ...) compose registered operators the same way
 // (chain in helpers.go), so their values round as PyTorch's do and their

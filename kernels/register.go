@@ -66,6 +66,7 @@ var families = []family{
 	{"contraction.go", registerContraction},
 	{"batch_linear_algebra.go", registerBatchLinearAlgebra},
 	{"special.go", registerSpecial},
+	{"integration.go", registerIntegration},
 }
 
 // The package's only init: every family, in order, then the derived

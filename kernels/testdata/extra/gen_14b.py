@@ -505,4 +505,20 @@ f.case("broadcast A", lambda: ([W(3, 3), R(2, 3, 2)], {}))
 f = F(A.linalg_solve_ex.default, "lu")
 f.case("matrix", lambda: ([W(4, 4), R(4, 1)], {}))
 
+# ---- the trapezoid rule ----
+for name in ("trapezoid", "trapz", "cumulative_trapezoid"):
+    op = getattr(A, name)
+    f = F(op.x, "acc")
+    f.case("1-d x", lambda: ([R(3, 5), torch.arange(5).double().float() * 0.5 + R(5) * 0.1], {}))
+    f.case("x like y dim 0", lambda: ([R(4, 2), R(4, 2)], {"dim": 0}))
+    f.case("x broadcast", lambda: ([R(2, 3, 4), R(3, 4)], {"dim": 1}))
+    f.case("int64", lambda: ([torch.arange(6).reshape(2, 3), torch.tensor([0, 2, 3])], {}))
+    f = F(op.dx, "acc")
+    dx = 0.5
+    f.case("dx 0.5", lambda: ([R(3, 5)], {"dx": dx}))
+    f.case("default dim 0 float64", lambda: ([R(4, 2, dt=f64)], {"dim": 0}))
+    f.case("int64", lambda: ([torch.arange(6).reshape(2, 3)], {"dx": 2}))
+f = F(A.trapezoid.dx, "acc")
+f.case("empty dim", lambda: ([torch.empty(2, 0)], {}))
+
 write_all(OUT)
