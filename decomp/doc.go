@@ -9,7 +9,9 @@
 // symbolic: Decompose traces rules into a graph in place of the nodes they
 // decompose, and an exporter can run them under its own tracer.
 //
-// Core is the table composite -> core ATen; Extra decomposes some core
+// Core is the table composite -> core ATen (rules_math.go adds the math
+// operators that PyTorch 2.6's core_aten_decompositions decomposes:
+// deg2rad, rad2deg, isposinf, isneginf, sinc, soft_margin_loss, nansum); Extra decomposes some core
 // operators further, as 1.13's decomposition list did for the reference
 // graphs of the model zoo (../shared/models/*.aten.json). Verify checks
 // that a graph holds core ATen only and lists every node that does not.

@@ -39,15 +39,25 @@
 // the assertions of TensorCompare.cpp: the runtime checks torch.export
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
 // (transformers/attention.cpp: scaled_dot_product_attention), loss.go
-// (Loss.cpp and LossNLL.cpp), pixel_shuffle.go (PixelShuffle.cpp),
-// onehot.go (Onehot.cpp), search.go (Bucketization.cpp, SummaryOps.cpp,
-// Unique.cpp: searchsorted, bucketize, histc, histogram, bincount, isin,
-// count_nonzero, argwhere, nonzero_static, the unique family),
-// shape_helpers.go (the composite shape functions models call by name:
-// atleast_Nd, tensor_split, hsplit, meshgrid, rot90, kron, unfold, ...)
-// and aliases.go: one table of the operators
-// PyTorch registers as aliases of others (absolute, arccos, greater,
-// divide, concat, special_expit, ...), which forward to their target. Many operators that ATen implements as
+// (Loss.cpp, LossNLL.cpp and the margin losses), pixel_shuffle.go
+// (PixelShuffle.cpp), onehot.go (Onehot.cpp), search.go
+// (Bucketization.cpp, SummaryOps.cpp, Unique.cpp: searchsorted, bucketize,
+// histc, bincount, isin, count_nonzero, argwhere, nonzero_static, the
+// unique family), shape_helpers.go (the composite shape functions models
+// call by name: atleast_Nd, tensor_split, hsplit, meshgrid, rot90, kron,
+// unfold, ...), norm.go (the norms of several ATen files:
+// linalg_vector_norm, norm, the matrix norms through gonum's SVD, renorm,
+// weight norm, cosine_similarity, pairwise_distance), contraction.go (the
+// contractions of Linear.cpp and LinearAlgebra.cpp: einsum, tensordot,
+// inner, addmv, addr, cross, multi_dot, matrix_power),
+// batch_linear_algebra.go (BatchLinearAlgebra.cpp: the LU-based
+// determinants and inverses), special.go (the pointwise special functions
+// of Math.h: digamma, polygamma, lgamma, erfinv, the Bessel functions,
+// ndtr, ...; and the elementwise math 2.x adds: logaddexp, fmax, gcd, the
+// bit shifts, isclose, frexp, nansum, ...) and aliases.go: one table of
+// the operators PyTorch registers as aliases of others (absolute, arccos,
+// greater, divide, concat, special_expit, ...), which forward to their
+// target. Many operators that ATen implements as
 // composite functions (stack, chunk, std, logsumexp, prelu, rms_norm,
 // cross_entropy_loss, ...) compose registered operators the same way
 // (chain in helpers.go), so their values round as PyTorch's do and their

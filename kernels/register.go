@@ -64,6 +64,11 @@ var families = []family{
 	{"onehot.go", registerOnehot},
 	{"search.go", registerSearch},
 	{"shape_helpers.go", registerShapeHelpers},
+	{"norm.go", registerNorm},
+	{"contraction.go", registerContraction},
+	{"batch_linear_algebra.go", registerBatchLinearAlgebra},
+	{"special.go", registerSpecial},
+	{"integration.go", registerIntegration},
 	// aliases.go comes last: it registers an alias only when its target
 	// has a kernel.
 	{"aliases.go", registerAliases},
