@@ -32,7 +32,8 @@
 // convolution.go, col2im.go, pooling.go, upsample.go, grid_sampler.go,
 // embedding.go, embedding_bag.go, distance.go, normalization.go,
 // layer_norm.go, group_norm.go, dropout.go, rnn.go (RNN.cpp: the
-// recurrent cells), quantized.go (native/quantized: fake quantization;
+// recurrent cells), rnn_seq.go (RNN.cpp's full-sequence lstm, gru,
+// rnn_tanh and rnn_relu over layers and directions), quantized.go (native/quantized: fake quantization;
 // gofx has no quantized dtypes, so the ops returning a quantized tensor
 // fail with an error that says so), constraints.go (Constraints.cpp and
 // the assertions of TensorCompare.cpp: the runtime checks torch.export

@@ -62,6 +62,7 @@ var families = []family{
 	{"loss.go", registerLoss},
 	{"pixel_shuffle.go", registerPixelShuffle},
 	{"onehot.go", registerOnehot},
+	{"rnn_seq.go", registerRNNSeq},
 }
 
 // The package's only init: every family, in order, then the derived
