@@ -63,6 +63,7 @@ var families = []family{
 	{"pixel_shuffle.go", registerPixelShuffle},
 	{"onehot.go", registerOnehot},
 	{"rnn_seq.go", registerRNNSeq},
+	{"max_pooling.go", registerMaxPooling},
 }
 
 // The package's only init: every family, in order, then the derived

@@ -87,4 +87,88 @@ f.case("two layers bidirectional", rnn_case(torch.nn.RNN, False, L=2, bi=True, n
 f.case("float64 batch_first", rnn_case(torch.nn.RNN, False, bf=True, dt=f64, nonlinearity="relu"))
 torch.backends.mkldnn.enabled = True
 
+
+# --- pooling extras --------------------------------------------------------
+
+def Rn(*shape, dt=f32):
+    """Distinct values, so that no window has a tie."""
+    n = 1
+    for v in shape:
+        n *= v
+    return (torch.randperm(n, dtype=f64) * 0.25 - n / 8).reshape(shape).to(dt)
+
+
+f = F(A.max_pool1d.default, "exact")
+f.case("3-d", lambda: ([Rn(2, 3, 9), [3]], {}))
+f.case("2-d stride padding dilation ceil", lambda: ([Rn(3, 10), [3], [2], [1], [2], True], {}))
+f.case("float64", lambda: ([Rn(1, 2, 7, dt=f64), [2], [1]], {}))
+
+f = F(A.max_pool1d_with_indices.default, "exact")
+f.case("3-d", lambda: ([Rn(2, 3, 9), [3]], {}))
+f.case("2-d ceil", lambda: ([Rn(3, 10), [3], [2], [1], [1], True], {}))
+f.case("nan", lambda: ([torch.tensor([[1.0, float("nan"), 3.0, 2.0]]), [2]], {}))
+
+f = F(A.max_pool3d.default, "exact")
+f.case("5-d", lambda: ([Rn(1, 2, 4, 4, 4), [2]], {}))
+f.case("4-d padding dilation", lambda: ([Rn(2, 5, 5, 5), [3, 2, 2], [1, 2, 1], [1, 1, 0], [1, 1, 2]], {}))
+
+for nd, op in ((1, A.adaptive_max_pool1d.default), (2, A.adaptive_max_pool2d.default), (3, A.adaptive_max_pool3d.default)):
+    f = F(op, "exact")
+    sp = {1: (10,), 2: (7, 9), 3: (5, 4, 6)}[nd]
+    f.case("batched", lambda sp=sp, nd=nd: ([Rn(2, 3, *sp), [3] * nd], {}))
+    f.case("unbatched, larger output", lambda sp=sp, nd=nd: ([Rn(2, *sp), [s + 1 for s in sp]], {}))
+    f.case("float64 output 1", lambda sp=sp, nd=nd: ([Rn(1, 2, *sp, dt=f64), [1] * nd], {}))
+    f.case("bfloat16", lambda sp=sp, nd=nd: ([Rn(1, 2, *sp, dt=bf16), [2] * nd], {}))
+    if nd == 2:
+        f.case("nan", lambda: ([torch.tensor([[[1.0, float("nan")], [3.0, 2.0]]]), [1, 1]], {}))
+
+f = F(A.adaptive_avg_pool3d.default, "acc")
+f.case("5-d", lambda: ([R(1, 2, 5, 4, 6), [2, 3, 4]], {}))
+f.case("4-d to 1", lambda: ([R(2, 3, 3, 3), [1, 1, 1]], {}))
+
+
+def unpool(nd, shape, k, dt=f32):
+    def make():
+        x = Rn(*shape, dt=dt)
+        pool = {2: torch.nn.functional.max_pool2d, 3: torch.nn.functional.max_pool3d}[nd]
+        v, i = pool(x, k, return_indices=True)
+        size = list(shape[-nd:])
+        if nd == 2:
+            return [v, i, size], {}
+        return [v, i, size, [k] * 3, [0] * 3], {}
+    return make
+
+
+f = F(A.max_unpool2d.default, "exact")
+f.case("4-d", unpool(2, (2, 3, 6, 4), 2))
+f.case("3-d odd size", unpool(2, (2, 7, 5), 2))
+f.case("float64", unpool(2, (1, 1, 4, 4), 2, dt=f64))
+f.case("duplicate indices, larger output", lambda: ([torch.tensor([[[1.0, 2.0], [3.0, 4.0]]]),
+                                                      torch.tensor([[[0, 5], [5, 8]]]), [3, 3]], {}))
+f.case("bfloat16", unpool(2, (1, 2, 4, 4), 2, dt=bf16))
+
+f = F(A.max_unpool3d.default, "exact")
+f.case("5-d", unpool(3, (1, 2, 4, 4, 4), 2))
+f.case("4-d", unpool(3, (2, 5, 4, 6), 2))
+
+
+def frac(nd, shape, k, out, dt=f32):
+    def make():
+        x = Rn(*shape, dt=dt)
+        n = shape[0] if len(shape) == nd + 2 else 1
+        c = shape[-nd - 1]
+        return [x, k, out, torch.rand(n, c, nd, dtype=dt)], {}
+    return make
+
+
+f = F(A.fractional_max_pool2d.default, "exact")
+f.case("4-d", frac(2, (2, 3, 9, 11), [2, 3], [4, 5]))
+f.case("3-d", frac(2, (2, 7, 7), [3, 3], [3, 4]))
+f.case("float64", frac(2, (1, 2, 10, 6), [2, 2], [5, 3], dt=f64))
+f.case("output 1", frac(2, (1, 1, 5, 5), [2, 2], [1, 1]))
+
+f = F(A.fractional_max_pool3d.default, "exact")
+f.case("5-d", frac(3, (1, 2, 6, 7, 8), [2, 2, 3], [3, 4, 3]))
+f.case("4-d float64", frac(3, (2, 5, 5, 5), [2, 2, 2], [2, 3, 3], dt=f64))
+
 write_all(OUT)
