@@ -31,7 +31,8 @@
 // (TensorAdvancedIndexing.cpp), linear_algebra.go, linear.go,
 // convolution.go, col2im.go, pooling.go, max_pooling.go (MaxPooling.cpp,
 // AdaptiveMaxPooling*.cpp, MaxUnpooling.cpp, FractionalMaxPool*.cpp),
-// upsample.go, grid_sampler.go,
+// upsample.go, upsample_aa.go (UpSampleKernel.cpp's anti-aliased
+// separable resampling), grid_sampler.go,
 // embedding.go, embedding_bag.go, distance.go, normalization.go,
 // layer_norm.go, group_norm.go, dropout.go, rnn.go (RNN.cpp: the
 // recurrent cells), rnn_seq.go (RNN.cpp's full-sequence lstm, gru,

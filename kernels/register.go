@@ -64,6 +64,7 @@ var families = []family{
 	{"onehot.go", registerOnehot},
 	{"rnn_seq.go", registerRNNSeq},
 	{"max_pooling.go", registerMaxPooling},
+	{"upsample_aa.go", registerUpsampleAA},
 }
 
 // The package's only init: every family, in order, then the derived

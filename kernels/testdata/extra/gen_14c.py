@@ -171,4 +171,21 @@ f = F(A.fractional_max_pool3d.default, "exact")
 f.case("5-d", frac(3, (1, 2, 6, 7, 8), [2, 2, 3], [3, 4, 3]))
 f.case("4-d float64", frac(3, (2, 5, 5, 5), [2, 2, 2], [2, 3, 3], dt=f64))
 
+# --- anti-aliased upsampling ---------------------------------------------
+
+for name in ("bilinear", "bicubic"):
+    op = getattr(A, f"_upsample_{name}2d_aa")
+    f = F(op.default, "acc")
+    f.case("downsample", lambda: ([R(1, 2, 9, 11), [4, 3], False], {}))
+    f.case("upsample", lambda: ([R(2, 1, 3, 4), [7, 9], False], {}))
+    f.case("align_corners mixed", lambda: ([R(1, 2, 8, 5), [3, 9], True], {}))
+    f.case("scales", lambda: ([R(1, 1, 10, 10), [4, 5], False, 0.4, 0.5], {}))
+    f.case("one dimension", lambda: ([R(1, 1, 6, 7), [6, 2], False], {}))
+    f.case("float64", lambda: ([R(1, 2, 7, 6, dt=f64), [3, 4], False], {}))
+    f.case("same size", lambda: ([R(1, 1, 3, 3), [3, 3], False], {}))
+    f = F(op.vec, "acc")
+    f.case("scale_factors", lambda: ([R(1, 2, 9, 8), None, False, [0.5, 0.3]], {}))
+    f.case("output_size", lambda: ([R(1, 1, 5, 5), [2, 8], True, None], {}))
+    f.case("float64 scale up", lambda: ([R(1, 1, 3, 4, dt=f64), None, False, [2.5, 1.5]], {}))
+
 write_all(OUT)
