@@ -34,7 +34,10 @@
 // upsample.go, upsample_aa.go (UpSampleKernel.cpp's anti-aliased
 // separable resampling), grid_sampler.go,
 // embedding.go, embedding_bag.go, distance.go, normalization.go,
-// layer_norm.go, group_norm.go, dropout.go, rnn.go (RNN.cpp: the
+// layer_norm.go, group_norm.go, dropout.go (and rrelu), random.go
+// (Distributions.cpp: the random operators, drawing from a Generator that
+// reproduces PyTorch's CPU generator, so that ManualSeed(s) and the same
+// calls give torch.manual_seed(s)'s values), rnn.go (RNN.cpp: the
 // recurrent cells), rnn_seq.go (RNN.cpp's full-sequence lstm, gru,
 // rnn_tanh and rnn_relu over layers and directions), quantized.go (native/quantized: fake quantization;
 // gofx has no quantized dtypes, so the ops returning a quantized tensor

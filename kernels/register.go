@@ -65,6 +65,7 @@ var families = []family{
 	{"rnn_seq.go", registerRNNSeq},
 	{"max_pooling.go", registerMaxPooling},
 	{"upsample_aa.go", registerUpsampleAA},
+	{"random.go", registerRandom},
 }
 
 // The package's only init: every family, in order, then the derived

@@ -189,3 +189,136 @@ for name in ("bilinear", "bicubic"):
     f.case("float64 scale up", lambda: ([R(1, 1, 3, 4, dt=f64), None, False, [2.5, 1.5]], {}))
 
 write_all(OUT)
+
+# --- random operators ------------------------------------------------------
+#
+# Written to ../random: the note of every case starts with "seed=S", the
+# torch.manual_seed the op ran after (its inputs were drawn before).
+
+RANDOM = os.path.join(OUT, "..", "random")
+rfiles = []
+
+
+class RandomFile(confgen.File):
+    def case(self, note, make, seed=None):
+        seed = seed if seed is not None else 1000 + len(self.lines)
+        torch.manual_seed(sum(map(ord, self.stem)) + len(self.lines))
+        args, kwargs = make()
+        torch.manual_seed(seed)
+        with torch.no_grad():
+            out = self.overload(*[a.clone() if isinstance(a, torch.Tensor) else a for a in args], **kwargs)
+        outs = list(out) if isinstance(out, tuple) else [out]
+        rt, at = confgen.tolerance(self.kind, outs)
+        self.lines.append({
+            "id": f"{self.stem}/{len(self.lines)}", "op": self.op, "schema": self.schema,
+            "args": [confgen.enc(a) for a in args], "kwargs": {k: confgen.enc(v) for k, v in kwargs.items()},
+            "outputs": [confgen.enc(o) for o in outs], "rtol": rt, "atol": at, "note": f"seed={seed}: {note}",
+        })
+
+
+def RF(overload, kind="rand"):
+    f = RandomFile(overload, kind)
+    rfiles.append(f)
+    return f
+
+
+confgen.TOL["rand"] = {f32: (1e-5, 1e-5), f64: (1e-12, 1e-12), bf16: (1.6e-2, 1e-2), torch.float16: (1e-3, 1e-3)}
+z = torch.zeros
+
+f = RF(A.rand.default)
+f.case("5", lambda: ([[5]], {}))
+f.case("4x5 float64", lambda: ([[4, 5]], {"dtype": f64}), seed=7)
+f.case("bfloat16", lambda: ([[7]], {"dtype": bf16}))
+f.case("float16", lambda: ([[6]], {"dtype": torch.float16}))
+f = RF(A.randn.default)
+f.case("5 (cached second sample)", lambda: ([[5]], {}))
+f.case("16", lambda: ([[16]], {}), seed=3)
+f.case("37 (last block redrawn)", lambda: ([[37]], {}))
+f.case("37 float64", lambda: ([[37]], {"dtype": f64}))
+f.case("3x2 float64", lambda: ([[3, 2]], {"dtype": f64}))
+f = RF(A.randint.default)
+f.case("high", lambda: ([10, [20]], {}))
+f.case("float32", lambda: ([6, [3, 3]], {"dtype": f32}))
+f = RF(A.randint.low)
+f.case("low", lambda: ([-5, 5, [3, 4]], {}))
+f.case("range above 2^32", lambda: ([0, 2 ** 40, [5]], {}))
+f = RF(A.randint_like.default)
+f.case("int32", lambda: ([z(3, 4, dtype=torch.int32), 7], {}))
+f = RF(A.randint_like.low_dtype)
+f.case("low", lambda: ([z(5), 2, 9], {}))
+f = RF(A.randperm.default)
+f.case("10", lambda: ([10], {}))
+f.case("1", lambda: ([1], {}))
+f.case("100 int32", lambda: ([100], {"dtype": torch.int32}))
+f = RF(A.rand_like.default)
+f.case("float64", lambda: ([z(3, 3, dtype=f64)], {}))
+f = RF(A.randn_like.default)
+f.case("20", lambda: ([z(20)], {}))
+f = RF(A.bernoulli.p)
+f.case("0.3", lambda: ([z(50), 0.3], {}))
+f.case("float64 0.7", lambda: ([z(4, 5, dtype=f64), 0.7], {}))
+f = RF(A.bernoulli.default)
+f.case("float32 probabilities", lambda: ([torch.rand(30)], {}))
+f.case("float64 probabilities", lambda: ([torch.rand(30, dtype=f64)], {}))
+f = RF(A.bernoulli.Tensor)
+f.case("broadcast p", lambda: ([z(4, 5), torch.rand(5)], {}))
+f = RF(A.normal.Tensor_float)
+f.case("20", lambda: ([torch.randn(20), 2.0], {}))
+f.case("5", lambda: ([torch.randn(5, dtype=f64), 0.5], {}))
+f = RF(A.normal.float_Tensor)
+f.case("3x4", lambda: ([1.5, torch.rand(3, 4)], {}))
+f = RF(A.normal.Tensor_Tensor)
+f.case("broadcast", lambda: ([torch.randn(4, 1), torch.rand(1, 5)], {}))
+f = RF(A.normal.float_float)
+f.case("18", lambda: ([0.5, 2.0, [18]], {}))
+f = RF(A.normal_functional.default)
+f.case("5x4 float64", lambda: ([z(5, 4, dtype=f64), 1.0, 3.0], {}))
+f = RF(A.uniform.default)
+f.case("float32", lambda: ([z(10), -2.0, 3.0], {}))
+f.case("float64", lambda: ([z(10, dtype=f64), -2.0, 3.0], {}))
+f = RF(A.exponential.default)
+f.case("float64", lambda: ([z(10, dtype=f64), 2.0], {}))
+f.case("float32", lambda: ([z(10), 0.5], {}))
+f = RF(A.geometric.default)
+f.case("float32", lambda: ([z(10), 0.3], {}))
+f.case("int64", lambda: ([z(10, dtype=i64), 0.6], {}))
+f = RF(A.log_normal.default)
+f.case("float64", lambda: ([z(6, dtype=f64), 0.5, 0.3], {}))
+f = RF(A.cauchy.default)
+f.case("float64", lambda: ([z(6, dtype=f64), 1.0, 2.0], {}))
+f = RF(A.random.default)
+f.case("int64", lambda: ([z(5, dtype=i64)], {}))
+f.case("float32", lambda: ([z(5)], {}))
+f.case("int32", lambda: ([z(5, dtype=torch.int32)], {}))
+f = RF(A.random.to)
+f.case("float32", lambda: ([z(5), 10], {}))
+f = RF(getattr(A.random, "from"))
+f.case("int32", lambda: ([z(6, dtype=torch.int32), -3, 4], {}))
+f.case("no to", lambda: ([z(6, dtype=i64), 5, None], {}))
+f = RF(A.multinomial.default)
+f.case("without replacement", lambda: ([torch.rand(2, 5), 3], {}))
+f.case("with replacement", lambda: ([torch.rand(5), 4, True], {}))
+f.case("one sample float64", lambda: ([torch.rand(3, 4, dtype=f64), 1], {}))
+f = RF(A.poisson.default)
+f.case("rates below and above 10", lambda: ([torch.rand(10, dtype=f64) * 20], {}))
+f = RF(A.binomial.default)
+f.case("inversion and BTRS", lambda: ([torch.full((8,), 30.0, dtype=f64), torch.rand(8, dtype=f64)], {}))
+f = RF(A.native_dropout.default)
+f.case("train", lambda: ([torch.randn(20), 0.3, True], {}))
+f = RF(A.dropout.default)
+f.case("train", lambda: ([torch.randn(4, 5), 0.5, True], {}))
+f = RF(A.feature_dropout.default)
+f.case("train", lambda: ([torch.randn(2, 3, 4), 0.5, True], {}))
+f = RF(A.alpha_dropout.default)
+f.case("train", lambda: ([torch.randn(4, 5), 0.2, True], {}))
+f = RF(A.feature_alpha_dropout.default)
+f.case("train", lambda: ([torch.randn(2, 3, 2, 2), 0.4, True], {}))
+f = RF(A.rrelu_with_noise_functional.default)
+f.case("training", lambda: ([torch.randn(10), z(10), 0.1, 0.3, True], {}))
+f = RF(A.rrelu.default)
+f.case("training float64", lambda: ([torch.randn(10, dtype=f64), 0.125, 1 / 3, True], {}))
+f.case("eval", lambda: ([torch.randn(10), 0.125, 1 / 3, False], {}))
+
+os.makedirs(RANDOM, exist_ok=True)
+for f in rfiles:
+    f.write(RANDOM)
