@@ -25,7 +25,8 @@
 // ATen source file (aten/src/ATen/native/*.cpp) that holds the same
 // operators: activation.go (Activation.cpp), unary_ops.go, binary_ops.go,
 // pow.go, lerp.go, pointwise_ops.go, tensor_compare.go, reduce_ops.go,
-// softmax.go, sorting.go, tensor_factories.go, tensor_conversions.go,
+// softmax.go, sorting.go, tensor_factories.go, windows.go (the window
+// functions, tril/triu_indices, vander, range), tensor_conversions.go,
 // copy.go, fill.go, tensor_properties.go, resize.go, scalar.go,
 // tensor_shape.go, tensor_transformations.go, padding.go, indexing.go
 // (TensorAdvancedIndexing.cpp), linear_algebra.go, linear.go,

@@ -66,6 +66,7 @@ var families = []family{
 	{"max_pooling.go", registerMaxPooling},
 	{"upsample_aa.go", registerUpsampleAA},
 	{"random.go", registerRandom},
+	{"windows.go", registerWindows},
 }
 
 // The package's only init: every family, in order, then the derived

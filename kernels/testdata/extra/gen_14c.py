@@ -188,6 +188,48 @@ for name in ("bilinear", "bicubic"):
     f.case("output_size", lambda: ([R(1, 1, 5, 5), [2, 8], True, None], {}))
     f.case("float64 scale up", lambda: ([R(1, 1, 3, 4, dt=f64), None, False, [2.5, 1.5]], {}))
 
+# --- window and index factories --------------------------------------------
+
+for name in ("hann", "hamming", "blackman", "bartlett", "kaiser"):
+    op = getattr(A, f"{name}_window")
+    f = F(op.default, "ew")
+    f.case("10", lambda: ([10], {}))
+    f.case("0", lambda: ([0], {}))
+    f.case("1", lambda: ([1], {}))
+    f.case("float64 7", lambda: ([7], {"dtype": f64}))
+    f = F(op.periodic, "ew")
+    f.case("symmetric 9", lambda: ([9, False], {}))
+    f.case("periodic 8 float64", lambda: ([8, True], {"dtype": f64}))
+    f.case("symmetric 2", lambda: ([2, False], {}))
+f = F(A.hamming_window.periodic_alpha, "ew")
+f.case("alpha", lambda: ([6, False, 0.6], {}))
+f = F(A.hamming_window.periodic_alpha_beta, "ew")
+f.case("alpha beta float64", lambda: ([7, True, 0.6, 0.3], {"dtype": f64}))
+f = F(A.kaiser_window.beta, "ew")
+f.case("beta 5", lambda: ([9, False, 5.0], {}))
+f.case("beta 8 float64 periodic", lambda: ([6, True, 8.0], {"dtype": f64}))
+
+for name in ("tril_indices", "triu_indices"):
+    f = F(getattr(A, name).default, "exact")
+    f.case("square", lambda: ([4, 4], {}))
+    f.case("wide offset 1", lambda: ([3, 5, 1], {}))
+    f.case("tall offset -2", lambda: ([5, 3, -2], {}))
+    f.case("empty", lambda: ([0, 3], {}))
+    f.case("int32", lambda: ([3, 3, 0], {"dtype": torch.int32}))
+
+f = F(A.vander.default, "ew")
+f.case("float", lambda: ([R(4)], {}))
+f.case("N increasing", lambda: ([R(3, dt=f64), 5, True], {}))
+f.case("int32", lambda: ([torch.tensor([1, 2, -3], dtype=torch.int32), 4], {}))
+f.case("N 0", lambda: ([R(3), 0], {}))
+
+f = F(A.range.default, "exact")
+f.case("ints, float32 result", lambda: ([1, 4], {}))
+f.case("int64", lambda: ([-2, 3], {"dtype": i64}))
+f = F(A.range.step, "exact")
+f.case("float step", lambda: ([0.0, 1.0, 0.25], {}))
+f.case("negative step float64", lambda: ([5, 1, -1.5], {"dtype": f64}))
+
 write_all(OUT)
 
 # --- random operators ------------------------------------------------------
