@@ -34,12 +34,13 @@ func TestConformance(t *testing.T) {
 // metaUnsupported lists the overloads whose output shape depends on input
 // data, so that no meta function can compute it.
 var metaUnsupported = map[string]string{
-	"aten.index.Tensor":                  "bool/uint8 mask indices have a data-dependent output shape",
-	"aten.nonzero.default":               "the number of nonzero elements is data",
-	"aten._local_scalar_dense.default":   "it returns a number read from the data",
-	"aten.item.default":                  "it returns a number read from the data",
-	"aten.repeat_interleave.Tensor":      "the output length is the sum of the repeats",
-	"aten.repeat_interleave.self_Tensor": "the output length is the sum of the repeats",
+	"aten.index.Tensor":                       "bool/uint8 mask indices have a data-dependent output shape",
+	"aten.nonzero.default":                    "the number of nonzero elements is data",
+	"aten._local_scalar_dense.default":        "it returns a number read from the data",
+	"aten.item.default":                       "it returns a number read from the data",
+	"aten._choose_qparams_per_tensor.default": "it returns numbers computed from the data",
+	"aten.repeat_interleave.Tensor":           "the output length is the sum of the repeats",
+	"aten.repeat_interleave.self_Tensor":      "the output length is the sum of the repeats",
 }
 
 // casesByFile groups the cases of dir by op overload file, in name order.

@@ -67,6 +67,7 @@ var families = []family{
 	{"upsample_aa.go", registerUpsampleAA},
 	{"random.go", registerRandom},
 	{"windows.go", registerWindows},
+	{"quantized_pt2e.go", registerQuantizedPT2E},
 }
 
 // The package's only init: every family, in order, then the derived

@@ -230,6 +230,53 @@ f = F(A.range.step, "exact")
 f.case("float step", lambda: ([0.0, 1.0, 0.25], {}))
 f.case("negative step float64", lambda: ([5, 1, -1.5], {"dtype": f64}))
 
+# --- PT2E quantization -------------------------------------------------------
+
+import torch.ao.quantization.fx._decomposed  # noqa: E402,F401  defines the ops
+
+Q = torch.ops.quantized_decomposed
+i8, u8 = torch.int8, torch.uint8
+f = F(Q.choose_qparams.tensor, "exact")
+f.case("int8", lambda: ([R(4, 5), -128, 127, 1e-5, i8], {}))
+f.case("uint8 positive", lambda: ([R(6).abs() + 1, 0, 255, 1e-5, u8], {}))
+f.case("bfloat16", lambda: ([R(3, 3, dt=bf16), -128, 127, 1e-5, i8], {}))
+f.case("all zero (eps)", lambda: ([torch.zeros(4), -128, 127, 1e-3, i8], {}))
+f = F(Q.choose_qparams_symmetric.tensor, "exact")
+f.case("int8", lambda: ([R(4, 5), -128, 127, 1e-5, i8], {}))
+f.case("uint8", lambda: ([R(7), 0, 255, 1e-5, u8], {}))
+f = F(Q.choose_qparams_per_token.default, "exact")
+f.case("3-d", lambda: ([R(2, 3, 4), i8], {}))
+f.case("float16", lambda: ([R(3, 5, dt=torch.float16), i8], {}))
+for op in (Q.choose_qparams_per_token_asymmetric.default, Q._choose_qparams_per_token_asymmetric_impl.default):
+    f = F(op, "exact")
+    f.case("2-d", lambda: ([R(3, 6), i8], {}))
+    f.case("one-sided rows", lambda: ([torch.tensor([[1.0, 2.0, 3.0], [-1.0, -4.0, -0.5]]), i8], {}))
+
+
+def per_token():
+    x = R(2, 3, 4)
+    s, z = torch.ops.quantized_decomposed.choose_qparams_per_token_asymmetric(x, i8)
+    return x, s, z
+
+
+f = F(Q.quantize_per_token.default, "exact")
+f.case("asymmetric params", lambda: (list(per_token()) + [-128, 127, i8], {}))
+f.case("float32 scales int32 zero points", lambda: ([R(3, 4), R(3, 1).abs() * 0.05 + 0.01, torch.randint(-3, 3, (3, 1), dtype=torch.int32), -128, 127, i8], {}))
+f = F(Q.dequantize_per_token.default, "exact")
+f.case("int8", lambda: ([torch.randint(-128, 128, (2, 3, 4), dtype=i8), R(2, 3, 1, dt=f64).abs() * 0.1, torch.randint(-5, 5, (2, 3, 1)), -128, 127, i8, f32], {}))
+f.case("bfloat16 out", lambda: ([torch.randint(0, 256, (3, 4), dtype=u8), R(3, 1).abs() * 0.1, torch.randint(0, 9, (3, 1)), 0, 255, u8, bf16], {}))
+f = F(Q.quantize_per_channel_group.default, "exact")
+f.case("group 4", lambda: ([R(3, 8), R(6).abs() * 0.05 + 0.01, torch.randint(-2, 2, (6,)), -8, 7, i8, 4], {}))
+f.case("group above the row", lambda: ([R(2, 4), R(2, 1).abs() * 0.05 + 0.01, torch.zeros(2, 1, dtype=torch.int32), -128, 127, i8, 128], {}))
+f = F(Q.dequantize_per_channel_group.default, "exact")
+f.case("group 4", lambda: ([torch.randint(-8, 8, (3, 8), dtype=i8), R(6).abs() * 0.05, torch.randint(-2, 2, (6,)), -8, 7, i8, 4, f32], {}))
+f.case("no zero points, float16 out", lambda: ([torch.randint(-8, 8, (2, 6), dtype=i8), R(2, 3).abs() * 0.05, None, -8, 7, i8, 2, torch.float16], {}))
+f = F(A._choose_qparams_per_tensor.default, "exact")
+f.case("mixed signs", lambda: ([R(5, 4)], {}))
+f.case("reduce_range", lambda: ([R(7), True], {}))
+f.case("all zero", lambda: ([torch.zeros(3)], {}))
+f.case("tiny range", lambda: ([R(6) * 1e-4], {}))
+
 write_all(OUT)
 
 # --- random operators ------------------------------------------------------
