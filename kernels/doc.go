@@ -68,10 +68,16 @@
 // multiplication), parallel.go (parallelFor), dtype.go (compute dtypes,
 // rounding and dtype names for errors), helpers.go and derived.go.
 //
+// gofx has no named tensors: names.go gives every named-tensor (Dimname)
+// overload no family implements (softmax.Dimname, sum.dim_DimnameList,
+// zeros.names, rename, ...) a kernel and a meta function that fail with an
+// error naming the operator and saying that named tensors are unsupported.
+//
 // # Registration order
 //
 // The package has one init function, in register.go. It registers the
-// families in the order of its families table, then derives the variants
+// families in the order of its families table, then the named-tensor
+// error kernels (names.go), then derives the variants
 // (derived.go): the out= overloads and the in-place overloads (add_,
 // relu_, ...) that have no kernel of their own get a kernel that calls
 // their functional overload and writes its result, when that overload has

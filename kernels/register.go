@@ -70,13 +70,16 @@ var families = []family{
 	{"quantized_pt2e.go", registerQuantizedPT2E},
 }
 
-// The package's only init: every family, in order, then the derived
+// The package's only init: every family, in order, then the error kernels
+// of the named-tensor overloads no family implements, then the derived
 // variants.
 func init() {
 	for _, f := range families {
 		registering = f.file
 		f.register()
 	}
+	registering = "names.go"
+	registerNames()
 	registering = "derived.go"
 	registerDerived()
 	registering = ""
