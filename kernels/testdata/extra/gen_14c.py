@@ -85,6 +85,36 @@ f = F(A.rnn_relu.input, "acc")
 f.case("one layer", rnn_case(torch.nn.RNN, False, nonlinearity="relu"))
 f.case("two layers bidirectional", rnn_case(torch.nn.RNN, False, L=2, bi=True, nonlinearity="relu"))
 f.case("float64 batch_first", rnn_case(torch.nn.RNN, False, bf=True, dt=f64, nonlinearity="relu"))
+
+
+def packed_case(mod_cls, lstm, lengths=(4, 3, 1), I=3, H=3, L=1, bias=True, bi=False, proj=0, dt=f32, **kw):
+    def make():
+        kwargs = dict(num_layers=L, bias=bias, bidirectional=bi, dtype=dt)
+        if proj:
+            kwargs["proj_size"] = proj
+        kwargs.update(kw)
+        m = mod_cls(I, H, **kwargs)
+        seqs = [R(n, I, dt=dt) for n in lengths]
+        packed = torch.nn.utils.rnn.pack_sequence(seqs)
+        D = 2 if bi else 1
+        B = len(lengths)
+        h0 = R(L * D, B, proj if proj else H, dt=dt)
+        params = [p.detach().clone() for p in m._flat_weights]
+        hx = [h0, R(L * D, B, H, dt=dt)] if lstm else h0
+        return [packed.data, packed.batch_sizes, hx, params, bias, L, 0.0, False, bi], {}
+    return make
+
+
+f = F(A.lstm.data, "acc")
+f.case("one layer", packed_case(torch.nn.LSTM, True))
+f.case("two layers bidirectional", packed_case(torch.nn.LSTM, True, L=2, bi=True, lengths=(3, 3, 2)))
+f.case("proj_size bidirectional", packed_case(torch.nn.LSTM, True, proj=2, bi=True, H=4))
+f = F(A.gru.data, "acc")
+f.case("bidirectional float64", packed_case(torch.nn.GRU, False, bi=True, dt=f64))
+f = F(A.rnn_tanh.data, "acc")
+f.case("two layers", packed_case(torch.nn.RNN, False, L=2))
+f = F(A.rnn_relu.data, "acc")
+f.case("bidirectional, no biases", packed_case(torch.nn.RNN, False, bi=True, bias=False, nonlinearity="relu"))
 torch.backends.mkldnn.enabled = True
 
 
