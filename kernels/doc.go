@@ -40,10 +40,10 @@
 // reproduces PyTorch's CPU generator, so that ManualSeed(s) and the same
 // calls give torch.manual_seed(s)'s values), rnn.go (RNN.cpp: the
 // recurrent cells), rnn_seq.go (RNN.cpp's full-sequence lstm, gru,
-// rnn_tanh and rnn_relu over layers and directions), quantized_pt2e.go (the
-// PT2E choose_qparams, per-token and per-channel-group helpers),
-// quantized.go (native/quantized: fake quantization;
-// gofx has no quantized dtypes, so the ops returning a quantized tensor
+// rnn_tanh and rnn_relu over layers and directions, padded or packed),
+// quantized_pt2e.go (the PT2E choose_qparams, per-token and
+// per-channel-group helpers), quantized.go (native/quantized: fake
+// quantization; gofx has no quantized dtypes, so the ops returning a quantized tensor
 // fail with an error that says so), constraints.go (Constraints.cpp and
 // the assertions of TensorCompare.cpp: the runtime checks torch.export
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
