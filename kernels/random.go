@@ -18,7 +18,8 @@ import (
 // sequence of random calls gives PyTorch's values: rand, randn (normal_fill's
 // blocks of 16 for 16 elements or more), randint, randperm, bernoulli,
 // normal, uniform, random_, exponential, geometric, log_normal, cauchy,
-// multinomial, poisson, binomial, rrelu and the dropouts, up to the last
+// multinomial, poisson, binomial, _standard_gamma, _sample_dirichlet,
+// rrelu and the dropouts, up to the last
 // bit of the libm functions they call (log, sin, cos, tan, exp).
 
 // registerRandom registers the kernels of random.go.
@@ -57,6 +58,8 @@ func registerRandom() {
 	registerBoth("aten::multinomial", multinomial)
 	registerBoth("aten::poisson", poisson)
 	registerBoth("aten::binomial", binomial)
+	registerBoth("aten::_standard_gamma", standardGamma)
+	registerBoth("aten::_sample_dirichlet", sampleDirichlet)
 }
 
 // Generator is a source of random numbers that reproduces PyTorch's CPU
@@ -1143,4 +1146,110 @@ func (g *Generator) btrs(count, prob float64) float64 {
 			return k
 		}
 	}
+}
+
+// gamma is ATen's sample_gamma (Marsaglia and Tsang, with alpha below 1
+// boosted by u^(1/alpha)) on uniform and normal doubles; single says
+// whether alpha's own type is float32, in which alpha += 1 rounds.
+func (g *Generator) gamma(alpha float64, single bool) float64 {
+	scale := 1.0
+	if alpha < 1 {
+		if alpha == 0 {
+			return 0
+		}
+		e := 1 / alpha
+		if single {
+			e = float64(1 / float32(alpha))
+		}
+		scale *= math.Pow(1-g.uniform(tensor.Float64, 0, 1), e)
+		alpha++
+		if single {
+			alpha = float64(float32(alpha))
+		}
+	}
+	d := alpha - float64(float32(1.0)/float32(3.0))
+	c := 1 / math.Sqrt(9*d)
+	for {
+		var x, y float64
+		for {
+			x = g.normal(0, 1)
+			y = 1 + c*x
+			if y > 0 {
+				break
+			}
+		}
+		v := y * y * y
+		u := 1 - g.uniform(tensor.Float64, 0, 1)
+		xx := x * x
+		if u < 1-float64(float32(0.0331))*xx*xx {
+			return scale * d * v
+		}
+		if math.Log(u) < 0.5*xx+d*(1-v+math.Log(v)) {
+			return scale * d * v
+		}
+	}
+}
+
+// standardGamma is aten::_standard_gamma: a Gamma(alpha, 1) sample per
+// element of self, at least the dtype's smallest normal number.
+func standardGamma(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	dt := self.DType()
+	if dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, notImplemented(c, "self", "gamma_cpu", dt)
+	}
+	if self.IsMeta() {
+		return oneOrErr(tensor.NewMeta(dt, self.Shape()...))
+	}
+	alphas := self.Float64s()
+	tiny := math.SmallestNonzeroFloat64 * (1 << 52) // DBL_MIN
+	if dt == tensor.Float32 {
+		tiny = float64(math.Float32frombits(0x00800000)) // FLT_MIN
+	}
+	return draw(c, func(g *Generator) ([]any, error) {
+		vals := make([]float64, len(alphas))
+		for i, a := range alphas {
+			v := g.gamma(a, dt == tensor.Float32)
+			if dt == tensor.Float32 {
+				v = float64(float32(v))
+			}
+			vals[i] = max(tiny, v)
+		}
+		return one(floatValues(dt, vals, self.Shape())), nil
+	})
+}
+
+// sampleDirichlet is aten::_sample_dirichlet: per row of the last
+// dimension, Gamma(alpha, 1) samples in float64 normalized to sum 1.
+func sampleDirichlet(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	dt := self.DType()
+	if dt != tensor.Float32 && dt != tensor.Float64 {
+		return nil, notImplemented(c, "self", "dirichlet", dt)
+	}
+	if self.Dim() == 0 {
+		return nil, c.Errorf("self", "expected at least one dimension of concentrations")
+	}
+	if self.IsMeta() {
+		return oneOrErr(tensor.NewMeta(dt, self.Shape()...))
+	}
+	alphas := self.Float64s()
+	k := self.Size(self.Dim() - 1)
+	tiny := math.SmallestNonzeroFloat64 * (1 << 52)
+	return draw(c, func(g *Generator) ([]any, error) {
+		vals := make([]float64, len(alphas))
+		for i, a := range alphas {
+			vals[i] = max(tiny, g.gamma(a, false))
+		}
+		for r := 0; r+k <= len(vals) && k > 0; r += k {
+			var sum float64
+			for _, v := range vals[r : r+k] {
+				sum += v
+			}
+			for j := r; j < r+k; j++ {
+				vals[j] /= sum
+			}
+		}
+		return one(floatValues(dt, vals, self.Shape())), nil
+	})
 }

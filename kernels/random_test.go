@@ -108,6 +108,8 @@ func TestRandomMoments(t *testing.T) {
 		{"poisson small", "aten::poisson", []any{tensor.Must(tensor.Full(tensor.Float64, 3.0, n))}, nil, 3, 3},
 		{"binomial", "aten::binomial", []any{tensor.Must(tensor.Full(tensor.Float64, 50.0, n)), tensor.Must(tensor.Full(tensor.Float64, 0.3, n))}, nil, 15, 10.5},
 		{"bernoulli", "aten::bernoulli.p", []any{zeros, 0.2}, nil, 0.2, 0.16},
+		{"gamma", "aten::_standard_gamma", []any{tensor.Must(tensor.Full(tensor.Float64, 2.5, n))}, nil, 2.5, 2.5},
+		{"gamma below 1", "aten::_standard_gamma", []any{tensor.Must(tensor.Full(tensor.Float64, 0.5, n))}, nil, 0.5, 0.5},
 		{"randint", "aten::randint.low", []any{int64(-3), int64(4), []int64{n}}, f64, 0, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
