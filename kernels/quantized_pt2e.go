@@ -10,8 +10,9 @@ import (
 // The PT2E quantization helpers of torch/ao/quantization/fx/_decomposed.py
 // beyond quantized.go's: choose_qparams (affine and symmetric, per tensor
 // and per token), quantize/dequantize per token and per channel group,
-// and ATen's _choose_qparams_per_tensor (quant_utils'
-// ChooseQuantizationParams). The Python functions compose tensor
+// ATen's _choose_qparams_per_tensor (quant_utils'
+// ChooseQuantizationParams) and choose_qparams_optimized (QTensor.cpp's
+// greedy search). The Python functions compose tensor
 // operators; these kernels call the same registered operators in the same
 // order, so dtypes (type promotion) and rounding follow PyTorch's.
 
@@ -27,6 +28,7 @@ func registerQuantizedPT2E() {
 	registerBoth("quantized_decomposed::quantize_per_channel_group", quantizePerChannelGroup)
 	registerBoth("quantized_decomposed::dequantize_per_channel_group", dequantizePerChannelGroup)
 	registerBoth("aten::_choose_qparams_per_tensor", chooseQParamsPerTensor)
+	registerBoth("aten::choose_qparams_optimized", chooseQParamsOptimized)
 }
 
 // checkQInput is choose_qparams' input check: float32, float16 or
@@ -326,4 +328,90 @@ func chooseQParamsPerTensor(c *ops.Call) ([]any, error) {
 		zp = int64(math.RoundToEven(initial))
 	}
 	return []any{scale, zp}, nil
+}
+
+// quantLoss is QTensor.cpp's calculate_quant_loss in float32: the L2 norm
+// of x - fake_quant(x) for the range [xmin, xmax] with a float16-rounded
+// xmin and scale.
+func quantLoss(x []float32, xmin, xmax float32, bits int64) float32 {
+	half := rounder(tensor.Float16)
+	xmin = float32(half(float64(xmin)))
+	rng := xmax - xmin
+	qmax := float32(int64(1)<<bits - 1)
+	scale := float32(1)
+	if rng != 0 {
+		scale = float32(half(float64(rng / qmax)))
+	}
+	inv := float32(1)
+	if scale != 0 {
+		inv = 1 / scale
+	}
+	var norm float32
+	for _, v := range x {
+		q := max(0, min(float32(math.RoundToEven(float64(float32((v-xmin)*inv)))), qmax))
+		q = float32(q*scale) + xmin
+		d := v - q
+		norm += float32(d * d)
+	}
+	return float32(math.Sqrt(float64(norm)))
+}
+
+// chooseQParamsOptimized is aten::choose_qparams_optimized: starting from
+// the min and max of the first numel elements, it moves the bound whose
+// step of (max-min)/n_bins loses less, while the range stays above
+// n_bins*(1-ratio) steps, and keeps the local optimum of the quantization
+// loss; it returns ([xmax], [xmin]) as float32 tensors.
+func chooseQParamsOptimized(c *ops.Call) ([]any, error) {
+	x := c.Tensor("input")
+	numel, bins, ratio, bits := c.Int("numel"), c.Int("n_bins"), c.Float("ratio"), c.Int("bit_width")
+	if x.DType() != tensor.Float32 {
+		return nil, c.Errorf("input", "expected a float32 input, got %s", scalarTypeName(x.DType()))
+	}
+	if x.Numel() == 0 {
+		return nil, c.Errorf("input", "input tensor is empty and has no data")
+	}
+	if numel < 0 || numel > int64(x.Numel()) {
+		return nil, c.Errorf("numel", "numel is out of the bound of input tensor")
+	}
+	if bits < 1 || bits > 24 {
+		return nil, c.Errorf("bit_width", "expected a bit_width in [1, 24], got %d", bits)
+	}
+	if x.IsMeta() {
+		return []any{tensor.Must(tensor.NewMeta(tensor.Float32, 1)), tensor.Must(tensor.NewMeta(tensor.Float32, 1))}, nil
+	}
+	if numel == 0 {
+		return nil, c.Errorf("numel", "numel must be positive to take the min and max of the input")
+	}
+	all := x.Float64s()
+	vals := make([]float32, numel)
+	for i := range vals {
+		vals[i] = float32(all[i])
+	}
+	xmin, xmax := vals[0], vals[0]
+	for _, v := range vals {
+		xmin, xmax = min(xmin, v), max(xmax, v)
+	}
+	nb := float32(bins)
+	step := (xmax - xmin) / nb
+	minBins := float32(float64(nb) * (1 - ratio))
+	loss := quantLoss(vals, xmin, xmax, bits)
+	best := loss
+	curMin, curMax, curLoss := xmin, xmax, loss
+	thr := float32(minBins * step)
+	for curMin+thr < curMax {
+		l1 := quantLoss(vals, curMin+step, curMax, bits)
+		l2 := quantLoss(vals, curMin, curMax-step, bits)
+		if curLoss < l1 && curLoss < l2 && curLoss < best {
+			best, xmin, xmax = curLoss, curMin, curMax
+		}
+		if l1 < l2 {
+			curMin, curLoss = curMin+step, l1
+		} else {
+			curMax, curLoss = curMax-step, l2
+		}
+	}
+	return []any{
+		tensor.Must(tensor.FromFloat64s(tensor.Float32, []float64{float64(xmax)}, 1)),
+		tensor.Must(tensor.FromFloat64s(tensor.Float32, []float64{float64(xmin)}, 1)),
+	}, nil
 }

@@ -20,6 +20,9 @@ func TestQuantizedPT2EBadInput(t *testing.T) {
 		{"group size 1", "quantized_decomposed::quantize_per_channel_group", []any{x, s, z, int64(-8), int64(7), tensor.Int8, int64(1)}, nil, "group_size"},
 		{"group 3-d", "quantized_decomposed::dequantize_per_channel_group", []any{zerosOf(tensor.Int8, 1, 2, 4), s, z, int64(-8), int64(7), tensor.Int8, int64(4), tensor.Float32}, nil, "input"},
 		{"group not dividing", "quantized_decomposed::quantize_per_channel_group", []any{poolingF32(2, 6), zerosOf(tensor.Float32, 3), zerosOf(tensor.Int64, 3), int64(-8), int64(7), tensor.Int8, int64(4)}, nil, "group_size"},
+		{"optimized float64", "aten::choose_qparams_optimized", []any{zerosOf(tensor.Float64, 4), int64(4), int64(10), 0.5, int64(8)}, nil, "input"},
+		{"optimized numel too big", "aten::choose_qparams_optimized", []any{zerosOf(tensor.Float32, 4), int64(5), int64(10), 0.5, int64(8)}, nil, "numel"},
+		{"optimized bit width", "aten::choose_qparams_optimized", []any{zerosOf(tensor.Float32, 4), int64(4), int64(10), 0.5, int64(40)}, nil, "bit_width"},
 		{"per tensor empty", "aten::_choose_qparams_per_tensor", []any{zerosOf(tensor.Float32, 0)}, nil, "self"},
 	})
 }

@@ -306,6 +306,10 @@ f.case("mixed signs", lambda: ([R(5, 4)], {}))
 f.case("reduce_range", lambda: ([R(7), True], {}))
 f.case("all zero", lambda: ([torch.zeros(3)], {}))
 f.case("tiny range", lambda: ([R(6) * 1e-4], {}))
+f = F(A.choose_qparams_optimized.default, "exact")
+f.case("8 bits", lambda: ([R(64), 64, 200, 0.16, 8], {}))
+f.case("4 bits, part of the input", lambda: ([R(50), 40, 100, 0.5, 4], {}))
+f.case("outliers", lambda: ([torch.cat([R(30), torch.tensor([8.0, -9.0])]), 32, 50, 0.3, 8], {}))
 
 write_all(OUT)
 
