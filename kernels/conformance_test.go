@@ -50,6 +50,7 @@ var metaUnsupported = map[string]string{
 	"aten.masked_select.default":                   "the number of true mask elements is data",
 	"aten.tensor_split.tensor_indices_or_sections": "the sections or indices are data",
 	"aten.unique_consecutive.default":              "the number of runs is data",
+	"aten._choose_qparams_per_tensor.default":      "it returns numbers computed from the data",
 }
 
 // casesByFile groups the cases of dir by op overload file, in name order.

@@ -134,9 +134,9 @@ func TestOneInit(t *testing.T) {
 }
 
 // infrastructure are the files of the package that hold shared machinery
-// rather than a family of kernels.
+// rather than a family of kernels (names.go: the named-tensor errors).
 var infrastructure = []string{
-	"blas.go", "derived.go", "doc.go", "dtype.go", "helpers.go", "parallel.go", "register.go", "tensor_iterator.go",
+	"blas.go", "derived.go", "doc.go", "dtype.go", "helpers.go", "names.go", "parallel.go", "register.go", "tensor_iterator.go",
 }
 
 // TestFamilyFiles checks the layout: every family names a file of this

@@ -26,15 +26,25 @@
 // operators: activation.go (Activation.cpp), unary_ops.go, binary_ops.go,
 // pow.go, lerp.go, pointwise_ops.go, tensor_compare.go, reduce_ops.go,
 // softmax.go, sorting.go (with kthvalue, median, mode, quantile
-// and the cummax/logcumsumexp scans), tensor_factories.go, tensor_conversions.go,
+// and the cummax/logcumsumexp scans), tensor_factories.go, windows.go (the
+// window functions, tril/triu_indices, vander, range), tensor_conversions.go,
 // copy.go, fill.go, tensor_properties.go, resize.go, scalar.go,
 // tensor_shape.go, tensor_transformations.go, padding.go, indexing.go
 // (TensorAdvancedIndexing.cpp), linear_algebra.go, linear.go,
-// convolution.go, col2im.go, pooling.go, upsample.go, grid_sampler.go,
+// convolution.go, col2im.go, pooling.go, max_pooling.go (MaxPooling.cpp,
+// AdaptiveMaxPooling*.cpp, MaxUnpooling.cpp, FractionalMaxPool*.cpp),
+// upsample.go, upsample_aa.go (UpSampleKernel.cpp's anti-aliased
+// separable resampling), grid_sampler.go,
 // embedding.go, embedding_bag.go, distance.go, normalization.go,
-// layer_norm.go, group_norm.go, dropout.go, rnn.go (RNN.cpp: the
-// recurrent cells), quantized.go (native/quantized: fake quantization;
-// gofx has no quantized dtypes, so the ops returning a quantized tensor
+// layer_norm.go, group_norm.go, dropout.go (and rrelu), random.go
+// (Distributions.cpp: the random operators, drawing from a Generator that
+// reproduces PyTorch's CPU generator, so that ManualSeed(s) and the same
+// calls give torch.manual_seed(s)'s values), rnn.go (RNN.cpp: the
+// recurrent cells), rnn_seq.go (RNN.cpp's full-sequence lstm, gru,
+// rnn_tanh and rnn_relu over layers and directions, padded or packed),
+// quantized_pt2e.go (the PT2E choose_qparams, per-token and
+// per-channel-group helpers), quantized.go (native/quantized: fake
+// quantization; gofx has no quantized dtypes, so the ops returning a quantized tensor
 // fail with an error that says so), constraints.go (Constraints.cpp and
 // the assertions of TensorCompare.cpp: the runtime checks torch.export
 // programs keep), triangular.go (TriangularOps.cpp), attention.go
@@ -76,10 +86,16 @@
 // multiplication), parallel.go (parallelFor), dtype.go (compute dtypes,
 // rounding and dtype names for errors), helpers.go and derived.go.
 //
+// gofx has no named tensors: names.go gives every named-tensor (Dimname)
+// overload no family implements (softmax.Dimname, sum.dim_DimnameList,
+// zeros.names, rename, ...) a kernel and a meta function that fail with an
+// error naming the operator and saying that named tensors are unsupported.
+//
 // # Registration order
 //
 // The package has one init function, in register.go. It registers the
-// families in the order of its families table, then derives the variants
+// families in the order of its families table, then the named-tensor
+// error kernels (names.go), then derives the variants
 // (derived.go): the out= overloads and the in-place overloads (add_,
 // relu_, ...) that have no kernel of their own get a kernel that calls
 // their functional overload and writes its result, when that overload has

@@ -196,8 +196,6 @@ func TestReduceOverloadsBadInput(t *testing.T) {
 		{"_local_scalar_dense empty", "aten::_local_scalar_dense", []any{f32(0)}, nil, "self", "0 elements"},
 		{"_local_scalar_dense meta", "aten::_local_scalar_dense", []any{f32().Meta()}, nil, "self", "data-dependent"},
 		{"nonzero meta", "aten::nonzero", []any{f32(2, 3).Meta()}, nil, "self", "data-dependent output shape"},
-		{"native_dropout random", "aten::native_dropout", []any{f32(3), 0.5, true}, nil, "train", "random generator"},
-		{"native_dropout random train None", "aten::native_dropout", []any{f32(3), 0.25, nil}, nil, "train", "random generator"},
 		{"native_dropout p > 1", "aten::native_dropout", []any{f32(3), 1.5, true}, nil, "p", "bernoulli_ expects p to be in [0, 1], but got p=-0.5"},
 		{"native_dropout p < 0", "aten::native_dropout", []any{f32(3), -0.5, true}, nil, "p", "got p=1.5"},
 		{"native_dropout p nan", "aten::native_dropout", []any{f32(3), math.NaN(), true}, nil, "p", "got p=NaN"},

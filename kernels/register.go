@@ -69,18 +69,27 @@ var families = []family{
 	{"batch_linear_algebra.go", registerBatchLinearAlgebra},
 	{"special.go", registerSpecial},
 	{"integration.go", registerIntegration},
+	{"rnn_seq.go", registerRNNSeq},
+	{"max_pooling.go", registerMaxPooling},
+	{"upsample_aa.go", registerUpsampleAA},
+	{"random.go", registerRandom},
+	{"windows.go", registerWindows},
+	{"quantized_pt2e.go", registerQuantizedPT2E},
 	// aliases.go comes last: it registers an alias only when its target
 	// has a kernel.
 	{"aliases.go", registerAliases},
 }
 
-// The package's only init: every family, in order, then the derived
+// The package's only init: every family, in order, then the error kernels
+// of the named-tensor overloads no family implements, then the derived
 // variants.
 func init() {
 	for _, f := range families {
 		registering = f.file
 		f.register()
 	}
+	registering = "names.go"
+	registerNames()
 	registering = "derived.go"
 	registerDerived()
 	registering = ""

@@ -620,7 +620,6 @@ func isreal(c *ops.Call) ([]any, error) {
 	return one(boolMap(c.Tensor("self"), func(float64) bool { return true })), nil
 }
 
-
 // logSigmoidForward is aten::log_sigmoid_forward's CPU kernel:
 // min(x, 0) - log1p(z) and the buffer z = exp(-|x|).
 func logSigmoidForward(c *ops.Call) ([]any, error) {

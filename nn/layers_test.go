@@ -2,6 +2,7 @@ package nn_test
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"testing"
 
@@ -165,14 +166,16 @@ func TestLayersAgainstPyTorch(t *testing.T) {
 
 func TestDropoutTraining(t *testing.T) {
 	x := tensor.Must(tensor.NewGenerator(2).Randn(tensor.Float32, 3, 4))
-	// The reference kernels have no random generator: training-mode
-	// dropout with 0 < p < 1 is refused, with a reason.
-	_, err := nn.Run(nn.NewDropout(0.25), nn.Tensor(x))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "aten::dropout")
-	assert.Contains(t, err.Error(), "random")
+	// Training-mode dropout with 0 < p < 1 draws a mask from the kernels'
+	// generator: every element is dropped (0) or scaled by 1/(1-p).
+	out, err := nn.Run(nn.NewDropout(0.25), nn.Tensor(x))
+	require.NoError(t, err)
+	for i, v := range out.Tensor().Float64s() {
+		want := float64(float32(x.Float64s()[i]) / float32(0.75))
+		assert.True(t, v == 0 || math.Abs(v-want) <= 1e-6*math.Abs(want), "element %d: %v is neither 0 nor x/(1-p)", i, v)
+	}
 
-	out, err := nn.Run(nn.NewDropout(0), nn.Tensor(x))
+	out, err = nn.Run(nn.NewDropout(0), nn.Tensor(x))
 	require.NoError(t, err)
 	requireClose(t, out.Tensor(), x, "p=0")
 	out, err = nn.Run(nn.NewDropout(1), nn.Tensor(x))
