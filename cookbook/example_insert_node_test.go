@@ -60,7 +60,7 @@ func Example_insertNode() {
 	// def forward(self, x, y):
 	//     add = torch.ops.aten.add.Tensor(x, y);  x = y = None
 	//     relu = torch.ops.aten.relu.default(add);  add = None
-	//     mul = torch.ops.aten.mul.Scalar(relu, 2);  relu = None
+	//     mul = torch.ops.aten.mul.Tensor(relu, 2);  relu = None
 	//     return mul
 	// tensor([0., 0., 6.]) <nil>
 }

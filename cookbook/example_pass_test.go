@@ -96,7 +96,7 @@ func Example_passManager() {
 	// check_no_relu6     no       6 → 6
 	// total              yes      6 → 6
 	// def forward(self, x):
-	//     mul = torch.ops.aten.mul.Scalar(x, 2)
+	//     mul = torch.ops.aten.mul.Tensor(x, 2)
 	//     hardtanh = torch.ops.aten.hardtanh.default(mul, 0.0, 6.0);  mul = None
 	//     hardtanh_1 = torch.ops.aten.hardtanh.default(x, 0.0, 6.0);  x = None
 	//     add = torch.ops.aten.add.Tensor(hardtanh, hardtanh_1);  hardtanh = hardtanh_1 = None

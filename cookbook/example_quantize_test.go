@@ -120,18 +120,18 @@ func Example_quantizeLinear() {
 	// 2 linears quantized
 	// def forward(self, x):
 	//     fc1_bias = self.fc1.bias
-	//     div = torch.ops.aten.div.Scalar(x, 0.03125);  x = None
+	//     div = torch.ops.aten.div.Tensor(x, 0.03125);  x = None
 	//     round_1 = torch.ops.aten.round.default(div);  div = None
 	//     clamp = torch.ops.aten.clamp.default(round_1, -128, 127);  round_1 = None
-	//     mul = torch.ops.aten.mul.Scalar(clamp, 0.03125);  clamp = None
+	//     mul = torch.ops.aten.mul.Tensor(clamp, 0.03125);  clamp = None
 	//     _folded_constant_0 = self._folded_constant_0
 	//     linear_2 = torch.ops.aten.linear.default(mul, _folded_constant_0, fc1_bias);  mul = _folded_constant_0 = fc1_bias = None
 	//     relu = linear_2.relu();  linear_2 = None
 	//     fc2_bias = self.fc2.bias
-	//     div_2 = torch.ops.aten.div.Scalar(relu, 0.03125);  relu = None
+	//     div_2 = torch.ops.aten.div.Tensor(relu, 0.03125);  relu = None
 	//     round_3 = torch.ops.aten.round.default(div_2);  div_2 = None
 	//     clamp_2 = torch.ops.aten.clamp.default(round_3, -128, 127);  round_3 = None
-	//     mul_2 = torch.ops.aten.mul.Scalar(clamp_2, 0.03125);  clamp_2 = None
+	//     mul_2 = torch.ops.aten.mul.Tensor(clamp_2, 0.03125);  clamp_2 = None
 	//     _folded_constant_1 = self._folded_constant_1
 	//     linear_3 = torch.ops.aten.linear.default(mul_2, _folded_constant_1, fc2_bias);  mul_2 = _folded_constant_1 = fc2_bias = None
 	//     return linear_3

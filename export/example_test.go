@@ -47,8 +47,8 @@ func Example() {
 	fmt.Println(err)
 	// Output:
 	// def forward(self, b_calls, x):
-	//     add = torch.ops.aten.add.Scalar(b_calls, 1.0);  b_calls = None
-	//     mul = torch.ops.aten.mul.Scalar(x, 2);  x = None
+	//     add = torch.ops.aten.add.Tensor(b_calls, 1.0);  b_calls = None
+	//     mul = torch.ops.aten.mul.Tensor(x, 2);  x = None
 	//     relu = torch.ops.aten.relu.default(mul);  mul = None
 	//     return (add, relu)
 	// map[add:calls]

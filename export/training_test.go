@@ -44,10 +44,9 @@ func TestTrainingModeBatchNorm(t *testing.T) {
 	// The lines of PyTorch 2.6's program (ep.run_decompositions()), in
 	// gofx's printing: a getitem is printed as operator.getitem(x, i)
 	// rather than x[i], a node with several results is annotated with
-	// their tuple, and num_batches_tracked.add_(1) is recorded as
-	// add.Scalar where PyTorch records add.Tensor.
+	// their tuple.
 	for _, line := range []string{
-		`add: "i64[]" = torch.ops.aten.add.Scalar(b_bn_num_batches_tracked, 1);  b_bn_num_batches_tracked = None`,
+		`add: "i64[]" = torch.ops.aten.add.Tensor(b_bn_num_batches_tracked, 1);  b_bn_num_batches_tracked = None`,
 		`_native_batch_norm_legit_functional: "(f32[2, 3, 4, 4], f32[3], f32[3], f32[3], f32[3])" = torch.ops.aten._native_batch_norm_legit_functional.default(x, p_bn_weight, p_bn_bias, b_bn_running_mean, b_bn_running_var, True, 0.1, 1e-05);  x = p_bn_weight = p_bn_bias = b_bn_running_mean = b_bn_running_var = None`,
 		`getitem: "f32[2, 3, 4, 4]" = operator.getitem(_native_batch_norm_legit_functional, 0)`,
 		`getitem_3: "f32[3]" = operator.getitem(_native_batch_norm_legit_functional, 3)`,

@@ -75,7 +75,7 @@ func ExampleWrap() {
 	fmt.Print(gm.Code())
 	// Output:
 	// def forward(self, x):
-	//     mul = torch.ops.aten.mul.Scalar(x, 2);  x = None
+	//     mul = torch.ops.aten.mul.Tensor(x, 2);  x = None
 	//     clip_if_big = example.clip_if_big(mul);  mul = None
 	//     return clip_if_big
 }

@@ -345,7 +345,7 @@ func ExampleSplitModuleWith() {
 	//
 	// def forward(self, relu):
 	//     blocks_1_lin = self.blocks_1_lin(relu);  relu = None
-	//     add = torch.ops.aten.add.Scalar(blocks_1_lin, 1.0);  blocks_1_lin = None
+	//     add = torch.ops.aten.add.Tensor(blocks_1_lin, 1.0);  blocks_1_lin = None
 	//     relu_1 = add.relu();  add = None
 	//     return relu_1
 }

@@ -98,10 +98,10 @@ func (v Value) Method(name string, args ...any) Value {
 
 // Operators used by the methods and Python operators.
 var (
-	opAddT, opAddS             = Op("aten::add.Tensor"), Op("aten::add.Scalar")
-	opSubT, opSubS             = Op("aten::sub.Tensor"), Op("aten::sub.Scalar")
-	opMulT, opMulS             = Op("aten::mul.Tensor"), Op("aten::mul.Scalar")
-	opDivT, opDivS             = Op("aten::div.Tensor"), Op("aten::div.Scalar")
+	opAddT                     = Op("aten::add.Tensor")
+	opSubT                     = Op("aten::sub.Tensor")
+	opMulT                     = Op("aten::mul.Tensor")
+	opDivT                     = Op("aten::div.Tensor")
 	opPowTT, opPowTS           = Op("aten::pow.Tensor_Tensor"), Op("aten::pow.Tensor_Scalar")
 	opMatmul                   = Op("aten::matmul")
 	opT                        = Op("aten::t")
@@ -126,7 +126,7 @@ var (
 	opLeT, opLeS               = Op("aten::le.Tensor"), Op("aten::le.Scalar")
 	opGeT, opGeS               = Op("aten::ge.Tensor"), Op("aten::ge.Scalar")
 	opNeT, opNeS               = Op("aten::ne.Tensor"), Op("aten::ne.Scalar")
-	opFloorDivT, opFloorDivS   = Op("aten::floor_divide"), Op("aten::floor_divide.Scalar")
+	opFloorDivT                = Op("aten::floor_divide")
 	opRemT, opRemS             = Op("aten::remainder.Tensor"), Op("aten::remainder.Scalar")
 )
 
@@ -139,9 +139,15 @@ func isNumber(v Value) bool {
 	return false
 }
 
-// pick chooses the .Scalar overload for a number operand.
+// pick chooses the operator for other: t for a tensor, s for a number.
+// A nil s means that PyTorch's Python bindings hide the operator's .Scalar
+// overload (add, sub, mul, div, their in-place forms and floor_divide):
+// Python's x * 0.5 then calls t with the number, which ops binds as a
+// wrapped number, and torch.fx's make_fx, torch.export and TorchScript all
+// record aten.mul.Tensor(x, 0.5). Operators whose .Scalar overload Python
+// does call (pow, remainder, the comparisons) pass it as s.
 func pick(other Value, t, s *ops.Operator) *ops.Operator {
-	if isNumber(other) {
+	if s != nil && isNumber(other) {
 		return s
 	}
 	return t
@@ -162,28 +168,31 @@ func (v Value) binary(other any, t, s *ops.Operator, py node.Function) Value {
 	return out
 }
 
-// Add is Python's v + other: aten::add.Tensor, or aten::add.Scalar for a
-// number. Like the other arithmetic methods (Sub, Mul, Div, FloorDiv, Mod,
+// Add is Python's v + other: aten::add.Tensor, also for a number, which is
+// passed as a wrapped number as PyTorch passes it (x + 1 is recorded as
+// aten.add.Tensor(x, 1); so are Sub, Mul, Div and FloorDiv, whose .Scalar
+// overloads Python never calls, while Pow, Mod and the comparisons take
+// their .Scalar overloads for a number, as PyTorch does). Like the other arithmetic methods (Sub, Mul, Div, FloorDiv, Mod,
 // Pow, Matmul and the comparisons) it stands for a Python operator, so
 // a tracer records it as a call_function of the aten operator; the other
 // methods of Value are tensor methods and are recorded as call_method.
 // When both operands are numbers (Go numbers or symbolic sizes) it is
 // Python's arithmetic on numbers: computed at once for Go numbers, recorded
 // as operator.add for symbolic ones.
-func (v Value) Add(other any) Value { return v.binary(other, opAddT, opAddS, OperatorAdd) }
+func (v Value) Add(other any) Value { return v.binary(other, opAddT, nil, OperatorAdd) }
 
 // Sub is v - other.
-func (v Value) Sub(other any) Value { return v.binary(other, opSubT, opSubS, OperatorSub) }
+func (v Value) Sub(other any) Value { return v.binary(other, opSubT, nil, OperatorSub) }
 
 // Mul is v * other.
-func (v Value) Mul(other any) Value { return v.binary(other, opMulT, opMulS, OperatorMul) }
+func (v Value) Mul(other any) Value { return v.binary(other, opMulT, nil, OperatorMul) }
 
 // Div is v / other (true division).
-func (v Value) Div(other any) Value { return v.binary(other, opDivT, opDivS, OperatorTrueDiv) }
+func (v Value) Div(other any) Value { return v.binary(other, opDivT, nil, OperatorTrueDiv) }
 
 // FloorDiv is v // other.
 func (v Value) FloorDiv(other any) Value {
-	return v.binary(other, opFloorDivT, opFloorDivS, OperatorFloorDiv)
+	return v.binary(other, opFloorDivT, nil, OperatorFloorDiv)
 }
 
 // Mod is v % other (the result has the sign of other, as in Python).

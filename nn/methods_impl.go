@@ -90,10 +90,13 @@ func init() {
 		name string
 		t, s string
 	}{
-		{"add", "add.Tensor", "add.Scalar"}, {"sub", "sub.Tensor", "sub.Scalar"},
-		{"mul", "mul.Tensor", "mul.Scalar"}, {"div", "div.Tensor", "div.Scalar"},
-		{"add_", "add_.Tensor", "add_.Scalar"}, {"sub_", "sub_.Tensor", "sub_.Scalar"},
-		{"mul_", "mul_.Tensor", "mul_.Scalar"}, {"div_", "div_.Tensor", "div_.Scalar"},
+		// PyTorch's Python bindings hide the .Scalar overloads of add,
+		// sub, mul and div: a number is passed to .Tensor as a wrapped
+		// number (s is "").
+		{"add", "add.Tensor", ""}, {"sub", "sub.Tensor", ""},
+		{"mul", "mul.Tensor", ""}, {"div", "div.Tensor", ""},
+		{"add_", "add_.Tensor", ""}, {"sub_", "sub_.Tensor", ""},
+		{"mul_", "mul_.Tensor", ""}, {"div_", "div_.Tensor", ""},
 		{"pow", "pow.Tensor_Tensor", "pow.Tensor_Scalar"},
 		{"eq", "eq.Tensor", "eq.Scalar"}, {"ne", "ne.Tensor", "ne.Scalar"},
 		{"lt", "lt.Tensor", "lt.Scalar"}, {"le", "le.Tensor", "le.Scalar"},
@@ -101,7 +104,11 @@ func init() {
 		{"maximum", "maximum", "maximum"}, {"minimum", "minimum", "minimum"},
 		{"matmul", "matmul", "matmul"}, {"mm", "mm", "mm"}, {"bmm", "bmm", "bmm"},
 	} {
-		RegisterMethod(b.name, binaryMethod(Op("aten::"+b.t), Op("aten::"+b.s)))
+		var s *ops.Operator
+		if b.s != "" {
+			s = Op("aten::" + b.s)
+		}
+		RegisterMethod(b.name, binaryMethod(Op("aten::"+b.t), s))
 	}
 	RegisterMethod("size", methodSize)
 	RegisterMethod("dim", func(a []Value, kw map[string]Value) (Value, error) {

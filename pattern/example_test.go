@@ -28,10 +28,10 @@ func ExampleReplace() {
 	// 2 matches
 	// graph():
 	//     %x : [num_users=1] = placeholder[target=x]
-	//     %add_2 : [num_users=1] = call_function[target=aten.add.Scalar](args = (%x, 1.0), kwargs = {})
+	//     %add_2 : [num_users=1] = call_function[target=aten.add.Tensor](args = (%x, 1.0), kwargs = {})
 	//     %clamp_min : [num_users=1] = call_function[target=aten.clamp_min.default](args = (%add_2, 0.0), kwargs = {})
-	//     %mul : [num_users=1] = call_function[target=aten.mul.Scalar](args = (%clamp_min, 2.0), kwargs = {})
-	//     %add_3 : [num_users=1] = call_function[target=aten.add.Scalar](args = (%mul, 1.0), kwargs = {})
+	//     %mul : [num_users=1] = call_function[target=aten.mul.Tensor](args = (%clamp_min, 2.0), kwargs = {})
+	//     %add_3 : [num_users=1] = call_function[target=aten.add.Tensor](args = (%mul, 1.0), kwargs = {})
 	//     %clamp_min_1 : [num_users=1] = call_function[target=aten.clamp_min.default](args = (%add_3, 0.0), kwargs = {})
 	//     return clamp_min_1
 }
@@ -69,13 +69,14 @@ func ExampleFind() {
 }
 
 // As in torch.fx, a placeholder binds a literal whatever overload recorded
-// it: the pattern's x + num records aten.add.Tensor and matches the
-// aten.add.Scalar of x + 2. The replacement's x * num becomes
-// aten.mul.Scalar once num is bound to 2. StrictOverloads would find no match.
+// it: the pattern's x ** num records aten.pow.Tensor_Tensor and matches the
+// aten.pow.Tensor_Scalar of x ** 2 (as PyTorch records it). The
+// replacement's x * num becomes aten.mul.Scalar once num is bound to 2.
+// StrictOverloads would find no match.
 func ExampleReplace_literalBinding() {
-	gm, _ := fx.SymbolicTraceFunc(func(x nn.Value) nn.Value { return x.Add(2).Relu() })
+	gm, _ := fx.SymbolicTraceFunc(func(x nn.Value) nn.Value { return x.Pow(2).Relu() })
 	ms, err := pattern.Replace(gm,
-		func(x, num nn.Value) nn.Value { return x.Add(num).Relu() },
+		func(x, num nn.Value) nn.Value { return x.Pow(num).Relu() },
 		func(x, num nn.Value) nn.Value { return x.Mul(num) })
 	if err != nil {
 		fmt.Println(err)

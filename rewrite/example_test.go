@@ -53,7 +53,7 @@ func Example() {
 	// Output:
 	// changed: true
 	// def forward(self, x):
-	//     mul_1 = torch.ops.aten.mul.Scalar(x, 2.0)
+	//     mul_1 = torch.ops.aten.mul.Tensor(x, 2.0)
 	//     add = torch.ops.aten.add.Tensor(x, mul_1);  x = mul_1 = None
 	//     return add
 }

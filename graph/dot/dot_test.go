@@ -103,7 +103,7 @@ func TestDOTContents(t *testing.T) {
 		{"header", "digraph \"graph\" {\n"},
 		{"placeholder with val", `"x" [label="{%x|placeholder x|val: f32[1, 16]}"`},
 		{"module type", `call_module blocks.0.lin (Linear)|args: (%x,)|val: f32[1, 16]`},
-		{"literal argument", `call_function aten.add.Scalar|args: (%blocks_0_lin, 1.0)`},
+		{"literal argument", `call_function aten.add.Tensor|args: (%blocks_0_lin, 1.0)`},
 		{"output", `"output" [label="{%output|output output|returns: %relu_1|val: f32[1, 16]}"`},
 		{"edge", "\t\"blocks_0_lin\" -> \"add\";\n"},
 		{"last edge", "\t\"relu_1\" -> \"output\";\n}\n"},
@@ -223,7 +223,7 @@ func ExampleDOT() {
 	// 	edge [arrowsize=0.7];
 	// 	"x" [label="{%x|placeholder x}", fillcolor="#cfe8ff"];
 	// 	"blocks_0_lin" [label="{%blocks_0_lin|call_module blocks.0.lin (Linear)|args: (%x,)}", fillcolor="#ffe0cc"];
-	// 	"add" [label="{%add|call_function aten.add.Scalar|args: (%blocks_0_lin, 1.0)}", fillcolor="#e8f5e9"];
+	// 	"add" [label="{%add|call_function aten.add.Tensor|args: (%blocks_0_lin, 1.0)}", fillcolor="#e8f5e9"];
 	// 	"relu" [label="{%relu|call_method relu|args: (%add,)}", fillcolor="#f3e5f5"];
 	// 	"output" [label="{%output|output output|returns: %relu}", fillcolor="#cfe8ff"];
 	// 	"x" -> "blocks_0_lin";

@@ -39,7 +39,7 @@ var (
 	opMean, opMeanDim   = nn.Op("aten::mean"), nn.Op("aten::mean.dim")
 	opTopK              = nn.Op("aten::topk")
 	opMatmul            = nn.Op("aten::matmul")
-	opAddT, opAddS      = nn.Op("aten::add.Tensor"), nn.Op("aten::add.Scalar")
+	opAddT              = nn.Op("aten::add.Tensor")
 	opSin               = nn.Op("aten::sin")
 	opCos               = nn.Op("aten::cos")
 	opWhere             = nn.Op("aten::where.self")
@@ -304,22 +304,16 @@ func TopK(x nn.Value, k, dim int, largest, sorted bool) nn.Value {
 // Matmul is torch.matmul: aten::matmul(x, y).
 func Matmul(x, y nn.Value) nn.Value { return nn.CallOp(opMatmul, x, y) }
 
-// Add is torch.add(x, y, alpha=alpha): x + alpha·y with aten::add.Tensor,
-// or aten::add.Scalar when y is a number. alpha is a number, or nn.None
-// for PyTorch's default 1 (left out of the call).
+// Add is torch.add(x, y, alpha=alpha): x + alpha·y with aten::add.Tensor.
+// A number y is passed as a wrapped number, as PyTorch's Python binding
+// passes it (torch.add(x, 1) is recorded as aten.add.Tensor(x, 1): Python
+// never calls aten::add.Scalar). alpha is a number, or nn.None for
+// PyTorch's default 1 (left out of the call).
 func Add(x, y, alpha nn.Value) nn.Value {
-	op := opAddT
-	switch y.Kind() {
-	case "int", "float", "bool":
-		op = opAddS
-	}
 	if alpha.IsNone() {
-		return nn.CallOp(op, x, y)
+		return nn.CallOp(opAddT, x, y)
 	}
-	if op == opAddS {
-		return nn.CallOp(op, x, y, alpha)
-	}
-	return nn.CallOpKw(op, []any{x, y}, map[string]any{"alpha": alpha})
+	return nn.CallOpKw(opAddT, []any{x, y}, map[string]any{"alpha": alpha})
 }
 
 // Sin is torch.sin: aten::sin(x).
