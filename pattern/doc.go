@@ -28,11 +28,11 @@
 //
 // An operator node matches every overload of its packet whose arguments
 // line up by schema name, as torch.fx's graphs record torch.add whatever the
-// argument types: the pattern add(x, num) records aten.add.Tensor and matches
-// the aten.add.Scalar of add(y, 2), binding num to 2 (StrictOverloads asks
-// for the same overload). Replace then re-resolves the overload of each node
-// it creates from what it binds: a replacement x * num bound to 2 becomes
-// aten.mul.Scalar, not a mul.Tensor that fails to run.
+// argument types: the pattern pow(x, num) records aten.pow.Tensor_Tensor and
+// matches the aten.pow.Tensor_Scalar of y ** 2, binding num to 2
+// (StrictOverloads asks for the same overload). Replace then re-resolves the
+// overload of each node it creates from what it binds, as the JIT resolves
+// a call: a replacement x * num bound to 2 becomes aten.mul.Scalar.
 //
 // A get_attr node of a pattern traced from a module that reads a parameter
 // or buffer matches a get_attr reading any parameter or buffer of the target
