@@ -116,9 +116,9 @@ func coreRules() Table {
 	t.add(aten.Elu, elu)
 	t.add(aten.Silu, func(a []nn.Value) nn.Value { return call(opMulT, a[0], call(aten.Sigmoid, a[0])) })
 	t.add(aten.Hardswish, func(a []nn.Value) nn.Value {
-		return call(opDivS, call(opMulT, a[0], relu6Shift(a[0])), 6)
+		return call(opDivT, call(opMulT, a[0], relu6Shift(a[0])), 6)
 	})
-	t.add(aten.Hardsigmoid, func(a []nn.Value) nn.Value { return call(opDivS, relu6Shift(a[0]), 6) })
+	t.add(aten.Hardsigmoid, func(a []nn.Value) nn.Value { return call(opDivT, relu6Shift(a[0]), 6) })
 	t.add(aten.RsubScalar, rsub)
 	t.add(aten.FullLike, func(a []nn.Value) nn.Value { return fullLike(a[0], a[1], a[2:6]) })
 	t.add(aten.ZerosLike, func(a []nn.Value) nn.Value { return fullLike(a[0], nn.Of(0), a[1:5]) })
@@ -171,7 +171,7 @@ func extraRules() Table {
 	t.add(aten.InternalLogSoftmax, func(a []nn.Value) nn.Value { return softmax113(a[0], a[1].Int(), a[2].Bool(), true) })
 	t.add(aten.Hardtanh, func(a []nn.Value) nn.Value { return call(aten.Clamp, a[0], a[1], a[2]) })
 	t.add(aten.LeakyRelu, func(a []nn.Value) nn.Value {
-		return call(aten.WhereSelf, call(aten.GtScalar, a[0], 0), a[0], call(opMulS, a[0], a[1]))
+		return call(aten.WhereSelf, call(aten.GtScalar, a[0], 0), a[0], call(opMulT, a[0], a[1]))
 	})
 	t.add(aten.T, func(a []nn.Value) nn.Value { return transposeT(a[0]) })
 	t.add(aten.TransposeInt, func(a []nn.Value) nn.Value { return transpose(a[0], a[1].Int(), a[2].Int()) })
@@ -574,7 +574,7 @@ func adaptiveAvgPool2d(a []nn.Value) nn.Value {
 // relu6Shift is clamp(x + 3, 0, 6), shared by hardswish and hardsigmoid
 // (1.13's decompositions clamp min and max in turn: the same values).
 func relu6Shift(x nn.Value) nn.Value {
-	return call(aten.Clamp, call(opAddS, x, 3), 0, 6)
+	return call(aten.Clamp, call(opAddT, x, 3), 0, 6)
 }
 
 // elu is 1.13's decomposition: where(x > 0, x * scale, (exp(x *
@@ -582,8 +582,8 @@ func relu6Shift(x nn.Value) nn.Value {
 func elu(a []nn.Value) nn.Value {
 	x, alpha, scale, inScale := a[0], a[1], a[2], a[3]
 	neg := alpha.Mul(scale)
-	pos := call(opMulS, x, scale)
-	e := call(opMulS, call(aten.SubScalar, call(aten.Exp, call(opMulS, x, inScale)), 1), neg)
+	pos := call(opMulT, x, scale)
+	e := call(opMulT, call(opSubT, call(aten.Exp, call(opMulT, x, inScale)), 1), neg)
 	return call(aten.WhereSelf, call(aten.GtScalar, x, 0), pos, e)
 }
 
@@ -739,18 +739,18 @@ func batchNorm113(x, w, b, rm, rv nn.Value, training bool, momentum, eps nn.Valu
 		xacc := toDType(x, cdt)
 		biasedVar := callKw(aten.VarCorrection, []any{xacc, intList(red...)}, map[string]any{"correction": 0, "keepdim": true})
 		mean := call(aten.MeanDim, xacc, intList(red...), true)
-		rstd := call(aten.Rsqrt, call(opAddS, biasedVar, eps))
+		rstd := call(aten.Rsqrt, call(opAddT, biasedVar, eps))
 		out = call(opMulT, call(opSubT, x, mean), rstd)
 		saveMean, saveRstd = squeezeDims(mean, red), squeezeDims(rstd, red)
 		if !rm.IsNone() {
-			upd := call(opAddT, call(opMulS, saveMean, momentum), call(opMulS, rm, nn.Of(1.0).Sub(momentum)))
+			upd := call(opAddT, call(opMulT, saveMean, momentum), call(opMulT, rm, nn.Of(1.0).Sub(momentum)))
 			call(opCopy_, rm, upd)
 		}
 		if !rv.IsNone() {
 			s := shapeOf(x)
 			cnt := prod(s).Div(s[1])
-			unbiased := call(opMulS, squeezeDims(biasedVar, red), cnt.Div(cnt.Sub(1)))
-			upd := call(opAddT, call(opMulS, unbiased, momentum), call(opMulS, rv, nn.Of(1.0).Sub(momentum)))
+			unbiased := call(opMulT, squeezeDims(biasedVar, red), cnt.Div(cnt.Sub(1)))
+			upd := call(opAddT, call(opMulT, unbiased, momentum), call(opMulT, rv, nn.Of(1.0).Sub(momentum)))
 			call(opCopy_, rv, upd)
 		}
 	} else {
@@ -759,7 +759,7 @@ func batchNorm113(x, w, b, rm, rv nn.Value, training bool, momentum, eps nn.Valu
 		}
 		mean := callKw(opToCopy, []any{rm}, map[string]any{"dtype": cdt})
 		v := callKw(opToCopy, []any{rv}, map[string]any{"dtype": cdt})
-		invstd := call(opMulS, call(aten.Reciprocal, call(aten.Sqrt, call(opAddS, v, eps))), 1)
+		invstd := call(opMulT, call(aten.Reciprocal, call(aten.Sqrt, call(opAddT, v, eps))), 1)
 		saveMean = callVia(x, aten.Full, []any{intList(0), 0}, map[string]any{"dtype": dt})
 		saveRstd = callVia(x, aten.Full, []any{intList(0), 0}, map[string]any{"dtype": dt})
 		mean, invstd = unsqueezeTo(mean, n-1), unsqueezeTo(invstd, n-1)
@@ -789,13 +789,13 @@ func gelu(a []nn.Value) nn.Value {
 	x, approx := a[0], a[1]
 	switch approx.Any() {
 	case "none":
-		return call(opMulT, call(opMulS, x, 0.5), call(opAddS, call(aten.Erf, call(opMulS, x, math.Sqrt2/2)), 1))
+		return call(opMulT, call(opMulT, x, 0.5), call(opAddT, call(aten.Erf, call(opMulT, x, math.Sqrt2/2)), 1))
 	case "tanh":
 		const kBeta = math.Sqrt2 * (2 / math.SqrtPi) * 0.5
 		const kKappa = 0.044715
 		cube := call(opMulT, call(opMulT, x, x), x)
-		inner := call(opMulS, call(opAddT, x, call(opMulS, cube, kKappa)), kBeta)
-		return call(opMulT, call(opMulS, x, 0.5), call(opAddS, call(aten.Tanh, inner), 1))
+		inner := call(opMulT, call(opAddT, x, call(opMulT, cube, kKappa)), kBeta)
+		return call(opMulT, call(opMulT, x, 0.5), call(opAddT, call(aten.Tanh, inner), 1))
 	}
 	fail("approximate argument must be either none or tanh, got %s", approx)
 	return nn.None

@@ -27,10 +27,10 @@ var (
 // addMathRules adds the rules of this file to t.
 func addMathRules(t Table) {
 	t.add(opDeg2rad, func(a []nn.Value) nn.Value {
-		return call(opMulS, intToFloat(a[0]), 0.017453292519943295769236907684886127134428718885417)
+		return call(opMulT, intToFloat(a[0]), 0.017453292519943295769236907684886127134428718885417)
 	})
 	t.add(opRad2deg, func(a []nn.Value) nn.Value {
-		return call(opMulS, intToFloat(a[0]), 57.295779513082320876798154814105170332405472466564)
+		return call(opMulT, intToFloat(a[0]), 57.295779513082320876798154814105170332405472466564)
 	})
 	t.add(opIsposinf, func(a []nn.Value) nn.Value { return infSign(a[0], math.Inf(1)) })
 	t.add(opIsneginf, func(a []nn.Value) nn.Value { return infSign(a[0], math.Inf(-1)) })
@@ -65,7 +65,7 @@ func sinc(a []nn.Value) nn.Value {
 	if dt == tensor.Float16 || dt == tensor.BFloat16 {
 		x = toDType(x, tensor.Float32)
 	}
-	x = call(opMulS, x, math.Pi)
+	x = call(opMulT, x, math.Pi)
 	one := fullLike(x, nn.Of(1), []nn.Value{nn.None, nn.None, nn.None, nn.None})
 	return toDType(call(aten.WhereSelf, call(aten.EqScalar, x, 0), one, call(opDivT, call(aten.Sin, x), x)), dt)
 }
