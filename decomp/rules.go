@@ -15,7 +15,7 @@ var (
 	opAddS, opAddT     = aten.AddScalar, aten.AddTensor
 	opSubT             = aten.SubTensor
 	opMulS, opMulT     = aten.MulScalar, aten.MulTensor
-	opDivS, opDivT     = aten.DivScalar, aten.DivTensor
+	opDivT             = aten.DivTensor
 	opUnsqueeze        = aten.Unsqueeze
 	opToCopy           = aten.InternalToCopy
 	opView             = aten.View

@@ -175,7 +175,7 @@ func TestPlaceholderBindsLiteralAnyOverload(t *testing.T) {
 
 func TestReplaceResolvesOverloads(t *testing.T) {
 	// The replacement x * num records mul.Tensor; bound to the literal 2 it
-	// must become mul.Scalar, or the graph lints and fails to run.
+	// is re-resolved as the JIT resolves mul(x, 2): mul.Scalar.
 	gm, err := fx.SymbolicTraceFunc(func(x nn.Value) nn.Value { return x.Add(2).Relu() })
 	require.NoError(t, err)
 	ms, err := pattern.Replace(gm,
