@@ -172,10 +172,11 @@ func (v Value) binary(other any, t, s *ops.Operator, py node.Function) Value {
 // passed as a wrapped number as PyTorch passes it (x + 1 is recorded as
 // aten.add.Tensor(x, 1); so are Sub, Mul, Div and FloorDiv, whose .Scalar
 // overloads Python never calls, while Pow, Mod and the comparisons take
-// their .Scalar overloads for a number, as PyTorch does). Like the other arithmetic methods (Sub, Mul, Div, FloorDiv, Mod,
-// Pow, Matmul and the comparisons) it stands for a Python operator, so
-// a tracer records it as a call_function of the aten operator; the other
-// methods of Value are tensor methods and are recorded as call_method.
+// their .Scalar overloads for a number, as PyTorch does). Like the other
+// arithmetic methods (Sub, Mul, Div, FloorDiv, Mod, Pow, Matmul and the
+// comparisons) it stands for a Python operator, so a tracer records it as
+// a call_function of the aten operator; the other methods of Value are
+// tensor methods and are recorded as call_method.
 // When both operands are numbers (Go numbers or symbolic sizes) it is
 // Python's arithmetic on numbers: computed at once for Go numbers, recorded
 // as operator.add for symbolic ones.

@@ -84,9 +84,9 @@ func MatchAttrsByPath() Option { return func(c *config) { c.attrsByPath = true }
 // StrictOverloads makes an operator node match only nodes calling the same
 // overload. By default, as torch.fx (whose graphs record torch.add whatever
 // the argument types), an operator matches every overload of its packet
-// whose arguments line up by schema name: the pattern add(x, num) records
-// aten.add.Tensor and matches the aten.add.Scalar of add(y, 2), binding num
-// to 2.
+// whose arguments line up by schema name: the pattern pow(x, num) records
+// aten.pow.Tensor_Tensor and matches the aten.pow.Tensor_Scalar of y ** 2,
+// binding num to 2.
 func StrictOverloads() Option { return func(c *config) { c.strictOverloads = true } }
 
 // StrictSpelling makes call_method nodes match only call_method nodes of

@@ -18,7 +18,7 @@ func NewBlock() *Block {
 }
 
 // Forward computes relu(lin(x) + 1.0). Traced, a block is a call_module
-// (lin), an aten.add.Scalar call_function and a relu call_method.
+// (lin), an aten.add.Tensor call_function and a relu call_method.
 func (b *Block) Forward(x nn.Value) nn.Value { return b.Lin.Call(x).Add(1.0).Relu() }
 
 // Model is Chain of fx_chain.py: n Blocks in a ModuleList named blocks,
