@@ -286,19 +286,23 @@ func floatValues(dt tensor.DType, vals []float64, shape []int) *tensor.Tensor {
 // randFactory is aten::rand and aten::randn (and their .generator
 // overloads): uniform on [0, 1) or standard normal, float32 by default.
 func randFactory(c *ops.Call, normal bool) ([]any, error) {
+	isMeta, size, err := sizedFactory(c)
+	if err != nil {
+		return nil, err
+	}
+	return randOf(c, isMeta, dtypeOr(c, tensor.Float32), size, normal)
+}
+
+// sizedFactory checks the options of a factory with a size argument
+// (layout and device first, then the size): whether it makes a meta
+// tensor, and the shape.
+func sizedFactory(c *ops.Call) (bool, []int, error) {
 	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
-		return nil, err
+		return false, nil, err
 	}
 	size, err := fullSize(c, "size", c.Ints("size"))
-	if err != nil {
-		return nil, err
-	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
-	return randOf(c, isMeta, dt, size, normal)
+	return isMeta, size, err
 }
 
 // randOf fills a new tensor of dt and size with uniform or normal values.
@@ -334,10 +338,7 @@ func randLike(c *ops.Call, normal bool) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = self.DType()
-	}
+	dt := dtypeOr(c, self.DType())
 	return randOf(c, isMeta, dt, self.Shape(), normal)
 }
 
@@ -416,18 +417,11 @@ func dtypeMax(dt tensor.DType) int64 {
 // randint is aten::randint and its .generator, .low and .low_generator
 // overloads: integers uniform in [low, high), int64 by default.
 func randint(c *ops.Call) ([]any, error) {
-	isMeta, err := factoryOptions(c, nil)
+	isMeta, size, err := sizedFactory(c)
 	if err != nil {
 		return nil, err
 	}
-	size, err := fullSize(c, "size", c.Ints("size"))
-	if err != nil {
-		return nil, err
-	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Int64
-	}
+	dt := dtypeOr(c, tensor.Int64)
 	var low int64
 	if hasArg(c, "low") {
 		low = c.Int("low")
@@ -443,10 +437,7 @@ func randintLike(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = self.DType()
-	}
+	dt := dtypeOr(c, self.DType())
 	var low, high int64
 	if hasArg(c, "low") {
 		low = c.Int("low")
@@ -480,10 +471,7 @@ func randperm(c *ops.Call) ([]any, error) {
 	if n > tensor.MaxElements {
 		return nil, c.Errorf("n", "n = %d is too large", n)
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Int64
-	}
+	dt := dtypeOr(c, tensor.Int64)
 	if dt == tensor.Bool || dt == tensor.Float16 && n > 2049 || dt == tensor.BFloat16 && n > 257 ||
 		!dt.IsFloat() && dt != tensor.Int64 && n > dtypeMax(dt)+1 {
 		return nil, c.Errorf("n", "n = %d is not representable by the dtype %s of randperm", n, scalarTypeName(dt))
@@ -639,11 +627,7 @@ func normalSelf(c *ops.Call) ([]any, error) {
 // normalFloatFloat is aten::normal.float_float: normal_(mean, std) over a
 // new tensor of size, float32 by default.
 func normalFloatFloat(c *ops.Call) ([]any, error) {
-	isMeta, err := factoryOptions(c, nil)
-	if err != nil {
-		return nil, err
-	}
-	size, err := fullSize(c, "size", c.Ints("size"))
+	isMeta, size, err := sizedFactory(c)
 	if err != nil {
 		return nil, err
 	}
@@ -651,10 +635,7 @@ func normalFloatFloat(c *ops.Call) ([]any, error) {
 	if err := checkStd(c, "std", std); err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	return oneOrErr(normalOf(c, "dtype", dt, size, isMeta, c.Float("mean"), std))
 }
 
