@@ -369,7 +369,8 @@ func randintOf(c *ops.Call, isMeta bool, dt tensor.DType, size []int, low, high 
 	if low >= high {
 		return nil, c.Errorf("high", "random_ expects 'from' to be less than 'to', but got from=%d >= to=%d", low, high)
 	}
-	if dt == tensor.Bool && (low < 0 || high > 2) || !dt.IsFloat() && dt != tensor.Bool && dt != tensor.Int64 && (low < dtypeMin(dt) || high-1 > dtypeMax(dt)) {
+	lo, hi := intRange(dt)
+	if dt == tensor.Bool && (low < 0 || high > 2) || !dt.IsFloat() && dt != tensor.Bool && dt != tensor.Int64 && (low < lo || high-1 > hi) {
 		return nil, c.Errorf("high", "random_ expects 'from' and 'to - 1' to be within the range of %s, got from=%d, to=%d", scalarTypeName(dt), low, high)
 	}
 	if isMeta {
@@ -383,35 +384,6 @@ func randintOf(c *ops.Call, isMeta bool, dt tensor.DType, size []int, low, high 
 		}
 		return one(intValues(dt, vals, size)), nil
 	})
-}
-
-// dtypeMin and dtypeMax are the bounds of an integer dtype.
-func dtypeMin(dt tensor.DType) int64 {
-	switch dt {
-	case tensor.Uint8:
-		return 0
-	case tensor.Int8:
-		return math.MinInt8
-	case tensor.Int16:
-		return math.MinInt16
-	case tensor.Int32:
-		return math.MinInt32
-	}
-	return math.MinInt64
-}
-
-func dtypeMax(dt tensor.DType) int64 {
-	switch dt {
-	case tensor.Uint8:
-		return math.MaxUint8
-	case tensor.Int8:
-		return math.MaxInt8
-	case tensor.Int16:
-		return math.MaxInt16
-	case tensor.Int32:
-		return math.MaxInt32
-	}
-	return math.MaxInt64
 }
 
 // randint is aten::randint and its .generator, .low and .low_generator
@@ -472,8 +444,9 @@ func randperm(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("n", "n = %d is too large", n)
 	}
 	dt := dtypeOr(c, tensor.Int64)
+	_, hi := intRange(dt)
 	if dt == tensor.Bool || dt == tensor.Float16 && n > 2049 || dt == tensor.BFloat16 && n > 257 ||
-		!dt.IsFloat() && dt != tensor.Int64 && n > dtypeMax(dt)+1 {
+		!dt.IsFloat() && dt != tensor.Int64 && n > hi+1 {
 		return nil, c.Errorf("n", "n = %d is not representable by the dtype %s of randperm", n, scalarTypeName(dt))
 	}
 	if isMeta {
@@ -506,18 +479,11 @@ func bernoulliP(c *ops.Call) ([]any, error) {
 	if !(p >= 0 && p <= 1) {
 		return nil, c.Errorf("p", "bernoulli_ expects p to be in [0, 1], but got p=%v", p)
 	}
-	dt := self.DType()
-	if self.IsMeta() {
-		return oneOrErr(tensor.NewMeta(dt, self.Shape()...))
-	}
-	return draw(c, func(g *Generator) ([]any, error) {
-		vals := make([]int64, self.Numel())
-		for i := range vals {
-			if g.uniform(tensor.Float64, 0, 1) < p {
-				vals[i] = 1
-			}
+	return drawEach(c, self, func(g *Generator) float64 {
+		if g.uniform(tensor.Float64, 0, 1) < p {
+			return 1
 		}
-		return one(intValues(dt, vals, self.Shape())), nil
+		return 0
 	})
 }
 
@@ -712,13 +678,21 @@ func perElement(c *ops.Call, kernel string, f func(g *Generator, dt tensor.DType
 	if !dt.IsFloat() {
 		return nil, notImplemented(c, "self", kernel, dt)
 	}
+	return drawEach(c, self, func(g *Generator) float64 { return f(g, dt) })
+}
+
+// drawEach fills a tensor of self's shape and dtype with f(g) per element
+// (converted to the dtype as a float64 is); a meta self gives a meta
+// result and draws nothing.
+func drawEach(c *ops.Call, self *tensor.Tensor, f func(g *Generator) float64) ([]any, error) {
+	dt := self.DType()
 	if self.IsMeta() {
 		return oneOrErr(tensor.NewMeta(dt, self.Shape()...))
 	}
 	return draw(c, func(g *Generator) ([]any, error) {
 		vals := make([]float64, self.Numel())
 		for i := range vals {
-			vals[i] = f(g, dt)
+			vals[i] = f(g)
 		}
 		return one(floatValues(dt, vals, self.Shape())), nil
 	})
@@ -756,16 +730,8 @@ func geometricSelf(c *ops.Call) ([]any, error) {
 	if !(p > 0 && p < 1) {
 		return nil, c.Errorf("p", "geometric_ expects p to be in (0, 1), but got p=%v", p)
 	}
-	dt := self.DType()
-	if self.IsMeta() {
-		return oneOrErr(tensor.NewMeta(dt, self.Shape()...))
-	}
-	return draw(c, func(g *Generator) ([]any, error) {
-		vals := make([]float64, self.Numel())
-		for i := range vals {
-			vals[i] = math.Ceil(math.Log(g.uniform(tensor.Float64, 0, 1)) / math.Log1p(-p))
-		}
-		return one(tensor.Must(tensor.FromFloat64s(dt, vals, self.Shape()...))), nil
+	return drawEach(c, self, func(g *Generator) float64 {
+		return math.Ceil(math.Log(g.uniform(tensor.Float64, 0, 1)) / math.Log1p(-p))
 	})
 }
 
@@ -806,7 +772,7 @@ func randomSelf(c *ops.Call) ([]any, error) {
 	case dt == tensor.Bool:
 		top = 1
 	default:
-		top = dtypeMax(dt)
+		_, top = intRange(dt)
 	}
 	if hasFrom {
 		from = c.Int("from")
