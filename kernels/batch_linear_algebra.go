@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -484,7 +485,7 @@ func linalgSolveEx(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("B", "linalg.solve: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
 	}
 	n := a.Size(-1)
-	vector := b.Dim() == 1 || b.Dim() == a.Dim()-1 && equalInts(b.Shape(), a.Shape()[:a.Dim()-1])
+	vector := b.Dim() == 1 || b.Dim() == a.Dim()-1 && slices.Equal(b.Shape(), a.Shape()[:a.Dim()-1])
 	if vector && !left {
 		return nil, c.Errorf("B", "linalg.solve: Vector broadcasting of the left hand side is not supported for left=False. In this case linalg.solve is equivalent to B / A.squeeze(-1)")
 	}

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -202,7 +203,7 @@ func maxUnpool(c *ops.Call, nd int) ([]any, error) {
 	if x.Dim() != nd+1 && x.Dim() != nd+2 {
 		return nil, c.Errorf("self", "Input to %s should be a %dd or %dd Tensor, but got a tensor with %d dimensions.", fn, nd+1, nd+2, x.Dim())
 	}
-	if !sameShape(x.Shape(), ix.Shape()) {
+	if !slices.Equal(x.Shape(), ix.Shape()) {
 		return nil, c.Errorf("indices", "Expected shape of indices to be same as that of the input tensor (%s) but got indices tensor with shape: %s", shapeString(x.Shape()), shapeString(ix.Shape()))
 	}
 	xs := x.Shape()
@@ -251,19 +252,6 @@ func maxUnpool(c *ops.Call, nd int) ([]any, error) {
 		}
 	}
 	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
-}
-
-// sameShape reports whether a and b are equal shapes.
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // fractionalIntervals is ATen's generate_intervals: the window starts of
