@@ -164,18 +164,7 @@ func adaptiveMaxPool(c *ops.Call, nd int) ([]any, error) {
 					h0, h1 := adaptiveStart(oh, out[1], in[1]), adaptiveEnd(oh, out[1], in[1])
 					for ow := range out[2] {
 						w0, w1 := adaptiveStart(ow, out[2], in[2]), adaptiveEnd(ow, out[2], in[2])
-						best := (t0*in[1]+h0)*in[2] + w0
-						m := math.Inf(-1)
-						for t := t0; t < t1; t++ {
-							for h := h0; h < h1; h++ {
-								for w := w0; w < w1; w++ {
-									i := (t*in[1]+h)*in[2] + w
-									if v := src[i]; v > m || v != v {
-										m, best = v, i
-									}
-								}
-							}
-						}
+						m, best := boxMax(src, in, t0, t1, h0, h1, w0, w1)
 						res[o], idx[o] = m, int64(best)
 						o++
 					}
@@ -184,6 +173,26 @@ func adaptiveMaxPool(c *ops.Call, nd int) ([]any, error) {
 		}
 	})
 	return []any{tensor.Must(tensor.FromFloat64s(dt, res, shape...)), tensor.Must(tensor.FromInt64s(tensor.Int64, idx, shape...))}, nil
+}
+
+// boxMax is the largest value of a plane src of sizes in (3-d, row-major)
+// over the box [t0,t1)×[h0,h1)×[w0,w1), and its flat index: NaN wins, and
+// the first of equal maxima is kept (the box's first element when it
+// holds only -inf), as ATen's 3-d max pooling loops.
+func boxMax(src []float64, in []int, t0, t1, h0, h1, w0, w1 int) (float64, int) {
+	best := (t0*in[1]+h0)*in[2] + w0
+	m := math.Inf(-1)
+	for t := t0; t < t1; t++ {
+		for h := h0; h < h1; h++ {
+			for w := w0; w < w1; w++ {
+				i := (t*in[1]+h)*in[2] + w
+				if v := src[i]; v > m || v != v {
+					m, best = v, i
+				}
+			}
+		}
+	}
+	return m, best
 }
 
 // maxUnpool is aten::max_unpool2d (nd 2) and max_unpool3d: a zero tensor
@@ -368,18 +377,7 @@ func fractionalMaxPool(c *ops.Call, nd int) ([]any, error) {
 					h0 := seq[1][oh]
 					for ow := range out[2] {
 						w0 := seq[2][ow]
-						best := (t0*in[1]+h0)*in[2] + w0
-						m := math.Inf(-1)
-						for t := t0; t < t0+k[0]; t++ {
-							for h := h0; h < h0+k[1]; h++ {
-								for w := w0; w < w0+k[2]; w++ {
-									i := (t*in[1]+h)*in[2] + w
-									if v := src[i]; v > m || v != v {
-										m, best = v, i
-									}
-								}
-							}
-						}
+						m, best := boxMax(src, in, t0, t0+k[0], h0, h0+k[1], w0, w0+k[2])
 						res[o], idx[o] = m, int64(best)
 						o++
 					}
