@@ -1012,14 +1012,8 @@ func nansum(c *ops.Call) ([]any, error) {
 	if self.DType().IsFloat() {
 		x = p.call("aten::where.ScalarSelf", p.call("aten::isnan", self), ops.IntScalar(0), self)
 	}
-	var dim any
-	if !c.IsNone("dim") {
-		dim = c.Ints("dim")
-	}
-	var dt any
-	if d, ok := c.DType("dtype"); ok {
-		dt = d
-	}
+	dim := optInts(c, "dim")
+	dt := dtypeArg(c)
 	return p.result(p.callKw("aten::sum.dim_IntList", map[string]any{"dtype": dt}, x, dim, c.Bool("keepdim")))
 }
 
@@ -1030,14 +1024,8 @@ func nanmean(c *ops.Call) ([]any, error) {
 	if !self.DType().IsFloat() {
 		return nil, c.Errorf("self", "nanmean(): expected input to have floating point or complex dtype but got %s", scalarTypeName(self.DType()))
 	}
-	var dim any
-	if !c.IsNone("dim") {
-		dim = c.Ints("dim")
-	}
-	var dt any
-	if d, ok := c.DType("dtype"); ok {
-		dt = d
-	}
+	dim := optInts(c, "dim")
+	dt := dtypeArg(c)
 	p := &chain{c: c, arg: "self"}
 	count := p.call("aten::sum.dim_IntList", p.call("aten::logical_not", p.call("aten::isnan", self)), dim, c.Bool("keepdim"))
 	s := p.callKw("aten::nansum", map[string]any{"dtype": dt}, self, dim, c.Bool("keepdim"))

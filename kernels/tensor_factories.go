@@ -172,6 +172,24 @@ func dtypeOr(c *ops.Call, def tensor.DType) tensor.DType {
 	return def
 }
 
+// dtypeArg is the dtype argument as an operator argument: the DType, or
+// nil (None) when it is None.
+func dtypeArg(c *ops.Call) any {
+	if dt, ok := c.DType("dtype"); ok {
+		return dt
+	}
+	return nil
+}
+
+// optInts is the int[]? argument name as an operator argument: its
+// []int64, or nil (None) when it is None.
+func optInts(c *ops.Call, name string) any {
+	if c.IsNone(name) {
+		return nil
+	}
+	return c.Ints(name)
+}
+
 // fullSize converts a size argument, rejecting negative dimensions.
 func fullSize(c *ops.Call, arg string, v []int64) ([]int, error) {
 	for _, d := range v {
