@@ -204,15 +204,22 @@ func linalgDetLU(c *ops.Call) ([]any, error) {
 
 // detFirst is aten::linalg_det and aten::det: _linalg_det's determinants.
 func detFirst(c *ops.Call, arg, fn string) ([]any, error) {
+	return squareFirst(c, arg, fn, "aten::_linalg_det", 1)
+}
+
+// squareFirst checks that argument arg is a batch of square matrices (fn
+// names the function for the error) and returns the first n outputs of
+// op on it.
+func squareFirst(c *ops.Call, arg, fn, op string, n int) ([]any, error) {
 	a := c.Tensor(arg)
 	if err := squareCheck(c, arg, fn, a); err != nil {
 		return nil, err
 	}
-	out, err := delegate(c, "aten::_linalg_det", []any{a}, nil)
+	out, err := delegate(c, op, []any{a}, nil)
 	if err != nil {
 		return nil, err
 	}
-	return out[:1], nil
+	return out[:n], nil
 }
 
 // linalgSlogdetLU is aten::_linalg_slogdet: the signs (0 for a singular
@@ -242,15 +249,7 @@ func linalgSlogdetLU(c *ops.Call) ([]any, error) {
 // slogdetTwo is aten::linalg_slogdet and aten::slogdet: _linalg_slogdet's
 // sign and logabsdet.
 func slogdetTwo(c *ops.Call, arg string) ([]any, error) {
-	a := c.Tensor(arg)
-	if err := squareCheck(c, arg, "linalg.slogdet", a); err != nil {
-		return nil, err
-	}
-	out, err := delegate(c, "aten::_linalg_slogdet", []any{a}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return out[:2], nil
+	return squareFirst(c, arg, "linalg.slogdet", "aten::_linalg_slogdet", 2)
 }
 
 // logdet is aten::logdet: log|det|, NaN where the determinant is
