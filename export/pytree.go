@@ -417,6 +417,17 @@ func (t *TreeSpec) Unflatten(leaves []any) (any, error) {
 func (t *TreeSpec) unflattenValue(leaves []nn.Value) (nn.Value, error) {
 	i := 0
 	var build func(t *TreeSpec, path string) (nn.Value, error)
+	children := func(t *TreeSpec, path string) ([]nn.Value, error) {
+		vs := make([]nn.Value, len(t.Children))
+		for j, c := range t.Children {
+			v, err := build(c, t.childPath(path, j))
+			if err != nil {
+				return nil, err
+			}
+			vs[j] = v
+		}
+		return vs, nil
+	}
 	build = func(t *TreeSpec, path string) (nn.Value, error) {
 		switch {
 		case t.IsLeaf():
@@ -426,13 +437,9 @@ func (t *TreeSpec) unflattenValue(leaves []nn.Value) (nn.Value, error) {
 		case t.Type == NoneType:
 			return nn.None, nil
 		case t.isDict():
-			vs := make([]nn.Value, len(t.Children))
-			for j, c := range t.Children {
-				v, err := build(c, t.childPath(path, j))
-				if err != nil {
-					return nn.None, err
-				}
-				vs[j] = v
+			vs, err := children(t, path)
+			if err != nil {
+				return nn.None, err
 			}
 			return nn.Dict(t.Keys(), vs...), nil
 		case registeredNamed(t.Type) != nil:
@@ -449,13 +456,9 @@ func (t *TreeSpec) unflattenValue(leaves []nn.Value) (nn.Value, error) {
 			}
 			return nn.Object(p.Interface()), nil
 		}
-		vs := make([]nn.Value, len(t.Children))
-		for j, c := range t.Children {
-			v, err := build(c, t.childPath(path, j))
-			if err != nil {
-				return nn.None, err
-			}
-			vs[j] = v
+		vs, err := children(t, path)
+		if err != nil {
+			return nn.None, err
 		}
 		return nn.Tuple(vs...), nil
 	}

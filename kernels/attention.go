@@ -31,10 +31,7 @@ func safeSoftmax(c *ops.Call) ([]any, error) {
 	p := &chain{c: c, arg: "self"}
 	self := c.Tensor("self")
 	dim := c.Int("dim")
-	var dt any
-	if d, ok := c.DType("dtype"); ok {
-		dt = d
-	}
+	dt := dtypeArg(c)
 	out := p.call("aten::softmax.int", self, dim, dt)
 	masked := p.call("aten::all.dim", p.call("aten::eq.Scalar", self, ops.FloatScalar(math.Inf(-1))), dim, true)
 	if p.err != nil {

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -203,15 +204,22 @@ func linalgDetLU(c *ops.Call) ([]any, error) {
 
 // detFirst is aten::linalg_det and aten::det: _linalg_det's determinants.
 func detFirst(c *ops.Call, arg, fn string) ([]any, error) {
+	return squareFirst(c, arg, fn, "aten::_linalg_det", 1)
+}
+
+// squareFirst checks that argument arg is a batch of square matrices (fn
+// names the function for the error) and returns the first n outputs of
+// op on it.
+func squareFirst(c *ops.Call, arg, fn, op string, n int) ([]any, error) {
 	a := c.Tensor(arg)
 	if err := squareCheck(c, arg, fn, a); err != nil {
 		return nil, err
 	}
-	out, err := delegate(c, "aten::_linalg_det", []any{a}, nil)
+	out, err := delegate(c, op, []any{a}, nil)
 	if err != nil {
 		return nil, err
 	}
-	return out[:1], nil
+	return out[:n], nil
 }
 
 // linalgSlogdetLU is aten::_linalg_slogdet: the signs (0 for a singular
@@ -241,15 +249,7 @@ func linalgSlogdetLU(c *ops.Call) ([]any, error) {
 // slogdetTwo is aten::linalg_slogdet and aten::slogdet: _linalg_slogdet's
 // sign and logabsdet.
 func slogdetTwo(c *ops.Call, arg string) ([]any, error) {
-	a := c.Tensor(arg)
-	if err := squareCheck(c, arg, "linalg.slogdet", a); err != nil {
-		return nil, err
-	}
-	out, err := delegate(c, "aten::_linalg_slogdet", []any{a}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return out[:2], nil
+	return squareFirst(c, arg, "linalg.slogdet", "aten::_linalg_slogdet", 2)
 }
 
 // logdet is aten::logdet: log|det|, NaN where the determinant is
@@ -484,7 +484,7 @@ func linalgSolveEx(c *ops.Call) ([]any, error) {
 		return nil, c.Errorf("B", "linalg.solve: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead", scalarTypeName(a.DType()), scalarTypeName(b.DType()))
 	}
 	n := a.Size(-1)
-	vector := b.Dim() == 1 || b.Dim() == a.Dim()-1 && equalInts(b.Shape(), a.Shape()[:a.Dim()-1])
+	vector := b.Dim() == 1 || b.Dim() == a.Dim()-1 && slices.Equal(b.Shape(), a.Shape()[:a.Dim()-1])
 	if vector && !left {
 		return nil, c.Errorf("B", "linalg.solve: Vector broadcasting of the left hand side is not supported for left=False. In this case linalg.solve is equivalent to B / A.squeeze(-1)")
 	}

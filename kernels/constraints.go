@@ -66,10 +66,7 @@ func makeDepToken(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	return oneOrErr(empty(isMeta, dt, []int{}))
 }
 

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -152,7 +153,7 @@ func rrelu(c *ops.Call, withNoise, functional bool) ([]any, error) {
 	var noise *tensor.Tensor
 	if withNoise {
 		noise = c.Tensor("noise")
-		if !sameShape(noise.Shape(), x.Shape()) {
+		if !slices.Equal(noise.Shape(), x.Shape()) {
 			return nil, c.Errorf("noise", "expected noise of self's shape %s, got %s", shapeString(x.Shape()), shapeString(noise.Shape()))
 		}
 	}

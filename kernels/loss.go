@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -128,7 +129,7 @@ func nllForward(c *ops.Call, rank int) ([]any, error) {
 			return nil, c.Errorf("target", "Expected input batch_size (%d) to match target batch_size (%d).", n, tb)
 		}
 		want := append([]int{n}, spatial...)
-		if !equalInts(target.Shape(), want) {
+		if !slices.Equal(target.Shape(), want) {
 			return nil, c.Errorf("target", "Expected target size %s, got %s", shapeString(want), shapeString(target.Shape()))
 		}
 	} else if target.Dim() == 1 && target.Size(0) != 1 || target.Dim() > 1 {
@@ -190,19 +191,6 @@ func nllForward(c *ops.Call, rank int) ([]any, error) {
 	return []any{tensor.Must(tensor.FromFloat64s(dt, []float64{sum})), tensor.Must(tensor.FromFloat64s(dt, []float64{total}))}, nil
 }
 
-// equalInts reports whether two shapes are equal.
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // nllFirst is nll_loss, nll_loss2d and nll_loss_nd: the loss of
 // nllForward without the total weight.
 func nllFirst(c *ops.Call, rank int) ([]any, error) {
@@ -247,7 +235,7 @@ func crossEntropy(c *ops.Call) ([]any, error) {
 		wb = tensor.Must(w.Reshape(shape...))
 	}
 	if target.DType().IsFloat() {
-		if !equalInts(target.Shape(), self.Shape()) {
+		if !slices.Equal(target.Shape(), self.Shape()) {
 			return nil, c.Errorf("target", "Expected input batch_size (%d) to match target batch_size (%d).", self.Size(0), target.Size(0))
 		}
 		t := target

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -163,18 +164,7 @@ func adaptiveMaxPool(c *ops.Call, nd int) ([]any, error) {
 					h0, h1 := adaptiveStart(oh, out[1], in[1]), adaptiveEnd(oh, out[1], in[1])
 					for ow := range out[2] {
 						w0, w1 := adaptiveStart(ow, out[2], in[2]), adaptiveEnd(ow, out[2], in[2])
-						best := (t0*in[1]+h0)*in[2] + w0
-						m := math.Inf(-1)
-						for t := t0; t < t1; t++ {
-							for h := h0; h < h1; h++ {
-								for w := w0; w < w1; w++ {
-									i := (t*in[1]+h)*in[2] + w
-									if v := src[i]; v > m || v != v {
-										m, best = v, i
-									}
-								}
-							}
-						}
+						m, best := boxMax(src, in, t0, t1, h0, h1, w0, w1)
 						res[o], idx[o] = m, int64(best)
 						o++
 					}
@@ -183,6 +173,26 @@ func adaptiveMaxPool(c *ops.Call, nd int) ([]any, error) {
 		}
 	})
 	return []any{tensor.Must(tensor.FromFloat64s(dt, res, shape...)), tensor.Must(tensor.FromInt64s(tensor.Int64, idx, shape...))}, nil
+}
+
+// boxMax is the largest value of a plane src of sizes in (3-d, row-major)
+// over the box [t0,t1)×[h0,h1)×[w0,w1), and its flat index: NaN wins, and
+// the first of equal maxima is kept (the box's first element when it
+// holds only -inf), as ATen's 3-d max pooling loops.
+func boxMax(src []float64, in []int, t0, t1, h0, h1, w0, w1 int) (float64, int) {
+	best := (t0*in[1]+h0)*in[2] + w0
+	m := math.Inf(-1)
+	for t := t0; t < t1; t++ {
+		for h := h0; h < h1; h++ {
+			for w := w0; w < w1; w++ {
+				i := (t*in[1]+h)*in[2] + w
+				if v := src[i]; v > m || v != v {
+					m, best = v, i
+				}
+			}
+		}
+	}
+	return m, best
 }
 
 // maxUnpool is aten::max_unpool2d (nd 2) and max_unpool3d: a zero tensor
@@ -202,7 +212,7 @@ func maxUnpool(c *ops.Call, nd int) ([]any, error) {
 	if x.Dim() != nd+1 && x.Dim() != nd+2 {
 		return nil, c.Errorf("self", "Input to %s should be a %dd or %dd Tensor, but got a tensor with %d dimensions.", fn, nd+1, nd+2, x.Dim())
 	}
-	if !sameShape(x.Shape(), ix.Shape()) {
+	if !slices.Equal(x.Shape(), ix.Shape()) {
 		return nil, c.Errorf("indices", "Expected shape of indices to be same as that of the input tensor (%s) but got indices tensor with shape: %s", shapeString(x.Shape()), shapeString(ix.Shape()))
 	}
 	xs := x.Shape()
@@ -251,19 +261,6 @@ func maxUnpool(c *ops.Call, nd int) ([]any, error) {
 		}
 	}
 	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
-}
-
-// sameShape reports whether a and b are equal shapes.
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // fractionalIntervals is ATen's generate_intervals: the window starts of
@@ -380,18 +377,7 @@ func fractionalMaxPool(c *ops.Call, nd int) ([]any, error) {
 					h0 := seq[1][oh]
 					for ow := range out[2] {
 						w0 := seq[2][ow]
-						best := (t0*in[1]+h0)*in[2] + w0
-						m := math.Inf(-1)
-						for t := t0; t < t0+k[0]; t++ {
-							for h := h0; h < h0+k[1]; h++ {
-								for w := w0; w < w0+k[2]; w++ {
-									i := (t*in[1]+h)*in[2] + w
-									if v := src[i]; v > m || v != v {
-										m, best = v, i
-									}
-								}
-							}
-						}
+						m, best := boxMax(src, in, t0, t0+k[0], h0, h0+k[1], w0, w0+k[2])
 						res[o], idx[o] = m, int64(best)
 						o++
 					}

@@ -233,10 +233,7 @@ func linalgMatrixNorm(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	keepdim := c.Bool("keepdim")
-	var dt any
-	if d, ok := c.DType("dtype"); ok {
-		dt = d
-	}
+	dt := dtypeArg(c)
 	kw := map[string]any{"dtype": dt}
 	if s, ok := c.Arg("ord").(string); ok {
 		switch s {
@@ -374,10 +371,7 @@ func linalgNorm(c *ops.Call) ([]any, error) {
 	} else if hasOrd && x.Dim() != 1 && x.Dim() != 2 {
 		return nil, c.Errorf("self", "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got %dD.", x.Dim())
 	}
-	var dt any
-	if d, ok := c.DType("dtype"); ok {
-		dt = d
-	}
+	dt := dtypeArg(c)
 	kw := map[string]any{"dtype": dt}
 	if isStr || hasOrd && (hasDim && len(dim) == 2 || !hasDim && x.Dim() == 2) {
 		if !hasDim {

@@ -286,19 +286,23 @@ func floatValues(dt tensor.DType, vals []float64, shape []int) *tensor.Tensor {
 // randFactory is aten::rand and aten::randn (and their .generator
 // overloads): uniform on [0, 1) or standard normal, float32 by default.
 func randFactory(c *ops.Call, normal bool) ([]any, error) {
+	isMeta, size, err := sizedFactory(c)
+	if err != nil {
+		return nil, err
+	}
+	return randOf(c, isMeta, dtypeOr(c, tensor.Float32), size, normal)
+}
+
+// sizedFactory checks the options of a factory with a size argument
+// (layout and device first, then the size): whether it makes a meta
+// tensor, and the shape.
+func sizedFactory(c *ops.Call) (bool, []int, error) {
 	isMeta, err := factoryOptions(c, nil)
 	if err != nil {
-		return nil, err
+		return false, nil, err
 	}
 	size, err := fullSize(c, "size", c.Ints("size"))
-	if err != nil {
-		return nil, err
-	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
-	return randOf(c, isMeta, dt, size, normal)
+	return isMeta, size, err
 }
 
 // randOf fills a new tensor of dt and size with uniform or normal values.
@@ -334,10 +338,7 @@ func randLike(c *ops.Call, normal bool) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = self.DType()
-	}
+	dt := dtypeOr(c, self.DType())
 	return randOf(c, isMeta, dt, self.Shape(), normal)
 }
 
@@ -368,7 +369,8 @@ func randintOf(c *ops.Call, isMeta bool, dt tensor.DType, size []int, low, high 
 	if low >= high {
 		return nil, c.Errorf("high", "random_ expects 'from' to be less than 'to', but got from=%d >= to=%d", low, high)
 	}
-	if dt == tensor.Bool && (low < 0 || high > 2) || !dt.IsFloat() && dt != tensor.Bool && dt != tensor.Int64 && (low < dtypeMin(dt) || high-1 > dtypeMax(dt)) {
+	lo, hi := intRange(dt)
+	if dt == tensor.Bool && (low < 0 || high > 2) || !dt.IsFloat() && dt != tensor.Bool && dt != tensor.Int64 && (low < lo || high-1 > hi) {
 		return nil, c.Errorf("high", "random_ expects 'from' and 'to - 1' to be within the range of %s, got from=%d, to=%d", scalarTypeName(dt), low, high)
 	}
 	if isMeta {
@@ -384,50 +386,14 @@ func randintOf(c *ops.Call, isMeta bool, dt tensor.DType, size []int, low, high 
 	})
 }
 
-// dtypeMin and dtypeMax are the bounds of an integer dtype.
-func dtypeMin(dt tensor.DType) int64 {
-	switch dt {
-	case tensor.Uint8:
-		return 0
-	case tensor.Int8:
-		return math.MinInt8
-	case tensor.Int16:
-		return math.MinInt16
-	case tensor.Int32:
-		return math.MinInt32
-	}
-	return math.MinInt64
-}
-
-func dtypeMax(dt tensor.DType) int64 {
-	switch dt {
-	case tensor.Uint8:
-		return math.MaxUint8
-	case tensor.Int8:
-		return math.MaxInt8
-	case tensor.Int16:
-		return math.MaxInt16
-	case tensor.Int32:
-		return math.MaxInt32
-	}
-	return math.MaxInt64
-}
-
 // randint is aten::randint and its .generator, .low and .low_generator
 // overloads: integers uniform in [low, high), int64 by default.
 func randint(c *ops.Call) ([]any, error) {
-	isMeta, err := factoryOptions(c, nil)
+	isMeta, size, err := sizedFactory(c)
 	if err != nil {
 		return nil, err
 	}
-	size, err := fullSize(c, "size", c.Ints("size"))
-	if err != nil {
-		return nil, err
-	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Int64
-	}
+	dt := dtypeOr(c, tensor.Int64)
 	var low int64
 	if hasArg(c, "low") {
 		low = c.Int("low")
@@ -443,10 +409,7 @@ func randintLike(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = self.DType()
-	}
+	dt := dtypeOr(c, self.DType())
 	var low, high int64
 	if hasArg(c, "low") {
 		low = c.Int("low")
@@ -480,12 +443,10 @@ func randperm(c *ops.Call) ([]any, error) {
 	if n > tensor.MaxElements {
 		return nil, c.Errorf("n", "n = %d is too large", n)
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Int64
-	}
+	dt := dtypeOr(c, tensor.Int64)
+	_, hi := intRange(dt)
 	if dt == tensor.Bool || dt == tensor.Float16 && n > 2049 || dt == tensor.BFloat16 && n > 257 ||
-		!dt.IsFloat() && dt != tensor.Int64 && n > dtypeMax(dt)+1 {
+		!dt.IsFloat() && dt != tensor.Int64 && n > hi+1 {
 		return nil, c.Errorf("n", "n = %d is not representable by the dtype %s of randperm", n, scalarTypeName(dt))
 	}
 	if isMeta {
@@ -518,18 +479,11 @@ func bernoulliP(c *ops.Call) ([]any, error) {
 	if !(p >= 0 && p <= 1) {
 		return nil, c.Errorf("p", "bernoulli_ expects p to be in [0, 1], but got p=%v", p)
 	}
-	dt := self.DType()
-	if self.IsMeta() {
-		return oneOrErr(tensor.NewMeta(dt, self.Shape()...))
-	}
-	return draw(c, func(g *Generator) ([]any, error) {
-		vals := make([]int64, self.Numel())
-		for i := range vals {
-			if g.uniform(tensor.Float64, 0, 1) < p {
-				vals[i] = 1
-			}
+	return drawEach(c, self, func(g *Generator) float64 {
+		if g.uniform(tensor.Float64, 0, 1) < p {
+			return 1
 		}
-		return one(intValues(dt, vals, self.Shape())), nil
+		return 0
 	})
 }
 
@@ -639,11 +593,7 @@ func normalSelf(c *ops.Call) ([]any, error) {
 // normalFloatFloat is aten::normal.float_float: normal_(mean, std) over a
 // new tensor of size, float32 by default.
 func normalFloatFloat(c *ops.Call) ([]any, error) {
-	isMeta, err := factoryOptions(c, nil)
-	if err != nil {
-		return nil, err
-	}
-	size, err := fullSize(c, "size", c.Ints("size"))
+	isMeta, size, err := sizedFactory(c)
 	if err != nil {
 		return nil, err
 	}
@@ -651,10 +601,7 @@ func normalFloatFloat(c *ops.Call) ([]any, error) {
 	if err := checkStd(c, "std", std); err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	return oneOrErr(normalOf(c, "dtype", dt, size, isMeta, c.Float("mean"), std))
 }
 
@@ -731,13 +678,21 @@ func perElement(c *ops.Call, kernel string, f func(g *Generator, dt tensor.DType
 	if !dt.IsFloat() {
 		return nil, notImplemented(c, "self", kernel, dt)
 	}
+	return drawEach(c, self, func(g *Generator) float64 { return f(g, dt) })
+}
+
+// drawEach fills a tensor of self's shape and dtype with f(g) per element
+// (converted to the dtype as a float64 is); a meta self gives a meta
+// result and draws nothing.
+func drawEach(c *ops.Call, self *tensor.Tensor, f func(g *Generator) float64) ([]any, error) {
+	dt := self.DType()
 	if self.IsMeta() {
 		return oneOrErr(tensor.NewMeta(dt, self.Shape()...))
 	}
 	return draw(c, func(g *Generator) ([]any, error) {
 		vals := make([]float64, self.Numel())
 		for i := range vals {
-			vals[i] = f(g, dt)
+			vals[i] = f(g)
 		}
 		return one(floatValues(dt, vals, self.Shape())), nil
 	})
@@ -775,16 +730,8 @@ func geometricSelf(c *ops.Call) ([]any, error) {
 	if !(p > 0 && p < 1) {
 		return nil, c.Errorf("p", "geometric_ expects p to be in (0, 1), but got p=%v", p)
 	}
-	dt := self.DType()
-	if self.IsMeta() {
-		return oneOrErr(tensor.NewMeta(dt, self.Shape()...))
-	}
-	return draw(c, func(g *Generator) ([]any, error) {
-		vals := make([]float64, self.Numel())
-		for i := range vals {
-			vals[i] = math.Ceil(math.Log(g.uniform(tensor.Float64, 0, 1)) / math.Log1p(-p))
-		}
-		return one(tensor.Must(tensor.FromFloat64s(dt, vals, self.Shape()...))), nil
+	return drawEach(c, self, func(g *Generator) float64 {
+		return math.Ceil(math.Log(g.uniform(tensor.Float64, 0, 1)) / math.Log1p(-p))
 	})
 }
 
@@ -825,7 +772,7 @@ func randomSelf(c *ops.Call) ([]any, error) {
 	case dt == tensor.Bool:
 		top = 1
 	default:
-		top = dtypeMax(dt)
+		_, top = intRange(dt)
 	}
 	if hasFrom {
 		from = c.Int("from")

@@ -754,10 +754,7 @@ func varDim(c *ops.Call) ([]any, error) {
 	if c.Bool("unbiased") {
 		corr = 1
 	}
-	var dim any
-	if !c.IsNone("dim") {
-		dim = c.Ints("dim")
-	}
+	dim := optInts(c, "dim")
 	return delegateKernel("aten::var.correction", varCorrection, []any{c.Tensor("self"), dim},
 		map[string]any{"correction": corr, "keepdim": c.Bool("keepdim")})
 }
@@ -1153,10 +1150,7 @@ func intsToInt64(v []int) []int64 {
 func allDims(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
 	p := &chain{c: c, arg: "self"}
-	var dim any
-	if !c.IsNone("dim") {
-		dim = c.Ints("dim")
-	}
+	dim := optInts(c, "dim")
 	r := p.call("aten::logical_not", p.call("aten::any.dims", p.call("aten::logical_not", self), dim, c.Bool("keepdim")))
 	if self.DType() == tensor.Uint8 {
 		r = to2(p, r, tensor.Uint8)

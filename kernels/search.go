@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -601,7 +602,7 @@ func uniqueInts(vals []int64) (uniq, inverse, counts []int64) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpInt(vals[a], vals[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
 	inverse = make([]int64, len(vals))
 	for k, i := range order {
 		if k == 0 || vals[i] != uniq[len(uniq)-1] {
@@ -612,16 +613,6 @@ func uniqueInts(vals []int64) (uniq, inverse, counts []int64) {
 		counts[len(counts)-1]++
 	}
 	return uniq, inverse, counts
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // uniqueResults assembles the results of _unique and _unique2.

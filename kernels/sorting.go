@@ -185,15 +185,11 @@ func sortStable(c *ops.Call) ([]any, error) {
 // so that ties and the unsorted order match. NaN counts as the largest.
 func topk(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
-	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	d, slice, err := dimSlice(c, self)
 	if err != nil {
 		return nil, err
 	}
 	k := c.Int("k")
-	slice := 1
-	if self.Dim() > 0 {
-		slice = self.Size(d)
-	}
 	if k < 0 || k > int64(slice) {
 		return nil, c.Errorf("k", "selected index k out of range")
 	}
@@ -412,19 +408,28 @@ func quickSelect[T float64 | int64](s *sorter[T], k int, gt func(x, y T) bool) {
 	}
 }
 
+// dimSlice wraps the dim argument of self and gives the length of self
+// along it (1 for a 0-d self, whose one element is its only slice).
+func dimSlice(c *ops.Call, self *tensor.Tensor) (int, int, error) {
+	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	if err != nil {
+		return 0, 0, err
+	}
+	if self.Dim() == 0 {
+		return d, 1, nil
+	}
+	return d, self.Size(d), nil
+}
+
 // kthvalue is aten::kthvalue: the k-th smallest element along dim (NaN
 // largest) and its index, found by ATen's quickselect.
 func kthvalue(c *ops.Call) ([]any, error) {
 	self := c.Tensor("self")
-	d, err := wrapReduceDim(c, "dim", c.Int("dim"), self.Dim())
+	d, slice, err := dimSlice(c, self)
 	if err != nil {
 		return nil, err
 	}
 	k := c.Int("k")
-	slice := 1
-	if self.Dim() > 0 {
-		slice = self.Size(d)
-	}
 	if self.Dim() > 0 && slice == 0 && numelOtherThan(self, d) != 0 {
 		return nil, c.Errorf("dim", "kthvalue(): Expected reduction dim %d to have non-zero size.", d)
 	}
@@ -477,23 +482,24 @@ func medianAll(ignoreNaN bool) ops.Kernel {
 			return one(tensor.Must(tensor.FromFloat64s(dt, []float64{math.NaN()}))), nil
 		}
 		if !dt.IsFloat() {
-			iv := self.Contiguous().Int64s()
-			s := &sorter[int64]{a: make([]elem[int64], len(iv)), less: lessI(false)}
-			for i, v := range iv {
-				s.a[i] = elem[int64]{v, int64(i)}
-			}
-			m := (len(iv) - 1) / 2
-			s.nthElement(0, m, len(iv))
-			return one(tensor.Must(tensor.FromInt64s(dt, []int64{s.a[m].v}))), nil
+			m := lowerMedian(self.Contiguous().Int64s(), lessI(false))
+			return one(tensor.Must(tensor.FromInt64s(dt, []int64{m}))), nil
 		}
-		s := &sorter[float64]{a: make([]elem[float64], len(vals)), less: lessF(false)}
-		for i, v := range vals {
-			s.a[i] = elem[float64]{v, int64(i)}
-		}
-		m := (len(vals) - 1) / 2
-		s.nthElement(0, m, len(vals))
-		return one(tensor.Must(tensor.FromFloat64s(dt, []float64{s.a[m].v}))), nil
+		m := lowerMedian(vals, lessF(false))
+		return one(tensor.Must(tensor.FromFloat64s(dt, []float64{m}))), nil
 	}
+}
+
+// lowerMedian is the element at (len(vals)-1)/2 in the order of less, as
+// ATen's std::nth_element places it.
+func lowerMedian[T float64 | int64](vals []T, less func(x, y elem[T]) bool) T {
+	s := &sorter[T]{a: make([]elem[T], len(vals)), less: less}
+	for i, v := range vals {
+		s.a[i] = elem[T]{v, int64(i)}
+	}
+	m := (len(vals) - 1) / 2
+	s.nthElement(0, m, len(vals))
+	return s.a[m].v
 }
 
 // medianDim is aten::median.dim (nanmedian.dim when ignoreNaN): the lower

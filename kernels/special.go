@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -301,17 +302,24 @@ func mvlgamma(c *ops.Call) ([]any, error) {
 	return ch.result(ch.call("aten::add.Scalar", s, ops.FloatScalar(float64(p*(p-1))*math.Log(math.Pi)*0.25)))
 }
 
-// erfinvFor returns ATen's calc_erfinv (a rational first guess and two
-// Newton steps) in the compute dtype of dt.
-func erfinvFor(dt tensor.DType) floatFn1 {
-	r := rounder(computeType(dt))
-	rs := func(v []float64) []float64 {
+// roundEach returns a function that rounds each of a coefficient table's
+// values with r, as ATen's kernels hold their constants in the compute
+// type.
+func roundEach(r func(float64) float64) func([]float64) []float64 {
+	return func(v []float64) []float64 {
 		out := make([]float64, len(v))
 		for i, x := range v {
 			out[i] = r(x)
 		}
 		return out
 	}
+}
+
+// erfinvFor returns ATen's calc_erfinv (a rational first guess and two
+// Newton steps) in the compute dtype of dt.
+func erfinvFor(dt tensor.DType) floatFn1 {
+	r := rounder(computeType(dt))
+	rs := roundEach(r)
 	a := rs([]float64{0.886226899, -1.645349621, 0.914624893, -0.140543331})
 	b := rs([]float64{-2.118377725, 1.442710462, -0.329097515, 0.012229801})
 	cc := rs([]float64{-1.970840454, -1.624906493, 3.429567803, 1.641345311})
@@ -413,13 +421,7 @@ func besselFor(dt tensor.DType, f func(b *bessel, x float64) float64, inDType bo
 	if inDType {
 		r = rounder(dt)
 	}
-	rs := func(v []float64) []float64 {
-		out := make([]float64, len(v))
-		for i, x := range v {
-			out[i] = r(x)
-		}
-		return out
-	}
+	rs := roundEach(r)
 	b := &bessel{r: r, i0A: rs(i0eA), i0B: rs(i0eB), i1A: rs(i1eA), i1B: rs(i1eB)}
 	if f32(dt) {
 		b.i1A, b.i1B = b.i1A[12:], b.i1B[18:]
@@ -504,13 +506,7 @@ var (
 // the compute dtype of dt.
 func ndtriFor(dt tensor.DType) floatFn1 {
 	r := rounder(computeType(dt))
-	rs := func(v []float64) []float64 {
-		out := make([]float64, len(v))
-		for i, x := range v {
-			out[i] = r(x)
-		}
-		return out
-	}
+	rs := roundEach(r)
 	p0, q0, p1, q1, p2, q2 := rs(ndtriP0), rs(ndtriQ0), rs(ndtriP1), rs(ndtriQ1), rs(ndtriP2), rs(ndtriQ2)
 	s2pi, e2 := r(2.50662827463100050242), r(0.13533528323661269189)
 	return func(y0 float64) float64 {
@@ -957,7 +953,7 @@ func allclose(c *ops.Call) ([]any, error) {
 // elements (NaN equals nothing).
 func equal(c *ops.Call) ([]any, error) {
 	a, b := c.Tensor("self"), c.Tensor("other")
-	if !equalInts(a.Shape(), b.Shape()) {
+	if !slices.Equal(a.Shape(), b.Shape()) {
 		return []any{false}, nil
 	}
 	if a.Numel() == 0 {
@@ -1016,14 +1012,8 @@ func nansum(c *ops.Call) ([]any, error) {
 	if self.DType().IsFloat() {
 		x = p.call("aten::where.ScalarSelf", p.call("aten::isnan", self), ops.IntScalar(0), self)
 	}
-	var dim any
-	if !c.IsNone("dim") {
-		dim = c.Ints("dim")
-	}
-	var dt any
-	if d, ok := c.DType("dtype"); ok {
-		dt = d
-	}
+	dim := optInts(c, "dim")
+	dt := dtypeArg(c)
 	return p.result(p.callKw("aten::sum.dim_IntList", map[string]any{"dtype": dt}, x, dim, c.Bool("keepdim")))
 }
 
@@ -1034,14 +1024,8 @@ func nanmean(c *ops.Call) ([]any, error) {
 	if !self.DType().IsFloat() {
 		return nil, c.Errorf("self", "nanmean(): expected input to have floating point or complex dtype but got %s", scalarTypeName(self.DType()))
 	}
-	var dim any
-	if !c.IsNone("dim") {
-		dim = c.Ints("dim")
-	}
-	var dt any
-	if d, ok := c.DType("dtype"); ok {
-		dt = d
-	}
+	dim := optInts(c, "dim")
+	dt := dtypeArg(c)
 	p := &chain{c: c, arg: "self"}
 	count := p.call("aten::sum.dim_IntList", p.call("aten::logical_not", p.call("aten::isnan", self)), dim, c.Bool("keepdim"))
 	s := p.callKw("aten::nansum", map[string]any{"dtype": dt}, self, dim, c.Bool("keepdim"))

@@ -33,10 +33,7 @@ func toCopy(c *ops.Call) ([]any, error) {
 	if err := checkMemoryFormat(c, x.Dim()); err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = x.DType()
-	}
+	dt := dtypeOr(c, x.DType())
 	return one(convert(x, dt)), nil
 }
 

@@ -164,6 +164,32 @@ func factoryOptions(c *ops.Call, self *tensor.Tensor) (bool, error) {
 	return isMeta, nil
 }
 
+// dtypeOr is the dtype argument of a factory, or def when it is None.
+func dtypeOr(c *ops.Call, def tensor.DType) tensor.DType {
+	if dt, ok := c.DType("dtype"); ok {
+		return dt
+	}
+	return def
+}
+
+// dtypeArg is the dtype argument as an operator argument: the DType, or
+// nil (None) when it is None.
+func dtypeArg(c *ops.Call) any {
+	if dt, ok := c.DType("dtype"); ok {
+		return dt
+	}
+	return nil
+}
+
+// optInts is the int[]? argument name as an operator argument: its
+// []int64, or nil (None) when it is None.
+func optInts(c *ops.Call, name string) any {
+	if c.IsNone(name) {
+		return nil
+	}
+	return c.Ints(name)
+}
+
 // fullSize converts a size argument, rejecting negative dimensions.
 func fullSize(c *ops.Call, arg string, v []int64) ([]int, error) {
 	for _, d := range v {
@@ -224,10 +250,7 @@ func like(c *ops.Call, fillArg string, fill ops.Scalar) ([]any, error) {
 	if err := checkMemoryFormat(c, x.Dim()); err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = x.DType()
-	}
+	dt := dtypeOr(c, x.DType())
 	v, err := scalarValue(c, fillArg, fill, dt)
 	if err != nil {
 		return nil, err
@@ -258,10 +281,7 @@ func scalarTensor(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	v, err := scalarValue(c, "s", c.Scalar("s"), dt)
 	if err != nil {
 		return nil, err
@@ -493,10 +513,7 @@ func emptyKernel(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	strides, err := formatStrides(c, "memory_format", shape)
 	if err != nil {
 		return nil, err
@@ -528,10 +545,7 @@ func emptyStrided(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	out, err := emptyLayout(c, "size", isMeta, dt, shape, strides)
 	if err != nil {
 		return nil, err
@@ -550,10 +564,7 @@ func filled(c *ops.Call, v int64) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	s, err := scalarValue(c, "size", ops.IntScalar(v), dt)
 	if err != nil {
 		return nil, err
@@ -578,10 +589,7 @@ func newFilled(c *ops.Call, arg string, fill ops.Scalar) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = self.DType()
-	}
+	dt := dtypeOr(c, self.DType())
 	v, err := scalarValue(c, arg, fill, dt)
 	if err != nil {
 		return nil, err
@@ -614,10 +622,7 @@ func newEmptyStrided(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = self.DType()
-	}
+	dt := dtypeOr(c, self.DType())
 	out, err := emptyLayout(c, "size", isMeta, dt, shape, strides)
 	if err != nil {
 		return nil, err
@@ -636,10 +641,7 @@ func emptyLike(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = self.DType()
-	}
+	dt := dtypeOr(c, self.DType())
 	shape := self.Shape()
 	var strides []int
 	if c.IsNone("memory_format") || c.Str("memory_format") == "preserve_format" {
@@ -735,10 +737,7 @@ func eye(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	if isMeta {
 		return one(tensor.Must(tensor.NewMeta(dt, size...))), nil
 	}
@@ -766,10 +765,7 @@ func linspace(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	if dt == tensor.Bool {
 		return nil, c.Errorf("dtype", "\"linspace_cpu\" not implemented for 'Bool'")
 	}
@@ -877,10 +873,7 @@ func logspace(c *ops.Call) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	if dt == tensor.Bool {
 		return nil, c.Errorf("dtype", "\"logspace_cpu\" not implemented for 'Bool'")
 	}
@@ -983,10 +976,7 @@ func rangeTensor(name string, kernel ops.Kernel) ops.Kernel {
 			if steps < 0 {
 				return nil, c.Errorf("steps", "number of steps must be non-negative")
 			}
-			dt, ok := c.DType("dtype")
-			if !ok {
-				dt = tensor.Float32
-			}
+			dt := dtypeOr(c, tensor.Float32)
 			return oneOrErr(tensor.NewMeta(dt, int(steps)))
 		}
 		args := append(se, c.Int("steps"))

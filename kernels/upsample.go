@@ -350,6 +350,19 @@ type interpAxis struct {
 	w   [][]float64
 }
 
+// upsampleInput reads an upsample call's input (argument self, or input
+// for the .vec overloads, those with no scaleArgs) and its output size and
+// scales (upsampleArgs).
+func upsampleInput(c *ops.Call, n int, scaleArgs []string) (string, *tensor.Tensor, []int, []float64, error) {
+	arg := "self"
+	if scaleArgs == nil {
+		arg = "input"
+	}
+	x := c.Tensor(arg)
+	size, scales, err := upsampleArgs(c, arg, x, n, scaleArgs)
+	return arg, x, size, scales, err
+}
+
 // upsampleArgs reads the output size and scales of an upsample call over
 // n spatial dimensions: the .vec overloads take exactly one of
 // output_size and scale_factors (the size is then ⌊in*scale⌋, truncated),
@@ -424,12 +437,7 @@ const (
 // arguments of the non-.vec overloads (nil for .vec).
 func upsampleKernel(n int, mode upsampleMode, scaleArgs []string) ops.Kernel {
 	return func(c *ops.Call) ([]any, error) {
-		arg := "self"
-		if scaleArgs == nil {
-			arg = "input"
-		}
-		x := c.Tensor(arg)
-		size, scales, err := upsampleArgs(c, arg, x, n, scaleArgs)
+		arg, x, size, scales, err := upsampleInput(c, n, scaleArgs)
 		if err != nil {
 			return nil, err
 		}

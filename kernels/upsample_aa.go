@@ -96,12 +96,7 @@ func aaWeights(in, out int, alignCorners bool, scale float64, cubic bool, r func
 // .vec).
 func upsampleAA(cubic bool, scaleArgs []string) ops.Kernel {
 	return func(c *ops.Call) ([]any, error) {
-		arg := "self"
-		if scaleArgs == nil {
-			arg = "input"
-		}
-		x := c.Tensor(arg)
-		size, scales, err := upsampleArgs(c, arg, x, 2, scaleArgs)
+		arg, x, size, scales, err := upsampleInput(c, 2, scaleArgs)
 		if err != nil {
 			return nil, err
 		}

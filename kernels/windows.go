@@ -54,10 +54,7 @@ func window(c *ops.Call, name string, fn windowFn) ([]any, error) {
 	if n > tensor.MaxElements {
 		return nil, c.Errorf("window_length", "%s: window_length %d is too large", name, n)
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	if !dt.IsFloat() {
 		return nil, c.Errorf("dtype", "%s expects floating point dtypes, got: %s", name, scalarTypeName(dt))
 	}
@@ -187,10 +184,7 @@ func triIndices(c *ops.Call, lower bool) ([]any, error) {
 	if row*col > tensor.MaxElements || row > tensor.MaxElements || col > tensor.MaxElements {
 		return nil, c.Errorf("row", "a %d x %d matrix is too large", row, col)
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Int64
-	}
+	dt := dtypeOr(c, tensor.Int64)
 	var rs, cs []int64
 	for r := int64(0); r < row; r++ {
 		for k := int64(0); k < col; k++ {
@@ -282,10 +276,7 @@ func rangeOp(c *ops.Call) ([]any, error) {
 	if hasArg(c, "step") {
 		step = c.Scalar("step")
 	}
-	dt, ok := c.DType("dtype")
-	if !ok {
-		dt = tensor.Float32
-	}
+	dt := dtypeOr(c, tensor.Float32)
 	if dt == tensor.Bool {
 		return nil, c.Errorf("dtype", "\"range_cpu\" not implemented for 'Bool'")
 	}

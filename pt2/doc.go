@@ -51,7 +51,10 @@
 // (export.Export, after RunDecompositions or Transform too), as a .pt2
 // file (torch.export.save): Format Legacy is PyTorch ≤ 2.7's zip (schema
 // 8.2), which PyTorch 2.6's torch.export.load reads; Format Archive is the
-// PT2 archive (schema 8.20), which PyTorch 2.14 reads. SerializeProgram
+// PT2 archive (schema 8.20), which PyTorch 2.14 reads. Format is
+// archive.Layout under another name (Legacy is archive.LayoutZip, Archive
+// archive.LayoutPT2), so a loaded archive's Layout saves back as it came.
+// SerializeProgram
 // gives the program as package schema's types (as torch's
 // ExportedProgramSerializer makes it), MarshalProgram its JSON, ToArchive
 // the whole archive (package pt2/archive writes it). The file holds:

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -121,57 +122,40 @@ func TestTorchLoadsPytreeInputs(t *testing.T) {
 		require.NoError(t, err, p.name)
 		progs = append(progs, program{p.name, ep, p.leaves, p.args, p.kwargs})
 	}
-	for _, tc := range []struct {
-		format pt2.Format
-		suite  string
-	}{{pt2.Legacy, ""}, {pt2.Archive, "sid"}} {
-		t.Run(tc.format.String(), func(t *testing.T) {
-			if testing.Short() {
-				t.Skip("runs PyTorch")
+	forEachTorch(t, func(t *testing.T, format pt2.Format, cmd *exec.Cmd, dir string) {
+		var pairs []string
+		for _, p := range progs {
+			out, err := p.ep.Clone().Call(p.args, p.kwargs)
+			require.NoError(t, err, p.name)
+			top := out.([]any)
+			d := top[0].(map[string]any)
+			want := []any{d["y"], d["t"], top[1].([]any)[0]}
+			var io struct {
+				Inputs  []map[string]any `json:"inputs"`
+				Outputs []map[string]any `json:"outputs"`
 			}
-			cmd := torch2(t, tc.suite)
-			dir := t.TempDir()
-			var pairs []string
-			for _, p := range progs {
-				out, err := p.ep.Clone().Call(p.args, p.kwargs)
-				require.NoError(t, err, p.name)
-				top := out.([]any)
-				d := top[0].(map[string]any)
-				want := []any{d["y"], d["t"], top[1].([]any)[0]}
-				var io struct {
-					Inputs  []map[string]any `json:"inputs"`
-					Outputs []map[string]any `json:"outputs"`
-				}
-				for _, l := range p.leaves {
-					io.Inputs = append(io.Inputs, encodeArg(t, l))
-				}
-				for _, o := range want {
-					io.Outputs = append(io.Outputs, encodeArg(t, o))
-				}
-				data, err := json.Marshal(io)
-				require.NoError(t, err)
-				iop := filepath.Join(dir, p.name+".io.json")
-				require.NoError(t, os.WriteFile(iop, data, 0o644))
-				path := filepath.Join(dir, p.name+".pt2")
-				require.NoError(t, pt2.Write(path, p.ep, pt2.SaveOptions{Format: tc.format}), p.name)
-				pairs = append(pairs, path, iop)
+			for _, l := range p.leaves {
+				io.Inputs = append(io.Inputs, encodeArg(t, l))
 			}
-			script, err := filepath.Abs("testdata/pytree_load_check.py")
+			for _, o := range want {
+				io.Outputs = append(io.Outputs, encodeArg(t, o))
+			}
+			data, err := json.Marshal(io)
 			require.NoError(t, err)
-			res := runTorchCheckScript(t, cmd, script, pairs)
-			for i := 0; i < len(pairs); i += 2 {
-				r, ok := res[pairs[i]]
-				if !assert.True(t, ok, "%s: no result", pairs[i]) {
-					continue
-				}
-				if r.Error != nil {
-					t.Errorf("%s: PyTorch %s: %s\n%s", pairs[i], r.Torch, *r.Error, r.Trace)
-					continue
-				}
-				t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", filepath.Base(pairs[i]), r.Torch, r.Cases, r.MaxAbsDiff)
+			iop := filepath.Join(dir, p.name+".io.json")
+			require.NoError(t, os.WriteFile(iop, data, 0o644))
+			path := filepath.Join(dir, p.name+".pt2")
+			require.NoError(t, pt2.Write(path, p.ep, pt2.SaveOptions{Format: format}), p.name)
+			pairs = append(pairs, path, iop)
+		}
+		script, err := filepath.Abs("testdata/pytree_load_check.py")
+		require.NoError(t, err)
+		res := runTorchCheckScript(t, cmd, script, pairs)
+		for i := 0; i < len(pairs); i += 2 {
+			if r, ok := torchRan(t, res, pairs[i]); ok {
 				assert.Equal(t, 1, r.Cases)
 				assert.LessOrEqual(t, r.MaxAbsDiff, 1e-5)
 			}
-		})
-	}
+		}
+	})
 }

@@ -14,32 +14,24 @@ import (
 	"github.com/gofx/gofx/sym"
 )
 
-// Format is the container Save writes.
-type Format int
+// Format is the container Save writes: the container generation, the
+// same type as archive.Layout (its String is "legacy" or "archive",
+// which archive.ParseLayout reads back).
+type Format = archive.Layout
 
 const (
-	// Legacy is the zip of PyTorch ≤ 2.7 (serialized_exported_program.json,
-	// serialized_state_dict.pt, serialized_constants.pt,
-	// serialized_example_inputs.pt, version), schema 8.2 as PyTorch 2.6
-	// writes it: PyTorch 2.6's torch.export.load reads it.
-	Legacy Format = iota
-	// Archive is the PT2 archive of PyTorch ≥ 2.8 (archive_format,
-	// models/NAME.json, data/weights and data/constants as raw tensor
-	// records with their *_config.json), schema 8.20 as PyTorch 2.14 writes
-	// it.
-	Archive
+	// Legacy (archive.LayoutZip, the zero Format) is the zip of PyTorch
+	// ≤ 2.7 (serialized_exported_program.json, serialized_state_dict.pt,
+	// serialized_constants.pt, serialized_example_inputs.pt, version),
+	// schema 8.2 as PyTorch 2.6 writes it: PyTorch 2.6's torch.export.load
+	// reads it.
+	Legacy = archive.LayoutZip
+	// Archive (archive.LayoutPT2) is the PT2 archive of PyTorch ≥ 2.8
+	// (archive_format, models/NAME.json, data/weights and data/constants
+	// as raw tensor records with their *_config.json), schema 8.20 as
+	// PyTorch 2.14 writes it.
+	Archive = archive.LayoutPT2
 )
-
-// String returns "legacy" or "archive".
-func (f Format) String() string {
-	switch f {
-	case Legacy:
-		return "legacy"
-	case Archive:
-		return "archive"
-	}
-	return fmt.Sprintf("Format(%d)", int(f))
-}
 
 // SaveOptions says how Save writes a program.
 type SaveOptions struct {
@@ -399,9 +391,9 @@ func ToArchive(ep *export.ExportedProgram, opts SaveOptions) (*archive.Archive, 
 			return nil, err
 		}
 	}
-	a := &archive.Archive{Layout: archive.LayoutZip, Models: []*archive.Model{m}}
+	a := &archive.Archive{Layout: opts.Format, Models: []*archive.Model{m}}
 	if opts.Format == Archive {
-		a.Layout, a.Root, a.Version = archive.LayoutPT2, opts.Root, "0"
+		a.Root, a.Version = opts.Root, "0"
 		if a.Root == "" {
 			a.Root = name
 		}

@@ -44,7 +44,7 @@ func TestSaveErrors(t *testing.T) {
 	buf.Reset()
 
 	err = pt2.Save(&buf, ep, pt2.SaveOptions{Format: pt2.Format(7)})
-	assert.EqualError(t, err, "pt2: save: unknown format Format(7)")
+	assert.EqualError(t, err, "pt2: save: unknown format Layout(7)")
 
 	ep2, err := export.Export(nn.Eval(newTiny()), []any{tensor.Must(tensor.Ones(tensor.Float32, 3, 4))}, nil)
 	require.NoError(t, err)

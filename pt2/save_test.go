@@ -169,6 +169,39 @@ func zooPrograms(t *testing.T, skip ...string) (names []string, eps map[string]*
 // torch.export.load read them and run them on their io.json cases: 2.6
 // for the ≤ 2.7 zip, 2.14 for the PT2 archive.
 func TestTorchLoadsZoo(t *testing.T) {
+	forEachTorch(t, func(t *testing.T, format pt2.Format, cmd *exec.Cmd, dir string) {
+		// resnet18 is large; the others cover its operators.
+		names, eps, ios, tols := zooPrograms(t, "resnet18")
+		var pairs []string
+		for _, key := range names {
+			p := filepath.Join(dir, key+".pt2")
+			if err := pt2.Write(p, eps[key], pt2.SaveOptions{Format: format}); err != nil {
+				t.Errorf("%s: %v", key, err)
+				continue
+			}
+			io := filepath.Join(dir, filepath.Base(ios[key]))
+			data, err := os.ReadFile(ios[key])
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(io, data, 0o644))
+			pairs = append(pairs, p, io)
+		}
+		res := runTorchCheck(t, cmd, pairs)
+		for i := 0; i < len(pairs); i += 2 {
+			key := strings.TrimSuffix(filepath.Base(pairs[i]), ".pt2")
+			r, ok := torchRan(t, res, pairs[i])
+			if !ok {
+				continue
+			}
+			assert.False(t, format == pt2.Archive && r.Fallback, "%s: PyTorch read the archive only as a <= 2.7 zip", key)
+			assert.LessOrEqual(t, r.MaxAbsDiff, tols[key], key)
+		}
+	})
+}
+
+// forEachTorch runs f as a subtest for each container layout with the
+// command of the PyTorch that reads it (2.6 for the <= 2.7 zip, 2.14 for
+// the PT2 archive) and a fresh directory; short mode skips them.
+func forEachTorch(t *testing.T, f func(t *testing.T, format pt2.Format, cmd *exec.Cmd, dir string)) {
 	for _, tc := range []struct {
 		format pt2.Format
 		suite  string
@@ -177,40 +210,27 @@ func TestTorchLoadsZoo(t *testing.T) {
 			if testing.Short() {
 				t.Skip("runs PyTorch")
 			}
-			cmd := torch2(t, tc.suite)
-			dir := t.TempDir()
-			// resnet18 is large; the others cover its operators.
-			names, eps, ios, tols := zooPrograms(t, "resnet18")
-			var pairs []string
-			for _, key := range names {
-				p := filepath.Join(dir, key+".pt2")
-				if err := pt2.Write(p, eps[key], pt2.SaveOptions{Format: tc.format}); err != nil {
-					t.Errorf("%s: %v", key, err)
-					continue
-				}
-				io := filepath.Join(dir, filepath.Base(ios[key]))
-				data, err := os.ReadFile(ios[key])
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(io, data, 0o644))
-				pairs = append(pairs, p, io)
-			}
-			res := runTorchCheck(t, cmd, pairs)
-			for i := 0; i < len(pairs); i += 2 {
-				key := strings.TrimSuffix(filepath.Base(pairs[i]), ".pt2")
-				r, ok := res[pairs[i]]
-				if !assert.True(t, ok, "%s: no result", key) {
-					continue
-				}
-				if r.Error != nil {
-					t.Errorf("%s: PyTorch %s: %s\n%s", key, r.Torch, *r.Error, r.Trace)
-					continue
-				}
-				t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", key, r.Torch, r.Cases, r.MaxAbsDiff)
-				assert.False(t, tc.format == pt2.Archive && r.Fallback, "%s: PyTorch read the archive only as a <= 2.7 zip", key)
-				assert.LessOrEqual(t, r.MaxAbsDiff, tols[key], key)
-			}
+			f(t, tc.format, torch2(t, tc.suite), t.TempDir())
 		})
 	}
+}
+
+// torchRan returns PyTorch's result for file (a .pt2 path given to
+// runTorchCheck) and logs its cases and largest difference, or fails t
+// and reports false when there is none or PyTorch failed.
+func torchRan(t *testing.T, res map[string]torchResult, file string) (torchResult, bool) {
+	t.Helper()
+	key := strings.TrimSuffix(filepath.Base(file), ".pt2")
+	r, ok := res[file]
+	if !assert.True(t, ok, "%s: no result", key) {
+		return r, false
+	}
+	if r.Error != nil {
+		t.Errorf("%s: PyTorch %s: %s\n%s", key, r.Torch, *r.Error, r.Trace)
+		return r, false
+	}
+	t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", key, r.Torch, r.Cases, r.MaxAbsDiff)
+	return r, true
 }
 
 // specSummary is what TestSaveLikePyTorch compares of a program.

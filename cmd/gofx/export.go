@@ -11,6 +11,7 @@ import (
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/pt2"
+	"github.com/gofx/gofx/pt2/archive"
 	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
 )
@@ -84,13 +85,8 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	case spec.Dynamic != nil:
 		dims = spec.Dynamic()
 	}
-	var f pt2.Format
-	switch *format {
-	case "legacy":
-		f = pt2.Legacy
-	case "archive":
-		f = pt2.Archive
-	default:
+	f, err := archive.ParseLayout(*format)
+	if err != nil {
 		return fmt.Errorf("%w: -format must be legacy or archive, not %q", errUsage, *format)
 	}
 	var sd *torchio.StateDict

@@ -51,10 +51,7 @@ func loadProgramFile(path, name string) (*programFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf := &programFile{path: path, ep: ep, format: pt2.Legacy}
-	if a.Layout == archive.LayoutPT2 {
-		pf.format = pt2.Archive
-	}
+	pf := &programFile{path: path, ep: ep, format: a.Layout}
 	m := a.Models[0]
 	for _, mm := range a.Models {
 		if mm.Name == name {

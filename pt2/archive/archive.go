@@ -20,14 +20,16 @@ import (
 	"github.com/gofx/gofx/torchio/pickle"
 )
 
-// Layout is a .pt2 container format.
+// Layout is a .pt2 container format: which generation of PyTorch's
+// container a file is. It is also the type of pt2.Format (pt2.Legacy is
+// LayoutZip, pt2.Archive LayoutPT2); the zero value is LayoutZip.
 type Layout int
 
 const (
 	// LayoutZip is the plain zip of PyTorch ≤ 2.7: serialized_exported_program.json,
 	// serialized_state_dict.pt, serialized_constants.pt,
 	// serialized_example_inputs.pt (torch.save files) and version.
-	LayoutZip Layout = iota + 1
+	LayoutZip Layout = iota
 	// LayoutPT2 is the PT2 archive of PyTorch ≥ 2.8: every record under a
 	// root folder, archive_format "pt2", models/NAME.json, weights and
 	// constants as raw storage records described by JSON configs, sample
@@ -35,15 +37,27 @@ const (
 	LayoutPT2
 )
 
-// String returns "zip" or "pt2".
+// String returns "legacy" or "archive", the names gofx export -format
+// takes.
 func (l Layout) String() string {
 	switch l {
 	case LayoutZip:
-		return "zip"
+		return "legacy"
 	case LayoutPT2:
-		return "pt2"
+		return "archive"
 	}
 	return fmt.Sprintf("Layout(%d)", int(l))
+}
+
+// ParseLayout returns the Layout whose String is s: "legacy" or
+// "archive".
+func ParseLayout(s string) (Layout, error) {
+	for _, l := range []Layout{LayoutZip, LayoutPT2} {
+		if s == l.String() {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown layout %q: want legacy or archive", s)
 }
 
 // Archive is the contents of a .pt2 file.

@@ -345,3 +345,25 @@ func checkInputs(t *testing.T, ioPath string, m *Model) {
 		}
 	}
 }
+
+// TestParseLayout checks the names of the layouts, which gofx export
+// -format takes: the zero Layout is the zip, String and ParseLayout are
+// inverses, and other names are errors.
+func TestParseLayout(t *testing.T) {
+	var zero Layout
+	assert.Equal(t, LayoutZip, zero)
+	for _, tc := range []struct {
+		name string
+		want Layout
+	}{{"legacy", LayoutZip}, {"archive", LayoutPT2}} {
+		got, err := ParseLayout(tc.name)
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, got)
+		assert.Equal(t, tc.name, got.String())
+	}
+	for _, bad := range []string{"", "zip2", "Legacy", "pt3"} {
+		_, err := ParseLayout(bad)
+		assert.ErrorContains(t, err, "unknown layout", bad)
+	}
+	assert.Equal(t, "Layout(7)", Layout(7).String())
+}

@@ -17,6 +17,10 @@
 // PT2 archives stored weights and constants as torch.save files
 // data/weights/NAME.pt and data/constants/NAME.pt; Read takes those too.
 //
+// Layout names the container generation; it is also pt2.Format. Its
+// String is "legacy" or "archive" (the names gofx export -format takes),
+// which ParseLayout reads back.
+//
 // Read detects the layout and returns an Archive: per Model, the decoded
 // program, the weights (with is_param and requires_grad), the constants,
 // and the example inputs as the tree torchio.ReadValue returns (normally a

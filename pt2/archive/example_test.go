@@ -33,7 +33,7 @@ func ExampleLoad() {
 	}
 	fmt.Println(len(args), "positional argument(s),", kwargs.Len(), "keyword argument(s)")
 	// Output:
-	// pt2 tied_dict 1
+	// archive tied_dict 1
 	// schema 8 20
 	// weight emb.weight [20 8] [8 1] param: true
 	// weight head.weight [20 8] [8 1] param: true
@@ -81,11 +81,11 @@ func ExampleRead() {
 	}
 	fmt.Println(b.Layout, b.Root, b.Models[0].Weight("0.weight").Tensor.Shape())
 	// Output:
-	// zip 8.2 model 2.6.0+debian
+	// legacy 8.2 model 2.6.0+debian
 	// 0.weight float32 [32 16]
 	// 0.bias float32 [32]
 	// 2.weight float32 [10 32]
 	// 2.bias float32 [10]
 	// example input: [4 16]
-	// pt2 mlp [32 16]
+	// archive mlp [32 16]
 }
