@@ -11,8 +11,10 @@ import (
 
 // Rules for more of issue 14's operators that PyTorch 2.6's
 // core_aten_decompositions decomposes, written after torch/_refs and
-// torch/_decomp/decompositions.py: logaddexp, logaddexp2, addr,
-// diag_embed, binary_cross_entropy and the norm overloads. PyTorch 2.6
+// torch/_decomp/decompositions.py: logaddexp, logaddexp2, addr, addmv,
+// diag_embed, the norm overloads and the losses binary_cross_entropy,
+// mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_embedding_loss and
+// kl_div. PyTorch 2.6
 // keeps linalg_vector_norm and exp2 as core operators; gofx's core set
 // (1.13's) has neither, so linalg_vector_norm gets a rule here too (the
 // reference's own formula), and the norm overloads decompose through it
@@ -29,6 +31,13 @@ var (
 	opNormDim      = nn.Op("aten::norm.ScalarOpt_dim")
 	opNormDimDType = nn.Op("aten::norm.ScalarOpt_dim_dtype")
 	opNormDType    = nn.Op("aten::norm.ScalarOpt_dtype")
+	opAddmv        = nn.Op("aten::addmv")
+	opMSELoss      = nn.Op("aten::mse_loss")
+	opL1Loss       = nn.Op("aten::l1_loss")
+	opHuberLoss    = nn.Op("aten::huber_loss")
+	opSmoothL1Loss = nn.Op("aten::smooth_l1_loss")
+	opHingeLoss    = nn.Op("aten::hinge_embedding_loss")
+	opKLDiv        = nn.Op("aten::kl_div")
 )
 
 // addDeriveRules adds the rules of this file to t; coreRules calls it.
@@ -43,6 +52,107 @@ func addDeriveRules(t Table) {
 	t.add(opNormDim, func(a []nn.Value) nn.Value { return vectorNorm(a[0], a[1], a[2], a[3], nn.None) })
 	t.add(opNormDimDType, func(a []nn.Value) nn.Value { return vectorNorm(a[0], a[1], a[2], a[3], a[4]) })
 	t.add(opNormDType, func(a []nn.Value) nn.Value { return vectorNorm(a[0], a[1], nn.None, nn.Of(false), a[2]) })
+	t.add(opAddmv, addmv)
+	t.add(opMSELoss, func(a []nn.Value) nn.Value {
+		return reduceLoss(call(aten.PowTensorScalar, call(opSubT, a[0], a[1]), 2), a[2].Int())
+	})
+	t.add(opL1Loss, func(a []nn.Value) nn.Value {
+		return reduceLoss(call(aten.Abs, call(opSubT, a[0], a[1])), a[2].Int())
+	})
+	t.add(opHuberLoss, huberLoss)
+	t.add(opSmoothL1Loss, smoothL1Loss)
+	t.add(opHingeLoss, hingeEmbeddingLoss)
+	t.add(opKLDiv, klDiv)
+}
+
+// reduceLoss reduces a pointwise loss as ATen's Reduction enum says: 0
+// none, 1 mean, 2 sum.
+func reduceLoss(l nn.Value, reduction int64) nn.Value {
+	switch reduction {
+	case 0:
+		return l
+	case 1:
+		return call(aten.Mean, l)
+	case 2:
+		return call(aten.SumDimIntList, l, nn.None)
+	}
+	fail("%d is not a valid value for reduction", reduction)
+	return nn.None
+}
+
+// addmv is torch/_decomp's addmv: alpha·mv(mat, vec) + beta·self, self
+// ignored when beta is 0.
+func addmv(a []nn.Value) nn.Value {
+	self, mat, vec, beta, alpha := a[0], a[1], a[2], a[3], a[4]
+	if ndim(mat) != 2 || ndim(vec) != 1 {
+		fail("vector + matrix @ vector expected, got %d, %d, %d", ndim(self), ndim(mat), ndim(vec))
+	}
+	out := matmul(mat, vec)
+	if alpha.Float() != 1 {
+		out = call(opMulS, out, alpha)
+	}
+	if beta.Float() == 0 {
+		return out
+	}
+	if beta.Float() != 1 {
+		self = call(opMulS, self, beta)
+	}
+	return call(opAddT, out, self)
+}
+
+// huberLoss is torch/_decomp's huber_loss: with z = |input - target|,
+// 0.5·z·z where z < delta and delta·(z - 0.5·delta) elsewhere, reduced.
+func huberLoss(a []nn.Value) nn.Value {
+	delta := a[3].Float()
+	z := call(aten.Abs, call(opSubT, a[0], a[1]))
+	l := call(aten.WhereSelf, call(aten.LtScalar, z, delta),
+		call(opMulT, call(opMulS, z, 0.5), z), call(opMulS, call(aten.SubScalar, z, 0.5*delta), delta))
+	return reduceLoss(l, a[2].Int())
+}
+
+// smoothL1Loss is torch/_decomp's smooth_l1_loss: with z = |input -
+// target|, 0.5·z²/beta where z < beta and z - 0.5·beta elsewhere (l1_loss
+// for beta 0), reduced.
+func smoothL1Loss(a []nn.Value) nn.Value {
+	beta := a[3].Float()
+	z := call(aten.Abs, call(opSubT, a[0], a[1]))
+	if beta == 0 {
+		return reduceLoss(z, a[2].Int())
+	}
+	l := call(aten.WhereSelf, call(aten.LtScalar, z, beta),
+		call(opDivS, call(opMulS, call(aten.PowTensorScalar, z, 2), 0.5), beta), call(aten.SubScalar, z, 0.5*beta))
+	return reduceLoss(l, a[2].Int())
+}
+
+// hingeEmbeddingLoss is torch/_decomp's hinge_embedding_loss:
+// where(target != 1, max(margin - input, 0), 0) + where(target != -1,
+// input, 0), reduced.
+func hingeEmbeddingLoss(a []nn.Value) nn.Value {
+	x, y, margin := a[0], a[1], a[2]
+	zero := callVia(x, aten.ScalarTensor, []any{0}, map[string]any{"dtype": dtypeOf(x)})
+	clamped := call(aten.Clamp, call(aten.AddScalar, call(aten.Neg, x), margin), 0)
+	l := call(opAddT, call(aten.WhereSelf, call(aten.NeScalar, y, 1), clamped, zero),
+		call(aten.WhereSelf, call(aten.NeScalar, y, -1), x, zero))
+	return reduceLoss(l, a[3].Int())
+}
+
+// klDiv is torch/_decomp's kl_div: xlogy(target, target) - target·input,
+// or exp(target)·(target - input) for a log target, reduced; xlogy(t, t)
+// is where(isnan(t), nan, where(t == 0, 0, t·log(t))).
+func klDiv(a []nn.Value) nn.Value {
+	x, y, logTarget := a[0], a[1], a[3].Bool()
+	var l nn.Value
+	if logTarget {
+		l = call(opMulT, call(aten.Exp, y), call(opSubT, y, x))
+	} else {
+		dt := dtypeOf(y)
+		zero := callVia(y, aten.ScalarTensor, []any{0}, map[string]any{"dtype": dt})
+		nan := callVia(y, aten.ScalarTensor, []any{math.NaN()}, map[string]any{"dtype": dt})
+		xlogy := call(aten.WhereSelf, call(aten.EqScalar, y, 0), zero, call(opMulT, y, call(aten.Log, y)))
+		xlogy = call(aten.WhereSelf, call(aten.Isnan, y), nan, xlogy)
+		l = call(opSubT, xlogy, call(opMulT, y, x))
+	}
+	return reduceLoss(l, a[2].Int())
 }
 
 // logaddexp is torch/_refs' logaddexp (base2: logaddexp2):
@@ -177,13 +287,7 @@ func binaryCrossEntropy(a []nn.Value) nn.Value {
 	if !w.IsNone() {
 		l = call(opMulT, l, w)
 	}
-	switch reduction {
-	case 1:
-		l = call(aten.Mean, l)
-	case 2:
-		l = call(aten.SumDimIntList, l, nn.None)
-	}
-	return l
+	return reduceLoss(l, reduction)
 }
 
 // vectorNorm is torch/_refs' linalg.vector_norm (ord None is 2): the

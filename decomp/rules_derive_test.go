@@ -24,6 +24,8 @@ func TestDeriveRules(t *testing.T) {
 		"aten.logaddexp.default", "aten.logaddexp2.default", "aten.addr.default", "aten.diag_embed.default",
 		"aten.binary_cross_entropy.default", "aten.linalg_vector_norm.default", "aten.norm.Scalar",
 		"aten.norm.ScalarOpt_dim", "aten.norm.ScalarOpt_dim_dtype", "aten.norm.ScalarOpt_dtype",
+		"aten.addmv.default", "aten.mse_loss.default", "aten.l1_loss.default", "aten.huber_loss.default",
+		"aten.smooth_l1_loss.default", "aten.hinge_embedding_loss.default", "aten.kl_div.default",
 	} {
 		path := filepath.Join("..", "kernels", "testdata", "extra", name+".jsonl")
 		if _, err := os.Stat(path); err != nil {
