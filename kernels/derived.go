@@ -597,8 +597,10 @@ func partialOverlap(a, b *tensor.Tensor) bool {
 //   - its dtype must be the result's, except for the TensorIterator
 //     operators (the pointwise ones and a few others), whose result is cast
 //     to out's dtype when c10::canCast allows it. The reductions that take a
-//     dtype (sum, prod, mean, cumsum, cumprod) compute in out's dtype when
-//     none is given, as ATen's do.
+//     dtype (sum, prod, cumsum, cumprod) compute in out's dtype when none
+//     is given, as ATen's do;
+//   - the out= overloads of factory functions (zeros.out, arange.out,
+//     hann_window.out, ...) call the factory with out's dtype.
 
 // outRule says how a derived out= kernel checks an out= tensor's dtype.
 type outRule struct {
@@ -608,6 +610,10 @@ type outRule struct {
 	// useDType passes out's dtype as the functional overload's dtype
 	// argument when the call gives none.
 	useDType bool
+	// factory passes out's dtype as the dtype of a factory function
+	// (zeros.out, arange.start_out, hann_window.out), whose out= overload
+	// has no dtype argument: the result has out's dtype.
+	factory bool
 	// msg, when set, is the op's own dtype error for out= tensor i with
 	// dtype got, where the result has dtype want.
 	msg func(i int, name string, want, got tensor.DType) string
@@ -760,6 +766,43 @@ func outFunctional(reg *ops.Registry, o *ops.Operator, in []ops.Argument, nOut i
 	return match
 }
 
+// tensorOptions are the keyword-only arguments of factory functions that
+// their out= overloads take from out.
+var tensorOptions = map[string]bool{"dtype": true, "layout": true, "device": true, "pin_memory": true}
+
+// factoryFunctional returns the factory function an out= overload of one
+// result computes: the only overload of the same operator that writes
+// nothing, returns a tensor and takes the arguments in plus the optional
+// keyword-only tensor options dtype, layout, device and pin_memory
+// (zeros for zeros.out, arange.start_step for arange.start_out).
+func factoryFunctional(reg *ops.Registry, o *ops.Operator, in []ops.Argument) *ops.Operator {
+	s := o.Schema()
+	var match *ops.Operator
+	for _, f := range reg.Overloads(s.Namespace, s.Name) {
+		fs := f.Schema()
+		if f.Has(ops.Mutable) || f.Has(ops.View) || len(fs.Returns) != 1 || !isTensor(fs.Returns[0].Type) {
+			continue
+		}
+		var rest []ops.Argument
+		options := false
+		for _, a := range fs.Args {
+			if a.KwargOnly && tensorOptions[a.Name] && a.Type.Kind == ops.OptionalOf {
+				options = a.Name == "dtype" || options
+				continue
+			}
+			rest = append(rest, a)
+		}
+		if !options || !sameArgs(in, rest) {
+			continue
+		}
+		if match != nil {
+			return nil
+		}
+		match = f
+	}
+	return match
+}
+
 // registerOuts installs the derived kernel (and meta function) of every
 // out= overload of reg that has no kernel and whose functional overload has
 // one.
@@ -774,12 +817,17 @@ func registerOuts(reg *ops.Registry) {
 			continue
 		}
 		fn := outFunctional(reg, o, in, len(outs))
+		factory := false
+		if fn == nil && len(outs) == 1 {
+			fn, factory = factoryFunctional(reg, o, in), true
+		}
 		if fn == nil || !fn.HasKernel() {
 			continue
 		}
 		rule := outRule{
 			cast:     (o.Has(ops.Pointwise) || fn.Has(ops.Pointwise) || castOut[s.Name]) && outMessages[s.Name] == nil,
 			useDType: dtypeOut[s.Name],
+			factory:  factory,
 			msg:      outMessages[s.Name],
 		}
 		k := outKernel(fn, len(in), outs, rule)
@@ -808,6 +856,9 @@ func outKernel(fn *ops.Operator, nIn int, outs []string, rule outRule) ops.Kerne
 			} else {
 				args = append(args, v)
 			}
+		}
+		if rule.factory {
+			kwargs["dtype"] = c.Tensor(outs[0]).DType()
 		}
 		res, err := fn.Call(args, kwargs)
 		if err != nil {

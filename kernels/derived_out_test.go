@@ -280,3 +280,34 @@ func TestDerivedOutCoverage(t *testing.T) {
 	}
 	assert.Empty(t, missing)
 }
+
+// TestDerivedFactoryOut checks the out= overloads of factory functions,
+// which take their dtype from out, against PyTorch 2.6 (torch.arange(0, 5,
+// 2, out=double), torch.zeros([2, 2], out=long of shape [3]), torch.eye(2,
+// 3, out=long), torch.full([2], 1.5, out=int), torch.linspace(0, 1, 5,
+// out=double)).
+func TestDerivedFactoryOut(t *testing.T) {
+	cases := []struct {
+		op    string
+		args  []any
+		out   *tensor.Tensor
+		shape []int
+		want  []float64
+	}{
+		{"aten::arange.start_out", []any{0, 5, 2}, tensor.Empty(tensor.Float64, 0), []int{3}, []float64{0, 2, 4}},
+		{"aten::zeros.out", []any{[]int64{2, 2}}, tensor.Empty(tensor.Int64, 3), []int{2, 2}, []float64{0, 0, 0, 0}},
+		{"aten::eye.m_out", []any{2, 3}, tensor.Empty(tensor.Int64, 0), []int{2, 3}, []float64{1, 0, 0, 0, 1, 0}},
+		{"aten::full.out", []any{[]int64{2}, 1.5}, tensor.Empty(tensor.Int32, 0), []int{2}, []float64{1, 1}},
+		{"aten::linspace.out", []any{0, 1, 5}, tensor.Empty(tensor.Float64, 0), []int{5}, []float64{0, 0.25, 0.5, 0.75, 1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.op, func(t *testing.T) {
+			got, err := optest.Call(t, tc.op, tc.args, map[string]any{"out": tc.out})
+			require.NoError(t, err)
+			r := got[0].(*tensor.Tensor)
+			assert.Equal(t, tc.out.DType(), r.DType())
+			assert.Equal(t, tc.shape, r.Shape())
+			assert.Equal(t, tc.want, r.Float64s())
+		})
+	}
+}
