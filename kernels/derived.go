@@ -130,6 +130,9 @@ func registerGeneric(reg *ops.Registry) {
 			continue
 		}
 		fn := functional(reg, o)
+		if s.Name == "polygamma_" {
+			fn = op("aten::polygamma")
+		}
 		if fn == nil || !fn.HasKernel() {
 			continue
 		}
@@ -259,6 +262,9 @@ type inplaceRule struct {
 	// partial refuses tensor arguments that partly overlap self in
 	// memory, as TensorIterator does for its inputs.
 	partial bool
+	// swapped calls the functional overload with the first two
+	// arguments exchanged: polygamma_(self, n) is polygamma(n, self).
+	swapped bool
 	// keepDType ignores the result dtype: cumsum_ without a dtype
 	// accumulates in self's dtype, which the functional overload
 	// (promoting integers to int64) does not show.
@@ -285,6 +291,8 @@ func ruleOf(o *ops.Operator) inplaceRule {
 	case "addmm_", "addmv_", "addbmm_", "baddbmm_", "cumsum_", "cumprod_":
 		r.check = structured
 		r.keepDType = s.Name == "cumsum_" || s.Name == "cumprod_"
+	case "polygamma_":
+		r.swapped = true
 	case "fill_", "zero_", "index_put_", "_index_put_impl_", "dropout_", "alpha_dropout_",
 		"feature_dropout_", "feature_alpha_dropout_":
 		r.internal = false
@@ -315,6 +323,11 @@ func generic(fn *ops.Operator, rule inplaceRule) ops.Kernel {
 			}
 		}
 		args, kwargs := callArgs(c)
+		var rename map[string]string
+		if rule.swapped {
+			args[0], args[1] = args[1], args[0]
+			rename = map[string]string{} // blame the argument of the same name
+		}
 		res, err := fn.Call(args, kwargs)
 		if err != nil {
 			if kernelError(err) {
@@ -322,7 +335,7 @@ func generic(fn *ops.Operator, rule inplaceRule) ops.Kernel {
 					return nil, perr
 				}
 			}
-			return nil, rebind(c, fn, err, nil)
+			return nil, rebind(c, fn, err, rename)
 		}
 		r, ok := res[0].(*tensor.Tensor)
 		if !ok || r == nil {

@@ -311,3 +311,35 @@ func TestDerivedFactoryOut(t *testing.T) {
 		})
 	}
 }
+
+// TestPolygammaInplace checks polygamma_(self, n), derived from
+// polygamma(n, self) with its arguments exchanged, on polygamma's PyTorch
+// vectors, and its error for an integer self (PyTorch 2.6:
+// torch.arange(3).polygamma_(1)).
+func TestPolygammaInplace(t *testing.T) {
+	path := filepath.Join("testdata", "extra", "aten.polygamma.default.jsonl")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("no %s", path)
+	}
+	cases, err := conformance.ReadFile(path)
+	require.NoError(t, err)
+	n := 0
+	for _, c := range cases {
+		x := c.Args[1].(*tensor.Tensor)
+		want := c.Outputs[0].(*tensor.Tensor)
+		if x.DType() != want.DType() {
+			continue // an integer self: polygamma's result does not fit it
+		}
+		oc := *c
+		oc.Op, oc.Schema = "aten::polygamma_", ""
+		oc.Args = []any{x, c.Args[0]}
+		r := conformance.Run(&oc)
+		assert.True(t, r.Passed(), "%v", r)
+		n++
+	}
+	require.NotZero(t, n)
+	_, err = optest.Call(t, "aten::polygamma_", []any{tensor.Must(tensor.FromSlice([]int64{0, 1, 2})), 1}, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "argument 'self'")
+	assert.Contains(t, err.Error(), "result type Float can't be cast to the desired output type Long")
+}
