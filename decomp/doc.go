@@ -11,7 +11,12 @@
 //
 // Core is the table composite -> core ATen (rules_math.go adds the math
 // operators that PyTorch 2.6's core_aten_decompositions decomposes:
-// deg2rad, rad2deg, isposinf, isneginf, sinc, soft_margin_loss, nansum); Extra decomposes some core
+// deg2rad, rad2deg, isposinf, isneginf, sinc, soft_margin_loss, nansum;
+// rules_derive.go logaddexp, logaddexp2, addr, addmv, diag_embed, the
+// losses binary_cross_entropy, mse_loss, l1_loss, huber_loss,
+// smooth_l1_loss, hinge_embedding_loss and kl_div, linalg_vector_norm and
+// the norm overloads, which PyTorch 2.6 keeps as linalg_vector_norm, a core
+// operator there but not in gofx's core set); Extra decomposes some core
 // operators further, as 1.13's decomposition list did for the reference
 // graphs of the model zoo (../shared/models/*.aten.json). Verify checks
 // that a graph holds core ATen only and lists every node that does not.

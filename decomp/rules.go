@@ -149,6 +149,7 @@ func coreRules() Table {
 	t.add(opSquare, func(a []nn.Value) nn.Value { return call(aten.PowTensorScalar, a[0], 2) })
 	addShapeIndexRules(t)
 	addMathRules(t)
+	addDeriveRules(t)
 	return t
 }
 

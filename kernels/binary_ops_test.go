@@ -216,6 +216,13 @@ func TestOutVariant(t *testing.T) {
 	assert.InDeltaSlice(t, []float32{0.7853982, -0.7853982}, tensor.Values[float32](out), 1e-7)
 	_, err = optest.Call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": tensor.Empty(tensor.Int64, 2)})
 	assert.ErrorContains(t, err, "result type Float can't be cast to the desired output type Long")
-	_, err = optest.Call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": tensor.Empty(tensor.Float32, 3)})
-	assert.ErrorContains(t, err, "argument 'out'")
+	// An out= of another shape is resized, as ATen's resize_output does:
+	// the result is a view of out's storage.
+	big := tensor.Empty(tensor.Float32, 3)
+	res, err = optest.Call(t, "aten::atan2.out", []any{x, y}, map[string]any{"out": big})
+	require.NoError(t, err)
+	got := res[0].(*tensor.Tensor)
+	assert.Equal(t, []int{2}, got.Shape())
+	assert.True(t, got.SharesStorage(big))
+	assert.InDeltaSlice(t, []float32{0.7853982, -0.7853982}, tensor.Values[float32](got), 1e-7)
 }

@@ -16,6 +16,10 @@ import (
 // have no kernel of their own, and the *_copy forms of the view
 // operators.
 //
+// An out= overload (atan2.out, kthvalue.values, sort.values, ...) gets a
+// kernel that calls the functional overload with its arguments minus the
+// out= tensors and writes each result into its out= tensor (registerOuts).
+//
 // An in-place overload gets a generic kernel: it calls the functional
 // overload (aten.add.Tensor for aten.add_.Tensor) with the same arguments
 // and writes the result into self, with the checks ATen's TensorIterator
@@ -28,11 +32,10 @@ import (
 // registerDerived installs the derived out= and in-place kernels; init
 // runs it after every family has registered its functional kernels.
 func registerDerived() {
-	// out= variants in the core opset, computed by their functional
-	// overload and written into out.
-	registerOut("aten::atan2.out", "aten::atan2")
-	registerGeneric(ops.Global())
+	// The *_copy operators first: their out= overloads derive from them.
 	registerCopies(ops.Global())
+	registerOuts(ops.Global())
+	registerGeneric(ops.Global())
 }
 
 // registerCopies installs the kernels of the *_copy operators
@@ -98,45 +101,6 @@ func copyOf(base *ops.Operator) ops.Kernel {
 	}
 }
 
-// registerOut installs, for the out= overload outName, a kernel that calls
-// the functional overload funcName with the same arguments minus out, and
-// copies the result into out, which must have the result's shape (ATen
-// would resize it; gofx tensors do not resize in place). The dtype of out
-// may differ when the result casts to it without changing category.
-func registerOut(outName, funcName string) {
-	fn := op(funcName)
-	k := func(c *ops.Call) ([]any, error) {
-		args := []any{}
-		for _, a := range c.Op.Schema().Args {
-			if a.Name == "out" {
-				continue
-			}
-			args = append(args, c.Arg(a.Name))
-		}
-		res, err := fn.Call(args, nil)
-		if err != nil {
-			return nil, err
-		}
-		r := res[0].(*tensor.Tensor)
-		out := c.Tensor("out")
-		if !slices.Equal(out.Shape(), r.Shape()) {
-			return nil, c.Errorf("out", "has shape %v, the result has shape %v (gofx does not resize out= tensors)", out.Shape(), r.Shape())
-		}
-		if r.DType().IsFloat() && !out.DType().IsFloat() {
-			return nil, c.Errorf("out", "result type %s can't be cast to the desired output type %s", scalarTypeName(r.DType()), scalarTypeName(out.DType()))
-		}
-		if out.IsMeta() || r.IsMeta() {
-			return one(out), nil
-		}
-		if err := out.CopyFrom(r); err != nil {
-			return nil, c.Errorf("out", "%v", err)
-		}
-		return one(out), nil
-	}
-	register(outName, k, k)
-	origins[op(outName)] = origin{file: registering, derivedFrom: fn}
-}
-
 // noGeneric lists in-place operators that change self's metadata or
 // storage rather than its values, which no functional result can give.
 var noGeneric = map[string]bool{
@@ -166,6 +130,9 @@ func registerGeneric(reg *ops.Registry) {
 			continue
 		}
 		fn := functional(reg, o)
+		if s.Name == "polygamma_" {
+			fn = op("aten::polygamma")
+		}
 		if fn == nil || !fn.HasKernel() {
 			continue
 		}
@@ -295,6 +262,9 @@ type inplaceRule struct {
 	// partial refuses tensor arguments that partly overlap self in
 	// memory, as TensorIterator does for its inputs.
 	partial bool
+	// swapped calls the functional overload with the first two
+	// arguments exchanged: polygamma_(self, n) is polygamma(n, self).
+	swapped bool
 	// keepDType ignores the result dtype: cumsum_ without a dtype
 	// accumulates in self's dtype, which the functional overload
 	// (promoting integers to int64) does not show.
@@ -321,6 +291,8 @@ func ruleOf(o *ops.Operator) inplaceRule {
 	case "addmm_", "addmv_", "addbmm_", "baddbmm_", "cumsum_", "cumprod_":
 		r.check = structured
 		r.keepDType = s.Name == "cumsum_" || s.Name == "cumprod_"
+	case "polygamma_":
+		r.swapped = true
 	case "fill_", "zero_", "index_put_", "_index_put_impl_", "dropout_", "alpha_dropout_",
 		"feature_dropout_", "feature_alpha_dropout_":
 		r.internal = false
@@ -351,6 +323,11 @@ func generic(fn *ops.Operator, rule inplaceRule) ops.Kernel {
 			}
 		}
 		args, kwargs := callArgs(c)
+		var rename map[string]string
+		if rule.swapped {
+			args[0], args[1] = args[1], args[0]
+			rename = map[string]string{} // blame the argument of the same name
+		}
 		res, err := fn.Call(args, kwargs)
 		if err != nil {
 			if kernelError(err) {
@@ -358,7 +335,7 @@ func generic(fn *ops.Operator, rule inplaceRule) ops.Kernel {
 					return nil, perr
 				}
 			}
-			return nil, rebind(c, fn, err, nil)
+			return nil, rebind(c, fn, err, rename)
 		}
 		r, ok := res[0].(*tensor.Tensor)
 		if !ok || r == nil {
@@ -614,4 +591,346 @@ func partialOverlap(a, b *tensor.Tensor) bool {
 		return !slices.Equal(a.Strides(), b.Strides())
 	}
 	return aBegin < bEnd && bBegin < aEnd
+}
+
+// Derived out= kernels.
+//
+// An out= overload takes the arguments of a functional overload of the same
+// operator followed by keyword-only tensors it writes: out for one result
+// (atan2.out, norm.out), or one per result (kthvalue.values writes values
+// and indices). Its derived kernel calls the functional overload and writes
+// each result into its out= tensor as ATen's out= kernels do:
+//
+//   - an out= tensor of the result's shape is written in place and
+//     returned;
+//   - one of another shape is resized first (ATen warns when it had
+//     elements): gofx tensors cannot change shape, so, as aten::resize_
+//     here, the returned tensor is a view of out's storage when that is
+//     large enough, and a new tensor otherwise;
+//   - its dtype must be the result's, except for the TensorIterator
+//     operators (the pointwise ones and a few others), whose result is cast
+//     to out's dtype when c10::canCast allows it. The reductions that take a
+//     dtype (sum, prod, cumsum, cumprod) compute in out's dtype when none
+//     is given, as ATen's do;
+//   - the out= overloads of factory functions (zeros.out, arange.out,
+//     hann_window.out, ...) call the factory with out's dtype.
+
+// outRule says how a derived out= kernel checks an out= tensor's dtype.
+type outRule struct {
+	// cast lets the result be cast to out's dtype by canCast
+	// (TensorIterator's out= rule).
+	cast bool
+	// useDType passes out's dtype as the functional overload's dtype
+	// argument when the call gives none.
+	useDType bool
+	// factory passes out's dtype as the dtype of a factory function
+	// (zeros.out, arange.start_out, hann_window.out), whose out= overload
+	// has no dtype argument: the result has out's dtype.
+	factory bool
+	// msg, when set, is the op's own dtype error for out= tensor i with
+	// dtype got, where the result has dtype want.
+	msg func(i int, name string, want, got tensor.DType) string
+}
+
+// castOut are operators outside the Pointwise tag whose out= overloads go
+// through TensorIterator and cast their result to out's dtype.
+var castOut = map[string]bool{
+	"mse_loss": true, "l1_loss": true, "smooth_l1_loss": true, "huber_loss": true,
+	"logaddexp": true, "logaddexp2": true, "xlogy": true, "special_xlog1py": true,
+	"sum": true, "nansum": true, "prod": true, "mean": true, "cumsum": true, "cumprod": true,
+}
+
+// dtypeOut are the reductions whose out= overloads compute in out's dtype
+// when no dtype is given.
+var dtypeOut = map[string]bool{"sum": true, "nansum": true, "prod": true, "cumsum": true, "cumprod": true}
+
+// outMessages are the dtype errors of out= overloads that ATen checks with
+// a message of their own; those require the result's dtype.
+var outMessages = map[string]func(i int, name string, want, got tensor.DType) string{
+	"kthvalue": func(i int, _ string, _, _ tensor.DType) string {
+		if i == 0 {
+			return "output values must be of same type as input"
+		}
+		return "output indices must be of scalar type Long"
+	},
+	"cummax": scalarTypeMsg, "cummin": scalarTypeMsg,
+	"mode": func(i int, _ string, want, got tensor.DType) string {
+		which := "values"
+		if i == 1 {
+			which = "indices"
+		}
+		return fmt.Sprintf("expected scalar type '%s' but got '%s' for %s output", scalarTypeName(want), scalarTypeName(got), which)
+	},
+	"searchsorted": searchsortedMsg, "bucketize": searchsortedMsg,
+	"frexp": func(i int, _ string, want, got tensor.DType) string {
+		if i == 0 {
+			return fmt.Sprintf("torch.frexp() expects mantissa to have dtype %s but got %s", demangledTypeName(want), demangledTypeName(got))
+		}
+		return fmt.Sprintf("torch.frexp() expects exponent to have int dtype but got %s", demangledTypeName(got))
+	},
+	"index_select": func(int, string, tensor.DType, tensor.DType) string {
+		return "index_select(): self and result must have the same scalar type"
+	},
+	"where": func(_ int, _ string, want, got tensor.DType) string {
+		return fmt.Sprintf("Expected out type to be %s but got %s", scalarTypeName(want), scalarTypeName(got))
+	},
+	"binary_cross_entropy": foundDTypeMsg, "clamp": foundDTypeMsg, "clamp_min": foundDTypeMsg, "clamp_max": foundDTypeMsg,
+	"amax": amaxMsg, "amin": amaxMsg,
+	"all": func(_ int, _ string, _, got tensor.DType) string {
+		return "all only supports bool tensor for result, got: " + scalarTypeName(got)
+	},
+	"any": func(_ int, _ string, _, got tensor.DType) string {
+		return "any only supports bool tensor for result, got: " + scalarTypeName(got)
+	},
+	"median": medianMsg, "nanmedian": medianMsg,
+}
+
+// amaxMsg is amax's and amin's dtype error.
+func amaxMsg(_ int, _ string, want, got tensor.DType) string {
+	return fmt.Sprintf("Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.", scalarTypeName(want), scalarTypeName(got))
+}
+
+// medianMsg is median's and nanmedian's dtype error for values (checked by
+// ATen's checkScalarType, which names the legacy tensor types), and the
+// usual one for indices.
+func medianMsg(i int, _ string, want, got tensor.DType) string {
+	if i == 0 {
+		return fmt.Sprintf("Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; but type torch.%sTensor does not equal torch.%sTensor (while checking arguments for median)",
+			scalarTypeName(got), scalarTypeName(want))
+	}
+	return fmt.Sprintf("Expected out tensor to have dtype %s, but got %s instead", demangledTypeName(want), demangledTypeName(got))
+}
+
+// scalarTypeMsg is cummax's and cummin's dtype error.
+func scalarTypeMsg(_ int, _ string, want, got tensor.DType) string {
+	return fmt.Sprintf("expected scalar_type %s but found %s", scalarTypeName(want), scalarTypeName(got))
+}
+
+// foundDTypeMsg is the dtype error of out= kernels that require the
+// result's dtype through TensorIterator's common-dtype check.
+func foundDTypeMsg(_ int, _ string, want, got tensor.DType) string {
+	return fmt.Sprintf("Found dtype %s but expected %s", scalarTypeName(got), scalarTypeName(want))
+}
+
+// searchsortedMsg is searchsorted's and bucketize's dtype error.
+func searchsortedMsg(_ int, _ string, want, got tensor.DType) string {
+	flag := "False"
+	if want == tensor.Int32 {
+		flag = "True"
+	}
+	return fmt.Sprintf("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) depending on whether out_int32 flag is True, but we got output tensor's dtype %s and out_int32 flag is %s",
+		scalarTypeName(got), flag)
+}
+
+// splitOut returns the arguments of an out= schema before its out= tensors
+// and the names of those: the trailing keyword-only Tensor arguments that
+// are written. ok is false when s is not of that form.
+func splitOut(s *ops.Schema) (in []ops.Argument, outs []string, ok bool) {
+	n := len(s.Args)
+	for n > 0 {
+		a := s.Args[n-1]
+		if !a.KwargOnly || !isTensor(a.Type) || a.Type.Alias == nil || !a.Type.Alias.Write {
+			break
+		}
+		n--
+	}
+	for _, a := range s.Args[:n] {
+		if a.Type.Alias != nil && a.Type.Alias.Write {
+			return nil, nil, false
+		}
+	}
+	for _, a := range s.Args[n:] {
+		outs = append(outs, a.Name)
+	}
+	if len(outs) == 0 || (len(s.Returns) != 0 && len(s.Returns) != len(outs)) {
+		return nil, nil, false
+	}
+	return s.Args[:n], outs, true
+}
+
+// outFunctional returns the functional overload an out= overload computes:
+// among the overloads of the same operator that write nothing, take the
+// arguments in and return nOut tensors, the one named like the out= overload
+// without "_out" (dequantize.self for dequantize.self_out), else the only
+// one.
+func outFunctional(reg *ops.Registry, o *ops.Operator, in []ops.Argument, nOut int) *ops.Operator {
+	s := o.Schema()
+	named := strings.TrimSuffix(s.Overload, "_out")
+	if s.Overload == "out" {
+		named = ""
+	}
+	var match *ops.Operator
+	n := 0
+	for _, f := range reg.Overloads(s.Namespace, s.Name) {
+		fs := f.Schema()
+		if f.Has(ops.Mutable) || f.Has(ops.View) || len(fs.Returns) != nOut || !sameArgs(in, fs.Args) ||
+			slices.ContainsFunc(fs.Returns, func(r ops.Argument) bool { return !isTensor(r.Type) }) {
+			continue
+		}
+		if fs.Overload == named {
+			return f
+		}
+		match = f
+		n++
+	}
+	if n != 1 {
+		return nil
+	}
+	return match
+}
+
+// tensorOptions are the keyword-only arguments of factory functions that
+// their out= overloads take from out.
+var tensorOptions = map[string]bool{"dtype": true, "layout": true, "device": true, "pin_memory": true}
+
+// factoryFunctional returns the factory function an out= overload of one
+// result computes: the only overload of the same operator that writes
+// nothing, returns a tensor and takes the arguments in plus the optional
+// keyword-only tensor options dtype, layout, device and pin_memory
+// (zeros for zeros.out, arange.start_step for arange.start_out).
+func factoryFunctional(reg *ops.Registry, o *ops.Operator, in []ops.Argument) *ops.Operator {
+	s := o.Schema()
+	var match *ops.Operator
+	for _, f := range reg.Overloads(s.Namespace, s.Name) {
+		fs := f.Schema()
+		if f.Has(ops.Mutable) || f.Has(ops.View) || len(fs.Returns) != 1 || !isTensor(fs.Returns[0].Type) {
+			continue
+		}
+		var rest []ops.Argument
+		options := false
+		for _, a := range fs.Args {
+			if a.KwargOnly && tensorOptions[a.Name] && a.Type.Kind == ops.OptionalOf {
+				options = a.Name == "dtype" || options
+				continue
+			}
+			rest = append(rest, a)
+		}
+		if !options || !sameArgs(in, rest) {
+			continue
+		}
+		if match != nil {
+			return nil
+		}
+		match = f
+	}
+	return match
+}
+
+// registerOuts installs the derived kernel (and meta function) of every
+// out= overload of reg that has no kernel and whose functional overload has
+// one.
+func registerOuts(reg *ops.Registry) {
+	for _, o := range reg.All() {
+		s := o.Schema()
+		if o.HasKernel() || !o.Has(ops.Mutable) || o.Has(ops.Inplace) {
+			continue
+		}
+		in, outs, ok := splitOut(s)
+		if !ok {
+			continue
+		}
+		fn := outFunctional(reg, o, in, len(outs))
+		factory := false
+		if fn == nil && len(outs) == 1 {
+			fn, factory = factoryFunctional(reg, o, in), true
+		}
+		if fn == nil || !fn.HasKernel() {
+			continue
+		}
+		rule := outRule{
+			cast:     (o.Has(ops.Pointwise) || fn.Has(ops.Pointwise) || castOut[s.Name]) && outMessages[s.Name] == nil,
+			useDType: dtypeOut[s.Name],
+			factory:  factory,
+			msg:      outMessages[s.Name],
+		}
+		k := outKernel(fn, len(in), outs, rule)
+		o.SetKernel(k)
+		if fn.HasMeta() {
+			o.SetMeta(k)
+		}
+		origins[o] = origin{file: registering, derivedFrom: fn}
+	}
+}
+
+// outKernel returns the derived kernel of an out= overload whose first nIn
+// arguments are fn's and whose out= tensors are named outs.
+func outKernel(fn *ops.Operator, nIn int, outs []string, rule outRule) ops.Kernel {
+	return func(c *ops.Call) ([]any, error) {
+		s := c.Op.Schema()
+		var args []any
+		kwargs := map[string]any{}
+		for _, a := range s.Args[:nIn] {
+			v := c.Arg(a.Name)
+			if rule.useDType && a.Name == "dtype" && v == nil {
+				v = c.Tensor(outs[0]).DType()
+			}
+			if a.KwargOnly {
+				kwargs[a.Name] = v
+			} else {
+				args = append(args, v)
+			}
+		}
+		if rule.factory {
+			kwargs["dtype"] = c.Tensor(outs[0]).DType()
+		}
+		res, err := fn.Call(args, kwargs)
+		if err != nil {
+			return nil, rebind(c, fn, err, nil)
+		}
+		written := make([]any, len(outs))
+		for i, name := range outs {
+			r, ok := res[i].(*tensor.Tensor)
+			if !ok || r == nil {
+				return nil, fmt.Errorf("internal error: %s returned %T, not a tensor", fn, res[i])
+			}
+			w, err := writeOut(c, name, i, c.Tensor(name), r, rule)
+			if err != nil {
+				return nil, err
+			}
+			written[i] = w
+		}
+		if len(s.Returns) == 0 {
+			return nil, nil
+		}
+		return written, nil
+	}
+}
+
+// writeOut checks out= tensor out (argument name, the i-th) against result
+// r under rule, resizes it to r's shape when it has another, writes r into
+// it and returns it.
+func writeOut(c *ops.Call, name string, i int, out, r *tensor.Tensor, rule outRule) (*tensor.Tensor, error) {
+	if od, rd := out.DType(), r.DType(); od != rd && !(rule.cast && canCast(rd, od)) {
+		switch {
+		case rule.msg != nil:
+			return nil, c.Errorf(name, "%s", rule.msg(i, name, rd, od))
+		case rule.cast:
+			return nil, c.Errorf(name, "result type %s can't be cast to the desired output type %s", scalarTypeName(rd), scalarTypeName(od))
+		default:
+			return nil, c.Errorf(name, "Expected out tensor to have dtype %s, but got %s instead", demangledTypeName(rd), demangledTypeName(od))
+		}
+	}
+	if out.IsMeta() || r.IsMeta() {
+		if slices.Equal(out.Shape(), r.Shape()) {
+			return out, nil
+		}
+		return tensor.Must(tensor.NewMeta(out.DType(), r.Shape()...)), nil
+	}
+	if !slices.Equal(out.Shape(), r.Shape()) {
+		shape := make([]int64, r.Dim())
+		for d, n := range r.Shape() {
+			shape[d] = int64(n)
+		}
+		res, err := op("aten::resize_").Call([]any{out, shape}, nil)
+		if err != nil {
+			return nil, c.Errorf(name, "%v", err)
+		}
+		out = res[0].(*tensor.Tensor)
+	} else if internalOverlap(out) {
+		return nil, c.Errorf(name, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")
+	}
+	if err := write(out, r); err != nil {
+		return nil, c.Errorf(name, "%v", err)
+	}
+	return out, nil
 }

@@ -96,10 +96,13 @@
 // The package has one init function, in register.go. It registers the
 // families in the order of its families table, then the named-tensor
 // error kernels (names.go), then derives the variants
-// (derived.go): the out= overloads and the in-place overloads (add_,
-// relu_, ...) that have no kernel of their own get a kernel that calls
-// their functional overload and writes its result, when that overload has
-// a kernel; and the *_copy forms of the view operators (view_copy,
+// (derived.go): the out= overloads (atan2.out, kthvalue.values with its
+// values and indices, ...) and the in-place overloads (add_, relu_, ...)
+// that have no kernel of their own get a kernel that calls their
+// functional overload and writes its result, when that overload has a
+// kernel (an out= tensor of another shape is resized as ATen's
+// resize_output does, and its dtype is checked with the operator's
+// PyTorch message); and the *_copy forms of the view operators (view_copy,
 // permute_copy, ...) call their view operator and copy its result. An
 // operator registered by two families panics at init, so the order of the
 // families does not change what is registered.
