@@ -89,13 +89,13 @@ func addmv(a []nn.Value) nn.Value {
 	}
 	out := matmul(mat, vec)
 	if alpha.Float() != 1 {
-		out = call(opMulS, out, alpha)
+		out = call(opMulT, out, alpha)
 	}
 	if beta.Float() == 0 {
 		return out
 	}
 	if beta.Float() != 1 {
-		self = call(opMulS, self, beta)
+		self = call(opMulT, self, beta)
 	}
 	return call(opAddT, out, self)
 }
@@ -106,7 +106,7 @@ func huberLoss(a []nn.Value) nn.Value {
 	delta := a[3].Float()
 	z := call(aten.Abs, call(opSubT, a[0], a[1]))
 	l := call(aten.WhereSelf, call(aten.LtScalar, z, delta),
-		call(opMulT, call(opMulS, z, 0.5), z), call(opMulS, call(aten.SubScalar, z, 0.5*delta), delta))
+		call(opMulT, call(opMulT, z, 0.5), z), call(opMulT, call(opSubT, z, 0.5*delta), delta))
 	return reduceLoss(l, a[2].Int())
 }
 
@@ -120,7 +120,7 @@ func smoothL1Loss(a []nn.Value) nn.Value {
 		return reduceLoss(z, a[2].Int())
 	}
 	l := call(aten.WhereSelf, call(aten.LtScalar, z, beta),
-		call(opDivS, call(opMulS, call(aten.PowTensorScalar, z, 2), 0.5), beta), call(aten.SubScalar, z, 0.5*beta))
+		call(opDivT, call(opMulT, call(aten.PowTensorScalar, z, 2), 0.5), beta), call(opSubT, z, 0.5*beta))
 	return reduceLoss(l, a[2].Int())
 }
 
@@ -130,7 +130,7 @@ func smoothL1Loss(a []nn.Value) nn.Value {
 func hingeEmbeddingLoss(a []nn.Value) nn.Value {
 	x, y, margin := a[0], a[1], a[2]
 	zero := callVia(x, aten.ScalarTensor, []any{0}, map[string]any{"dtype": dtypeOf(x)})
-	clamped := call(aten.Clamp, call(aten.AddScalar, call(aten.Neg, x), margin), 0)
+	clamped := call(aten.Clamp, call(opAddT, call(aten.Neg, x), margin), 0)
 	l := call(opAddT, call(aten.WhereSelf, call(aten.NeScalar, y, 1), clamped, zero),
 		call(aten.WhereSelf, call(aten.NeScalar, y, -1), x, zero))
 	return reduceLoss(l, a[3].Int())
@@ -178,7 +178,7 @@ func logaddexp(a, b nn.Value, base2 bool) nn.Value {
 	d := call(opSubT, lo, hi)
 	var l nn.Value
 	if base2 {
-		l = call(opMulS, call(aten.Log1p, call(aten.Exp, call(opMulS, d, math.Ln2))), 1/math.Ln2)
+		l = call(opMulT, call(aten.Log1p, call(aten.Exp, call(opMulT, d, math.Ln2))), 1/math.Ln2)
 	} else {
 		l = call(aten.Log1p, call(aten.Exp, d))
 	}
@@ -206,13 +206,13 @@ func addr(a []nn.Value) nn.Value {
 		return call(aten.LogicalOr, self, outer)
 	}
 	if alpha.Float() != 1 {
-		outer = call(opMulS, outer, alpha)
+		outer = call(opMulT, outer, alpha)
 	}
 	if beta.Float() == 0 {
 		return outer
 	}
 	if beta.Float() != 1 {
-		self = call(opMulS, self, beta)
+		self = call(opMulT, self, beta)
 	}
 	return call(opAddT, self, outer)
 }
@@ -282,7 +282,7 @@ func binaryCrossEntropy(a []nn.Value) nn.Value {
 	floor := func() nn.Value {
 		return callVia(x, aten.Full, []any{ints(), -100}, map[string]any{"dtype": dt})
 	}
-	l := call(opMulT, call(aten.SubScalar, y, 1), call(aten.Maximum, call(aten.Log1p, call(aten.Neg, x)), floor()))
+	l := call(opMulT, call(opSubT, y, 1), call(aten.Maximum, call(aten.Log1p, call(aten.Neg, x)), floor()))
 	l = call(opSubT, l, call(opMulT, y, call(aten.Maximum, call(aten.Log, x), floor())))
 	if !w.IsNone() {
 		l = call(opMulT, l, w)
