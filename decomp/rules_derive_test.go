@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/conformance"
-	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/tensor"
 )
@@ -35,25 +34,7 @@ func TestDeriveRules(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEmpty(t, cases, name)
 		for _, c := range cases {
-			t.Run(c.ID, func(t *testing.T) {
-				args, kw := cloneArgs(c)
-				got, ok, err := Call(core, nn.Op(c.Op), args, kw)
-				require.True(t, ok)
-				require.NoError(t, err, c.Note)
-				require.NoError(t, compareOutputs(c, got), c.Note)
-
-				op := nn.Op(c.Op)
-				gm, inputs := caseGraph(t, op, c)
-				changed, err := Decompose(gm, core)
-				require.NoError(t, err, c.Note)
-				require.True(t, changed)
-				require.NoError(t, Verify(gm.Graph), gm.Graph.String())
-				res, err := interp.New(gm.Graph, gm).Run(inputs...)
-				require.NoError(t, err, gm.Graph.String())
-				got, err = unpack(op, res)
-				require.NoError(t, err)
-				require.NoError(t, compareOutputs(c, got), "%s\n%s", c.Note, gm.Graph)
-			})
+			t.Run(c.ID, func(t *testing.T) { checkRuleCase(t, core, nn.Op(c.Op), c) })
 		}
 	}
 }
