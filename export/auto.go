@@ -148,7 +148,7 @@ func exportAuto(m nn.Module, args []any, dims Dims, cfg config, opts []Option) (
 			}
 		}
 		for _, v := range ge.Violations {
-			c := v.Guard.Cond
+			c := normalize(v.Guard.Cond)
 			syms := append(c.L.Symbols(), c.R.Symbols()...)
 			var concerned []InputDim
 			last := ""

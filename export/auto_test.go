@@ -145,7 +145,7 @@ func (m *convNet) Forward(x nn.Value) nn.Value { return m.Conv.Call(x).Relu() }
 
 // TestAutoConvChannels: PyTorch 2.6 exports Conv2d(3, 8, 3) on a
 // [2, 3, 32, 32] input with every dim AUTO as f32[s0, 3, s2, s3]: the
-// channels are specialized to the weight's.
+// channels are specialized to the weight's, the spatial dims narrowed.
 func TestAutoConvChannels(t *testing.T) {
 	m := &convNet{}
 	m.Init(m, "M")
@@ -154,6 +154,36 @@ func TestAutoConvChannels(t *testing.T) {
 	ep, err := export.Export(m, []any{full(t, 2, 3, 32, 32)}, nil, export.AllAuto(), export.Specializations(&notes))
 	require.NoError(t, err)
 	assert.Contains(t, ep.String(), `x: "f32[s0, 3, s1, s2]"`)
-	require.Len(t, notes, 1)
+	require.Len(t, notes, 3)
 	assert.Contains(t, notes[0].String(), "x.shape[1]: static: specialized to 3 (guard Eq(x.shape[1], 3) at ")
+	// The 3x3 kernel narrows the spatial dims to [3, int_oo], as PyTorch's
+	// range constraints say (TestAutoConvSpatialRange).
+	assert.Contains(t, notes[1].String(), "x.shape[2]: range narrowed: x.shape[2] >= 3 (guard x.shape[2] >= 3 at ")
+	assert.Contains(t, notes[2].String(), "x.shape[3]: range narrowed: x.shape[3] >= 3 (guard x.shape[3] >= 3 at ")
+}
+
+// TestAutoConvSpatialRange: PyTorch 2.6 exports Conv2d(3, 8, 3) with the
+// batch and spatial dims AUTO with ranges {s0: [2, int_oo], s1: [3,
+// int_oo], s2: [3, int_oo]}, and Conv2d(3, 8, 5, stride=2, padding=1,
+// dilation=2) with the spatial dims in [7, int_oo]: the padded input must
+// hold the dilated kernel (PyTorch 2.6, torch.export.export with Dim.AUTO;
+// ranges copied from its range_constraints).
+func TestAutoConvSpatialRange(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		conv *nn.Conv2d
+		want string
+	}{
+		{"3x3", nn.NewConv2d(3, 8, 3), "Range constraints: {s0: VR[2, int_oo], s1: VR[3, int_oo], s2: VR[3, int_oo]}"},
+		{"5x5 dilated", nn.NewConv2d(3, 8, 5, nn.Stride(2), nn.Padding(1), nn.Dilation(2)), "Range constraints: {s0: VR[2, int_oo], s1: VR[7, int_oo], s2: VR[7, int_oo]}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &convNet{}
+			m.Init(m, "M")
+			m.Conv = nn.RegisterModule(&m.Base, "conv", tc.conv)
+			ep, err := export.Export(m, []any{full(t, 2, 3, 32, 32)}, export.Dims{"x": {0: export.Auto, 2: export.Auto, 3: export.Auto}})
+			require.NoError(t, err)
+			assert.Contains(t, ep.String(), tc.want)
+		})
+	}
 }

@@ -79,6 +79,31 @@ func lone(e sym.Expr) (*sym.Symbol, bool) {
 	return ss[0], true
 }
 
+// normalize moves a constant offset of a lone symbol to the other side
+// of a comparison with a constant: s + 2 >= 9 is s >= 7 (a convolution's
+// padded input holding its kernel), so that explain can fix it as a range.
+func normalize(c sym.Cond) sym.Cond {
+	shift := func(e sym.Expr) (*sym.Symbol, int64, bool) {
+		ss := e.Symbols()
+		if len(ss) != 1 {
+			return nil, 0, false
+		}
+		k, ok := e.Sub(ss[0].Expr()).Const()
+		return ss[0], k, ok
+	}
+	if rc, ok := c.R.Const(); ok {
+		if s, k, ok := shift(c.L); ok {
+			return sym.Cond{Rel: c.Rel, L: s.Expr(), R: sym.Const(rc - k)}
+		}
+	}
+	if lc, ok := c.L.Const(); ok {
+		if s, k, ok := shift(c.R); ok {
+			return sym.Cond{Rel: c.Rel, L: sym.Const(lc - k), R: s.Expr()}
+		}
+	}
+	return c
+}
+
 // explain describes a guard in terms of the dimensions and applies the
 // fix to the spec fixed; ok is false when no fix can be derived.
 func explain(c sym.Cond, dimOf map[string]*Dimension, fixed Dims, cloneOf map[string]*Dimension) (string, bool) {

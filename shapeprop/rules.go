@@ -945,7 +945,18 @@ func (c *RuleCall) convShape(x, w *Fake, stride, padding, dilation []sym.Expr, t
 		case transposed:
 			sh = append(sh, in[i].Sub(one).Mul(stride[i]).Sub(padding[i].Mul(sym.Const(2))).Add(ext).Add(outPad[i]).Add(one))
 		default:
-			num := in[i].Add(padding[i].Mul(sym.Const(2))).Sub(ext).Sub(one)
+			// The padded input must hold the dilated kernel: a guard
+			// when symbolic, as PyTorch's meta function checks (an
+			// AUTO dim of a 3x3 convolution's input is at least 3).
+			padded := in[i].Add(padding[i].Mul(sym.Const(2)))
+			fits, err := c.Decide(sym.Ge(padded, ext.Add(one)))
+			if err != nil {
+				return nil, err
+			}
+			if !fits {
+				return nil, torchErr("Calculated padded input size per channel: (%v). Kernel size: (%v). Kernel size can't be greater than actual input size", padded, ext.Add(one))
+			}
+			num := padded.Sub(ext).Sub(one)
 			o, err := sym.FloorDivErr(num, stride[i])
 			if err != nil {
 				return nil, err
