@@ -101,7 +101,49 @@ func normalize(c sym.Cond) sym.Cond {
 			return sym.Cond{Rel: c.Rel, L: sym.Const(lc - k), R: s.Expr()}
 		}
 	}
-	return c
+	return lowerBound(c)
+}
+
+// lowerBound reads an inequality over one symbol that is false up to
+// some size and true from it on ((s//3) >= 1, an average pool's output
+// of at least one) as that bound (s >= 3); any other condition is
+// returned as it is. The sizes 0 to 4096 are tried, and larger ones
+// spot-checked.
+func lowerBound(c sym.Cond) sym.Cond {
+	if c.Rel == sym.EQ || c.Rel == sym.NE {
+		return c
+	}
+	ss := append(c.L.Symbols(), c.R.Symbols()...)
+	if len(ss) == 0 {
+		return c
+	}
+	s := ss[0]
+	for _, o := range ss[1:] {
+		if o != s {
+			return c
+		}
+	}
+	holds := func(v int64) bool {
+		ok, err := c.Eval(map[*sym.Symbol]int64{s: v})
+		return err == nil && ok
+	}
+	const top = 4096
+	lo := int64(-1)
+	for v := int64(top); v >= 0; v-- {
+		if !holds(v) {
+			lo = v + 1
+			break
+		}
+	}
+	if lo <= 0 || lo > top {
+		return c
+	}
+	for _, v := range []int64{1 << 13, 1 << 20, 1 << 40} {
+		if !holds(v) {
+			return c
+		}
+	}
+	return sym.Ge(s.Expr(), sym.Const(lo))
 }
 
 // explain describes a guard in terms of the dimensions and applies the

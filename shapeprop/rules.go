@@ -1019,16 +1019,31 @@ func (c *RuleCall) poolOut(in, k, s, p, d sym.Expr, ceil bool) (sym.Expr, error)
 	return o, nil
 }
 
+// poolDims returns the number of spatial dims of a pooling operator
+// (max_pool2d: 2).
+func poolDims(name string) int {
+	switch {
+	case strings.Contains(name, "1d"):
+		return 1
+	case strings.Contains(name, "3d"):
+		return 3
+	}
+	return 2
+}
+
 // poolRule computes max and average pooling shapes (withIndices: two
 // results; dilated: the schema has a dilation argument before ceil_mode).
 func poolRule(withIndices, dilated bool) Rule {
 	return func(c *RuleCall) ([]any, error) {
 		self := c.Fake(0)
+		// The op's name says how many spatial dims it pools (a kernel
+		// of one element is spread over them, as PyTorch does).
+		n := poolDims(c.Op.ShortName())
 		kernel := c.Ints(1)
-		n := len(kernel)
-		if n == 0 {
-			return nil, fmt.Errorf("kernel_size must not be empty")
+		if len(kernel) != 1 && len(kernel) != n {
+			return nil, fmt.Errorf("kernel_size must either be a single int, or a tuple of %d ints", n)
 		}
+		kernel = spread(kernel, n, 1)
 		if len(self.Shape) < n+1 {
 			return nil, fmt.Errorf("pooling expects a %dD or %dD input, got %dD", n+1, n+2, len(self.Shape))
 		}
@@ -1051,6 +1066,15 @@ func poolRule(withIndices, dilated bool) Rule {
 			o, err := c.poolOut(in[i], kernel[i], stride[i], padding[i], dilation[i], ceil)
 			if err != nil {
 				return nil, err
+			}
+			// pool2d_shape_check: every output dim is at least 1 (a guard
+			// on symbolic dims).
+			big, err := c.Decide(sym.Ge(o, one))
+			if err != nil {
+				return nil, err
+			}
+			if !big {
+				return nil, torchErr("Given input size: (%v). Calculated output size: (%v). Output size is too small", in[i], o)
 			}
 			in[i] = o
 		}
