@@ -75,7 +75,33 @@ var (
 	// ModuleStack is the chain of modules, outermost first, whose forward
 	// was running when the node was created.
 	ModuleStack = NewKey[[]ModuleFrame]("nn_module_stack")
+	// SourceFnStack is torch.export's source_fn_stack as its files write
+	// it ("name,type" frames joined by ";"): the module or function of the
+	// user's program the node came from.
+	SourceFnStack = NewKey[string]("source_fn_stack")
+	// TorchFn is torch.export's torch_fn ("name;type"): the torch-level
+	// function the node came from.
+	TorchFn = NewKey[string]("torch_fn")
+	// Custom is torch.export's custom metadata, the JSON text its files
+	// hold.
+	Custom = NewKey[string]("custom")
 )
+
+// provenance are the entries that say where a node came from: a node
+// that replaces another (a decomposition, a rewrite) inherits them.
+var provenance = []string{StackTrace.name, ModuleStack.name, SourceFnStack.name, TorchFn.name, Custom.name}
+
+// CopyProvenance copies src's entries that say where its node came from
+// (stack_trace, nn_module_stack, source_fn_stack, torch_fn, custom) to
+// dst, as torch.export's passes keep them on the nodes that replace a
+// node.
+func CopyProvenance(dst, src *Meta) {
+	for _, k := range provenance {
+		if v, ok := src.Get(k); ok {
+			dst.Set(k, v)
+		}
+	}
+}
 
 // Get returns the entry called key.
 func (m *Meta) Get(key string) (any, bool) {

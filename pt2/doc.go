@@ -26,7 +26,10 @@
 //     nodes;
 //   - every node's val (dtype and shape, symbolic dims as sym expressions,
 //     read from sympy's expr_str with sym.ParseSympy), stack_trace and
-//     nn_module_stack, the other metadata as strings;
+//     nn_module_stack, the other metadata as strings (source_fn_stack,
+//     torch_fn and custom under node.SourceFnStack, TorchFn, Custom: the
+//     nodes that replace a node in RunDecompositions or a rewrite inherit
+//     them, as in PyTorch);
 //   - the signature with every input and output kind, the parameters,
 //     buffers (persistent or not) and constants (tensors sharing a storage
 //     in the file share it), the range constraints (symbols and derived
@@ -68,7 +71,8 @@
 //     NAME_unused_i), as torch writes them;
 //   - every value's metadata: dtype, sizes and contiguous strides as
 //     symbolic ints (sym.Expr.Srepr, sympy's srepr form, with hints);
-//     symbolic ints and bools; stack_trace and nn_module_stack;
+//     symbolic ints and bools; stack_trace, nn_module_stack,
+//     source_fn_stack, torch_fn and custom;
 //   - the signature (placeholders under the model's argument names), range
 //     constraints, the module call graph with the pytree specs and
 //     forward_arg_names (module() in PyTorch needs them), and the verifier

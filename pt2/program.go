@@ -746,14 +746,7 @@ func (b *builder) outputs(n *node.Node, sn *schema.Node, fail func(string, ...an
 	return nil
 }
 
-func copyMeta(dst, src *node.Node) {
-	if s, ok := node.StackTrace.Get(&src.Meta); ok {
-		node.StackTrace.Set(&dst.Meta, s)
-	}
-	if s, ok := node.ModuleStack.Get(&src.Meta); ok {
-		node.ModuleStack.Set(&dst.Meta, s)
-	}
-}
+func copyMeta(dst, src *node.Node) { node.CopyProvenance(&dst.Meta, &src.Meta) }
 
 // getitem is Python's operator.getitem, the function of the nodes taking
 // one element of a multi-output node.
@@ -768,7 +761,7 @@ func mustLookup(name string) node.Function {
 }
 
 // meta copies a node's metadata: stack_trace, nn_module_stack and the
-// other entries as strings.
+// other entries (source_fn_stack, torch_fn, custom, ...) as strings.
 func (b *builder) meta(n *node.Node, sn *schema.Node) {
 	keys := make([]string, 0, len(sn.Metadata))
 	for k := range sn.Metadata {

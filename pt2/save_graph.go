@@ -241,9 +241,15 @@ func outputName(n *node.Node, i int) (string, *node.Node) {
 }
 
 // metadata is the node's stack_trace and nn_module_stack as torch writes
-// them ("key,path,type" frames joined by ";").
+// them ("key,path,type" frames joined by ";"), and its source_fn_stack,
+// torch_fn and custom entries as a file gave them.
 func metadata(n *node.Node) map[string]string {
 	m := map[string]string{}
+	for _, k := range []node.Key[string]{node.SourceFnStack, node.TorchFn, node.Custom} {
+		if v, ok := k.Get(&n.Meta); ok && v != "" {
+			m[k.Name()] = v
+		}
+	}
 	if st, ok := node.StackTrace.Get(&n.Meta); ok && st != "" {
 		m["stack_trace"] = st
 	}

@@ -103,17 +103,11 @@ func (t *Transformer) Transform() (gm *fx.GraphModule, err error) {
 }
 
 // annotate gives a node recorded while the current node runs that node's
-// stack_trace and nn_module_stack.
+// provenance: stack_trace, nn_module_stack, source_fn_stack, torch_fn and
+// custom (node.CopyProvenance).
 func (t *Transformer) annotate(n *node.Node) {
-	c := t.cur
-	if c == nil {
-		return
-	}
-	if st, ok := node.StackTrace.Get(&c.Meta); ok {
-		node.StackTrace.Set(&n.Meta, st)
-	}
-	if ms, ok := node.ModuleStack.Get(&c.Meta); ok {
-		node.ModuleStack.Set(&n.Meta, ms)
+	if c := t.cur; c != nil {
+		node.CopyProvenance(&n.Meta, &c.Meta)
 	}
 }
 

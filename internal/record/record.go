@@ -140,7 +140,8 @@ type Recorder struct {
 	// the defaults (a fx.Recorder's SetAnnotate).
 	Annotate func(*node.Node)
 	// Source, if set, is the node being replaced or replayed: new nodes
-	// take its stack_trace and nn_module_stack.
+	// take its provenance (node.CopyProvenance: stack_trace,
+	// nn_module_stack, source_fn_stack, torch_fn, custom).
 	Source *node.Node
 }
 
@@ -206,7 +207,8 @@ func (r *Recorder) Run(root nn.Module, args []nn.Value) (out nn.Value, err error
 // name name ("" derives one from the target) and stamps its metadata, in
 // this order: the Annotate function's when there is one; otherwise, for
 // nodes other than placeholders and outputs, the Source node's
-// stack_trace and nn_module_stack, or the Go stack of the model code
+// provenance (stack_trace, nn_module_stack, source_fn_stack, torch_fn,
+// custom), or the Go stack of the model code
 // (stack_trace) and the module stack of the current call
 // (nn_module_stack); then val, when not nil.
 func (r *Recorder) Create(op node.Opcode, target node.Target, args []node.Arg, kwargs node.Kwargs, name string, val node.Value) (*node.Node, error) {
@@ -219,12 +221,7 @@ func (r *Recorder) Create(op node.Opcode, target node.Target, args []node.Arg, k
 		r.Annotate(n)
 	case op == node.Placeholder || op == node.Output:
 	case r.Source != nil:
-		if st, ok := node.StackTrace.Get(&r.Source.Meta); ok {
-			node.StackTrace.Set(&n.Meta, st)
-		}
-		if ms, ok := node.ModuleStack.Get(&r.Source.Meta); ok {
-			node.ModuleStack.Set(&n.Meta, ms)
-		}
+		node.CopyProvenance(&n.Meta, &r.Source.Meta)
 	default:
 		var buf [64]uintptr
 		if st := tracing.StackTraceOf(buf[:runtime.Callers(2, buf[:])]); st != "" {
