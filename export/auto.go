@@ -88,6 +88,9 @@ func exportAuto(m nn.Module, args []any, dims Dims, cfg config, opts []Option) (
 	if err != nil {
 		return nil, err
 	}
+	if dims, err = b.byPath(dims); err != nil {
+		return nil, err
+	}
 	names, vals := b.names(), b.vals()
 	var notes []Specialization
 	spec := Dims{}

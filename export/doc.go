@@ -41,7 +41,8 @@
 //     torch.export names it: the argument's name and the path's keys,
 //     lowercased, non-alphanumerics made "_", joined by "_" (batch['ids']
 //     is batch_ids, xs[0] xs_0, p.a p_a); Dims name a leaf's dynamic
-//     dimensions by that name (Dims{"batch_ids": {1: t}}, Auto included).
+//     dimensions by that name or by its path (Dims{"batch_ids": {1: t}}
+//     or Dims{"batch['ids']": {1: t}}, Auto included).
 //     The model gets each input in its structure (tuples and lists as nn
 //     tuples, dicts as nn.Dict, a struct as an nn.Value holding a copy with
 //     its nn.Value fields traced). The program's in spec (InSpec) is the

@@ -72,6 +72,9 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	if err != nil {
 		return nil, err
 	}
+	if dims, err = b.byPath(dims); err != nil {
+		return nil, err
+	}
 	names, vals := b.names(), b.vals()
 	env := sym.NewEnv()
 	fakes, dimOf, err := dynamicShapes(env, names, vals, dims)

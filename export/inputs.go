@@ -471,6 +471,35 @@ type boundInputs struct {
 	leaves []leafInput // the leaves, in order
 }
 
+// byPath returns dims with every key that is a leaf's path as PyTorch
+// writes it (xs[0], batch['ids'], p.field) replaced by the leaf's
+// placeholder name (xs_0, batch_ids, p_field); a leaf named both ways is
+// an error.
+func (b *boundInputs) byPath(dims Dims) (Dims, error) {
+	var out Dims
+	for _, l := range b.leaves {
+		d, ok := dims[l.path]
+		if !ok || l.path == l.name {
+			continue
+		}
+		if _, both := dims[l.name]; both {
+			return nil, &SpecError{Input: l.path, Dim: -1, Msg: fmt.Sprintf("the input is named twice, by its path and as %s", l.name)}
+		}
+		if out == nil {
+			out = make(Dims, len(dims))
+			for k, v := range dims {
+				out[k] = v
+			}
+		}
+		delete(out, l.path)
+		out[l.name] = d
+	}
+	if out == nil {
+		return dims, nil
+	}
+	return out, nil
+}
+
 // names returns the leaves' placeholder names, vals their values.
 func (b *boundInputs) names() []string {
 	out := make([]string, len(b.leaves))

@@ -181,6 +181,27 @@ func TestExportPytreeErrors(t *testing.T) {
 	}
 	_, err := export.Export(m, []any{map[string]any{"a": a}}, export.Dims{"x": {0: export.Dim("n", 2, 8)}})
 	assert.EqualError(t, err, `export: dynamic dims: input "x": no such input (inputs: x_a)`)
+	_, err = export.Export(m, []any{map[string]any{"a": a}}, export.Dims{"x['a']": {0: export.Dim("n", 2, 8)}, "x_a": {0: export.Dim("n", 2, 8)}})
+	assert.EqualError(t, err, `export: dynamic dims: input "x['a']": the input is named twice, by its path and as x_a`)
+}
+
+// TestExportDimsByPath: a nested leaf's dynamic dims are declared by its
+// placeholder name (xs_1) or by its path as PyTorch writes it (xs[1],
+// batch['ids']), which name the same symbol.
+func TestExportDimsByPath(t *testing.T) {
+	m := &sumAll{}
+	m.Init(m, "SumAll")
+	in := map[string]any{"ids": onesF(4, 3), "mask": onesF(4, 3)}
+	n := export.Dim("n", 2, 16)
+	for _, dims := range []export.Dims{
+		{"x_ids": {0: n}, "x_mask": {0: n}},
+		{"x['ids']": {0: n}, "x['mask']": {0: n}},
+		{"x['ids']": {0: n}, "x_mask": {0: n}},
+	} {
+		ep, err := export.Export(m, []any{in}, dims)
+		require.NoError(t, err, "%#v", dims)
+		assert.Contains(t, ep.String(), `x_ids: "f32[s0, 3]", x_mask: "f32[s0, 3]"`, "%#v", dims)
+	}
 }
 
 // TestRegisterErrors: Register refuses what cannot be a pytree node.

@@ -38,7 +38,9 @@ func (d *Dimension) String() string {
 }
 
 // Dims declares the dynamic dimensions of the inputs: input name ->
-// dimension index -> Dimension. Dimensions not listed are static.
+// dimension index -> Dimension. Dimensions not listed are static. A leaf
+// of a nested input is named by its placeholder name (batch_ids, xs_0) or
+// by its path as PyTorch writes it (batch['ids'], xs[0]).
 type Dims map[string]map[int]*Dimension
 
 // GoString returns the Go expression that builds the spec, dimensions
