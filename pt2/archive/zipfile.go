@@ -2,8 +2,8 @@ package archive
 
 import (
 	"archive/zip"
-	"bytes"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"strconv"
@@ -120,24 +120,26 @@ func (a *Archive) writeZip(w io.Writer) error {
 			return fmt.Errorf("model %q: constant %q: %w", m.Name, c.Name, err)
 		}
 	}
-	var sdb, cb, eb bytes.Buffer
-	if err := torchio.WriteValue(&sdb, sd); err != nil {
-		return fmt.Errorf("model %q: state dict: %w", m.Name, err)
-	}
-	if err := torchio.WriteValue(&cb, consts); err != nil {
-		return fmt.Errorf("model %q: constants: %w", m.Name, err)
-	}
-	if m.ExampleInputs != nil {
-		if err := torchio.WriteValue(&eb, m.ExampleInputs); err != nil {
-			return fmt.Errorf("model %q: example inputs: %w", m.Name, err)
+	// The nested torch.save files stream into their records (written
+	// twice: once for their size and CRC, once into the zip), so that no
+	// copy of the weights is built in memory.
+	value := func(what string, v pickle.Value) func(io.Writer) error {
+		return func(w io.Writer) error {
+			if v == nil {
+				return nil
+			}
+			if err := torchio.WriteValue(w, v); err != nil {
+				return fmt.Errorf("model %q: %s: %w", m.Name, what, err)
+			}
+			return nil
 		}
 	}
 	v := m.Program.SchemaVersion
 	zw := newRecordWriter(w, "", false) // PyTorch reads these records only at the top
 	zw.add(zipProgram, prog)
-	zw.add(zipStateDict, sdb.Bytes())
-	zw.add(zipConstants, cb.Bytes())
-	zw.add(zipExampleInputs, eb.Bytes())
+	zw.stream(zipStateDict, value("state dict", sd))
+	zw.stream(zipConstants, value("constants", consts))
+	zw.stream(zipExampleInputs, value("example inputs", m.ExampleInputs))
 	zw.add(zipVersion, []byte(fmt.Sprintf("%d.%d", v.Major, v.Minor)))
 	for _, name := range sortedKeys(a.ExtraFiles) {
 		zw.add(zipExtraDir+name, a.ExtraFiles[name])
@@ -208,6 +210,63 @@ func (rw *recordWriter) add(name string, data []byte) {
 	if _, err := fw.Write(data); err != nil {
 		rw.err = fmt.Errorf("record %s: %w", name, err)
 	}
+}
+
+// stream adds the record that write writes, calling it twice: once for
+// the record's size and CRC (a stored record's header holds them), once
+// for its data. write must write the same bytes both times.
+func (rw *recordWriter) stream(name string, write func(io.Writer) error) {
+	if rw.err != nil {
+		return
+	}
+	sum := &checkWriter{crc: crc32.NewIEEE()}
+	if err := write(sum); err != nil {
+		rw.err = err
+		return
+	}
+	full := name
+	if rw.root != "" {
+		full = rw.root + "/" + name
+	}
+	if err := rw.zw.Flush(); err != nil {
+		rw.err = err
+		return
+	}
+	fw, err := rw.zw.CreateRaw(&zip.FileHeader{
+		Name: full, Method: zip.Store, CRC32: sum.crc.Sum32(),
+		CompressedSize64: uint64(sum.n), UncompressedSize64: uint64(sum.n),
+	})
+	if err != nil {
+		rw.err = fmt.Errorf("record %s: %w", full, err)
+		return
+	}
+	again := &checkWriter{w: fw, crc: crc32.NewIEEE()}
+	if err := write(again); err != nil {
+		rw.err = err
+		return
+	}
+	if again.n != sum.n || again.crc.Sum32() != sum.crc.Sum32() {
+		rw.err = fmt.Errorf("record %s: its writer gave %d bytes, then %d different ones", full, sum.n, again.n)
+	}
+}
+
+// checkWriter counts and checksums what it writes on to w (nil: nowhere).
+type checkWriter struct {
+	w   io.Writer
+	crc hash.Hash32
+	n   int64
+}
+
+func (c *checkWriter) Write(p []byte) (int, error) {
+	if c.w != nil {
+		n, err := c.w.Write(p)
+		c.crc.Write(p[:n])
+		c.n += int64(n)
+		return n, err
+	}
+	c.crc.Write(p)
+	c.n += int64(len(p))
+	return len(p), nil
 }
 
 func (rw *recordWriter) close() error {
