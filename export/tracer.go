@@ -743,6 +743,9 @@ func (r *recorder) shape(p *record.Proxy) (nn.Value, error) {
 // computed symbolically, other functions run their Go implementation on
 // the proxies.
 func (r *recorder) Function(_ *record.Recorder, fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
+	if v, ok, err := r.unbackedFunction(fn, args); ok {
+		return v, err // functional.Check and friends (unbacked.go)
+	}
 	switch fn {
 	case nn.GetAttr:
 		if len(args) == 2 {
