@@ -288,3 +288,73 @@ func TestCustomOpDynamicSize(t *testing.T) {
 	_, err = op.Call([]any{meta}, nil)
 	require.ErrorIs(t, err, ops.ErrDataDependent)
 }
+
+// fnModel runs f on its two inputs.
+type fnModel struct {
+	nn.Base
+	f func(x, k nn.Value) nn.Value
+}
+
+func (m *fnModel) ArgNames() []string { return []string{"x", "k"} }
+
+func (m *fnModel) Forward(x, k nn.Value) nn.Value { return m.f(x, k) }
+
+// TestUnbackedExport: an unbacked size flows into later shapes (zeros(n),
+// cat along it); checks narrow it and are asserted; what cannot be
+// exported is an error naming the Go line.
+func TestUnbackedExport(t *testing.T) {
+	x, _ := tensor.New(tensor.Float32, 6, 3)
+	k, _ := tensor.FromInt64s(tensor.Int64, []int64{2})
+	kf, _ := tensor.FromFloat64s(tensor.Float32, []float64{2})
+	for _, tc := range []struct {
+		name  string
+		k     *tensor.Tensor
+		f     func(x, k nn.Value) nn.Value
+		want  []string // in the program's text
+		error string
+	}{
+		{"zeros", k, func(x, k nn.Value) nn.Value {
+			n := k.Item()
+			functional.ConstrainAsSize(n, 1, 10)
+			return nn.CallOp(nn.Op("aten::full"), []any{n, 3}, 0.0)
+		}, []string{`full: "f32[u0, 3]"`, "u0 >= 1", "u0 <= 10", "sym_constrain_range_for_size"}, ""},
+		{"value range", k, func(x, k nn.Value) nn.Value {
+			n := k.Item()
+			functional.ConstrainAsValue(n, -3, 3)
+			return x // the assertions keep the item
+		}, []string{"u0 >= -3", "u0 <= 3"}, ""},
+		{"check false for every value", k, func(x, k nn.Value) nn.Value {
+			n := k.Item()
+			functional.CheckIsSize(n)
+			functional.Check(n.Lt(0))
+			return x
+		}, nil, "false for every allowed value"},
+		{"branch on unbacked", k, func(x, k nn.Value) nn.Value {
+			if k.Item().Gt(3).Bool() {
+				return x
+			}
+			return x.Neg()
+		}, nil, "u0"},
+		{"float item", kf, func(x, k nn.Value) nn.Value {
+			return x.Mul(k.Item())
+		}, nil, "only the item() of an integer tensor can be traced"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &fnModel{f: tc.f}
+			m.Init(m, "Fn")
+			ep, err := export.Export(m, []any{x, tc.k}, nil)
+			if tc.error != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.error)
+				assert.Contains(t, err.Error(), "unbacked_test.go")
+				return
+			}
+			require.NoError(t, err)
+			for _, w := range tc.want {
+				assert.Contains(t, ep.String(), w)
+			}
+			_, err = ep.Run(x, tc.k)
+			require.NoError(t, err)
+		})
+	}
+}
