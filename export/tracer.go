@@ -479,7 +479,10 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 			fkw[k] = r.fake(v)
 		}
 	}
-	res, probed := r.probeShapes(op, args, kwargs)
+	res, probed := r.replayedUnbacked(op)
+	if !probed {
+		res, probed = r.probeShapes(op, args, kwargs)
+	}
 	if !probed {
 		if res, err = shapeprop.Infer(r.env, op, fargs, fkw, where()); err != nil {
 			// Replaying a loaded program: an operator whose result

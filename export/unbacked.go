@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/sym"
 )
@@ -244,4 +245,42 @@ func (r *recorder) assertRange(n *node.Node, dim int, s *sym.Symbol) (*node.Node
 		last = a
 	}
 	return last, nil
+}
+
+// replayedUnbacked gives, while RunDecompositions replays a node whose
+// result depends on data (item, _local_scalar_dense, nonzero, a custom
+// operator) and has unbacked symbols, the node's recorded results: the
+// program keeps the file's symbols (u0, u1) instead of fresh ones.
+func (r *recorder) replayedUnbacked(op *ops.Operator) ([]any, bool) {
+	if r.replayVal == nil {
+		return nil, false
+	}
+	s := op.Schema()
+	switch {
+	case s.Namespace != "aten" && s.Namespace != "prims":
+	case s.Name == "item" || s.Name == "_local_scalar_dense" || s.Name == "nonzero":
+	default:
+		return nil, false
+	}
+	res, ok := recordedResults(r.replayVal)
+	if !ok {
+		return nil, false
+	}
+	for _, x := range res {
+		var es []sym.Expr
+		switch v := x.(type) {
+		case sym.Expr:
+			es = []sym.Expr{v}
+		case *shapeprop.Fake:
+			es = v.Shape
+		}
+		for _, e := range es {
+			for _, u := range e.Symbols() {
+				if !u.Backed() {
+					return res, true
+				}
+			}
+		}
+	}
+	return nil, false
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gofx/gofx/nn/functional"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -357,4 +358,23 @@ func TestUnbackedExport(t *testing.T) {
 			require.NoError(t, err)
 		})
 	}
+}
+
+// TestUnbackedLoadedDecomposition: PyTorch 2.6's own unbacked program
+// (unbacked.pt2, copied from ../shared/pt2) decomposes to its core
+// structure keeping the file's unbacked symbols: item's u0 and nonzero's
+// u1, not fresh ones.
+func TestUnbackedLoadedDecomposition(t *testing.T) {
+	_, want := readEPJSON(t, "testdata/unbacked.ep.json")
+	ep, err := pt2.Load("testdata/unbacked.pt2")
+	require.NoError(t, err)
+	dec, err := ep.RunDecompositions(decomp.Core())
+	require.NoError(t, err)
+	nodes, ops, _, _ := structureOf(dec)
+	assert.Equal(t, want.Nodes, nodes)
+	assert.Equal(t, want.OpCounts, ops)
+	text := dec.String()
+	assert.Contains(t, text, `_local_scalar_dense: "Sym(u0)"`)
+	assert.Contains(t, text, `slice_1: "f32[u0, 3]"`)
+	assert.Contains(t, text, `nonzero: "i64[u1, 1]"`)
 }

@@ -27,7 +27,7 @@ func localScalarRule(c *RuleCall) ([]any, error) {
 	if self == nil {
 		return nil, fmt.Errorf("self must be a tensor")
 	}
-	if n, ok := self.Numel().Const(); ok && n != 1 && c.Op.Schema().Name == "aten::item" {
+	if n, ok := self.Numel().Const(); ok && n != 1 && c.Op.Schema().Name == "item" {
 		return nil, fmt.Errorf("a Tensor with %d elements cannot be converted to Scalar", n)
 	}
 	switch {
