@@ -18,6 +18,7 @@ import (
 	"github.com/gofx/gofx/nn/functional"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/tensor"
 )
@@ -189,27 +190,33 @@ func TestUnbackedRuntimeAssertions(t *testing.T) {
 	require.NoError(t, err)
 	x := io.Cases[0].Inputs[0].MustTensor()
 	k2, _ := tensor.FromInt64s(tensor.Int64, []int64{2})
-	ep, err := export.Export(newUnbacked(), []any{x, k2}, nil)
+	exported, err := export.Export(newUnbacked(), []any{x, k2}, nil)
 	require.NoError(t, err)
-	for _, tc := range []struct {
-		k    int64
-		want string
-	}{
-		{7, "Runtime assertion failed for expression u0 <= 6 on node 'le'"},
-		// The size's sym_constrain_range_for_size runs first, as in
-		// PyTorch's program.
-		{-1, "Invalid value range for -1 between [0, 9223372036854775807]."},
-	} {
-		k, _ := tensor.FromInt64s(tensor.Int64, []int64{tc.k})
-		_, err := ep.Run(x, k)
-		require.Error(t, err, "k=%d", tc.k)
-		assert.Contains(t, err.Error(), tc.want)
-	}
-	for _, k := range []int64{0, 6} {
-		kt, _ := tensor.FromInt64s(tensor.Int64, []int64{k})
-		out, err := ep.Run(x, kt)
-		require.NoError(t, err)
-		assert.Equal(t, []int{3}, out.Tuple()[0].MustTensor().Shape())
+	// The default passes (DCE, CSE, constant folding, ...) keep the
+	// assertions.
+	optimized, err := exported.Transform(passes.NewManager(passes.Default()...))
+	require.NoError(t, err)
+	for _, ep := range []*export.ExportedProgram{exported, optimized} {
+		for _, tc := range []struct {
+			k    int64
+			want string
+		}{
+			{7, "Runtime assertion failed for expression u0 <= 6 on node 'le'"},
+			// The size's sym_constrain_range_for_size runs first, as in
+			// PyTorch's program.
+			{-1, "Invalid value range for -1 between [0, 9223372036854775807]."},
+		} {
+			k, _ := tensor.FromInt64s(tensor.Int64, []int64{tc.k})
+			_, err := ep.Run(x, k)
+			require.Error(t, err, "k=%d", tc.k)
+			assert.Contains(t, err.Error(), tc.want)
+		}
+		for _, k := range []int64{0, 6} {
+			kt, _ := tensor.FromInt64s(tensor.Int64, []int64{k})
+			out, err := ep.Run(x, kt)
+			require.NoError(t, err)
+			assert.Equal(t, []int{3}, out.Tuple()[0].MustTensor().Shape())
+		}
 	}
 }
 
