@@ -109,9 +109,11 @@
 // (operator.ge / operator.le nodes) for each finite end. Run checks
 // them; RangeConstraints holds the ranges. The Go-written equivalent of
 // ../shared/pt2's unbacked program gets PyTorch 2.6's core structure
-// (unbacked_test.go). Conditions that are not ranges of one symbol
-// (Check(u0 <= u1)) narrow what the exporter knows but are not asserted
-// at run time.
+// (unbacked_test.go). A checked condition that is not a range of one
+// symbol (Check(n.Le(x.Size(0))) with a dynamic x: u0 <= s0) is asserted
+// after the nodes of both sides when each side is one symbol with a node;
+// one on larger expressions (u0 + 1 <= s0) narrows what the exporter
+// knows but is not asserted at run time.
 //
 // # Programs from parts, and pytrees
 //

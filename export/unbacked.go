@@ -30,7 +30,9 @@ import (
 //
 // A symbol that is the size of a tensor (nonzero's) is read first with
 // aten.sym_size.int. sym_constrain_range_for_size marks a size-like
-// symbol (CheckIsSize, ConstrainAsSize, nonzero's length).
+// symbol (CheckIsSize, ConstrainAsSize, nonzero's length). A checked
+// comparison of two symbols (u0 <= s0) is asserted after both nodes
+// (assertChecks).
 
 var (
 	opAssertScalar        = nn.Op("aten::_assert_scalar")
@@ -135,6 +137,8 @@ func bound(v int64) string {
 func (r *recorder) insertRuntimeAsserts() error {
 	g := r.rec.Graph()
 	bound := map[*sym.Symbol]bool{}
+	// symNode is the node holding each unbacked symbol's value.
+	symNode := map[*sym.Symbol]*node.Node{}
 	var nodes []*node.Node
 	for n := range g.Nodes() {
 		nodes = append(nodes, n)
@@ -159,6 +163,7 @@ func (r *recorder) insertRuntimeAsserts() error {
 			if s, ok := lone(r.env.Simplify(x)); ok && !s.Backed() && !bound[s] {
 				gs = append(gs, given{-1, s})
 				bound[s] = true
+				symNode[s] = n
 			}
 		case *shapeprop.Fake:
 			for d, e := range x.Shape {
@@ -181,8 +186,11 @@ func (r *recorder) insertRuntimeAsserts() error {
 		at := n
 		for _, gv := range gs {
 			restore := g.InsertingAfter(at)
-			last, err := r.assertRange(n, gv.dim, gv.s)
+			last, src, err := r.assertRange(n, gv.dim, gv.s)
 			restore()
+			if src != nil {
+				symNode[gv.s] = src
+			}
 			if err != nil {
 				return fmt.Errorf("export: runtime assertions of %s (node %s): %w", gv.s, n.Name(), err)
 			}
@@ -191,32 +199,115 @@ func (r *recorder) insertRuntimeAsserts() error {
 			}
 		}
 	}
+	return r.assertChecks(symNode)
+}
+
+// assertChecks records the runtime assertion of each checked fact on an
+// unbacked symbol that is not a range of one symbol (Check(u0 <= s0),
+// Check(Eq(u0, u1))), after the nodes of its symbols, when each side is a
+// constant or a symbol with a node; other facts are only known to the
+// exporter.
+func (r *recorder) assertChecks(symNode map[*sym.Symbol]*node.Node) error {
+	g := r.rec.Graph()
+	pos := map[*node.Node]int{}
+	i := 0
+	for n := range g.Nodes() {
+		pos[n] = i
+		i++
+	}
+	fns := map[sym.Rel]node.Function{
+		sym.EQ: nn.OperatorEq, sym.NE: nn.OperatorNe, sym.LT: nn.OperatorLt,
+		sym.LE: nn.OperatorLe, sym.GT: nn.OperatorGt, sym.GE: nn.OperatorGe,
+	}
+checks:
+	for _, c := range r.env.Checks() {
+		syms := append(c.Cond.L.Symbols(), c.Cond.R.Symbols()...)
+		unbacked := false
+		for _, s := range syms {
+			unbacked = unbacked || !s.Backed()
+		}
+		_, lconst := c.Cond.L.Const()
+		_, rconst := c.Cond.R.Const()
+		if !unbacked || lconst || rconst || fns[c.Cond.Rel] == nil {
+			continue // a range (asserted above), or no unbacked symbol
+		}
+		var args []node.Arg
+		var after *node.Node
+		for _, e := range []sym.Expr{c.Cond.L, c.Cond.R} {
+			s, ok := lone(e)
+			if !ok {
+				continue checks
+			}
+			n := symNode[s]
+			if n == nil {
+				if sp, ok := r.syms[s.Expr().String()]; ok && sp.n != nil {
+					n = sp.n
+				}
+			}
+			if _, inGraph := pos[n]; n == nil || !inGraph {
+				continue checks
+			}
+			if after == nil || pos[n] > pos[after] {
+				after = n
+			}
+			args = append(args, n)
+		}
+		// After the later node and the assertions already there.
+		for after.Next() != nil && after.Next().Op() == node.CallFunction && isAssertion(after.Next()) {
+			after = after.Next()
+		}
+		r.rec.Source = after
+		restore := g.InsertingAfter(after)
+		cmp, err := r.rec.Create(node.CallFunction, fns[c.Cond.Rel], args, nil, "", c.Cond)
+		if err == nil {
+			msg := fmt.Sprintf("Runtime assertion failed for expression %s on node '%s'", c.Cond, cmp.Name())
+			_, err = r.rec.Create(node.CallFunction, opAssertScalar, []node.Arg{cmp, node.Str(msg)}, nil, "_assert_scalar_default", nil)
+		}
+		restore()
+		if err != nil {
+			return fmt.Errorf("export: runtime assertion of %s (checked at %s): %w", c.Cond, c.Where, err)
+		}
+	}
 	return nil
+}
+
+// isAssertion reports whether n is one of the nodes insertRuntimeAsserts
+// records (an assertion, a constraint, or the comparison one takes).
+func isAssertion(n *node.Node) bool {
+	switch n.Function() {
+	case node.Function(opAssertScalar), node.Function(opConstrainRangeSize), node.Function(symSize),
+		nn.OperatorGe, nn.OperatorLe, nn.OperatorEq, nn.OperatorNe, nn.OperatorLt, nn.OperatorGt:
+		return true
+	}
+	return false
 }
 
 // assertRange records, at the insertion point, the reading of s from n
 // (dim >= 0: its size there), sym_constrain_range_for_size for a
 // size-like s, and an _assert_scalar for each finite end of s's range; it
-// returns the last node recorded (nil if none).
-func (r *recorder) assertRange(n *node.Node, dim int, s *sym.Symbol) (*node.Node, error) {
+// returns the last node recorded (nil if none) and the node holding s's
+// value (nil if none).
+func (r *recorder) assertRange(n *node.Node, dim int, s *sym.Symbol) (last, src *node.Node, err error) {
 	rg := r.env.RangeOf(s)
 	sizeLike := r.env.IsSizeLike(s)
 	if !sizeLike && rg.Lo == sym.NegInf && rg.Hi == sym.Inf {
-		return nil, nil
+		if dim < 0 {
+			return nil, n, nil
+		}
+		return nil, nil, nil
 	}
-	var last *node.Node
-	src := n
+	src = n
 	if dim >= 0 {
 		sz, err := r.rec.Create(node.CallFunction, symSize, []node.Arg{n, node.Int(dim)}, nil, "", s.Expr())
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		src, last = sz, sz
 	}
 	if sizeLike {
 		c, err := r.rec.Create(node.CallFunction, opConstrainRangeSize, []node.Arg{src}, nil, "sym_constrain_range_for_size_default", nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		last = c
 	}
@@ -235,16 +326,16 @@ func (r *recorder) assertRange(n *node.Node, dim int, s *sym.Symbol) (*node.Node
 		c := sym.Cond{Rel: end.rel, L: s.Expr(), R: sym.Const(end.v)}
 		cmp, err := r.rec.Create(node.CallFunction, end.fn, []node.Arg{src, node.Int(end.v)}, nil, "", c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		msg := fmt.Sprintf("Runtime assertion failed for expression %s on node '%s'", c, cmp.Name())
 		a, err := r.rec.Create(node.CallFunction, opAssertScalar, []node.Arg{cmp, node.Str(msg)}, nil, "_assert_scalar_default", nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		last = a
 	}
-	return last, nil
+	return last, src, nil
 }
 
 // replayedUnbacked gives, while RunDecompositions replays a node whose

@@ -385,3 +385,30 @@ func TestUnbackedLoadedDecomposition(t *testing.T) {
 	assert.Contains(t, text, `slice_1: "f32[u0, 3]"`)
 	assert.Contains(t, text, `nonzero: "i64[u1, 1]"`)
 }
+
+// TestUnbackedCheckAgainstDynamicDim: Check(n <= x.size(0)) with a
+// dynamic x is not a range of n: the program asserts the comparison of
+// the two nodes at run time, after both.
+func TestUnbackedCheckAgainstDynamicDim(t *testing.T) {
+	m := &fnModel{f: func(x, k nn.Value) nn.Value {
+		n := k.Item()
+		functional.CheckIsSize(n)
+		functional.Check(n.Le(x.Size(0)))
+		return x.Index(nn.Slice(nil, n))
+	}}
+	m.Init(m, "Head")
+	x, _ := tensor.New(tensor.Float32, 6, 3)
+	k, _ := tensor.FromInt64s(tensor.Int64, []int64{2})
+	ep, err := export.Export(m, []any{x, k}, export.Dims{"x": {0: export.Dim("rows", 2, 64)}})
+	require.NoError(t, err)
+	text := ep.String()
+	assert.Contains(t, text, "Runtime assertion failed for expression u0 <= s0")
+	x9, _ := tensor.New(tensor.Float32, 9, 3)
+	k7, _ := tensor.FromInt64s(tensor.Int64, []int64{7})
+	out, err := ep.Run(x9, k7)
+	require.NoError(t, err)
+	assert.Equal(t, []int{7, 3}, out.MustTensor().Shape())
+	_, err = ep.Run(x, k7)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Runtime assertion failed for expression u0 <= s0")
+}
