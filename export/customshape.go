@@ -80,9 +80,6 @@ func (r *recorder) probeShapes(op *ops.Operator, args []any, kwargs map[string]a
 			return nil, false
 		}
 	}
-	if len(syms) == 0 {
-		return nil, false
-	}
 	// Three assignments: the hints, and two others, each symbol moved by
 	// a different amount so that dimensions of different symbols differ.
 	probes := make([]map[*sym.Symbol]int64, 3)
@@ -110,7 +107,9 @@ func (r *recorder) probeShapes(op *ops.Operator, args []any, kwargs map[string]a
 		}
 	}
 	results := make([][]*tensor.Tensor, len(probes))
+	sizers := make([]*probeSizer, len(probes))
 	for p, vals := range probes {
+		sizers[p] = &probeSizer{probe: p}
 		margs := make([]any, len(fargs))
 		for i, a := range fargs {
 			m, ok := probeMeta(a, vals)
@@ -127,8 +126,11 @@ func (r *recorder) probeShapes(op *ops.Operator, args []any, kwargs map[string]a
 			}
 			mkw[k] = m
 		}
-		res, err := op.Call(margs, mkw)
+		res, err := op.CallMeta(sizers[p], margs, mkw)
 		if err != nil {
+			return nil, false
+		}
+		if p > 0 && len(sizers[p].ranges) != len(sizers[0].ranges) {
 			return nil, false
 		}
 		for _, x := range res {
@@ -142,8 +144,15 @@ func (r *recorder) probeShapes(op *ops.Operator, args []any, kwargs map[string]a
 			return nil, false
 		}
 	}
+	if len(syms) == 0 && len(sizers[0].ranges) == 0 {
+		return nil, false // static, and no data-dependent size
+	}
+	// The data-dependent sizes the meta function asked for: an unbacked
+	// symbol each, allocated when a result dimension is found to be one.
+	unbacked := make([]*sym.Symbol, len(sizers[0].ranges))
 	for i, t := range results[0] {
 		shape := make([]sym.Expr, t.Dim())
+	dims:
 		for d := range shape {
 			var got [3]int64
 			for p := range probes {
@@ -151,6 +160,19 @@ func (r *recorder) probeShapes(op *ops.Operator, args []any, kwargs map[string]a
 					return nil, false
 				}
 				got[p] = int64(results[p][i].Shape()[d])
+			}
+			for k, rg := range sizers[0].ranges {
+				match := true
+				for p := range probes {
+					match = match && sizers[p].vals[k] == got[p]
+				}
+				if match {
+					if unbacked[k] == nil {
+						unbacked[k] = r.env.NewUnbacked(rg)
+					}
+					shape[d] = unbacked[k].Expr()
+					continue dims
+				}
 			}
 			if got[0] == got[1] && got[1] == got[2] {
 				shape[d] = sym.Const(got[0])
@@ -210,4 +232,27 @@ func probeMeta(a any, vals map[*sym.Symbol]int64) (any, bool) {
 		return out, true
 	}
 	return a, true
+}
+
+// probeSizer answers a meta function's Call.NewDynamicSize during one
+// probe: the k-th size of probe p is a value of [min, max] that differs
+// from probe to probe (when the range has three values), so that a result
+// dimension equal to it at every probe is that data-dependent size.
+type probeSizer struct {
+	probe  int
+	ranges []sym.Range
+	vals   []int64
+}
+
+// NewDynamicSize implements ops.DynamicSizer.
+func (s *probeSizer) NewDynamicSize(lo, hi int64) (int64, error) {
+	k := int64(len(s.ranges))
+	span := int64(1 << 20)
+	if hi != sym.Inf && hi-lo+1 < span {
+		span = hi - lo + 1
+	}
+	v := lo + (int64(s.probe)+3*k+2)%span
+	s.ranges = append(s.ranges, sym.Range{Lo: lo, Hi: hi})
+	s.vals = append(s.vals, v)
+	return v, nil
 }

@@ -93,6 +93,29 @@
 // folded or new state becomes parameters, buffers and lifted constants
 // again, state nothing reads is dropped, and the inputs keep their checks.
 //
+// # Data-dependent values
+//
+// A value read from tensor data (nn.Value.Item on an integer tensor,
+// nonzero's length, the size a custom operator's meta function asks for
+// with ops.Call.NewDynamicSize) is an unbacked symbol u0, u1, ...,
+// recorded by the node that reads it (_local_scalar_dense, nonzero, the
+// custom operator). It flows into later shapes (x[:n] is f32[u0, 3]).
+// functional.Check, CheckIsSize, ConstrainAsSize and ConstrainAsValue
+// narrow its range and record no node; branching on it (Bool, Int) is a
+// data-dependent error naming the Go line. When the trace is done, the
+// runtime assertions of each unbacked symbol's final range are put right
+// after the node that gives it, as torch.export 2.6 records them: a
+// tensor size read with sym_size.int, sym_constrain_range_for_size for a
+// size-like symbol, and an _assert_scalar of "u0 >= lo" and "u0 <= hi"
+// (operator.ge / operator.le nodes) for each finite end. Run checks
+// them; RangeConstraints holds the ranges. The Go-written equivalent of
+// ../shared/pt2's unbacked program gets PyTorch 2.6's core structure
+// (unbacked_test.go). A checked condition that is not a range of one
+// symbol (Check(n.Le(x.Size(0))) with a dynamic x: u0 <= s0) is asserted
+// after the nodes of both sides when each side is one symbol with a node;
+// one on larger expressions (u0 + 1 <= s0) narrows what the exporter
+// knows but is not asserted at run time.
+//
 // # Programs from parts, and pytrees
 //
 // New assembles a program from its parts (Parts: graph, signature with

@@ -221,6 +221,9 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	}
 	ep.Signature.Inputs = ins
 
+	if err := r.insertRuntimeAsserts(); err != nil {
+		return nil, err
+	}
 	g := r.rec.Graph()
 	g.EliminateDeadCode()
 	if err := checkGuards(env, dims, dimOf); err != nil {

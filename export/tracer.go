@@ -479,7 +479,10 @@ func (r *recorder) record(op *ops.Operator, args []any, kwargs map[string]any) (
 			fkw[k] = r.fake(v)
 		}
 	}
-	res, probed := r.probeShapes(op, args, kwargs)
+	res, probed := r.replayedUnbacked(op)
+	if !probed {
+		res, probed = r.probeShapes(op, args, kwargs)
+	}
 	if !probed {
 		if res, err = shapeprop.Infer(r.env, op, fargs, fkw, where()); err != nil {
 			// Replaying a loaded program: an operator whose result
@@ -743,6 +746,9 @@ func (r *recorder) shape(p *record.Proxy) (nn.Value, error) {
 // computed symbolically, other functions run their Go implementation on
 // the proxies.
 func (r *recorder) Function(_ *record.Recorder, fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
+	if v, ok, err := r.unbackedFunction(fn, args); ok {
+		return v, err // functional.Check and friends (unbacked.go)
+	}
 	switch fn {
 	case nn.GetAttr:
 		if len(args) == 2 {

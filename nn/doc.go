@@ -28,4 +28,12 @@
 // MapImpl, which graphs hold and print but cannot run yet (their call says
 // so). node.LookupTarget resolves all of them by the names .pt2 files
 // write.
+//
+// Value.Item reads a one-element tensor's value (Tensor.item()); the
+// checks model code states about such values (torch._check and friends:
+// TorchCheck, TorchCheckIsSize, TorchConstrainAsSize,
+// TorchConstrainAsValue, called through nn/functional's Check, ...) are
+// functions too, which check eagerly and which an exporter handles
+// itself. Slice takes symbolic parts (x[:n] with n := k.Item()), which
+// only traced tensors can be indexed with.
 package nn

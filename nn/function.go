@@ -174,7 +174,7 @@ func indexTensor(x, key Value) (Value, error) {
 	consumed, ellipses := 0, 0
 	for _, it := range items {
 		switch it.v.(type) {
-		case int64, node.Slice:
+		case int64, node.Slice, symSlice:
 			consumed++
 		case node.EllipsisType:
 			ellipses++
@@ -220,6 +220,9 @@ func indexTensor(x, key Value) (Value, error) {
 				sargs = append(sargs, Value{*step})
 			}
 			out, err = Apply(opSliceT, sargs, nil)
+			dim++
+		case symSlice:
+			out, err = k.apply(out, dim)
 			dim++
 		case nil:
 			out, err = Apply(opUnsqueeze, []Value{out, {dim}}, nil)

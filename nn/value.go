@@ -212,7 +212,7 @@ func (v Value) Kind() string {
 		return "dict"
 	case ops.Symbolic:
 		return "Proxy"
-	case node.Slice:
+	case node.Slice, symSlice:
 		return "slice"
 	case node.EllipsisType:
 		return "ellipsis"
@@ -315,7 +315,7 @@ func Slice(parts ...any) Value {
 			ps[i] = node.Int(y)
 		default:
 			if tracerOfValue(x) != nil {
-				panic(errorf("slice part %d is symbolic: slices with symbolic bounds cannot be recorded yet; use ints", i))
+				return symbolicSlice(parts)
 			}
 			panic(errorf("slice part %d must be an int or nil, got %s", i, x.Kind()))
 		}

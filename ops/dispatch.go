@@ -118,6 +118,7 @@ type Call struct {
 	Op     *Operator
 	schema *Schema
 	vals   []any
+	sizer  DynamicSizer // for NewDynamicSize (CallMeta); nil otherwise
 }
 
 // Schema returns the schema the call is bound to: the operator's newest

@@ -42,4 +42,10 @@
 //
 // Package ops sits below package node: it does not import it. Operators
 // implement node.Function structurally.
+//
+// A custom operator's meta function whose result size depends on the data
+// asks for it with Call.NewDynamicSize (torch.library's
+// ctx.new_dynamic_size); an exporter runs the meta function through
+// Operator.CallMeta with a DynamicSizer that makes each such size an
+// unbacked symbol. Elsewhere the call fails with ErrDataDependent.
 package ops

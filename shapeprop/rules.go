@@ -1200,7 +1200,7 @@ func constrainRangeRule(c *RuleCall) ([]any, error) {
 		return []any{}, nil
 	}
 	s := ss[0]
-	if c.Op.Schema().Name == "aten::sym_constrain_range_for_size" {
+	if c.Op.Schema().Name == "sym_constrain_range_for_size" {
 		if err := c.Env.ConstrainAsSize(s); err != nil {
 			return nil, err
 		}

@@ -20,6 +20,10 @@
 // hint. An unbacked symbol (NewUnbacked, named u0, u1, ...) stands for a size that depends on
 // data, such as the length of nonzero's output, and has no hint. Every symbol has a value
 // Range, an inclusive interval whose ends may be unbounded (Inf, NegInf, printed int_oo).
+// An exporter gives one to each value model code reads from tensor data (Tensor.item(),
+// nonzero's length, a custom operator's NewDynamicSize); Check, ConstrainAsSize and Constrain
+// narrow its range (torch._check, torch._check_is_size), and the exported program asserts the
+// final range at run time (package export).
 //
 // # Deciding conditions and guards
 //

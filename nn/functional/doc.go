@@ -26,4 +26,21 @@
 //     is 1. Sizes are []int: one element for every spatial dimension, or
 //     one per dimension.
 //   - Dimensions are ints, negative counting from the end.
+//
+// # Data-dependent values
+//
+// Check (torch._check), CheckIsSize (torch._check_is_size),
+// ConstrainAsSize (torch._constrain_as_size) and ConstrainAsValue
+// (torch.sym_constrain_range) state facts about numbers read from tensor
+// data with nn.Value.Item; Nonzero is torch.nonzero. Eagerly they check,
+// with PyTorch's messages. Exported (package export), the number is an
+// unbacked symbol (u0, u1, ...): the checks narrow its range, the
+// program asserts that range at run time right after the node that
+// reads it, and the number can size later tensors (x[:n] with
+// nn.Slice(nil, n), full([n, 3], 0)):
+//
+//	n := k.Item()
+//	F.CheckIsSize(n)
+//	F.Check(n.Le(x.Size(0)))
+//	head := x.Index(nn.Slice(nil, n)).Sum(0)
 package functional
