@@ -19,7 +19,8 @@
 // operator there but not in gofx's core set; rules_15r.go logsumexp,
 // special_logsumexp, isin, kron, tensordot, trapezoid, block_diag and the
 // losses margin_ranking_loss, poisson_nll_loss, cosine_embedding_loss,
-// triplet_margin_loss and multi_margin_loss); Extra decomposes some core
+// triplet_margin_loss and multi_margin_loss; rules_einsum.go einsum, to
+// diagonal, permute, sum, view and bmm as ATen's einsum computes it); Extra decomposes some core
 // operators further, as 1.13's decomposition list did for the reference
 // graphs of the model zoo (../shared/models/*.aten.json). Verify checks
 // that a graph holds core ATen only and lists every node that does not.

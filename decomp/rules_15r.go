@@ -12,7 +12,8 @@ import (
 // core_aten_decompositions decomposes: logsumexp (and special_logsumexp),
 // isin, kron, tensordot, trapezoid, block_diag and the losses
 // margin_ranking_loss, poisson_nll_loss, cosine_embedding_loss,
-// triplet_margin_loss and multi_margin_loss. Each follows the
+// triplet_margin_loss and multi_margin_loss (einsum's rule is in
+// rules_einsum.go). Each follows the
 // decomposition PyTorch applies: torch/_refs and torch/_decomp's Python
 // (logsumexp, isin, block_diag, multi_margin_loss) or, for the
 // CompositeImplicitAutograd operators, ATen's C++ composite that 2.6's
@@ -70,6 +71,7 @@ func add15rRules(t Table) {
 	t.add(opCosineEmbedding, cosineEmbeddingLoss)
 	t.add(opTripletMargin, tripletMarginLoss)
 	t.add(opMultiMargin, multiMarginLoss)
+	t.add(opEinsum, einsumRule)
 }
 
 // invertIf returns logical_not(x) when invert is set, else x.

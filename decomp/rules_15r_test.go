@@ -25,6 +25,7 @@ func TestRules15r(t *testing.T) {
 		"aten.kron.default", "aten.tensordot.default", "aten.trapezoid.x", "aten.trapezoid.dx",
 		"aten.block_diag.default", "aten.margin_ranking_loss.default", "aten.poisson_nll_loss.default",
 		"aten.cosine_embedding_loss.default", "aten.triplet_margin_loss.default", "aten.multi_margin_loss.default",
+		"aten.einsum.default",
 	} {
 		path := filepath.Join("..", "kernels", "testdata", "extra", name+".jsonl")
 		if _, err := os.Stat(path); err != nil {
