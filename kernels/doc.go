@@ -34,7 +34,7 @@
 // convolution.go, col2im.go, pooling.go, max_pooling.go (MaxPooling.cpp,
 // AdaptiveMaxPooling*.cpp, MaxUnpooling.cpp, FractionalMaxPool*.cpp),
 // upsample.go, upsample_aa.go (UpSampleKernel.cpp's anti-aliased
-// separable resampling), grid_sampler.go,
+// separable resampling: bilinear, bicubic, and 2.14's lanczos), grid_sampler.go,
 // embedding.go, embedding_bag.go, distance.go, normalization.go,
 // layer_norm.go, group_norm.go, dropout.go (and rrelu), random.go
 // (Distributions.cpp: the random operators, drawing from a Generator that
