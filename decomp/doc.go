@@ -16,7 +16,11 @@
 // losses binary_cross_entropy, mse_loss, l1_loss, huber_loss,
 // smooth_l1_loss, hinge_embedding_loss and kl_div, linalg_vector_norm and
 // the norm overloads, which PyTorch 2.6 keeps as linalg_vector_norm, a core
-// operator there but not in gofx's core set); Extra decomposes some core
+// operator there but not in gofx's core set; rules_15r.go logsumexp,
+// special_logsumexp, isin, kron, tensordot, trapezoid, block_diag and the
+// losses margin_ranking_loss, poisson_nll_loss, cosine_embedding_loss,
+// triplet_margin_loss and multi_margin_loss; rules_einsum.go einsum, to
+// diagonal, permute, sum, view and bmm as ATen's einsum computes it); Extra decomposes some core
 // operators further, as 1.13's decomposition list did for the reference
 // graphs of the model zoo (../shared/models/*.aten.json). Verify checks
 // that a graph holds core ATen only and lists every node that does not.

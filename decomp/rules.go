@@ -150,6 +150,7 @@ func coreRules() Table {
 	addShapeIndexRules(t)
 	addMathRules(t)
 	addDeriveRules(t)
+	add15rRules(t)
 	return t
 }
 

@@ -734,11 +734,6 @@ func splitOut(s *ops.Schema) (in []ops.Argument, outs []string, ok bool) {
 		}
 		n--
 	}
-	for _, a := range s.Args[:n] {
-		if a.Type.Alias != nil && a.Type.Alias.Write {
-			return nil, nil, false
-		}
-	}
 	for _, a := range s.Args[n:] {
 		outs = append(outs, a.Name)
 	}
@@ -763,7 +758,7 @@ func outFunctional(reg *ops.Registry, o *ops.Operator, in []ops.Argument, nOut i
 	n := 0
 	for _, f := range reg.Overloads(s.Namespace, s.Name) {
 		fs := f.Schema()
-		if f.Has(ops.Mutable) || f.Has(ops.View) || len(fs.Returns) != nOut || !sameArgs(in, fs.Args) ||
+		if f.Has(ops.Mutable) != writes(in) || f.Has(ops.View) || len(fs.Returns) != nOut || !sameArgs(in, fs.Args) || !sameWrites(in, fs.Args) ||
 			slices.ContainsFunc(fs.Returns, func(r ops.Argument) bool { return !isTensor(r.Type) }) {
 			continue
 		}
@@ -825,11 +820,19 @@ func registerOuts(reg *ops.Registry) {
 		if o.HasKernel() || !o.Has(ops.Mutable) || o.Has(ops.Inplace) {
 			continue
 		}
+		if registerListOut(reg, o) {
+			continue
+		}
 		in, outs, ok := splitOut(s)
 		if !ok {
 			continue
 		}
 		fn := outFunctional(reg, o, in, len(outs))
+		if fn == nil && s.Name == "normal" && s.Overload == "out" {
+			// normal.out(self, mean, std) is the out= form of
+			// normal_functional, named apart from normal's overloads.
+			fn, _ = reg.Lookup("aten::normal_functional")
+		}
 		factory := false
 		if fn == nil && len(outs) == 1 {
 			fn, factory = factoryFunctional(reg, o, in), true
@@ -933,4 +936,142 @@ func writeOut(c *ops.Call, name string, i int, out, r *tensor.Tensor, rule outRu
 		return nil, c.Errorf(name, "%v", err)
 	}
 	return out, nil
+}
+
+// writes reports whether any of args is written (an alias annotation with
+// "!"): _native_batch_norm_legit.out writes running_mean and running_var
+// as its functional overload does.
+func writes(args []ops.Argument) bool {
+	return slices.ContainsFunc(args, func(a ops.Argument) bool { return written(a.Type) })
+}
+
+// written reports whether type t, or the element type of a list t, is
+// annotated as written.
+func written(t *ops.Type) bool {
+	if t.Alias != nil && t.Alias.Write {
+		return true
+	}
+	return t.Kind == ops.ListOf && t.Elem != nil && t.Elem.Alias != nil && t.Elem.Alias.Write
+}
+
+// sameWrites reports whether the arguments a and f are written at the same
+// positions.
+func sameWrites(a, f []ops.Argument) bool {
+	if len(a) != len(f) {
+		return false
+	}
+	for i := range a {
+		if written(a[i].Type) != written(f[i].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// Out= overloads with a list of outs (split_copy.Tensor_out(self,
+// split_size, dim, *, Tensor(a!)[] out) -> (), unbind_copy.int_out, ...)
+// are ATen's generated out= wrappers of an operator returning Tensor[]:
+// they call the functional overload, require as many out= tensors as it
+// returns results ("split_copy_Tensor_out() expected an out= argument of
+// size 3, got size 1") and copy each result into its out= tensor with
+// copy_, which broadcasts the result to out's shape and casts it to out's
+// dtype; out is never resized. ATen's own kernels of split_with_sizes_copy.out,
+// unsafe_split.Tensor_out and unsafe_split_with_sizes.out instead resize
+// each out= tensor to its result's shape and require the result's dtype,
+// as single out= tensors are (writeOut): a resized out= tensor that does not
+// keep its shape replaces the list's element, the one place a gofx list
+// can show ATen's in-place resize to the caller.
+
+// resizeListOut are the operators whose list out= overload resizes.
+var resizeListOut = map[string]bool{"split_with_sizes_copy": true, "unsafe_split": true, "unsafe_split_with_sizes": true}
+
+// noListOut are list out= overloads left underived: PyTorch 2.6 fails
+// them with an internal assert (quantize_per_tensor.tensors_out: "cannot
+// call qscheme on UnknownQuantizer").
+var noListOut = map[string]bool{"quantize_per_tensor": true}
+
+// registerListOut installs the derived kernel (and meta function) of o when
+// o is an out= overload with a list of outs whose functional overload has a
+// kernel, and reports whether o is such an overload at all.
+func registerListOut(reg *ops.Registry, o *ops.Operator) bool {
+	s := o.Schema()
+	n := len(s.Args)
+	if n == 0 || len(s.Returns) != 0 {
+		return false
+	}
+	last := s.Args[n-1]
+	if !last.KwargOnly || last.Type.Kind != ops.ListOf || !isTensor(last.Type.Elem) || !written(last.Type) {
+		return false
+	}
+	in := s.Args[:n-1]
+	var fn *ops.Operator
+	for _, f := range reg.Overloads(s.Namespace, s.Name) {
+		fs := f.Schema()
+		if f.Has(ops.Mutable) || f.Has(ops.View) || len(fs.Returns) != 1 || fs.Returns[0].Type.Kind != ops.ListOf ||
+			!isTensor(fs.Returns[0].Type.Elem) || !sameArgs(in, fs.Args) {
+			continue
+		}
+		if fn != nil {
+			return true // two candidates: derive none
+		}
+		fn = f
+	}
+	if fn == nil || !fn.HasKernel() || noListOut[s.Name] {
+		return true
+	}
+	k := listOutKernel(fn, len(in), last.Name, resizeListOut[s.Name])
+	o.SetKernel(k)
+	if fn.HasMeta() {
+		o.SetMeta(k)
+	}
+	origins[o] = origin{file: registering, derivedFrom: fn}
+	return true
+}
+
+// listOutKernel returns the derived kernel of an out= overload whose first
+// nIn arguments are fn's and whose list of out= tensors is named name;
+// resize says whether it resizes its out= tensors (else it copies).
+func listOutKernel(fn *ops.Operator, nIn int, name string, resize bool) ops.Kernel {
+	return func(c *ops.Call) ([]any, error) {
+		s := c.Op.Schema()
+		args, kwargs := callArgs(c)
+		delete(kwargs, name)
+		if len(args) > nIn {
+			args = args[:nIn]
+		}
+		res, err := fn.Call(args, kwargs)
+		if err != nil {
+			return nil, rebind(c, fn, err, nil)
+		}
+		rs, ok := res[0].([]*tensor.Tensor)
+		if !ok {
+			return nil, fmt.Errorf("internal error: %s returned %T, not a list of tensors", fn, res[0])
+		}
+		outs := c.Tensors(name)
+		if len(outs) != len(rs) {
+			return nil, c.Errorf(name, "%s_%s() expected an out= argument of size %d, got size %d",
+				s.Name, overload(s), len(rs), len(outs))
+		}
+		for i, out := range outs {
+			if out == nil {
+				return nil, c.Errorf(name, "out= tensor %d is None", i)
+			}
+			if resize {
+				w, err := writeOut(c, name, i, out, rs[i], outRule{})
+				if err != nil {
+					return nil, err
+				}
+				outs[i] = w
+				continue
+			}
+			if _, err := op("aten::copy_").Call([]any{out, rs[i]}, nil); err != nil {
+				var ce *ops.CallError
+				if errors.As(err, &ce) {
+					err = ce.Err
+				}
+				return nil, c.Errorf(name, "%v", err)
+			}
+		}
+		return nil, nil
+	}
 }

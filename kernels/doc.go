@@ -34,7 +34,7 @@
 // convolution.go, col2im.go, pooling.go, max_pooling.go (MaxPooling.cpp,
 // AdaptiveMaxPooling*.cpp, MaxUnpooling.cpp, FractionalMaxPool*.cpp),
 // upsample.go, upsample_aa.go (UpSampleKernel.cpp's anti-aliased
-// separable resampling), grid_sampler.go,
+// separable resampling: bilinear, bicubic, and 2.14's lanczos), grid_sampler.go,
 // embedding.go, embedding_bag.go, distance.go, normalization.go,
 // layer_norm.go, group_norm.go, dropout.go (and rrelu), random.go
 // (Distributions.cpp: the random operators, drawing from a Generator that
@@ -102,7 +102,8 @@
 // functional overload and writes its result, when that overload has a
 // kernel (an out= tensor of another shape is resized as ATen's
 // resize_output does, and its dtype is checked with the operator's
-// PyTorch message); and the *_copy forms of the view operators (view_copy,
+// PyTorch message; an out= list such as split_copy.Tensor_out's gets each
+// result copied in, as ATen's generated wrappers do); and the *_copy forms of the view operators (view_copy,
 // permute_copy, ...) call their view operator and copy its result. An
 // operator registered by two families panics at init, so the order of the
 // families does not change what is registered.

@@ -13,7 +13,7 @@ import (
 // name (atleast_Nd, broadcast_tensors, column_stack, dstack, the
 // tensor_split family, the unsafe_ splits, the *_as forms, ravel,
 // flipud/fliplr, rot90, meshgrid, cartesian_prod, combinations,
-// block_diag, kron) and Tensor.unfold. Like ATen's, most compose
+// block_diag, kron, channel_shuffle, native_channel_shuffle) and Tensor.unfold. Like ATen's, most compose
 // registered operators (chain), so their meta functions come with them.
 
 // registerShapeHelpers registers the kernels of shape_helpers.go.
@@ -61,6 +61,7 @@ func registerShapeHelpers() {
 	registerBoth("aten::numpy_T", numpyT)
 	registerBoth("aten::positive", positive)
 	registerBoth("aten::channel_shuffle", channelShuffle)
+	registerBoth("aten::native_channel_shuffle", nativeChannelShuffle)
 	registerBoth("aten::sum_to_size", sumToSize)
 	register("aten::nonzero_numpy", nonzeroNumpy, dataDependentMeta)
 }
@@ -118,6 +119,50 @@ func channelShuffle(c *ops.Call) ([]any, error) {
 	p := &chain{c: c, arg: "self"}
 	x := p.call("aten::transpose.int", p.call("aten::reshape", self, split), 1, 2)
 	return p.result(p.call("aten::clone", p.call("aten::reshape", x, shape)))
+}
+
+// nativeChannelShuffle is aten::native_channel_shuffle, the kernel
+// channel_shuffle calls after its checks, which it does not make itself.
+// ATen's CPU kernel walks the output's batch x channel rows in order and
+// copies into row i the input row (n, g*(C/groups) + oc), where (n, oc, g)
+// counts i in the mixed radix batch x C/groups x groups, wrapping to 0 past
+// its end: when groups divides C that is channel_shuffle; when it does not,
+// the last C mod groups rows of a batch repeat the walk from its start
+// (PyTorch 2.6 gives the same). A 1-d input fails on its missing dim 1
+// as self.size(1) does; groups outside [1, C] is an error here, where
+// PyTorch divides by zero (groups 0, or more than C) or reads out of range
+// (negative groups).
+func nativeChannelShuffle(c *ops.Call) ([]any, error) {
+	self := c.Tensor("self")
+	g := c.Int("groups")
+	if self.Dim() < 2 {
+		if _, err := wrapDim(c, "self", 1, self.Dim()); err != nil {
+			return nil, err
+		}
+	}
+	if self.Numel() == 0 {
+		return one(self), nil
+	}
+	shape := self.Shape()
+	nb, ch := shape[0], shape[1]
+	if g < 1 || g > int64(ch) {
+		return nil, c.Errorf("groups", "native_channel_shuffle: groups must be between 1 and the %d channels, got %d (PyTorch's CPU kernel divides by zero or reads out of range there)", ch, g)
+	}
+	cpg := ch / int(g)
+	period := nb * cpg * int(g)
+	idx := make([]int64, nb*ch)
+	for i := range idx {
+		k := i % period
+		gi := k % int(g)
+		k /= int(g)
+		oc := k % cpg
+		n := k / cpg
+		idx[i] = int64(n*ch + gi*cpg + oc)
+	}
+	p := &chain{c: c, arg: "self"}
+	rows := p.call("aten::reshape", self, []int64{int64(nb * ch), -1})
+	out := p.call("aten::index_select", rows, 0, tensor.Must(tensor.FromSlice(idx, len(idx))))
+	return p.result(p.call("aten::reshape", out, int64s(shape)))
 }
 
 // sumToSize is aten::sum_to_size: self summed over the leading and the

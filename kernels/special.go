@@ -12,7 +12,8 @@ import (
 // beside UnaryOps.cpp and BinaryOps.cpp, ported from ATen's Math.h and
 // its CPU kernels (the Cephes algorithms): digamma, polygamma (trigamma
 // and the Hurwitz zeta), lgamma, mvlgamma, erfinv, i0, special_i0e,
-// special_i1, special_i1e, special_ndtr, special_ndtri, special_entr,
+// special_i1, special_i1e, special_ndtr, special_ndtri, special_log_ndtr,
+// special_erfcx, special_entr,
 // sinc, deg2rad, rad2deg, angle, signbit, isposinf, isneginf, isreal,
 // positive, log_sigmoid(_forward); the binary heaviside, logaddexp(2),
 // fmax, fmin, float_power, ldexp, gcd, lcm, nextafter, the bit shifts,
@@ -92,6 +93,8 @@ var specialUnary = []*unary{
 	{name: "aten::special_i1e", cpuName: "i1e_cpu", res: resultFloat, ffFor: func(dt tensor.DType) floatFn1 { return besselFor(dt, i1e, false) }},
 	{name: "aten::special_ndtr", cpuName: "ndtr_cpu", res: resultFloat, half: true, ffFor: ndtrFor},
 	{name: "aten::special_ndtri", cpuName: "ndtri_cpu", res: resultFloat, ffFor: ndtriFor},
+	{name: "aten::special_log_ndtr", cpuName: "log_ndtr_cpu", res: resultFloat, noBF16: true, ffFor: logNdtrFor},
+	{name: "aten::special_erfcx", cpuName: "erfcx_cpu", res: resultFloat, noBF16: true, ffFor: erfcxFor},
 	{name: "aten::special_entr", cpuName: "entr_cpu", res: resultFloat, half: true, ffFor: entrFor},
 	{name: "aten::sinc", cpuName: "sinc_cpu", res: resultFloat, half: true, ffFor: sincFor},
 	{name: "aten::angle", cpuName: "angle_cpu", res: resultFloat, half: true, ff: func(x float64) float64 {
@@ -1030,4 +1033,78 @@ func nanmean(c *ops.Call) ([]any, error) {
 	count := p.call("aten::sum.dim_IntList", p.call("aten::logical_not", p.call("aten::isnan", self)), dim, c.Bool("keepdim"))
 	s := p.callKw("aten::nansum", map[string]any{"dtype": dt}, self, dim, c.Bool("keepdim"))
 	return p.result(p.call("aten::div.Tensor", s, count))
+}
+
+// invSqrtPi is 1/√π.
+const invSqrtPi = 0.56418958354775628694807945156077
+
+// erfcx is the scaled complementary error function exp(x²)·erfc(x), as
+// ATen's calc_erfcx (Steven G. Johnson's Faddeeva package) defines it on
+// every range: for x > 50 the continued fraction's rational form
+// (1/(√π·x) beyond 5e7), for x < 0 2·exp(x²) − erfcx(−x) (+Inf below
+// −26.7, 2·exp(x²) alone below −6.1, where erfcx(−x) no longer counts).
+// Between 0 and 50 ATen evaluates 100 Chebyshev fits; here exp(x²)·erfc(x)
+// with x² carried in two parts up to 26 (where erfc is still a normal
+// float64) and the Laplace continued fraction of erfc beyond: both agree
+// with the fits to a few float64 ulps.
+//
+// r rounds x² as the dtype's arithmetic does where the result is
+// exponentially sensitive to it (x < 0); the rest is computed in float64.
+func erfcx(x float64, r func(float64) float64) float64 {
+	switch {
+	case x != x:
+		return x
+	case x >= 0:
+		return erfcxPos(x)
+	case x < -26.7:
+		return math.Inf(1)
+	case x < -6.1:
+		return 2 * math.Exp(r(x*x))
+	}
+	return 2*math.Exp(r(x*x)) - erfcxPos(-x)
+}
+
+// erfcxPos is erfcx for x >= 0.
+func erfcxPos(x float64) float64 {
+	switch {
+	case x > 5e7:
+		return invSqrtPi / x
+	case x > 50:
+		x2 := x * x
+		return invSqrtPi * (x2*(x2+4.5) + 2) / (x * (x2*(x2+5) + 3.75))
+	case x > 26:
+		// erfc(x) = exp(-x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))),
+		// evaluated from the tail; 40 levels are far past convergence here.
+		f := x
+		for k := 40; k >= 1; k-- {
+			f = x + float64(k)/2/f
+		}
+		return invSqrtPi / f
+	}
+	hi := x * x
+	lo := math.FMA(x, x, -hi)
+	return math.Exp(hi) * (1 + lo) * math.Erfc(x)
+}
+
+// erfcxFor returns calc_erfcx in dt's arithmetic: float32 inputs round the
+// result (ATen's float overload runs the same steps in float).
+func erfcxFor(dt tensor.DType) floatFn1 {
+	r := rounder(dt)
+	return func(x float64) float64 { return r(erfcx(x, r)) }
+}
+
+// logNdtrFor returns calc_log_ndtr, log of the standard normal CDF, in dt's
+// arithmetic: with t = x/√2, log(erfcx(−t)/2) − t² below x = −1 (where
+// the CDF underflows long before its log does) and log1p(−erfc(t)/2)
+// above.
+func logNdtrFor(dt tensor.DType) floatFn1 {
+	r := rounder(dt)
+	s := r(math.Sqrt2 / 2)
+	return func(x float64) float64 {
+		t := r(x * s)
+		if x < -1 {
+			return r(r(math.Log(r(r(erfcx(-t, r))/2))) - r(t*t))
+		}
+		return r(math.Log1p(r(-r(math.Erfc(t)) / 2)))
+	}
 }

@@ -262,6 +262,7 @@ type unary struct {
 	cpuName string      // PyTorch's dispatch name in "not implemented for" errors
 	res     unaryResult // how the output dtype is chosen
 	half    bool        // whether the CPU kernel has a float16 version
+	noBF16  bool        // whether the CPU kernel lacks a bfloat16 version
 	boolErr string      // the error for a bool input; "" when bool is accepted
 	ff      floatFn1    // the float function
 	fi      intFn1      // the integer function, for resultSame ops
@@ -347,7 +348,7 @@ func (u *unary) check(c *ops.Call, x *tensor.Tensor) (tensor.DType, error) {
 		return 0, c.Errorf("self", "%s", u.boolErr)
 	case u.res == resultFloatOnly && !dt.IsFloat():
 		return 0, c.Errorf("self", "%q not implemented for '%s'", u.cpuName, scalarTypeName(dt))
-	case dt == tensor.Float16 && !u.half && !x.IsMeta():
+	case (dt == tensor.Float16 && !u.half || dt == tensor.BFloat16 && u.noBF16) && !x.IsMeta():
 		return 0, c.Errorf("self", "%q not implemented for '%s'", u.cpuName, scalarTypeName(dt))
 	}
 	if u.res == resultFloat {

@@ -9,23 +9,36 @@ import (
 
 // Anti-aliased upsampling, ATen's separable_upsample_generic_Nd_kernel_impl
 // (UpSampleKernel.cpp) behind _upsample_bilinear2d_aa and
-// _upsample_bicubic2d_aa (interpolate(..., antialias=True)). Each spatial
+// _upsample_bicubic2d_aa (interpolate(..., antialias=True)) and PyTorch
+// 2.14's _upsample_lanczos2d_aa. Each spatial
 // dimension whose size changes is resampled on its own, the last (W)
 // first, then H, through a temporary in the input's dtype. Output index i
 // of a dimension combines the inputs [xmin, xmin+xsize) around
 // center = scale*(i+0.5), weighted by the filter (triangle for bilinear,
-// Keys' cubic with a = -0.5 for bicubic) stretched by the scale when
+// Keys' cubic with a = -0.5 for bicubic, PIL's Lanczos-3
+// sinc(x)·sinc(x/3) for lanczos) stretched by the scale when
 // downsampling, and normalized to sum 1. Weights and sums are computed in
 // the input's dtype (float32 or float64), as ATen's scalar_t loops.
 
 // registerUpsampleAA registers the kernels of upsample_aa.go.
 func registerUpsampleAA() {
 	hw := []string{"scales_h", "scales_w"}
-	registerBoth("aten::_upsample_bilinear2d_aa", upsampleAA(false, hw))
-	registerBoth("aten::_upsample_bilinear2d_aa.vec", upsampleAA(false, nil))
-	registerBoth("aten::_upsample_bicubic2d_aa", upsampleAA(true, hw))
-	registerBoth("aten::_upsample_bicubic2d_aa.vec", upsampleAA(true, nil))
+	registerBoth("aten::_upsample_bilinear2d_aa", upsampleAA(aaBilinear, hw))
+	registerBoth("aten::_upsample_bilinear2d_aa.vec", upsampleAA(aaBilinear, nil))
+	registerBoth("aten::_upsample_bicubic2d_aa", upsampleAA(aaBicubic, hw))
+	registerBoth("aten::_upsample_bicubic2d_aa.vec", upsampleAA(aaBicubic, nil))
+	registerBoth("aten::_upsample_lanczos2d_aa", upsampleAA(aaLanczos, hw))
+	registerBoth("aten::_upsample_lanczos2d_aa.vec", upsampleAA(aaLanczos, nil))
 }
+
+// aaFilter is the filter of an anti-aliased upsample.
+type aaFilter int
+
+const (
+	aaBilinear aaFilter = iota // triangle, support 1
+	aaBicubic                  // Keys' cubic, support 2
+	aaLanczos                  // Lanczos-3, support 3
+)
 
 // aaAxis holds the taps of every output index along one dimension.
 type aaAxis struct {
@@ -36,11 +49,14 @@ type aaAxis struct {
 // aaWeights is HelperInterpBase::_compute_index_ranges_weights with
 // antialias for one dimension of size in resampled to out; r rounds to the
 // input's dtype.
-func aaWeights(in, out int, alignCorners bool, scale float64, cubic bool, r func(float64) float64) aaAxis {
+func aaWeights(in, out int, alignCorners bool, scale float64, kind aaFilter, r func(float64) float64) aaAxis {
 	s := areaScale(in, out, alignCorners, scale, r)
 	interp := 2.0
-	if cubic {
+	switch kind {
+	case aaBicubic:
 		interp = 4
+	case aaLanczos:
+		interp = 6
 	}
 	support := interp * 0.5
 	invscale := 1.0
@@ -56,7 +72,23 @@ func aaWeights(in, out int, alignCorners bool, scale float64, cubic bool, r func
 		}
 		return 0
 	}
-	if cubic {
+	switch kind {
+	case aaLanczos:
+		sinc := func(x float64) float64 {
+			if x == 0 {
+				return 1
+			}
+			x = r(x * math.Pi)
+			return r(r(math.Sin(x)) / x)
+		}
+		filter = func(x float64) float64 {
+			x = math.Abs(x)
+			if x < 3 {
+				return r(sinc(x) * sinc(r(x/3)))
+			}
+			return 0
+		}
+	case aaBicubic:
 		const a = -0.5
 		filter = func(x float64) float64 {
 			x = math.Abs(x)
@@ -94,7 +126,7 @@ func aaWeights(in, out int, alignCorners bool, scale float64, cubic bool, r func
 // upsampleAA returns the kernel of an anti-aliased upsample overload;
 // scaleArgs names the scale arguments of the non-.vec overloads (nil for
 // .vec).
-func upsampleAA(cubic bool, scaleArgs []string) ops.Kernel {
+func upsampleAA(kind aaFilter, scaleArgs []string) ops.Kernel {
 	return func(c *ops.Call) ([]any, error) {
 		arg, x, size, scales, err := upsampleInput(c, 2, scaleArgs)
 		if err != nil {
@@ -115,7 +147,7 @@ func upsampleAA(cubic bool, scaleArgs []string) ops.Kernel {
 		planes := xs[0] * xs[1]
 		h, w := xs[2], xs[3]
 		if size[1] != w { // horizontal
-			ax := aaWeights(w, size[1], ac, scales[1], cubic, r)
+			ax := aaWeights(w, size[1], ac, scales[1], kind, r)
 			next := make([]float64, planes*h*size[1])
 			parallel(planes*h, planes*h*size[1]*4, func(lo, hi int) {
 				for row := lo; row < hi; row++ {
@@ -128,7 +160,7 @@ func upsampleAA(cubic bool, scaleArgs []string) ops.Kernel {
 			vals, w = next, size[1]
 		}
 		if size[0] != h { // vertical
-			ax := aaWeights(h, size[0], ac, scales[0], cubic, r)
+			ax := aaWeights(h, size[0], ac, scales[0], kind, r)
 			next := make([]float64, planes*size[0]*w)
 			parallel(planes, planes*size[0]*w*4, func(lo, hi int) {
 				for pl := lo; pl < hi; pl++ {

@@ -379,6 +379,9 @@ func place(s *Schema, defaults []any, args []any, kwargs map[string]any) ([]any,
 			pos++
 		}
 	}
+	if pos < len(args) && s.VarArgs {
+		return nil, nil, &CallError{Op: name, Err: fmt.Errorf("takes %d positional arguments before its variadic '...', and gofx does not bind variadic arguments (%d were given)", pos, len(args))}
+	}
 	if pos < len(args) {
 		return nil, nil, &CallError{Op: name, Err: fmt.Errorf("takes at most %d positional arguments but %d were given", pos, len(args))}
 	}

@@ -31,8 +31,10 @@
 // argument types: the pattern pow(x, num) records aten.pow.Tensor_Tensor and
 // matches the aten.pow.Tensor_Scalar of y ** 2, binding num to 2
 // (StrictOverloads asks for the same overload). Replace then re-resolves the
-// overload of each node it creates from what it binds, as the JIT resolves
-// a call: a replacement x * num bound to 2 becomes aten.mul.Scalar.
+// overload of each node it creates from what it binds: a replacement
+// x ** num bound to 2 becomes aten.pow.Tensor_Scalar, while x * num bound
+// to 2 stays aten.mul.Tensor(x, 2), as PyTorch's Python path records it
+// (add, sub, mul and div take a number as a wrapped number).
 //
 // A get_attr node of a pattern traced from a module that reads a parameter
 // or buffer matches a get_attr reading any parameter or buffer of the target

@@ -71,7 +71,8 @@ func ExampleFind() {
 // As in torch.fx, a placeholder binds a literal whatever overload recorded
 // it: the pattern's x ** num records aten.pow.Tensor_Tensor and matches the
 // aten.pow.Tensor_Scalar of x ** 2 (as PyTorch records it). The
-// replacement's x * num becomes aten.mul.Scalar once num is bound to 2.
+// replacement's x * num stays aten.mul.Tensor once num is bound to 2, with
+// 2 as a wrapped number, as PyTorch's Python x * 2 records it.
 // StrictOverloads would find no match.
 func ExampleReplace_literalBinding() {
 	gm, _ := fx.SymbolicTraceFunc(func(x nn.Value) nn.Value { return x.Pow(2).Relu() })
@@ -89,7 +90,7 @@ func ExampleReplace_literalBinding() {
 	// num = 2
 	// graph():
 	//     %x : [num_users=1] = placeholder[target=x]
-	//     %mul : [num_users=1] = call_function[target=aten.mul.Scalar](args = (%x, 2), kwargs = {})
+	//     %mul : [num_users=1] = call_function[target=aten.mul.Tensor](args = (%x, 2), kwargs = {})
 	//     return mul
 }
 

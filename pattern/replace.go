@@ -498,12 +498,15 @@ func literalBound(mt *Match) bool {
 
 // resolveOverloads gives each operator node among ns the overload its
 // arguments bind to, when the one it was recorded with does not accept them:
-// a replacement's x * num records aten.mul.Tensor, and with num bound to
-// the literal 2 the node must call aten.mul.Scalar.
+// a replacement's x ** num records aten.pow.Tensor_Tensor, and with num
+// bound to the literal 2 the node must call aten.pow.Tensor_Scalar. The
+// operators whose .Scalar overload PyTorch's Python bindings hide keep
+// their Tensor overload with the number as a wrapped number, as Python's
+// x * 2 records aten.mul.Tensor(x, 2) (wrappedNumberOps).
 func resolveOverloads(ns []*node.Node) {
 	for _, n := range ns {
 		op, ok := n.Target().(*ops.Operator)
-		if !ok || n.Op() != node.CallFunction || binds(op, n) {
+		if !ok || n.Op() != node.CallFunction || binds(op, n) || keepsWrapped(op, n) {
 			continue
 		}
 		s := op.Schema()
@@ -511,4 +514,36 @@ func resolveOverloads(ns []*node.Node) {
 			_ = n.SetTarget(o)
 		}
 	}
+}
+
+// wrappedNumberOps are the overloads Python calls with a number for their
+// Tensor operand (add, sub, mul, div and their in-place forms, div with a
+// rounding mode): torch.fx's make_fx and torch.export record
+// aten.mul.Tensor(x, 2), never aten.mul.Scalar.
+var wrappedNumberOps = map[string]bool{
+	"aten::add.Tensor": true, "aten::sub.Tensor": true, "aten::mul.Tensor": true, "aten::div.Tensor": true,
+	"aten::add_.Tensor": true, "aten::sub_.Tensor": true, "aten::mul_.Tensor": true, "aten::div_.Tensor": true,
+	"aten::div.Tensor_mode": true, "aten::div_.Tensor_mode": true,
+}
+
+// keepsWrapped reports whether n keeps its overload op with a number bound
+// for a Tensor operand (as a wrapped number), as PyTorch's Python path does.
+func keepsWrapped(op *ops.Operator, n *node.Node) bool {
+	if !wrappedNumberOps[op.Schema().QualifiedName()] {
+		return false
+	}
+	args := n.Args()
+	in := make([]any, len(args))
+	for i, a := range args {
+		in[i] = bindValue(a)
+	}
+	var kw map[string]any
+	if k := n.Kwargs(); len(k) > 0 {
+		kw = make(map[string]any, len(k))
+		for _, f := range k {
+			kw[f.Name] = bindValue(f.Value)
+		}
+	}
+	_, err := op.Bind(in, kw)
+	return err == nil
 }

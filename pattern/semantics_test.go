@@ -175,7 +175,10 @@ func TestPlaceholderBindsLiteralAnyOverload(t *testing.T) {
 
 func TestReplaceResolvesOverloads(t *testing.T) {
 	// The replacement x * num records mul.Tensor; bound to the literal 2 it
-	// is re-resolved as the JIT resolves mul(x, 2): mul.Scalar.
+	// stays mul.Tensor(x, 2), 2 a wrapped number, as PyTorch's Python x * 2
+	// records it (make_fx and torch.export, checked with PyTorch 2.6); the
+	// replacement x ** num becomes pow.Tensor_Scalar, the overload Python
+	// calls for a number exponent.
 	gm, err := fx.SymbolicTraceFunc(func(x nn.Value) nn.Value { return x.Add(2).Relu() })
 	require.NoError(t, err)
 	ms, err := pattern.Replace(gm,
@@ -185,12 +188,21 @@ func TestReplaceResolvesOverloads(t *testing.T) {
 	require.Len(t, ms, 1)
 	require.NoError(t, gm.Lint())
 	require.Len(t, ms[0].Replacement, 1)
-	assert.Equal(t, "aten.mul.Scalar", ms[0].Replacement[0].Target().String())
+	assert.Equal(t, "aten.mul.Tensor", ms[0].Replacement[0].Target().String())
 	x := testInput(t, 3)
 	got, err := gm.Run(nn.Tensor(x))
 	require.NoError(t, err)
 	want := nn.Tensor(x).Mul(2)
 	assert.True(t, tensor.AllClose(want.Tensor(), got.Tensor(), 0, 0, false))
+
+	gm, err = fx.SymbolicTraceFunc(func(x nn.Value) nn.Value { return x.Add(2).Relu() })
+	require.NoError(t, err)
+	ms, err = pattern.Replace(gm,
+		func(x, num nn.Value) nn.Value { return x.Add(num).Relu() },
+		func(x, num nn.Value) nn.Value { return x.Pow(num) })
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+	assert.Equal(t, "aten.pow.Tensor_Scalar", ms[0].Replacement[0].Target().String())
 }
 
 func TestDistinctPlaceholders(t *testing.T) {
