@@ -345,7 +345,7 @@ func subgraphModule(sg Subgraph) (*fx.GraphModule, error) {
 func writeSubgraphs(b *strings.Builder, subs []Subgraph, indent string) {
 	for _, sg := range subs {
 		fmt.Fprintf(b, "%s%sclass %s(torch.nn.Module):\n", "\n", indent, sg.Name)
-		code := sg.Graph.CodeWith(graph.CodeOptions{Annotate: annotation})
+		code := codeWithSources(sg.Graph, graph.CodeOptions{Annotate: annotation})
 		for _, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
 			if l == "" {
 				b.WriteString("\n")

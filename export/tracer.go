@@ -246,6 +246,10 @@ type sproxy struct {
 	n    *node.Node
 	e    sym.Expr
 	cond *sym.Cond
+	// fn and args record a comparison without a node (cond), for
+	// functional.Cond to record it as its predicate.
+	fn   node.Function
+	args []node.Arg
 }
 
 // Tracer returns the recorder (ops.Symbolic).
@@ -326,6 +330,7 @@ func (r *recorder) constant(t *tensor.Tensor) (*record.Proxy, error) {
 	if p, ok := r.constOf[t]; ok {
 		return p, nil
 	}
+	defer r.rec.AtRoot()() // a constant a branch uses is the program's, lifted into the branch
 	i := len(r.consts)
 	name := fmt.Sprintf("c_lifted_tensor_%d", i)
 	var restore func()
