@@ -19,6 +19,7 @@ import (
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchio"
 )
 
 // The Go equivalents of gen_pt2.py's control-flow programs (../shared/pt2
@@ -320,4 +321,138 @@ func jsonString(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// fnModel is a module whose Forward is a Go function of its inputs.
+type fnModel struct {
+	nn.Base
+	names []string
+	fn    func(in []nn.Value) nn.Value
+}
+
+func newFnModel(names []string, fn func(in []nn.Value) nn.Value) *fnModel {
+	m := &fnModel{names: names, fn: fn}
+	m.Init(m, "FnModel")
+	return m
+}
+
+func (m *fnModel) ArgNames() []string               { return m.names }
+func (m *fnModel) Forward(in ...nn.Value) nn.Value { return m.fn(in) }
+
+// TestExportControlFlowErrors checks the seed's rules on branches and
+// bodies: each violation is an error naming the op, the branch and what
+// differs, with the Go line.
+func TestExportControlFlowErrors(t *testing.T) {
+	x := tensor.Must(tensor.Ones(tensor.Float32, 3, 4))
+	id := func(o ...nn.Value) nn.Value { return o[0] }
+	cases := []struct {
+		name string
+		fn   func(in []nn.Value) nn.Value
+		want []string
+	}{
+		{"count", func(in []nn.Value) nn.Value {
+			return F.Cond(in[0].Sum().Gt(0), func(o ...nn.Value) nn.Value { return nn.Tuple(o[0].Method("sin"), o[0]) },
+				func(o ...nn.Value) nn.Value { return o[0].Method("cos") }, in[0])
+		}, []string{"cond at ", "controlflow_test.go:", "the true branch (true_graph_0) returns 2 values, the false branch (false_graph_0) 1"}},
+		{"dtype", func(in []nn.Value) nn.Value {
+			return F.Cond(in[0].Sum().Gt(0), func(o ...nn.Value) nn.Value { return o[0].Method("sin") },
+				func(o ...nn.Value) nn.Value { return o[0].To(tensor.Int64) }, in[0])
+		}, []string{"output 0 differs between the true branch (true_graph_0) and the false branch (false_graph_0): dtype float32 (sin) vs int64"}},
+		{"shape", func(in []nn.Value) nn.Value {
+			return F.Cond(in[0].Sum().Gt(0), func(o ...nn.Value) nn.Value { return o[0].Sum(0) }, id, in[0])
+		}, []string{"output 0 differs", "shape [4] (sum_1) vs [3, 4] (x)"}},
+		{"mutation", func(in []nn.Value) nn.Value {
+			return F.Cond(in[0].Sum().Gt(0), func(o ...nn.Value) nn.Value { return o[0].Relu_() }, id, in[0])
+		}, []string{"cond: the true branch (true_graph_0) mutates its input x in place (aten.relu_.default) at ", "controlflow_test.go:"}},
+		{"closure", func(in []nn.Value) nn.Value {
+			return F.Cond(in[0].Sum().Gt(0), func(o ...nn.Value) nn.Value { return o[0].Add(in[1]) }, id, in[0])
+		}, []string{"cond: the true branch (true_graph_0) uses y at ", "controlflow_test.go:", "not an operand"}},
+		{"float predicate", func(in []nn.Value) nn.Value {
+			return F.Cond(in[0].Sum(), id, id, in[0])
+		}, []string{"cond: predicate: the predicate must be a bool tensor, got dtype float32"}},
+		{"vector predicate", func(in []nn.Value) nn.Value {
+			return F.Cond(in[0].Gt(0), id, id, in[0])
+		}, []string{"the predicate must be a one-element bool tensor, got shape [3, 4]"}},
+		{"while shape", func(in []nn.Value) nn.Value {
+			return nn.Tuple(F.WhileLoop(func(v ...nn.Value) nn.Value { return v[0].Sum().Gt(0) },
+				func(v ...nn.Value) []nn.Value { return []nn.Value{v[0].Sum(0)} }, []nn.Value{in[0]}, nil)...)
+		}, []string{"while_loop at ", "body_fn (while_loop_body_graph_0) changes carried input 0: shape [3, 4] (x) vs [4] (sum_1)"}},
+		{"go if", func(in []nn.Value) nn.Value {
+			if in[0].Sum().Gt(0).Bool() {
+				return in[0]
+			}
+			return in[1]
+		}, []string{"controlflow_test.go:", "functional.Cond"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := export.Export(newFnModel([]string{"x", "y"}, c.fn), []any{x, x}, nil)
+			require.Error(t, err)
+			for _, w := range c.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+}
+
+// TestExportCondConstantPredicate: a Go bool predicate is a constant, as
+// a Python bool is to torch.cond: only its branch is recorded.
+func TestExportCondConstantPredicate(t *testing.T) {
+	x := tensor.Must(tensor.Ones(tensor.Float32, 3, 4))
+	m := newFnModel([]string{"x"}, func(in []nn.Value) nn.Value {
+		return F.Cond(nn.Of(in[0].Shape().Tuple()[0].Int() > 2),
+			func(o ...nn.Value) nn.Value { return o[0].Method("sin") },
+			func(o ...nn.Value) nn.Value { return o[0].Method("cos") }, in[0])
+	})
+	ep, err := export.Export(m, []any{x}, nil)
+	require.NoError(t, err)
+	got := map[string]int{}
+	hopOpCounts(ep.Graph, ep.Subgraphs(), got)
+	assert.Equal(t, map[string]int{"aten.sin.default": 1}, got)
+	assert.Empty(t, ep.Subgraphs())
+}
+
+// withPyTorchState loads into m the parameters and buffers of PyTorch's
+// program NAME.pt2 (testdata/controlflow), for the programs with weights.
+func withPyTorchState(t *testing.T, name string, m nn.Module) nn.Module {
+	t.Helper()
+	path := filepath.Join("testdata", "controlflow", name+".pt2")
+	if _, err := os.Stat(path); err != nil {
+		return m // no state: the program has none
+	}
+	ep, err := pt2.Load(path)
+	require.NoError(t, err)
+	sd := torchio.NewStateDict()
+	for k, v := range ep.StateDict() {
+		sd.Set(k, v)
+	}
+	_, err = nn.LoadState(m, sd, nn.LoadOptions{})
+	require.NoError(t, err)
+	return m
+}
+
+// TestControlFlowEagerLikePyTorch runs the Go equivalents of the
+// control-flow programs eagerly (Cond runs the taken branch, WhileLoop
+// loops, Map maps) on every case of NAME.io.json and compares with
+// PyTorch's outputs.
+func TestControlFlowEagerLikePyTorch(t *testing.T) {
+	for _, p := range controlFlowPrograms {
+		t.Run(p.name, func(t *testing.T) {
+			io, _ := exampleArgs(t, p.name)
+			m := withPyTorchState(t, p.name, p.model())
+			for i, c := range io.Cases {
+				out, err := nn.Run(m, c.Inputs...)
+				require.NoError(t, err, "case %d", i)
+				got := []nn.Value{out}
+				if out.IsTuple() {
+					got = out.Tuple()
+				}
+				require.Len(t, got, len(c.Outputs), "case %d", i)
+				for j := range got {
+					assert.True(t, tensor.AllClose(got[j].MustTensor(), c.Outputs[j].Tensor(), 1e-5, 1e-5, false),
+						"case %d (%s) output %d: got %v, want %v", i, c.Note, j, got[j], c.Outputs[j])
+				}
+			}
+		})
+	}
 }

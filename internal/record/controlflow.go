@@ -111,6 +111,15 @@ func (r *Recorder) local(n *node.Node) (*node.Node, error) {
 	return r.liftInto(r.scope, n)
 }
 
+// localArg is local for a node argument a policy made (a constant, a
+// symbolic size), which may be a node of an enclosing graph.
+func (r *Recorder) localArg(a node.Arg, err error) (node.Arg, error) {
+	if n, ok := a.(*node.Node); ok && err == nil && r.scope != nil {
+		return r.local(n)
+	}
+	return a, err
+}
+
 func (r *Recorder) liftInto(s *scope, n *node.Node) (*node.Node, error) {
 	if graph.Of(n) == s.g {
 		return n, nil
@@ -403,19 +412,9 @@ func (r *Recorder) TraceCond(pred nn.Value, trueFn, falseFn nn.Subfunc, operands
 	if !ok {
 		return nn.None, errors.New("cond: this tracer cannot record control flow")
 	}
-	var predArg node.Arg
-	if p, ok := pred.Raw().(*Proxy); ok {
-		a, err := r.Arg(nn.Of(p))
-		if err != nil {
-			return nn.None, fmt.Errorf("cond: predicate: %w", err)
-		}
-		predArg = a
-	} else {
-		a, err := sub.PredicateArg(r, pred)
-		if err != nil {
-			return nn.None, fmt.Errorf("cond: predicate: %w", err)
-		}
-		predArg = a
+	predArg, err := sub.PredicateArg(r, pred)
+	if err != nil {
+		return nn.None, fmt.Errorf("cond: predicate: %w", err)
 	}
 	ins := make([]*node.Node, len(operands))
 	names := make([]string, len(operands))

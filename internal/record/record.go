@@ -606,7 +606,7 @@ func (r *Recorder) OpArg(v any, typ string) (node.Arg, error) {
 		if x == nil {
 			return node.None, nil
 		}
-		return r.policy.Constant(r, x)
+		return r.localArg(r.policy.Constant(r, x))
 	case []nn.Value:
 		if r.FoldTuples {
 			if n := wholeTuple(x, func(v nn.Value) any { return v.Any() }); n != nil {
@@ -635,7 +635,7 @@ func (r *Recorder) OpArg(v any, typ string) (node.Arg, error) {
 		if x.Tracer() != ops.Tracer(r) {
 			return nil, errors.New("a symbolic value of another trace")
 		}
-		return r.policy.Symbolic(r, x)
+		return r.localArg(r.policy.Symbolic(r, x))
 	}
 	return nil, fmt.Errorf("cannot record a %T in a graph", v)
 }
