@@ -336,7 +336,7 @@ func newFnModel(names []string, fn func(in []nn.Value) nn.Value) *fnModel {
 	return m
 }
 
-func (m *fnModel) ArgNames() []string               { return m.names }
+func (m *fnModel) ArgNames() []string              { return m.names }
 func (m *fnModel) Forward(in ...nn.Value) nn.Value { return m.fn(in) }
 
 // TestExportControlFlowErrors checks the seed's rules on branches and

@@ -29,7 +29,9 @@ func newCondModel() *condModel {
 func (m *condModel) Forward(x nn.Value) nn.Value {
 	return F.Cond(x.Sum().Gt(0),
 		func(o ...nn.Value) nn.Value { return F.Linear(o[0], m.Lin1.Weight.Value(), m.Lin1.Bias.Value()).Relu() },
-		func(o ...nn.Value) nn.Value { return F.Linear(o[0], m.Lin2.Weight.Value(), m.Lin2.Bias.Value()).Sigmoid() },
+		func(o ...nn.Value) nn.Value {
+			return F.Linear(o[0], m.Lin2.Weight.Value(), m.Lin2.Bias.Value()).Sigmoid()
+		},
 		x)
 }
 
