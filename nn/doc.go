@@ -24,8 +24,8 @@
 // builtins.getattr, Python's operator module on numbers (OperatorAdd,
 // OperatorMul, ...), the other functions PyTorch 2.x programs call on
 // symbolic sizes (SymMax, SymMin, SymNot, SymInt, SymFloat, SymIte,
-// SymSqrt, MathTrunc), and the higher-order operators Cond, WhileLoop and
-// MapImpl, which graphs hold and print but cannot run yet (their call says
-// so). node.LookupTarget resolves all of them by the names .pt2 files
+// SymSqrt, MathTrunc), and the higher-order operators CondOp, WhileLoopOp
+// and MapImplOp, which graphs hold and print but cannot run yet (their call
+// says so). node.LookupTarget resolves all of them by the names .pt2 files
 // write.
 package nn

@@ -15,17 +15,17 @@ import (
 // node.LookupTarget resolves the names .pt2 files write. Running one is not
 // supported yet: the call returns an error saying so.
 var (
-	// Cond is torch.cond's operator: cond(pred, true_fn, false_fn, operands).
-	Cond = node.MustFunc("higher_order.cond", false)
-	// WhileLoop is torch._higher_order_ops.while_loop's operator:
+	// CondOp is torch.cond's operator: cond(pred, true_fn, false_fn, operands).
+	CondOp = node.MustFunc("higher_order.cond", false)
+	// WhileLoopOp is torch._higher_order_ops.while_loop's operator:
 	// while_loop(cond_fn, body_fn, carried_inputs, additional_inputs).
-	WhileLoop = node.MustFunc("higher_order.while_loop", false)
-	// MapImpl is torch.map's operator: map_impl(body_fn, xs, args).
-	MapImpl = node.MustFunc("higher_order.map_impl", false)
+	WhileLoopOp = node.MustFunc("higher_order.while_loop", false)
+	// MapImplOp is torch.map's operator: map_impl(body_fn, xs, args).
+	MapImplOp = node.MustFunc("higher_order.map_impl", false)
 )
 
 func init() {
-	for _, f := range []*node.Func{Cond, WhileLoop, MapImpl} {
+	for _, f := range []*node.Func{CondOp, WhileLoopOp, MapImplOp} {
 		must(RegisterFunction(f, notYet(f)))
 	}
 }
