@@ -30,7 +30,7 @@ type Steps interface {
 	// or the default (args[0]) when they have run out.
 	Placeholder(n *node.Node, target string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
 	// GetAttr returns the parameter or buffer at the path target below the
-	// root module, or the submodule there as a value (nn.ModuleValue).
+	// root module, or the submodule there as a value (nn.ModuleAt).
 	GetAttr(n *node.Node, target string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
 	// CallFunction calls target (an operator or a function registered with
 	// nn.RegisterFunction).
@@ -129,7 +129,7 @@ func (in *Interpreter) Placeholder(n *node.Node, target string, args []nn.Value,
 // GetAttr returns the tensor of the parameter or buffer at target below
 // the root module, or, for a target that names a submodule (the branch and
 // body graphs of a higher-order operator: true_graph_0, body_graph_0), the
-// module as a value (nn.ModuleValue). Module paths are resolved once per
+// module as a value (nn.ModuleAt). Module paths are resolved once per
 // interpreter (see New).
 func (in *Interpreter) GetAttr(n *node.Node, target string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
 	if in.root == nil {
@@ -146,7 +146,7 @@ func (in *Interpreter) GetAttr(n *node.Node, target string, args []nn.Value, kwa
 	v, err := nn.AttrValue(m, name)
 	if err != nil {
 		if m, merr := in.submodule(target); merr == nil {
-			return nn.ModuleValue(m), nil
+			return nn.ModuleAt(m, target), nil
 		}
 		if owner != "" {
 			return nn.None, fmt.Errorf("get_attr %s: %w", target, err)

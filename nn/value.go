@@ -148,6 +148,8 @@ func (v Value) Any() any {
 	switch x := v.v.(type) {
 	case tuple:
 		return []Value(x)
+	case *moduleRef:
+		return x.m
 	case dict:
 		m := make(map[string]Value, len(x.keys))
 		for i, k := range x.keys {
@@ -170,8 +172,13 @@ func ModuleValue(m Module) Value {
 
 // Module returns the module v holds (see ModuleValue), or nil.
 func (v Value) Module() Module {
-	m, _ := v.v.(Module)
-	return m
+	switch x := v.v.(type) {
+	case *moduleRef:
+		return x.m
+	case Module:
+		return x
+	}
+	return nil
 }
 
 // IsNone reports whether v is None.
@@ -233,7 +240,7 @@ func (v Value) Kind() string {
 		return "slice"
 	case node.EllipsisType:
 		return "ellipsis"
-	case Module:
+	case Module, *moduleRef:
 		return "Module"
 	}
 	return fmt.Sprintf("%T", v.v)
@@ -487,6 +494,8 @@ func (v Value) String() string {
 		return "Ellipsis"
 	case Module:
 		return "<module " + x.ModuleBase().TypeName() + ">"
+	case *moduleRef:
+		return "<module " + x.path + " (" + x.m.ModuleBase().TypeName() + ")>"
 	case fmt.Stringer:
 		return x.String()
 	}
