@@ -38,6 +38,9 @@ var (
 	MapImplOp = node.MustFunc("higher_order.map_impl", false)
 )
 
+// hopStack stacks map_impl's results.
+var hopStack = Op("aten::stack")
+
 func init() {
 	must(RegisterFunction(CondOp, condImpl))
 	must(RegisterFunction(WhileLoopOp, whileLoopImpl))
@@ -354,7 +357,7 @@ func mapImpl(args []Value, kwargs map[string]Value) (Value, error) {
 	}
 	stacked := make([]Value, len(results))
 	for k, r := range results {
-		v, err := Apply(opStack, []Value{Tuple(r...), {int64(0)}}, nil)
+		v, err := Apply(hopStack, []Value{Tuple(r...), {int64(0)}}, nil)
 		if err != nil {
 			return None, fmt.Errorf("%s: stacking output %d: %w", name, k, err)
 		}

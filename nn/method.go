@@ -120,7 +120,6 @@ var (
 	opAlias                    = Op("aten::alias")
 	opToCopy                   = Op("aten::_to_copy")
 	opSelect                   = Op("aten::select.int")
-	opStack                    = Op("aten::stack")
 	opSliceT                   = Op("aten::slice.Tensor")
 	opEqT, opEqS, opGtT, opGtS = Op("aten::eq.Tensor"), Op("aten::eq.Scalar"), Op("aten::gt.Tensor"), Op("aten::gt.Scalar")
 	opLtT, opLtS               = Op("aten::lt.Tensor"), Op("aten::lt.Scalar")
