@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	F "github.com/gofx/gofx/nn/functional"
@@ -451,6 +452,49 @@ func TestControlFlowEagerLikePyTorch(t *testing.T) {
 				for j := range got {
 					assert.True(t, tensor.AllClose(got[j].MustTensor(), c.Outputs[j].Tensor(), 1e-5, 1e-5, false),
 						"case %d (%s) output %d: got %v, want %v", i, c.Note, j, got[j], c.Outputs[j])
+				}
+			}
+		})
+	}
+}
+
+// TestExportedControlFlowRunsLikePyTorch runs the exported Go
+// equivalents (each graph's higher-order nodes run their subgraphs) and
+// their fx traces on every case of NAME.io.json: the outputs are
+// PyTorch's, the trip counts and taken branches decided by each case's
+// data (and, for cond_shape and cond_params, by its dynamic size).
+func TestExportedControlFlowRunsLikePyTorch(t *testing.T) {
+	for _, p := range controlFlowPrograms {
+		t.Run(p.name, func(t *testing.T) {
+			io, args := exampleArgs(t, p.name)
+			m := withPyTorchState(t, p.name, p.model())
+			var dims export.Dims
+			if p.dims != nil {
+				dims = p.dims()
+			}
+			ep, err := export.Export(m, args, dims)
+			require.NoError(t, err)
+			gm, err := fx.SymbolicTrace(m)
+			require.NoError(t, err)
+			for i, c := range io.Cases {
+				in := make([]any, len(c.Inputs))
+				for k, v := range c.Inputs {
+					in[k] = v.Tensor()
+				}
+				out, err := ep.Run(in...)
+				require.NoError(t, err, "case %d (%s)", i, c.Note)
+				traced, err := gm.Run(c.Inputs...)
+				require.NoError(t, err, "traced: case %d (%s)", i, c.Note)
+				for name, res := range map[string]nn.Value{"exported": out, "traced": traced} {
+					got := []nn.Value{res}
+					if res.IsTuple() {
+						got = res.Tuple()
+					}
+					require.Len(t, got, len(c.Outputs), "%s: case %d", name, i)
+					for j := range got {
+						assert.True(t, tensor.AllClose(got[j].MustTensor(), c.Outputs[j].Tensor(), 1e-5, 1e-5, false),
+							"%s: case %d (%s) output %d: got %v, want %v", name, i, c.Note, j, got[j], c.Outputs[j])
+					}
 				}
 			}
 		})

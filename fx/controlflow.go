@@ -55,14 +55,21 @@ func flatName(s string) string {
 
 // attachSubgraphs registers the subgraphs a trace recorded as GraphModules
 // of gm under their names (true_graph_0, ...), as torch.export's module
-// holds them.
-func attachSubgraphs(gm *GraphModule, subs []record.Sub) error {
+// holds them. Each shares root's submodules, which the call_module leaves
+// recorded inside a branch call (parameters and buffers a branch reads
+// are lifted into its operands instead).
+func attachSubgraphs(gm *GraphModule, root nn.Module, subs []record.Sub) error {
 	for _, s := range subs {
 		sub, err := newGraphModule(nil, s.Graph, nil)
 		if err != nil {
 			return err
 		}
-		if err := attachSubgraphs(sub, s.Subs); err != nil {
+		if root != nil {
+			for name, c := range root.ModuleBase().Children() {
+				sub.AddModule(name, c)
+			}
+		}
+		if err := attachSubgraphs(sub, root, s.Subs); err != nil {
 			return err
 		}
 		gm.AddModule(s.Name, sub)

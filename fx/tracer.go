@@ -149,7 +149,7 @@ func (t *Tracer) Trace(root nn.Module) (gm *GraphModule, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := attachSubgraphs(gm, rec.Subgraphs()); err != nil {
+	if err := attachSubgraphs(gm, root, rec.Subgraphs()); err != nil {
 		return nil, err
 	}
 	return gm, nil
