@@ -20,11 +20,9 @@ import (
 // (a branch of cond, the body of while_loop or map_impl), held as an
 // attribute of the program's module under Name, as torch.export holds
 // true_graph_0. Its own higher-order operators' graphs are its Subgraphs.
-type Subgraph struct {
-	Name      string
-	Graph     *graph.Graph
-	Subgraphs []Subgraph
-}
+// It is graph.Subgraph: graph's text form, parser and LintWithSubgraphs
+// take it.
+type Subgraph = graph.Subgraph
 
 // Parts are the pieces New assembles into an ExportedProgram: what a
 // .pt2 file holds.
@@ -63,7 +61,9 @@ type Parts struct {
 // from a file: Run, Call, String, Module, Transform and RunDecompositions
 // work on it as on an exported one. The parts are taken, not copied.
 //
-// New checks that the graph passes Lint; that its placeholders are the
+// New checks that the graph and its subgraphs pass
+// graph.LintWithSubgraphs (each higher-order call agrees with the graphs
+// it names); that its placeholders are the
 // signature's inputs, by name and in order; that every PARAMETER and
 // BUFFER input has a tensor in State and every CONSTANT_TENSOR input one
 // in Constants; that the output node returns one value per output spec;
@@ -78,7 +78,7 @@ func New(p Parts) (*ExportedProgram, error) {
 	if p.Graph == nil {
 		return nil, fmt.Errorf("export: New: nil graph")
 	}
-	if err := p.Graph.Lint(); err != nil {
+	if err := p.Graph.LintWithSubgraphs(p.Subgraphs); err != nil {
 		return nil, fmt.Errorf("export: New: %w", err)
 	}
 	env := p.Env

@@ -419,13 +419,17 @@ func (ep *ExportedProgram) String() string {
 	return b.String()
 }
 
-// annotation is a node's type annotation: its val.
+// annotation is a node's type annotation: its val, if a tensor or a
+// symbolic value (a tuple of values, a multi-output node's, is not
+// annotated, as torch.fx's codegen annotates none).
 func annotation(n *node.Node) string {
 	v, ok := node.Val.Get(&n.Meta)
 	if !ok || v == nil {
 		return ""
 	}
 	switch x := v.(type) {
+	case node.ValueTuple:
+		return ""
 	case *shapeprop.Fake:
 		return `"` + x.String() + `"`
 	case sym.Expr:
