@@ -55,7 +55,7 @@ func TestSymbolicTraceCond(t *testing.T) {
     true_graph_0 = self.true_graph_0
     false_graph_0 = self.false_graph_0
     cond = torch.ops.higher_order.cond(gt, true_graph_0, false_graph_0, [x, lin1_bias, lin1_weight, lin2_bias, lin2_weight]);  gt = true_graph_0 = false_graph_0 = x = lin1_bias = lin1_weight = lin2_bias = lin2_weight = None
-    getitem = operator.getitem(cond, 0);  cond = None
+    getitem = cond[0];  cond = None
     return getitem
 `, gm.Code())
 	tg, ok := gm.Child("true_graph_0")
