@@ -176,3 +176,15 @@ func subgraphs(subs []record.Sub) ([]Subgraph, error) {
 	}
 	return out, nil
 }
+
+// ConstantPredicate records a cond whose predicate was a Go bool: the
+// decision is specialized into the program (ExportedProgram.Specialized).
+func (r *recorder) ConstantPredicate(op, where string) {
+	r.specialized = append(r.specialized, fmt.Sprintf("%s: %s with a constant predicate: only the taken branch is recorded", where, op))
+}
+
+// Specialized lists the decisions of model code that Export specialized
+// into the program, each with its Go line: a cond whose predicate was a Go
+// bool (a constant, as a Python bool is to torch.cond), of which only the
+// taken branch is in the program.
+func (ep *ExportedProgram) Specialized() []string { return ep.specialized }

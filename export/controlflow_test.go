@@ -397,7 +397,8 @@ func TestExportControlFlowErrors(t *testing.T) {
 }
 
 // TestExportCondConstantPredicate: a Go bool predicate is a constant, as
-// a Python bool is to torch.cond: only its branch is recorded.
+// a Python bool is to torch.cond: only its branch is recorded, and
+// Specialized reports the line.
 func TestExportCondConstantPredicate(t *testing.T) {
 	x := tensor.Must(tensor.Ones(tensor.Float32, 3, 4))
 	m := newFnModel([]string{"x"}, func(in []nn.Value) nn.Value {
@@ -411,6 +412,8 @@ func TestExportCondConstantPredicate(t *testing.T) {
 	hopOpCounts(ep.Graph, ep.Subgraphs(), got)
 	assert.Equal(t, map[string]int{"aten.sin.default": 1}, got)
 	assert.Empty(t, ep.Subgraphs())
+	require.Len(t, ep.Specialized(), 1)
+	assert.Regexp(t, `^.*controlflow_test\.go:\d+: cond with a constant predicate: only the taken branch is recorded$`, ep.Specialized()[0])
 }
 
 // withPyTorchState loads into m the parameters and buffers of PyTorch's

@@ -53,6 +53,8 @@ type recorder struct {
 	// PyTorch's tracer finds a SymInt's proxy instead of recording a new
 	// one (one sym_size.int per dimension, one operator.mul per product).
 	syms map[string]*sproxy
+	// specialized lists the conds with a constant predicate (controlflow.go).
+	specialized []string
 }
 
 type liftedConst struct {

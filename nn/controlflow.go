@@ -34,6 +34,13 @@ type controlFlowTracer interface {
 	TraceMap(fn Subfunc, xs Value, args []Value) (Value, error)
 }
 
+// constantPredicates is implemented by tracers that report a cond whose
+// predicate was a constant (a Go bool), which only its taken branch
+// records: op is "cond", where the model code's Go line.
+type constantPredicates interface {
+	ConstantPredicate(op, where string)
+}
+
 // controlFlowOf returns the control-flow tracer of the first symbolic
 // value among vs, or an error naming what when the tracer cannot record
 // control flow; nil and no error when every value is concrete.
@@ -63,7 +70,15 @@ func RunCond(pred Value, trueFn, falseFn func(...Value) Value, operands []Value)
 	if err := checkPred(pred); err != nil {
 		panic(errorf("cond: %v", err))
 	}
-	if _, isBool := pred.v.(bool); !isBool {
+	if _, isBool := pred.v.(bool); isBool {
+		// A constant predicate while tracing: specialized, as torch.cond
+		// does with a Python bool; the tracer may report the line.
+		if tr := tracerOf(operands, nil); tr != nil {
+			if cp, ok := tr.(constantPredicates); ok {
+				cp.ConstantPredicate("cond", callerOutside())
+			}
+		}
+	} else {
 		cf, err := controlFlowOf("cond", append([]Value{pred}, operands...)...)
 		if err != nil {
 			panic(errorf("%v", err))

@@ -52,6 +52,20 @@ type Subgraphs interface {
 	PredicateArg(r *Recorder, pred nn.Value) (node.Arg, error)
 }
 
+// ConstantPredicates is a Policy that wants to know of the conds whose
+// predicate was a constant (specialized: only the taken branch runs).
+type ConstantPredicates interface {
+	ConstantPredicate(op, where string)
+}
+
+// ConstantPredicate hands a specialized cond to the policy, if it wants
+// it (nn's constantPredicates).
+func (r *Recorder) ConstantPredicate(op, where string) {
+	if cp, ok := r.policy.(ConstantPredicates); ok {
+		cp.ConstantPredicate(op, where)
+	}
+}
+
 // Sub is a subgraph recorded for a higher-order node: the attribute name
 // its get_attr node reads (true_graph_0), its graph, and the subgraphs of
 // its own higher-order nodes.
