@@ -49,7 +49,9 @@ func TestControlFlowEagerErrors(t *testing.T) {
 			return F.WhileLoop(func(v ...nn.Value) nn.Value { return v[0].Sum().Gt(0) },
 				func(v ...nn.Value) []nn.Value { return []nn.Value{v[0], v[0]} }, []nn.Value{x}, nil)[0]
 		}, "while_loop: body_fn: returned 2 values for 1 carried inputs"},
-		{"map 0-d", func(x nn.Value) nn.Value { return F.Map(func(r nn.Value, _ ...nn.Value) nn.Value { return r }, x.Sum()) },
+		{"map 0-d", func(x nn.Value) nn.Value {
+			return F.Map(func(r nn.Value, _ ...nn.Value) nn.Value { return r }, x.Sum())
+		},
 			"map: xs must have a non-empty leading dimension, got shape []"},
 	}
 	for _, c := range cases {
