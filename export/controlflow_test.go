@@ -186,6 +186,7 @@ type epStructure struct {
 	} `json:"output_specs"`
 	RangeConstraints map[string][2]any `json:"range_constraints"`
 	Subgraphs        []string          `json:"subgraphs"`
+	ModuleCallGraph  []string          `json:"module_call_graph"`
 }
 
 func readEPStructure(t *testing.T, name string) epStructure {
@@ -302,6 +303,11 @@ func TestExportControlFlowLikePyTorch(t *testing.T) {
 			}
 			assert.Equal(t, wantOut, gotOut, "output specs")
 			assert.Equal(t, want.Subgraphs, subgraphNames(ep.Subgraphs(), ""), "subgraphs")
+			var calls []string
+			for _, c := range ep.ModuleCallGraph {
+				calls = append(calls, c.FQN)
+			}
+			assert.Equal(t, want.ModuleCallGraph, calls, "module call graph")
 			var wantRC, gotRC []string
 			for k, r := range want.RangeConstraints {
 				wantRC = append(wantRC, k+jsonString(r[0])+".."+jsonString(r[1]))
@@ -502,4 +508,65 @@ func TestExportedControlFlowRunsLikePyTorch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nestedParams reads a parameter inside a cond inside a cond, and a
+// buffer inside a while_loop body: both are lifted through every level
+// (the inner branch's operand is the outer branch's lifted placeholder).
+type nestedParams struct {
+	nn.Base
+	W     *nn.Parameter
+	Decay *nn.Buffer
+}
+
+func (m *nestedParams) ArgNames() []string { return []string{"x"} }
+
+func (m *nestedParams) Forward(x nn.Value) nn.Value {
+	inner := func(o ...nn.Value) nn.Value { return o[0].Mul(m.W.Value()) }
+	outer := func(o ...nn.Value) nn.Value {
+		return F.Cond(o[0].Mean().Gt(0), inner, func(o ...nn.Value) nn.Value { return o[0].Neg() }, o[0])
+	}
+	y := F.Cond(x.Sum().Gt(0), outer, func(o ...nn.Value) nn.Value { return o[0].Relu() }, x)
+	out := F.WhileLoop(func(v ...nn.Value) nn.Value { return v[0].Method("abs").Sum().Gt(1) },
+		func(v ...nn.Value) []nn.Value { return []nn.Value{v[0].Mul(m.Decay.Value())} },
+		[]nn.Value{y}, nil)
+	return out[0]
+}
+
+// TestExportNestedLifting exports nestedParams: the parameter read two
+// conds deep is an operand of both, the buffer an additional input of the
+// while_loop, and the program computes what the model computes eagerly.
+func TestExportNestedLifting(t *testing.T) {
+	m := &nestedParams{}
+	m.Init(m, "NestedParams")
+	m.W = m.RegisterParameter("w", tensor.Must(tensor.FromSlice([]float32{2, 3, 4}, 3)))
+	m.Decay = m.RegisterBuffer("decay", tensor.Scalar(float32(0.5)), true)
+	x := tensor.Must(tensor.FromSlice([]float32{1, 2, 3}, 3))
+	ep, err := export.Export(m, []any{x}, nil)
+	require.NoError(t, err)
+	text := ep.String()
+	assert.Contains(t, text, "torch.ops.higher_order.cond(gt, true_graph_0, false_graph_0, [x, p_w])")
+	assert.Contains(t, text, "torch.ops.higher_order.while_loop(while_loop_cond_graph_0, while_loop_body_graph_0, (getitem,), (b_decay,))")
+	require.Len(t, ep.Subgraphs(), 4)
+	assert.Equal(t, []string{"true_graph_0", "true_graph_0.true_graph_0", "true_graph_0.false_graph_0", "false_graph_0", "while_loop_cond_graph_0", "while_loop_body_graph_0"}, subgraphNames(ep.Subgraphs(), ""))
+	inner := ep.Subgraphs()[0]
+	assert.Equal(t, []string{"x", "p_w"}, placeholderNames(inner.Graph))
+	assert.Equal(t, []string{"x", "p_w"}, placeholderNames(inner.Subgraphs[0].Graph))
+	assert.Equal(t, []string{"x", "p_w"}, placeholderNames(ep.Subgraphs()[1].Graph), "the false branch takes the lifted parameter too")
+	assert.Equal(t, []string{"arg0_1", "b_decay"}, placeholderNames(ep.Subgraphs()[3].Graph))
+	for _, in := range []*tensor.Tensor{x, tensor.Must(tensor.FromSlice([]float32{-1, -2, 1}, 3)), tensor.Must(tensor.FromSlice([]float32{-1, 0.5, 0.25}, 3))} {
+		want, err := nn.Run(m, nn.Of(in))
+		require.NoError(t, err)
+		got, err := ep.Run(in)
+		require.NoError(t, err)
+		assert.Equal(t, want.MustTensor().Float64s(), got.MustTensor().Float64s(), "input %v", in.Float64s())
+	}
+}
+
+func placeholderNames(g *graph.Graph) []string {
+	var out []string
+	for _, p := range g.Placeholders() {
+		out = append(out, p.Name())
+	}
+	return out
 }
