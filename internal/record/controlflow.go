@@ -449,11 +449,11 @@ func (r *Recorder) TraceCond(pred nn.Value, trueFn, falseFn nn.Subfunc, operands
 		return nn.None, err
 	}
 	if len(tt.outs) != len(ft.outs) || tt.tuple != ft.tuple {
-		return nn.None, fmt.Errorf("cond at %s: the true branch (%s) returns %d values, the false branch (%s) %d: both branches must return the same number of tensors", location(), tname, len(tt.outs), fname, len(ft.outs))
+		return nn.None, fmt.Errorf("cond: the true branch (%s) returns %d values, the false branch (%s) %d: both branches must return the same number of tensors", tname, len(tt.outs), fname, len(ft.outs))
 	}
 	for i := range tt.outs {
 		if err := sub.SameValue(tt.outs[i], ft.outs[i]); err != nil {
-			return nn.None, fmt.Errorf("cond at %s: output %d differs between the true branch (%s) and the false branch (%s): %w", location(), i, tname, fname, err)
+			return nn.None, fmt.Errorf("cond: output %d differs between the true branch (%s) and the false branch (%s): %w", i, tname, fname, err)
 		}
 	}
 	// The operands: torch.export 2.6's order (Dynamo's
@@ -568,11 +568,11 @@ func (r *Recorder) TraceWhileLoop(condFn, bodyFn nn.Subfunc, carried, additional
 		return nil, err
 	}
 	if len(bt.outs) != len(carried) {
-		return nil, fmt.Errorf("while_loop at %s: body_fn (%s) returns %d values for %d carried inputs", location(), bname, len(bt.outs), len(carried))
+		return nil, fmt.Errorf("while_loop: body_fn (%s) returns %d values for %d carried inputs", bname, len(bt.outs), len(carried))
 	}
 	for i := range carried {
 		if err := sub.SameValue(ins[i], bt.outs[i]); err != nil {
-			return nil, fmt.Errorf("while_loop at %s: body_fn (%s) changes carried input %d: %w", location(), bname, i, err)
+			return nil, fmt.Errorf("while_loop: body_fn (%s) changes carried input %d: %w", bname, i, err)
 		}
 	}
 	all := slices.Clone(ins)
