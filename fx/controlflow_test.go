@@ -9,6 +9,7 @@ import (
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/nn"
 	F "github.com/gofx/gofx/nn/functional"
+	"github.com/gofx/gofx/tensor"
 )
 
 // condModel is ../shared/pt2's CondParams in Go: a cond whose branches
@@ -66,4 +67,50 @@ func TestSymbolicTraceCond(t *testing.T) {
     return (relu,)
 `, tg.(*fx.GraphModule).Code())
 	require.NoError(t, gm.Lint())
+}
+
+// loopModel halves x until its sum is at most 1, then maps each row r to
+// r*w + 1.
+type loopModel struct {
+	nn.Base
+	W *nn.Parameter
+}
+
+func (m *loopModel) Forward(x nn.Value) nn.Value {
+	y := F.WhileLoop(func(v ...nn.Value) nn.Value { return v[0].Sum().Gt(1) },
+		func(v ...nn.Value) []nn.Value { return []nn.Value{v[0].Mul(0.5)} },
+		[]nn.Value{x}, nil)[0]
+	return F.Map(func(r nn.Value, _ ...nn.Value) nn.Value { return r.Mul(m.W.Value()).Add(1) }, y)
+}
+
+// TestSymbolicTraceWhileLoopMap traces a while_loop and a map: the loop's
+// graphs are while_loop_cond_graph_0 (returning the predicate itself) and
+// while_loop_body_graph_0 (placeholders arg0_1, ... as torch.export names
+// them), the map's body body_graph_0 with the parameter it reads lifted
+// into map_impl's extra args; the traced module computes what the model
+// computes eagerly, its trip count decided by each input.
+func TestSymbolicTraceWhileLoopMap(t *testing.T) {
+	m := &loopModel{}
+	m.Init(m, "LoopModel")
+	m.W = m.RegisterParameter("w", tensor.Must(tensor.FromSlice([]float32{1, -1}, 2)))
+	gm, err := fx.SymbolicTrace(m)
+	require.NoError(t, err)
+	code := gm.Code()
+	assert.Contains(t, code, "while_loop = torch.ops.higher_order.while_loop(while_loop_cond_graph_0, while_loop_body_graph_0, (x,), ())")
+	assert.Contains(t, code, "map_impl = torch.ops.higher_order.map_impl(body_graph_0, [getitem], [w])")
+	cg, ok := gm.Child("while_loop_cond_graph_0")
+	require.True(t, ok)
+	assert.Equal(t, `def forward(self, arg0_1):
+    sum_1 = arg0_1.sum();  arg0_1 = None
+    gt = torch.ops.aten.gt.Scalar(sum_1, 1);  sum_1 = None
+    return gt
+`, cg.(*fx.GraphModule).Code())
+	for _, xs := range [][]float32{{1, 2, 3, 4}, {0.1, 0.2, 0.3, 0.1}, {8, 8, 8, 8}} {
+		x := tensor.Must(tensor.FromSlice(xs, 2, 2))
+		want, err := nn.Run(m, nn.Of(x))
+		require.NoError(t, err)
+		got, err := gm.Run(nn.Of(x))
+		require.NoError(t, err)
+		assert.Equal(t, want.MustTensor().Float64s(), got.MustTensor().Float64s(), "x = %v", xs)
+	}
 }
