@@ -93,6 +93,10 @@ type scope struct {
 	inputs map[*node.Node]bool // the placeholders of the subgraph
 	subs   []Sub
 	count  map[string]int
+	// positional names the placeholders arg0_1, arg1_1, ... by position,
+	// lifted ones too, as torch.export names while_loop's (renamed once
+	// arranged; lifted_NAME until then).
+	positional bool
 }
 
 // Subgraphs returns the subgraphs recorded for the root graph's
@@ -158,7 +162,11 @@ func (r *Recorder) liftInto(s *scope, n *node.Node) (*node.Node, error) {
 	} else if graph.Of(n) != s.outer {
 		return nil, fmt.Errorf("%s uses %s, a node of another graph", s.what, n.Name())
 	}
-	p, err := r.subPlaceholder(s, n.Name(), outer, false)
+	name := n.Name()
+	if s.positional {
+		name = "lifted_" + name
+	}
+	p, err := r.subPlaceholder(s, name, outer, false)
 	if err != nil {
 		return nil, err
 	}
@@ -249,12 +257,18 @@ type traced struct {
 // first input is one row of its node (map). single makes the output a
 // single value instead of a tuple (while_loop's cond_fn).
 func (r *Recorder) traceSub(what string, fn nn.Subfunc, inputs []*node.Node, names []string, row, single bool) (*traced, error) {
+	return r.traceSubWith(what, fn, inputs, names, row, single, false)
+}
+
+// traceSubWith is traceSub; positional names lifted placeholders for
+// renaming to argN_1 (while_loop).
+func (r *Recorder) traceSubWith(what string, fn nn.Subfunc, inputs []*node.Node, names []string, row, single, positional bool) (*traced, error) {
 	sub := r.policy.(Subgraphs)
 	s := &scope{
 		what: what, g: graph.New(), parent: r.scope, outer: r.g,
 		lifted: map[*node.Node]*node.Node{}, keys: map[*node.Node]string{},
 		inputs: map[*node.Node]bool{}, count: map[string]int{},
-		phOf: map[*node.Node]*node.Node{},
+		phOf: map[*node.Node]*node.Node{}, positional: positional,
 	}
 	args := make([]nn.Value, len(inputs))
 	savedG, savedScope, savedStack := r.g, r.scope, r.stack
@@ -559,11 +573,11 @@ func (r *Recorder) TraceWhileLoop(condFn, bodyFn nn.Subfunc, carried, additional
 		return out
 	}
 	cname, bname := r.subName("while_loop_cond_graph"), r.subName("while_loop_body_graph")
-	ct, err := r.traceSub("while_loop: cond_fn ("+cname+")", condFn, ins, names(len(ins)), false, true)
+	ct, err := r.traceSubWith("while_loop: cond_fn ("+cname+")", condFn, ins, names(len(ins)), false, true, true)
 	if err != nil {
 		return nil, err
 	}
-	bt, err := r.traceSub("while_loop: body_fn ("+bname+")", bodyFn, ins, names(len(ins)), false, false)
+	bt, err := r.traceSubWith("while_loop: body_fn ("+bname+")", bodyFn, ins, names(len(ins)), false, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -586,6 +600,16 @@ func (r *Recorder) TraceWhileLoop(condFn, bodyFn nn.Subfunc, carried, additional
 	for _, t := range []*traced{ct, bt} {
 		if err := r.arrange(t, all, names(len(all))); err != nil {
 			return nil, err
+		}
+		for i, p := range t.s.g.Placeholders() {
+			if want := fmt.Sprintf("arg%d_1", i); p.Name() != want {
+				if _, err := t.s.g.Rename(p, want); err != nil {
+					return nil, err
+				}
+				if err := p.SetTarget(node.Path(p.Name())); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	cg, err := r.Create(node.GetAttr, node.Path(cname), nil, nil, cname, nil)
