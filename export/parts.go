@@ -20,11 +20,9 @@ import (
 // (a branch of cond, the body of while_loop or map_impl), held as an
 // attribute of the program's module under Name, as torch.export holds
 // true_graph_0. Its own higher-order operators' graphs are its Subgraphs.
-type Subgraph struct {
-	Name      string
-	Graph     *graph.Graph
-	Subgraphs []Subgraph
-}
+// It is graph.Subgraph: graph's text form, parser and LintWithSubgraphs
+// take it.
+type Subgraph = graph.Subgraph
 
 // Parts are the pieces New assembles into an ExportedProgram: what a
 // .pt2 file holds.
@@ -63,21 +61,24 @@ type Parts struct {
 // from a file: Run, Call, String, Module, Transform and RunDecompositions
 // work on it as on an exported one. The parts are taken, not copied.
 //
-// New checks that the graph passes Lint; that its placeholders are the
+// New checks that the graph and its subgraphs pass
+// graph.LintWithSubgraphs (each higher-order call agrees with the graphs
+// it names); that its placeholders are the
 // signature's inputs, by name and in order; that every PARAMETER and
 // BUFFER input has a tensor in State and every CONSTANT_TENSOR input one
 // in Constants; that the output node returns one value per output spec;
 // and that the specs have as many leaves as there are user inputs and
 // user outputs. Its errors name the input, output or node concerned.
 //
-// A program whose graph calls a higher-order operator (a node whose
-// target's name starts with higher_order) loads and prints, with its
-// subgraphs; running it is an error naming the operator.
+// A program whose graph calls a higher-order operator (cond, while_loop,
+// map_impl) holds the operator's graphs in Subgraphs, under the names its
+// get_attr nodes read; Run runs them (a get_attr naming no subgraph is an
+// error naming the operator's node and the branch).
 func New(p Parts) (*ExportedProgram, error) {
 	if p.Graph == nil {
 		return nil, fmt.Errorf("export: New: nil graph")
 	}
-	if err := p.Graph.Lint(); err != nil {
+	if err := p.Graph.LintWithSubgraphs(p.Subgraphs); err != nil {
 		return nil, fmt.Errorf("export: New: %w", err)
 	}
 	env := p.Env
@@ -184,10 +185,6 @@ func New(p Parts) (*ExportedProgram, error) {
 	if p.RangeConstraints != nil {
 		ep.RangeConstraints = maps.Clone(p.RangeConstraints)
 	}
-	ep.hop = higherOrder(p.Graph)
-	if ep.hop == "" && len(p.Subgraphs) > 0 {
-		ep.hop = "a higher-order operator (the program has subgraphs)"
-	}
 	return ep, nil
 }
 
@@ -208,20 +205,6 @@ func userInput(ph *node.Node, in InputSpec) (input, error) {
 		return input{}, fmt.Errorf("export: New: user input %s: its placeholder has no val (a tensor input needs its dtype and shape)", in.Name)
 	}
 	return input{name: in.Name, scalar: true}, nil
-}
-
-// higherOrder returns the name of the first higher-order operator g calls.
-func higherOrder(g *graph.Graph) string {
-	for n := range g.Nodes() {
-		if n.Op() != node.CallFunction {
-			continue
-		}
-		name := n.Target().String()
-		if strings.HasPrefix(name, "higher_order.") || strings.HasPrefix(name, "torch.ops.higher_order.") {
-			return name
-		}
-	}
-	return ""
 }
 
 // InSpec returns the structure of the model's inputs: the spec of
@@ -345,7 +328,7 @@ func subgraphModule(sg Subgraph) (*fx.GraphModule, error) {
 func writeSubgraphs(b *strings.Builder, subs []Subgraph, indent string) {
 	for _, sg := range subs {
 		fmt.Fprintf(b, "%s%sclass %s(torch.nn.Module):\n", "\n", indent, sg.Name)
-		code := sg.Graph.CodeWith(graph.CodeOptions{Annotate: annotation})
+		code := codeWithSources(sg.Graph, graph.CodeOptions{Annotate: annotation})
 		for _, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
 			if l == "" {
 				b.WriteString("\n")

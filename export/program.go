@@ -35,16 +35,16 @@ type ExportedProgram struct {
 	// the root first.
 	ModuleCallGraph []ModuleCall
 
-	root      nn.Module
-	state     []stateEntry // parameters and buffers, in placeholder order
-	constants []stateEntry // lifted constants
-	inputs    []input      // the user inputs, in order
-	out       *TreeSpec    // the output structure
-	in        *TreeSpec    // the structure of (args, kwargs); nil: the inputs, flat
-	dimOf     map[string]*Dimension
-	argNames  []string   // the model's positional argument names (forward_arg_names)
-	subgraphs []Subgraph // the graphs of higher-order operators, by attribute name
-	hop       string     // a higher-order operator the program calls ("": none)
+	root        nn.Module
+	state       []stateEntry // parameters and buffers, in placeholder order
+	constants   []stateEntry // lifted constants
+	inputs      []input      // the user inputs, in order
+	out         *TreeSpec    // the output structure
+	in          *TreeSpec    // the structure of (args, kwargs); nil: the inputs, flat
+	dimOf       map[string]*Dimension
+	argNames    []string   // the model's positional argument names (forward_arg_names)
+	subgraphs   []Subgraph // the graphs of higher-order operators, by attribute name
+	specialized []string   // Specialized
 }
 
 // InputDim names one dimension of one user input.
@@ -319,8 +319,9 @@ func (ep *ExportedProgram) flattenArgs(args []any) ([]any, error) {
 // run runs the program on the flat user inputs and returns the flat user
 // outputs, writing back the mutations.
 func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
-	if ep.hop != "" {
-		return nil, fmt.Errorf("export: the program calls the higher-order operator %s, which gofx does not run yet", ep.hop)
+	root, err := ep.runRoot()
+	if err != nil {
+		return nil, err
 	}
 	user, err := ep.checkInputs(args)
 	if err != nil {
@@ -347,7 +348,7 @@ func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
 			return nil, fmt.Errorf("export: input %s is a %s, which gofx does not run", s.Name, s.Kind)
 		}
 	}
-	res, err := interp.New(ep.Graph, emptyModule()).Run(in...)
+	res, err := interp.New(ep.Graph, root).Run(in...)
 	if err != nil {
 		return nil, err
 	}
@@ -419,13 +420,17 @@ func (ep *ExportedProgram) String() string {
 	return b.String()
 }
 
-// annotation is a node's type annotation: its val.
+// annotation is a node's type annotation: its val, if a tensor or a
+// symbolic value (a tuple of values, a multi-output node's, is not
+// annotated, as torch.fx's codegen annotates none).
 func annotation(n *node.Node) string {
 	v, ok := node.Val.Get(&n.Meta)
 	if !ok || v == nil {
 		return ""
 	}
 	switch x := v.(type) {
+	case node.ValueTuple:
+		return ""
 	case *shapeprop.Fake:
 		return `"` + x.String() + `"`
 	case sym.Expr:

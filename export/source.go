@@ -131,6 +131,25 @@ func readLines(file string) []string {
 // stack trace a "# File: path:line in func, code: source" comment (after
 // a blank line), and "# No stacktrace found for following nodes" when the
 // nodes that follow have none.
+// sourceTrace is the stack trace a node's code is printed under: its
+// own, or for a get_attr node without one that only higher-order calls
+// read (true_graph_0 = self.true_graph_0), its first user's, as
+// torch.export prints the graph attributes under the cond's source line.
+func sourceTrace(n *node.Node) string {
+	st, _ := node.StackTrace.Get(&n.Meta)
+	if st != "" || n.Op() != node.GetAttr || n.NumUsers() == 0 {
+		return st
+	}
+	users := n.Users()
+	for _, u := range users {
+		if !graph.IsHigherOrder(u) {
+			return ""
+		}
+	}
+	st, _ = node.StackTrace.Get(&users[0].Meta)
+	return st
+}
+
 func codeWithSources(g *graph.Graph, o graph.CodeOptions) string {
 	code := strings.TrimRight(g.CodeWith(o), "\n")
 	lines := strings.Split(code, "\n")
@@ -149,7 +168,7 @@ func codeWithSources(g *graph.Graph, o graph.CodeOptions) string {
 			}
 		case node.Output:
 		default:
-			st, _ := node.StackTrace.Get(&n.Meta)
+			st := sourceTrace(n)
 			var comment string
 			switch {
 			case st != "" && st != prev:

@@ -41,18 +41,17 @@ func TestTrainingModeBatchNorm(t *testing.T) {
 	ep, err := export.Export(m, []any{x}, nil)
 	require.NoError(t, err)
 	got := ep.String()
-	// The lines of PyTorch 2.6's program (ep.run_decompositions()), in
-	// gofx's printing: a getitem is printed as operator.getitem(x, i)
-	// rather than x[i], a node with several results is annotated with
-	// their tuple.
+	// The lines of PyTorch 2.6's program (ep.run_decompositions()): a
+	// getitem is printed x[i], a node with several results has no
+	// annotation.
 	for _, line := range []string{
 		`add: "i64[]" = torch.ops.aten.add.Tensor(b_bn_num_batches_tracked, 1);  b_bn_num_batches_tracked = None`,
-		`_native_batch_norm_legit_functional: "(f32[2, 3, 4, 4], f32[3], f32[3], f32[3], f32[3])" = torch.ops.aten._native_batch_norm_legit_functional.default(x, p_bn_weight, p_bn_bias, b_bn_running_mean, b_bn_running_var, True, 0.1, 1e-05);  x = p_bn_weight = p_bn_bias = b_bn_running_mean = b_bn_running_var = None`,
-		`getitem: "f32[2, 3, 4, 4]" = operator.getitem(_native_batch_norm_legit_functional, 0)`,
-		`getitem_3: "f32[3]" = operator.getitem(_native_batch_norm_legit_functional, 3)`,
-		`getitem_4: "f32[3]" = operator.getitem(_native_batch_norm_legit_functional, 4);  _native_batch_norm_legit_functional = None`,
+		`_native_batch_norm_legit_functional = torch.ops.aten._native_batch_norm_legit_functional.default(x, p_bn_weight, p_bn_bias, b_bn_running_mean, b_bn_running_var, True, 0.1, 1e-05);  x = p_bn_weight = p_bn_bias = b_bn_running_mean = b_bn_running_var = None`,
+		`getitem: "f32[2, 3, 4, 4]" = _native_batch_norm_legit_functional[0]`,
+		`getitem_3: "f32[3]" = _native_batch_norm_legit_functional[3]`,
+		`getitem_4: "f32[3]" = _native_batch_norm_legit_functional[4];  _native_batch_norm_legit_functional = None`,
 		`= torch.ops.aten.native_dropout.default(getitem, 0.5, True);  getitem = None`,
-		`getitem_5: "f32[2, 3, 4, 4]" = operator.getitem(native_dropout, 0);  native_dropout = None`,
+		`getitem_5: "f32[2, 3, 4, 4]" = native_dropout[0];  native_dropout = None`,
 		`return (getitem_3, getitem_4, add, getitem_5)`,
 	} {
 		assert.Contains(t, got, line)

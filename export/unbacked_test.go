@@ -50,8 +50,8 @@ func newUnbacked() *unbackedModel {
 	return m
 }
 
-// epStructure is what ../shared/pt2's NAME.ep.json records of a program.
-type epStructure struct {
+// unbackedEPStructure is what ../shared/pt2's NAME.ep.json records of a program.
+type unbackedEPStructure struct {
 	Nodes      int            `json:"nodes"`
 	OpCounts   map[string]int `json:"op_counts"`
 	InputSpecs []struct {
@@ -65,13 +65,13 @@ type epStructure struct {
 	RangeConstraints map[string][2]any `json:"range_constraints"`
 }
 
-func readEPJSON(t *testing.T, path string) (program, core epStructure) {
+func readEPJSON(t *testing.T, path string) (program, core unbackedEPStructure) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	var ej struct {
-		Program epStructure `json:"program"`
-		Core    epStructure `json:"core"`
+		Program unbackedEPStructure `json:"program"`
+		Core    unbackedEPStructure `json:"core"`
 	}
 	require.NoError(t, json.Unmarshal(data, &ej))
 	return ej.Program, ej.Core
@@ -297,15 +297,15 @@ func TestCustomOpDynamicSize(t *testing.T) {
 	require.ErrorIs(t, err, ops.ErrDataDependent)
 }
 
-// fnModel runs f on its two inputs.
-type fnModel struct {
+// xkModel runs f on its two inputs.
+type xkModel struct {
 	nn.Base
 	f func(x, k nn.Value) nn.Value
 }
 
-func (m *fnModel) ArgNames() []string { return []string{"x", "k"} }
+func (m *xkModel) ArgNames() []string { return []string{"x", "k"} }
 
-func (m *fnModel) Forward(x, k nn.Value) nn.Value { return m.f(x, k) }
+func (m *xkModel) Forward(x, k nn.Value) nn.Value { return m.f(x, k) }
 
 // TestUnbackedExport: an unbacked size flows into later shapes (zeros(n),
 // cat along it); checks narrow it and are asserted; what cannot be
@@ -348,7 +348,7 @@ func TestUnbackedExport(t *testing.T) {
 		}, nil, "only the item() of an integer tensor can be traced"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := &fnModel{f: tc.f}
+			m := &xkModel{f: tc.f}
 			m.Init(m, "Fn")
 			ep, err := export.Export(m, []any{x, tc.k}, nil)
 			if tc.error != "" {
@@ -390,7 +390,7 @@ func TestUnbackedLoadedDecomposition(t *testing.T) {
 // dynamic x is not a range of n: the program asserts the comparison of
 // the two nodes at run time, after both.
 func TestUnbackedCheckAgainstDynamicDim(t *testing.T) {
-	m := &fnModel{f: func(x, k nn.Value) nn.Value {
+	m := &xkModel{f: func(x, k nn.Value) nn.Value {
 		n := k.Item()
 		functional.CheckIsSize(n)
 		functional.Check(n.Le(x.Size(0)))

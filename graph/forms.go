@@ -207,6 +207,11 @@ func (g *Graph) CodeWith(o CodeOptions) string {
 		case node.GetAttr:
 			b.WriteString(formatTarget("self", n.Target().String()))
 		case node.CallFunction:
+			if f := magicForm(n); f != "" {
+				writeMagic(&b, f, args)
+				args = nil
+				break
+			}
 			b.WriteString(pythonName(n.Function()))
 		case node.CallMethod:
 			b.WriteString(formatTarget(pyRepr(args[0]), n.Target().String()))
@@ -214,7 +219,7 @@ func (g *Graph) CodeWith(o CodeOptions) string {
 		case node.CallModule:
 			b.WriteString(formatTarget("self", n.Target().String()))
 		}
-		if n.Op() != node.GetAttr {
+		if n.Op() != node.GetAttr && args != nil {
 			b.WriteByte('(')
 			writeCodeArgs(&b, args, n.Kwargs())
 			b.WriteByte(')')
@@ -237,6 +242,46 @@ func (g *Graph) CodeWith(o CodeOptions) string {
 		b.WriteString("    pass\n")
 	}
 	return "def forward(" + strings.Join(params, ", ") + "):\n" + b.String()
+}
+
+// magicMethods are Python's operators that torch.fx's codegen writes as
+// expressions (torch/fx/graph.py's magic_methods): a call of
+// operator.getitem is "x[0]", of operator.mul "a * b".
+var magicMethods = map[string]string{
+	"add": "{} + {}", "sub": "{} - {}", "mul": "{} * {}", "floordiv": "{} // {}",
+	"truediv": "{} / {}", "div": "{} / {}", "mod": "{} % {}", "pow": "{} ** {}",
+	"lshift": "{} << {}", "rshift": "{} >> {}", "and_": "{} & {}", "or_": "{} | {}",
+	"xor": "{} ^ {}", "getitem": "{}[{}]", "matmul": "{} @ {}",
+	"eq": "{} == {}", "ne": "{} != {}", "lt": "{} < {}", "gt": "{} > {}",
+	"le": "{} <= {}", "ge": "{} >= {}", "pos": "+{}", "neg": "-{}", "invert": "~{}",
+}
+
+// magicForm returns the expression template of a call of one of Python's
+// operators (operator.NAME or _operator.NAME) with as many positional
+// arguments as the template has operands and no keyword arguments, or "".
+func magicForm(n *node.Node) string {
+	name := n.Target().String()
+	rest, ok := strings.CutPrefix(name, "operator.")
+	if !ok {
+		if rest, ok = strings.CutPrefix(name, "_operator."); !ok {
+			return ""
+		}
+	}
+	f := magicMethods[rest]
+	if f == "" || len(n.Kwargs()) > 0 || strings.Count(f, "{}") != n.NumArgs() {
+		return ""
+	}
+	return f
+}
+
+// writeMagic writes template f with its operands in Python repr.
+func writeMagic(b *strings.Builder, f string, args []node.Arg) {
+	for i, part := range strings.Split(f, "{}") {
+		if i > 0 {
+			writeArg(b, args[i-1], reprStyle)
+		}
+		b.WriteString(part)
+	}
 }
 
 // writeCodeArgs writes call arguments as torch.fx's _format_args does.

@@ -173,8 +173,23 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fzMalformed {
 		f.Add(s)
 	}
+	// Texts with subgraph sections (cond, while_loop and map_impl
+	// programs, nested conds) and broken sections.
+	for _, text := range subgraphTexts {
+		f.Add(text)
+	}
+	f.Add("%x = placeholder \"x\"()\n\nsubgraph \"a.b\" {\n  subgraph c {\n  }\n}\nsubgraph d {\n    %y = placeholder \"y\"()\n}\n")
+	f.Add("%x = placeholder \"x\"()\nsubgraph a {\n")
+	f.Add("}\n")
+	f.Add("subgraph a {\n}\nsubgraph a {\n}\n")
 	f.Fuzz(func(t *testing.T, text string) {
-		g, err := graph.Parse(text, graph.WithResolver(resolve))
+		g, subs, err := graph.ParseWithSubgraphs(text, graph.WithResolver(resolve))
+		if err == nil && len(subs) == 0 {
+			// Parse reads what has no sections as ParseWithSubgraphs does.
+			g1, err1 := graph.Parse(text, graph.WithResolver(resolve))
+			require.NoError(t, err1)
+			require.NoError(t, graph.Equal(g, g1))
+		}
 		if err != nil {
 			var pe *graph.ParseError
 			if !errors.As(err, &pe) {
@@ -187,11 +202,21 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		require.NoError(t, lintBody(g))
-		txt := g.Text()
-		g2, err := graph.Parse(txt, graph.WithResolver(resolve))
+		var lintSubs func([]graph.Subgraph)
+		lintSubs = func(subs []graph.Subgraph) {
+			for _, sg := range subs {
+				require.NoError(t, lintBody(sg.Graph), "subgraph %s", sg.Name)
+				lintSubs(sg.Subgraphs)
+			}
+		}
+		lintSubs(subs)
+		txt := g.TextWithSubgraphs(subs)
+		g2, subs2, err := graph.ParseWithSubgraphs(txt, graph.WithResolver(resolve))
 		require.NoError(t, err, "reparsing\n%s", txt)
-		require.NoError(t, graph.Equal(g, g2), "text:\n%s", txt)
-		require.Equal(t, txt, g2.Text())
+		require.NoError(t, equalTrees(g, g2, subs, subs2), "text:\n%s", txt)
+		require.Equal(t, txt, g2.TextWithSubgraphs(subs2))
+		// Lint of whatever parsed returns, never panics.
+		_ = g.LintWithSubgraphs(subs)
 	})
 }
 

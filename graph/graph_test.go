@@ -102,7 +102,9 @@ func TestForms(t *testing.T) {
 
 // The attention model's torch.fx trace (../shared/models/attention.fx.txt)
 // prints these lines; the same nodes built in gofx print the same, apart
-// from FX 1.13's [#users=N] that later versions spell [num_users=N].
+// from FX 1.13's [#users=N] that later versions spell [num_users=N]. Its
+// code writes Python's operators as expressions ("getitem_2 = split[0]",
+// "truediv = matmul / 2.8284271247461903").
 func TestStringMatchesTorchFX(t *testing.T) {
 	m := must(t)
 	g := graph.New()
@@ -123,8 +125,8 @@ func TestStringMatchesTorchFX(t *testing.T) {
 	wantCode := `def forward(self, x):
     qkv = self.qkv(x);  x = None
     split = qkv.split(32, dim = -1);  qkv = None
-    getitem = operator.getitem(split, 0);  split = None
-    truediv = operator.truediv(getitem, 2.8284271247461903);  getitem = None
+    getitem = split[0];  split = None
+    truediv = getitem / 2.8284271247461903;  getitem = None
     return truediv
 `
 	assert.Equal(t, wantCode, g.Code())

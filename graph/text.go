@@ -23,7 +23,9 @@ import (
 // torch.channels_last) except that
 // strings are double-quoted with Go's escapes and devices are written
 // device("cuda:0"). Metadata follows in braces: the entries val (a
-// node.TensorMeta or node.ValueTuple, "f32[2, s0]"), nn_module_stack
+// node.TensorMeta, a value with a Meta() node.TensorMeta method such as
+// shapeprop's fake tensors, or a node.ValueTuple of them: "f32[2, s0]"),
+// nn_module_stack
 // ([("layer1", "torch.nn.Sequential")]) and free-form entries whose values
 // are a string, int64, float64 or bool. Entries of other types have no text
 // form and are left out.
@@ -138,8 +140,13 @@ func metaValueText(key string, v any) (string, bool) {
 	return "", false
 }
 
-// valueText formats a node.Value that has a text form.
+// valueText formats a node.Value that has a text form: a TensorMeta, a
+// value with a Meta() node.TensorMeta method (shapeprop's fake tensors,
+// written as their TensorMeta), or a ValueTuple of them.
 func valueText(v node.Value) (string, bool) {
+	if m, ok := v.(interface{ Meta() node.TensorMeta }); ok {
+		v = m.Meta()
+	}
 	switch x := v.(type) {
 	case node.TensorMeta:
 		if !x.DType.Valid() {
@@ -210,25 +217,45 @@ const maxDepth = 200
 // Parse reads a graph in the text form that Text writes. Function targets
 // are resolved with node.LookupFunction unless WithResolver says otherwise.
 // Blank lines and comments (from # to the end of the line, outside strings)
-// are ignored. Errors are *ParseError values with the line and column.
+// are ignored. Text with subgraph sections (TextWithSubgraphs) is an
+// error: ParseWithSubgraphs reads it. Errors are *ParseError values with
+// the line and column.
 func Parse(text string, opts ...ParseOption) (g *Graph, err error) {
-	cfg := parseConfig{resolve: func(name string) (node.Function, error) {
+	cfg := defaultParseConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	g, _, err = parseText(text, cfg, false)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func defaultParseConfig() parseConfig {
+	return parseConfig{resolve: func(name string) (node.Function, error) {
 		if f, ok := node.LookupFunction(name); ok {
 			return f, nil
 		}
 		return nil, fmt.Errorf("unknown function %q (register it with node.Register, or parse with graph.WithResolver)", name)
 	}}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	p := &parser{g: New(), cfg: cfg}
+}
+
+// parseText parses graph text; with nested, subgraph sections are read
+// into the returned subgraphs, without, they are an error.
+func parseText(text string, cfg parseConfig, nested bool) (*Graph, []Subgraph, error) {
+	p := &parser{g: New(), cfg: cfg, nested: nested}
 	for i, line := range strings.Split(text, "\n") {
 		p.lx = lexer{src: strings.TrimSuffix(line, "\r"), line: i + 1}
 		if err := p.parseLine(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return p.g, nil
+	if len(p.stack) > 0 {
+		f := p.stack[len(p.stack)-1]
+		return nil, nil, &ParseError{Line: f.line, Col: f.col, Msg: fmt.Sprintf("subgraph %s is not closed (a line holding only } ends it)", f.name)}
+	}
+	return p.g, p.subs, nil
 }
 
 type tokKind uint8
@@ -392,6 +419,23 @@ type parser struct {
 	depth   int
 	peeked  bool
 	peekTok token
+
+	nested bool            // subgraph sections allowed (ParseWithSubgraphs)
+	subs   []Subgraph      // the subgraphs of g read so far
+	sawSub bool            // a subgraph section of g was closed: no more nodes
+	stack  []frame         // the enclosing graphs of the subgraph being read
+	names  map[string]bool // the subgraph names of g
+}
+
+// frame is the state of a graph whose subgraph section is being read.
+type frame struct {
+	g         *Graph
+	subs      []Subgraph
+	sawOut    bool
+	sawSub    bool
+	names     map[string]bool
+	name      string // the section being read
+	line, col int    // where its header is
 }
 
 func (p *parser) advance() error {
@@ -451,11 +495,20 @@ func (p *parser) parseLine() error {
 		return nil
 	}
 	lineCol := p.tok.col
+	if p.tok.kind == tIdent && p.tok.text == "subgraph" {
+		return p.openSubgraph()
+	}
+	if p.isPunct("}") {
+		return p.closeSubgraph()
+	}
 	if p.tok.kind != tRef {
 		return p.errf("expected a node definition %%name = ..., found %s", describe(p.tok))
 	}
 	if p.sawOut {
 		return p.errf("node %%%s after the output node", p.tok.text)
+	}
+	if p.sawSub {
+		return p.errf("node %%%s after a subgraph section (a graph's subgraphs follow its nodes)", p.tok.text)
 	}
 	nameTok := p.tok
 	if err := p.advance(); err != nil {

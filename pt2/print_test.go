@@ -31,10 +31,9 @@ func printed(text string) (string, []string) {
 		if m := forwardLine.FindStringSubmatch(l); m != nil && fwd == "" {
 			fwd = m[1]
 		}
-		// gofx annotates a multi-output node with its tuple of values
-		// ("(f32[2], i64[2])"), PyTorch 2.x leaves it bare: those lines are
-		// skipped (their getitem lines are compared).
-		if m := opLine.FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[2], "(") {
+		// A multi-output node is not annotated (as in PyTorch 2.x): its
+		// getitem lines are compared.
+		if m := opLine.FindStringSubmatch(l); m != nil {
 			ops = append(ops, m[1]+": "+m[2]+" = "+m[3])
 		}
 	}

@@ -1,0 +1,116 @@
+package fx_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/nn"
+	F "github.com/gofx/gofx/nn/functional"
+	"github.com/gofx/gofx/tensor"
+)
+
+// condModel is ../shared/pt2's CondParams in Go: a cond whose branches
+// read parameters and a buffer.
+type condModel struct {
+	nn.Base
+	Lin1, Lin2 *nn.Linear
+}
+
+func newCondModel() *condModel {
+	m := &condModel{}
+	m.Init(m, "CondModel")
+	m.Lin1 = nn.RegisterModule(&m.Base, "lin1", nn.NewLinear(8, 8, true))
+	m.Lin2 = nn.RegisterModule(&m.Base, "lin2", nn.NewLinear(8, 8, true))
+	return m
+}
+
+func (m *condModel) Forward(x nn.Value) nn.Value {
+	return F.Cond(x.Sum().Gt(0),
+		func(o ...nn.Value) nn.Value { return F.Linear(o[0], m.Lin1.Weight.Value(), m.Lin1.Bias.Value()).Relu() },
+		func(o ...nn.Value) nn.Value {
+			return F.Linear(o[0], m.Lin2.Weight.Value(), m.Lin2.Bias.Value()).Sigmoid()
+		},
+		x)
+}
+
+// TestSymbolicTraceCond traces a cond: the branches become GraphModules
+// true_graph_0 and false_graph_0 of the traced module, the parameters
+// they read are get_attr nodes of the program lifted into the operands in
+// torch.export 2.6's order (cond_params.ep.txt: the explicit operands,
+// then each branch's lifted values sorted by name), and the call is
+// torch.export's cond(pred, true_graph_0, false_graph_0, [operands]);
+// tensor methods stay call_method nodes, as fx records them.
+func TestSymbolicTraceCond(t *testing.T) {
+	gm, err := fx.SymbolicTrace(newCondModel())
+	require.NoError(t, err)
+	assert.Equal(t, `def forward(self, x):
+    sum_1 = x.sum()
+    gt = torch.ops.aten.gt.Scalar(sum_1, 0);  sum_1 = None
+    lin1_weight = self.lin1.weight
+    lin1_bias = self.lin1.bias
+    lin2_weight = self.lin2.weight
+    lin2_bias = self.lin2.bias
+    true_graph_0 = self.true_graph_0
+    false_graph_0 = self.false_graph_0
+    cond = torch.ops.higher_order.cond(gt, true_graph_0, false_graph_0, [x, lin1_bias, lin1_weight, lin2_bias, lin2_weight]);  gt = true_graph_0 = false_graph_0 = x = lin1_bias = lin1_weight = lin2_bias = lin2_weight = None
+    getitem = cond[0];  cond = None
+    return getitem
+`, gm.Code())
+	tg, ok := gm.Child("true_graph_0")
+	require.True(t, ok)
+	assert.Equal(t, `def forward(self, x, lin1_bias, lin1_weight, lin2_bias, lin2_weight):
+    linear = torch.ops.aten.linear.default(x, lin1_weight, lin1_bias);  x = lin1_weight = lin1_bias = None
+    relu = linear.relu();  linear = None
+    return (relu,)
+`, tg.(*fx.GraphModule).Code())
+	require.NoError(t, gm.Lint())
+}
+
+// loopModel halves x until its sum is at most 1, then maps each row r to
+// r*w + 1.
+type loopModel struct {
+	nn.Base
+	W *nn.Parameter
+}
+
+func (m *loopModel) Forward(x nn.Value) nn.Value {
+	y := F.WhileLoop(func(v ...nn.Value) nn.Value { return v[0].Sum().Gt(1) },
+		func(v ...nn.Value) []nn.Value { return []nn.Value{v[0].Mul(0.5)} },
+		[]nn.Value{x}, nil)[0]
+	return F.Map(func(r nn.Value, _ ...nn.Value) nn.Value { return r.Mul(m.W.Value()).Add(1) }, y)
+}
+
+// TestSymbolicTraceWhileLoopMap traces a while_loop and a map: the loop's
+// graphs are while_loop_cond_graph_0 (returning the predicate itself) and
+// while_loop_body_graph_0 (placeholders arg0_1, ... as torch.export names
+// them), the map's body body_graph_0 with the parameter it reads lifted
+// into map_impl's extra args; the traced module computes what the model
+// computes eagerly, its trip count decided by each input.
+func TestSymbolicTraceWhileLoopMap(t *testing.T) {
+	m := &loopModel{}
+	m.Init(m, "LoopModel")
+	m.W = m.RegisterParameter("w", tensor.Must(tensor.FromSlice([]float32{1, -1}, 2)))
+	gm, err := fx.SymbolicTrace(m)
+	require.NoError(t, err)
+	code := gm.Code()
+	assert.Contains(t, code, "while_loop = torch.ops.higher_order.while_loop(while_loop_cond_graph_0, while_loop_body_graph_0, (x,), ())")
+	assert.Contains(t, code, "map_impl = torch.ops.higher_order.map_impl(body_graph_0, [getitem], [w])")
+	cg, ok := gm.Child("while_loop_cond_graph_0")
+	require.True(t, ok)
+	assert.Equal(t, `def forward(self, arg0_1):
+    sum_1 = arg0_1.sum();  arg0_1 = None
+    gt = torch.ops.aten.gt.Scalar(sum_1, 1);  sum_1 = None
+    return gt
+`, cg.(*fx.GraphModule).Code())
+	for _, xs := range [][]float32{{1, 2, 3, 4}, {0.1, 0.2, 0.3, 0.1}, {8, 8, 8, 8}} {
+		x := tensor.Must(tensor.FromSlice(xs, 2, 2))
+		want, err := nn.Run(m, nn.Of(x))
+		require.NoError(t, err)
+		got, err := gm.Run(nn.Of(x))
+		require.NoError(t, err)
+		assert.Equal(t, want.MustTensor().Float64s(), got.MustTensor().Float64s(), "x = %v", xs)
+	}
+}
