@@ -21,10 +21,12 @@
 // call_function node. The operators themselves (nn.CondOp, nn.WhileLoopOp,
 // nn.MapImplOp) are functions like any other: cond runs only the branch
 // its predicate picks, while_loop runs its body as many times as its
-// cond_fn says, map_impl runs its body once per leading index; each calls
-// its subgraph modules with nn.Call, so a subgraph runs in an interpreter
-// of its own, and the operator's result is a tuple read with
-// operator.getitem.
+// cond_fn says, map_impl runs its body once per leading index, and the
+// operator's result is a tuple read with operator.getitem. A subgraph
+// that is a GraphModule comes as an nn.ModuleRunner: it runs in an
+// interpreter of its own that this interpreter creates on first use and
+// keeps, so a branch taken or a loop iteration costs a run, not the
+// planning of the subgraph (any other module is called with nn.Call).
 //
 // # Overriding steps
 //

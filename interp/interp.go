@@ -23,6 +23,7 @@ type Interpreter struct {
 	index map[*node.Node]int32 // node → position in plans
 
 	modules map[string]nn.Module // submodules by path, resolved on first use
+	modvals map[string]nn.Value  // get_attr values of submodules, made on first use
 
 	// State of the run in progress.
 	env    []nn.Value // by node position

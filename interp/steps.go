@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 )
@@ -129,11 +130,17 @@ func (in *Interpreter) Placeholder(n *node.Node, target string, args []nn.Value,
 // GetAttr returns the tensor of the parameter or buffer at target below
 // the root module, or, for a target that names a submodule (the branch and
 // body graphs of a higher-order operator: true_graph_0, body_graph_0), the
-// module as a value (nn.ModuleAt). Module paths are resolved once per
-// interpreter (see New).
+// module as a value (nn.ModuleAt). A submodule that interprets a graph
+// (fx.GraphModule) comes as an nn.ModuleRunner whose runs reuse one
+// interpreter of that graph, kept by this interpreter (the same snapshot
+// rule holds: create a new interpreter after changing a subgraph). Module
+// paths are resolved once per interpreter (see New).
 func (in *Interpreter) GetAttr(n *node.Node, target string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
 	if in.root == nil {
 		return nn.None, fmt.Errorf("get_attr %s: the interpreter has no root module", target)
+	}
+	if v, ok := in.modvals[target]; ok {
+		return v, nil
 	}
 	owner, name := "", target
 	if i := strings.LastIndexByte(target, '.'); i >= 0 {
@@ -146,7 +153,7 @@ func (in *Interpreter) GetAttr(n *node.Node, target string, args []nn.Value, kwa
 	v, err := nn.AttrValue(m, name)
 	if err != nil {
 		if m, merr := in.submodule(target); merr == nil {
-			return nn.ModuleAt(m, target), nil
+			return in.moduleValue(m, target), nil
 		}
 		if owner != "" {
 			return nn.None, fmt.Errorf("get_attr %s: %w", target, err)
@@ -154,6 +161,37 @@ func (in *Interpreter) GetAttr(n *node.Node, target string, args []nn.Value, kwa
 		return nn.None, err
 	}
 	return v, nil
+}
+
+// graphHolder is a module that interprets a graph over itself
+// (fx.GraphModule).
+type graphHolder interface {
+	nn.Module
+	InterpretedGraph() *graph.Graph
+}
+
+// moduleValue returns (and keeps) the value of submodule m at target.
+func (in *Interpreter) moduleValue(m nn.Module, target string) nn.Value {
+	v := nn.ModuleAt(m, target)
+	if gh, ok := m.(graphHolder); ok && gh.InterpretedGraph() != nil {
+		var sub *Interpreter
+		v = nn.ModuleRunner(m, target, func(args []nn.Value) (nn.Value, error) {
+			if sub == nil {
+				sub = New(gh.InterpretedGraph(), m)
+			}
+			if sub.cur >= 0 {
+				// a run in progress (a graph that calls itself): use a
+				// fresh interpreter
+				return New(gh.InterpretedGraph(), m).Run(args...)
+			}
+			return sub.Run(args...)
+		})
+	}
+	if in.modvals == nil {
+		in.modvals = map[string]nn.Value{}
+	}
+	in.modvals[target] = v
+	return v
 }
 
 // submodule returns the module at path below the root, resolving each

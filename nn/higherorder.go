@@ -48,10 +48,11 @@ func init() {
 }
 
 // moduleRef is the representation of a module Value that knows the path
-// it was read from (ModuleAt).
+// it was read from (ModuleAt), and maybe how to run it (ModuleRunner).
 type moduleRef struct {
 	m    Module
 	path string
+	run  func(args []Value) (Value, error)
 }
 
 // ModuleAt is ModuleValue for the module read from path (the target of a
@@ -60,7 +61,19 @@ func ModuleAt(m Module, path string) Value {
 	if isNilModule(m) {
 		return None
 	}
-	return Value{&moduleRef{m, path}}
+	return Value{&moduleRef{m: m, path: path}}
+}
+
+// ModuleRunner is ModuleAt with a way to run m: the higher-order
+// operators call run(args) instead of Call(m, args...). The interpreter
+// passes a subgraph so, with an interpreter of the subgraph it keeps
+// across calls (planning a graph on every branch taken or loop iteration
+// would cost more than the operator itself). Module still returns m.
+func ModuleRunner(m Module, path string, run func(args []Value) (Value, error)) Value {
+	if isNilModule(m) {
+		return None
+	}
+	return Value{&moduleRef{m: m, path: path, run: run}}
 }
 
 // ModulePath returns the path of a module Value made by ModuleAt ("" for
@@ -75,6 +88,9 @@ func (v Value) ModulePath() string {
 // hopArgs binds a higher-order operator's arguments to its parameter
 // names, positional or keyword.
 func hopArgs(fn *node.Func, names []string, args []Value, kwargs map[string]Value) ([]Value, error) {
+	if len(kwargs) == 0 && len(args) == len(names) {
+		return args, nil // the common case: a graph's call, positional
+	}
 	if len(args) > len(names) {
 		return nil, fmt.Errorf("%s takes %d arguments (%v), got %d", fn.PythonName(), len(names), names, len(args))
 	}
@@ -98,10 +114,21 @@ func hopArgs(fn *node.Func, names []string, args []Value, kwargs map[string]Valu
 	return out, nil
 }
 
-// graphArg is a subgraph argument: the module and how errors name it.
+// graphArg is a subgraph argument: the module, how errors name it, and
+// its runner if it has one (ModuleRunner).
 type graphArg struct {
 	m    Module
-	name string // "true branch true_graph_0"
+	what string // "true branch"
+	path string // "true_graph_0" (or "")
+	run  func(args []Value) (Value, error)
+}
+
+// String names the graph: "true branch true_graph_0".
+func (g graphArg) String() string {
+	if g.path == "" {
+		return g.what
+	}
+	return g.what + " " + g.path
 }
 
 // graphOf checks that v is a module: what, with its path, names it.
@@ -110,10 +137,11 @@ func graphOf(fn *node.Func, what string, v Value) (graphArg, error) {
 	if m == nil {
 		return graphArg{}, fmt.Errorf("%s: %s must be a graph (a get_attr of a submodule), got %s", fn.PythonName(), what, v.Kind())
 	}
-	if p := v.ModulePath(); p != "" {
-		what += " " + p
+	g := graphArg{m: m, what: what}
+	if r, ok := v.v.(*moduleRef); ok {
+		g.run, g.path = r.run, r.path
 	}
-	return graphArg{m, what}, nil
+	return g, nil
 }
 
 // operandsOf returns the elements of a tuple or list argument.
@@ -126,14 +154,23 @@ func operandsOf(fn *node.Func, what string, v Value) ([]Value, error) {
 
 // run calls g on args, turning a failure into an error naming the op and
 // the graph.
-func (g graphArg) run(fn *node.Func, args []Value) (out Value, err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("%s: %s: %w", fn.PythonName(), g.name, err)
-		}
-	}()
+func (g graphArg) call(fn *node.Func, args []Value) (Value, error) {
+	var out Value
+	var err error
+	if g.run != nil {
+		out, err = g.run(args)
+	} else {
+		out, err = callModule(g.m, args)
+	}
+	if err != nil {
+		return None, fmt.Errorf("%s: %s: %w", fn.PythonName(), g, err)
+	}
+	return out, nil
+}
+
+func callModule(m Module, args []Value) (out Value, err error) {
 	defer Recover(&err)
-	return Call(g.m, args...), nil
+	return Call(m, args...), nil
 }
 
 // Truth returns the truth value of a predicate of a higher-order operator:
@@ -188,7 +225,7 @@ func condImpl(args []Value, kwargs map[string]Value) (Value, error) {
 	if err != nil {
 		return None, err
 	}
-	return g.run(CondOp, operands)
+	return g.call(CondOp, operands)
 }
 
 var whileParams = []string{"cond_fn", "body_fn", "carried_inputs", "additional_inputs"}
@@ -221,34 +258,35 @@ func whileLoopImpl(args []Value, kwargs map[string]Value) (Value, error) {
 	copy(in, carried)
 	copy(in[nc:], extra)
 	for iter := 0; ; iter++ {
-		p, err := condFn.run(WhileLoopOp, in)
+		p, err := condFn.call(WhileLoopOp, in)
 		if err != nil {
 			return None, err
 		}
-		ok, err := Truth(WhileLoopOp, condFn.name+"'s result", p)
-		if err != nil {
+		ok, err := Truth(WhileLoopOp, "", p)
+		if err != nil { // again, naming cond_fn (not built on every iteration)
+			_, err = Truth(WhileLoopOp, condFn.String()+"'s result", p)
 			return None, err
 		}
 		if !ok {
 			return Tuple(in[:nc]...), nil
 		}
-		out, err := bodyFn.run(WhileLoopOp, in)
+		out, err := bodyFn.call(WhileLoopOp, in)
 		if err != nil {
 			return None, err
 		}
 		next := out.Tuple()
 		if !out.IsTuple() {
 			if nc != 1 {
-				return None, fmt.Errorf("%s: %s returned %s, expected a tuple of the %d carried values", WhileLoopOp.PythonName(), bodyFn.name, out.Kind(), nc)
+				return None, fmt.Errorf("%s: %s returned %s, expected a tuple of the %d carried values", WhileLoopOp.PythonName(), bodyFn, out.Kind(), nc)
 			}
 			next = []Value{out}
 		}
 		if len(next) != nc {
-			return None, fmt.Errorf("%s: %s returned %d values at iteration %d, expected the %d carried values", WhileLoopOp.PythonName(), bodyFn.name, len(next), iter, nc)
+			return None, fmt.Errorf("%s: %s returned %d values at iteration %d, expected the %d carried values", WhileLoopOp.PythonName(), bodyFn, len(next), iter, nc)
 		}
 		for i, v := range next {
 			if d := differs(carried[i], v); d != "" {
-				return None, fmt.Errorf("%s: %s changed carried value %d at iteration %d: %s (carried values must keep their dtype and shape)", WhileLoopOp.PythonName(), bodyFn.name, i, iter, d)
+				return None, fmt.Errorf("%s: %s changed carried value %d at iteration %d: %s (carried values must keep their dtype and shape)", WhileLoopOp.PythonName(), bodyFn, i, iter, d)
 			}
 		}
 		copy(in, next)
@@ -315,7 +353,7 @@ func mapImpl(args []Value, kwargs map[string]Value) (Value, error) {
 		}
 	}
 	if n == 0 {
-		return None, fmt.Errorf("%s: the mapped tensors' leading size is 0: there is no slice to run %s on", name, body.name)
+		return None, fmt.Errorf("%s: the mapped tensors' leading size is 0: there is no slice to run %s on", name, body)
 	}
 	in := make([]Value, len(xs)+len(extra))
 	copy(in[len(xs):], extra)
@@ -329,7 +367,7 @@ func mapImpl(args []Value, kwargs map[string]Value) (Value, error) {
 			}
 			in[j] = Value{s}
 		}
-		out, err := body.run(MapImplOp, in)
+		out, err := body.call(MapImplOp, in)
 		if err != nil {
 			return None, err
 		}
@@ -340,16 +378,16 @@ func mapImpl(args []Value, kwargs map[string]Value) (Value, error) {
 		if i == 0 {
 			results = make([][]Value, len(outs))
 		} else if len(outs) != len(results) {
-			return None, fmt.Errorf("%s: %s returned %d values for slice %d, %d for slice 0", name, body.name, len(outs), i, len(results))
+			return None, fmt.Errorf("%s: %s returned %d values for slice %d, %d for slice 0", name, body, len(outs), i, len(results))
 		}
 		for k, o := range outs {
 			t := o.Tensor()
 			if t == nil {
-				return None, fmt.Errorf("%s: %s's output %d is %s, not a tensor", name, body.name, k, o.Kind())
+				return None, fmt.Errorf("%s: %s's output %d is %s, not a tensor", name, body, k, o.Kind())
 			}
 			if i > 0 {
 				if d := differs(results[k][0], o); d != "" {
-					return None, fmt.Errorf("%s: %s's output %d for slice %d differs from slice 0's: %s", name, body.name, k, i, d)
+					return None, fmt.Errorf("%s: %s's output %d for slice %d differs from slice 0's: %s", name, body, k, i, d)
 				}
 			}
 			results[k] = append(results[k], o)

@@ -16,6 +16,25 @@
 // of later passes. It records node.Val = *Fake (sym.Expr for an int node,
 // node.ValueTuple for a tuple) on every node; MetaOf reads either record.
 //
+// # Higher-order operators
+//
+// Both go through torch.export's cond, while_loop and map_impl, recording
+// node.Val inside their branch and body graphs too. Propagate runs them
+// as the interpreter does (cond's taken branch only, the body of a loop as
+// often as the data says), the subgraph nodes recording what they
+// computed. FakeProp propagates both branches of a cond: with a known
+// predicate (a bool) the result is the taken branch's; with an unknown one
+// (a fake bool tensor, or a comparison of sizes that the ranges do not
+// decide, such as s0 > 4, which is kept symbolic and not guarded on) the
+// branches must return as many values with the same dtypes and
+// (symbolically) equal shapes, and that common output is the result. A
+// while_loop's cond_fn and body run once on the carried fakes, which the
+// body must give back with the same dtypes and shapes (loop-carried shapes
+// are invariant); a map_impl's body runs on one slice of the mapped
+// tensors (their leading sizes must be equal) and each output gains that
+// leading dim. Errors name the operator, the branch or body, and what
+// differs.
+//
 // # Infer
 //
 // Infer computes one operator call on fakes in three steps:

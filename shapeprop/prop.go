@@ -212,6 +212,8 @@ func fakeMeta(v nn.Value) node.Value {
 		return x.f
 	case *symInt:
 		return x.e
+	case *symBool:
+		return x.c
 	case *tensor.Tensor:
 		return FakeOf(x)
 	case int64:
@@ -240,6 +242,8 @@ func unwrap(v nn.Value) any {
 		return x.f
 	case *symInt:
 		return x.e
+	case *symBool:
+		return x.c
 	case int64:
 		return sym.Const(x)
 	case *tensor.Tensor:
@@ -315,6 +319,9 @@ func (p *fakeProp) Placeholder(n *node.Node, target string, args []nn.Value, kwa
 // CallFunction infers an operator's results directly; other functions run
 // on the fakes.
 func (p *fakeProp) CallFunction(n *node.Node, target node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
+	if isHOP(target) {
+		return p.hop(target, args, kwargs)
+	}
 	op, ok := target.(*ops.Operator)
 	if !ok {
 		return nn.ApplyFunction(target, args, kwargs)
@@ -430,6 +437,11 @@ func (p *fakeProp) call(op *ops.Operator, args []any, kwargs map[string]any) (nn
 // TraceFunction runs a Python-level function on fakes (nn's tracer contract, record.Tracer):
 // getattr and getitem here, others through their Go implementation.
 func (p *fakeProp) TraceFunction(fn node.Function, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
+	if len(kwargs) == 0 {
+		if v, ok := p.compare(fn, args); ok {
+			return v, nil
+		}
+	}
 	switch fn {
 	case nn.GetAttr:
 		if len(args) == 2 && len(kwargs) == 0 {
