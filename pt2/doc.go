@@ -36,8 +36,9 @@
 //
 // Running a program checks its inputs against the signature and the range
 // constraints and writes buffer and input mutations back (package export).
-// A program calling a higher-order operator loads and prints; running it
-// is an error saying gofx does not run higher-order operators yet.
+// A program calling a higher-order operator (cond, while_loop, map_impl)
+// runs its branch and body graphs, PyTorch 2.6's while_loop programs
+// included, which 2.6 itself cannot run from its own file.
 //
 // ReadIO reads the io.json files of ../shared/pt2 (the flat user inputs
 // and outputs of each case, the buffers after the call, the inputs it
