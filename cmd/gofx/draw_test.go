@@ -130,7 +130,7 @@ func TestDrawSubgraphs(t *testing.T) {
 	// -via decomposed draws ep.RunDecompositions' subgraphs the same way
 	// once RunDecompositions goes into subgraphs.
 	for _, via := range []string{"load"} {
-		out, errs, err := draw("../../pt2/testdata/cond_nested.pt2", "-via", via)
+		out, errs, err := draw("../../pt2/testdata/hop/cond_nested.pt2", "-via", via)
 		require.NoError(t, err, errs)
 		for _, want := range []string{
 			"\tcompound=true;\n",
