@@ -78,8 +78,27 @@
 //     symbolic; otherwise the dynamic dimensions are specialized (and
 //     reported) unless shapeprop.RegisterRule gives the operator a
 //     symbolic rule.
-//   - Control flow on tensor data fails with an *fx.TraceError naming the
-//     Go line.
+//   - Structured control flow (functional.Cond, WhileLoop, Map) is
+//     recorded as torch.export 2.6 records torch.cond, while_loop and map:
+//     one higher-order node (higher_order.cond, while_loop, map_impl)
+//     whose branches and bodies are subgraphs of the program
+//     (Subgraphs: true_graph_0, false_graph_0, while_loop_cond_graph_0,
+//     while_loop_body_graph_0, body_graph_0; nested ones inside theirs),
+//     results read with getitem. Both branches are traced; their outputs
+//     must agree in count, dtype and shape (sizes compared symbolically).
+//     Parameters, buffers and constants a branch reads are lifted into
+//     its operands in 2.6's order (the operands and what both branches
+//     read, then what only the true branch reads, then what only the
+//     false branch reads, each sorted by Dynamo's name). The predicate
+//     stays in the program when it depends on tensor data (x.Sum().Gt(0))
+//     or on a dynamic size (x.Size(0).Gt(4): a symbolic comparison node,
+//     not a guard); a Go bool predicate is a constant: only its branch is
+//     recorded, and Specialized reports the Go line. A branch that
+//     mutates an input in place or uses a traced tensor that is not an
+//     operand is an error naming the branch and the Go line.
+//   - Go control flow on tensor data (an if on x.Sum().Gt(0).Bool())
+//     fails with an *fx.TraceError naming the Go line and pointing to
+//     functional.Cond.
 //
 // The ExportedProgram prints like torch.export's (code annotated with
 // dtypes and shapes, the nodes of each source line after a

@@ -226,6 +226,15 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	if err := decomp.Verify(g); err != nil {
 		return nil, fmt.Errorf("export: the graph is not core ATen: %w", err)
 	}
+	if ep.subgraphs, err = subgraphs(r.rec.Subgraphs()); err != nil {
+		return nil, err
+	}
+	ep.specialized = r.specialized
+	if len(ep.subgraphs) > 0 {
+		if err := g.LintWithSubgraphs(ep.subgraphs); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+	}
 	ep.Graph = g
 	ep.setConstraints()
 	return ep, nil

@@ -35,15 +35,16 @@ type ExportedProgram struct {
 	// the root first.
 	ModuleCallGraph []ModuleCall
 
-	root      nn.Module
-	state     []stateEntry // parameters and buffers, in placeholder order
-	constants []stateEntry // lifted constants
-	inputs    []input      // the user inputs, in order
-	out       *TreeSpec    // the output structure
-	in        *TreeSpec    // the structure of (args, kwargs); nil: the inputs, flat
-	dimOf     map[string]*Dimension
-	argNames  []string   // the model's positional argument names (forward_arg_names)
-	subgraphs []Subgraph // the graphs of higher-order operators, by attribute name
+	root        nn.Module
+	state       []stateEntry // parameters and buffers, in placeholder order
+	constants   []stateEntry // lifted constants
+	inputs      []input      // the user inputs, in order
+	out         *TreeSpec    // the output structure
+	in          *TreeSpec    // the structure of (args, kwargs); nil: the inputs, flat
+	dimOf       map[string]*Dimension
+	argNames    []string   // the model's positional argument names (forward_arg_names)
+	subgraphs   []Subgraph // the graphs of higher-order operators, by attribute name
+	specialized []string   // Specialized
 }
 
 // InputDim names one dimension of one user input.

@@ -91,7 +91,7 @@ func (r *recorder) symOp(fn node.Function, args []nn.Value) (nn.Value, error) {
 			c = sym.Ge(exprs[0], exprs[1])
 		}
 		if !r.keepConds {
-			return nn.Of(&sproxy{rec: r, cond: &c}), nil
+			return nn.Of(&sproxy{rec: r, cond: &c, fn: fn, args: nargs}), nil
 		}
 		// Replaying a program: the comparison stays a node, which a
 		// runtime assertion (_assert_scalar) takes.

@@ -53,6 +53,8 @@ type recorder struct {
 	// PyTorch's tracer finds a SymInt's proxy instead of recording a new
 	// one (one sym_size.int per dimension, one operator.mul per product).
 	syms map[string]*sproxy
+	// specialized lists the conds with a constant predicate (controlflow.go).
+	specialized []string
 }
 
 type liftedConst struct {
@@ -246,6 +248,10 @@ type sproxy struct {
 	n    *node.Node
 	e    sym.Expr
 	cond *sym.Cond
+	// fn and args record a comparison without a node (cond), for
+	// functional.Cond to record it as its predicate.
+	fn   node.Function
+	args []node.Arg
 }
 
 // Tracer returns the recorder (ops.Symbolic).
@@ -326,6 +332,7 @@ func (r *recorder) constant(t *tensor.Tensor) (*record.Proxy, error) {
 	if p, ok := r.constOf[t]; ok {
 		return p, nil
 	}
+	defer r.rec.AtRoot()() // a constant a branch uses is the program's, lifted into the branch
 	i := len(r.consts)
 	name := fmt.Sprintf("c_lifted_tensor_%d", i)
 	var restore func()

@@ -11,10 +11,16 @@
 // the graph), nested in other modules and traced again.
 //
 // Go control flow on Go values (hyper-parameters, ConcreteArgs) is
-// specialized away while tracing; control flow on tensor data stops the
-// trace with a *TraceError naming the Go line. Wrap marks a Go function as
-// a leaf recorded as one node; a Tracer's IsLeaf decides which modules are
-// leaves.
+// specialized away while tracing; Go control flow on tensor data stops the
+// trace with a *TraceError naming the Go line. Structured control flow
+// (functional.Cond, WhileLoop, Map) is recorded instead, as torch.export
+// records it: one higher-order call_function node (higher_order.cond,
+// while_loop, map_impl) whose branches and bodies are GraphModule
+// attributes of the traced module (true_graph_0, false_graph_0, ...,
+// sharing the root's submodules), parameters and buffers a branch reads
+// lifted into its operands as get_attr nodes of the program. Wrap marks a
+// Go function as a leaf recorded as one node; a Tracer's IsLeaf decides
+// which modules are leaves.
 //
 // Structured control flow (functional.Cond, WhileLoop, Map) is recorded
 // as torch.export records it: a higher-order call (higher_order.cond,

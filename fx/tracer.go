@@ -77,14 +77,16 @@ type TraceError struct {
 func (e *TraceError) Error() string {
 	switch e.Tracer {
 	case "export":
-		return fmt.Sprintf("export: %s: the model needs %s from a traced tensor: control flow on tensor data cannot be exported. "+
-			"Compute both branches and select with aten::where (F.Where), or keep the decision on Go values (non-tensor inputs are specialized)",
+		return fmt.Sprintf("export: %s: the model needs %s from a traced tensor: Go control flow on tensor data cannot be exported. "+
+			"Branch with functional.Cond(pred, trueFn, falseFn, operands...) (loop with functional.WhileLoop), which records both branches as subgraphs; "+
+			"or compute both and select with aten::where (F.Where), or keep the decision on Go values (non-tensor inputs are specialized)",
 			e.Location, e.What)
 	case "decomp":
 		return fmt.Sprintf("decomp: %s: a rule needs %s from a symbolic value: rules may branch on shapes and dtypes only, not on tensor data", e.Location, e.What)
 	}
 	return fmt.Sprintf("fx: symbolic tracing: %s needs %s from a traced value (a Proxy): "+
-		"control flow on tensor data cannot be traced. Keep Go control flow on Go values (hyper-parameters, "+
+		"Go control flow on tensor data cannot be traced. Branch with functional.Cond(pred, trueFn, falseFn, operands...) "+
+		"(loop with functional.WhileLoop), which records both branches as subgraphs; keep Go control flow on Go values (hyper-parameters, "+
 		"ConcreteArgs), compute both branches and select with aten::where (F.Where), or hide the data-dependent "+
 		"code from the tracer with fx.Wrap (a function) or the Tracer's IsLeaf (a module)",
 		e.Location, e.What)
@@ -143,7 +145,14 @@ func (t *Tracer) Trace(root nn.Module) (gm *GraphModule, err error) {
 	if _, err := rec.Create(node.Output, node.Path("output"), []node.Arg{res}, nil, "", nil); err != nil {
 		return nil, err
 	}
-	return newGraphModule(root, rec.Graph(), p.consts)
+	gm, err = newGraphModule(root, rec.Graph(), p.consts)
+	if err != nil {
+		return nil, err
+	}
+	if err := attachSubgraphs(gm, root, rec.Subgraphs()); err != nil {
+		return nil, err
+	}
+	return gm, nil
 }
 
 // policy is fx's recording policy (record.Policy): standard layers (or
@@ -181,6 +190,7 @@ func newPolicy(t *Tracer, root nn.Module) *policy {
 func (p *policy) attrProxy(name string) nn.Value {
 	n, ok := p.attrs[name]
 	if !ok {
+		defer p.rec.AtRoot()() // read in a branch: the root's get_attr, lifted into the branch
 		var err error
 		n, err = p.rec.Create(node.GetAttr, node.Path(name), nil, nil, "", nil)
 		if err != nil {
@@ -215,6 +225,7 @@ func (p *policy) Constant(r *record.Recorder, t *tensor.Tensor) (node.Arg, error
 	if n, ok := p.attrs[name]; ok {
 		return n, nil
 	}
+	defer r.AtRoot()()
 	n, err := r.Create(node.GetAttr, node.Path(name), nil, nil, "", nil)
 	if err != nil {
 		return nil, err

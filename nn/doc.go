@@ -33,6 +33,11 @@
 // stacks the results. Their graph arguments are module values (a Value can
 // hold a module: ModuleValue, ModuleAt, Value.Module), as the interpreter
 // makes them from get_attr nodes naming submodules; bad input is an error
-// naming the operator, the branch or argument and what differs. node.LookupTarget resolves all of them by the names .pt2 files
+// naming the operator, the branch or argument and what differs. Model
+// code reaches them through RunCond, RunWhileLoop and RunMap (package
+// functional's Cond, WhileLoop, Map): eager runs of the Go functions, or,
+// on traced values, a tracer that records structured control flow
+// (internal/record's Recorder) traces every branch and body into a
+// subgraph. node.LookupTarget resolves all of them by the names .pt2 files
 // write.
 package nn

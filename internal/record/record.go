@@ -127,6 +127,12 @@ type Recorder struct {
 	paths     map[*nn.Base]string
 	stack     []node.ModuleFrame
 	slots     []any // the *nn.Parameter and *nn.Buffer Install hooked
+	// Structured control flow (controlflow.go): the subgraph being
+	// recorded (nil: the root graph), the root graph's subgraphs and its
+	// counts of subgraph names.
+	scope     *scope
+	rootSubs  []Sub
+	rootCount map[string]int
 
 	// TypedStrings makes a string passed for an operator's MemoryFormat,
 	// Layout or Device argument record as one (torch.contiguous_format)
@@ -148,7 +154,7 @@ type Recorder struct {
 // for none) with policy p. The module paths of root's tree are known from
 // the start (ModulePath).
 func New(g *graph.Graph, root nn.Module, p Policy) *Recorder {
-	r := &Recorder{g: g, root: root, policy: p, paths: map[*nn.Base]string{}}
+	r := &Recorder{g: g, root: root, policy: p, paths: map[*nn.Base]string{}, rootCount: map[string]int{}}
 	r.operators, _ = p.(Operators)
 	r.functions, _ = p.(Functions)
 	r.methods, _ = p.(Methods)
@@ -284,6 +290,11 @@ func (r *Recorder) Results(op *ops.Operator, p *Proxy) []any {
 // Trace records an operator call, or hands it to the policy's Operators
 // (ops.Tracer).
 func (r *Recorder) Trace(op *ops.Operator, args []any, kwargs map[string]any) ([]any, error) {
+	if r.scope != nil {
+		if err := r.checkMutation(op, args); err != nil {
+			return nil, err
+		}
+	}
 	if r.operators != nil {
 		return r.operators.Operator(r, op, args, kwargs)
 	}
@@ -585,6 +596,9 @@ func (r *Recorder) OpArg(v any, typ string) (node.Arg, error) {
 		if x.rec != r {
 			return nil, errors.New("a Proxy of another trace")
 		}
+		if r.scope != nil {
+			return r.local(x.Node())
+		}
 		return x.Node(), nil
 	case tensor.DType:
 		return nil, fmt.Errorf("dtype %v has no graph spelling", x)
@@ -592,7 +606,7 @@ func (r *Recorder) OpArg(v any, typ string) (node.Arg, error) {
 		if x == nil {
 			return node.None, nil
 		}
-		return r.policy.Constant(r, x)
+		return r.localArg(r.policy.Constant(r, x))
 	case []nn.Value:
 		if r.FoldTuples {
 			if n := wholeTuple(x, func(v nn.Value) any { return v.Any() }); n != nil {
@@ -621,7 +635,7 @@ func (r *Recorder) OpArg(v any, typ string) (node.Arg, error) {
 		if x.Tracer() != ops.Tracer(r) {
 			return nil, errors.New("a symbolic value of another trace")
 		}
-		return r.policy.Symbolic(r, x)
+		return r.localArg(r.policy.Symbolic(r, x))
 	}
 	return nil, fmt.Errorf("cannot record a %T in a graph", v)
 }

@@ -26,4 +26,26 @@
 //     is 1. Sizes are []int: one element for every spatial dimension, or
 //     one per dimension.
 //   - Dimensions are ints, negative counting from the end.
+//
+// # Control flow
+//
+// Cond (torch.cond), WhileLoop (torch's while_loop) and Map (torch's map)
+// take Go functions as branches and bodies. Eagerly they run them: Cond
+// the taken branch, WhileLoop until its condition is false, Map once per
+// row of xs, results stacked. Traced (fx.SymbolicTrace, export.Export)
+// they are recorded as one higher-order node each, every branch and body
+// traced into a subgraph, so a decision on tensor data or on a dynamic
+// size stays in the program:
+//
+//	out := F.Cond(x.Sum().Gt(0),
+//		func(o ...nn.Value) nn.Value { return o[0].Method("sin") },
+//		func(o ...nn.Value) nn.Value { return o[0].Method("cos") },
+//		x)
+//
+// A Go bool predicate is a constant: only its branch runs, even when
+// traced (the decision is specialized). Branches must return the same
+// number of tensors with the same dtypes and shapes, must not mutate their
+// operands in place, and may read parameters and buffers (lifted into the
+// operands) but no other traced tensor that is not an operand: each
+// violation is an error naming the branch and the Go line.
 package functional
