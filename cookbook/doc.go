@@ -9,7 +9,10 @@
 // read that comment, then the Example function, top to bottom. Inputs are
 // fixed tensors, so every printed number is reproducible; the numbers and
 // shapes the recipes print are the ones PyTorch 1.13 computes for the same
-// models and inputs (testdata/torch_reference.py recomputes them).
+// models and inputs (testdata/torch_reference.py recomputes them); the
+// control-flow recipes', which need torch.cond, while_loop and map, are
+// PyTorch 2.6's (testdata/torch_reference_2x.py, which also prints the
+// programs torch.export makes of the same models).
 //
 // # Recipes
 //
@@ -67,4 +70,17 @@
 //     with passes.DCE by a Manager whose report is printed as a table; a
 //     pipeline in the wrong order is refused. torch.fx:
 //     torch.fx.passes.infra.pass_manager.PassManager.
+//   - Example_cond (example_cond_test.go): the seed's M_old/M_new: a Go if
+//     on tensor data is refused by export with the Go line and a pointer to
+//     functional.Cond; written with functional.Cond, the program holds both
+//     branches as subgraphs (true_graph_0, false_graph_0) and runs the one
+//     the data picks. torch.export: torch.cond.
+//   - Example_whileLoop (example_while_loop_test.go): functional.WhileLoop
+//     halves a tensor until it is small, counting the halvings; the
+//     exported program loops as many times as each input needs (0, 3, 7).
+//     torch.export: while_loop.
+//   - Example_map (example_map_test.go): functional.Map applies a row
+//     function with a parameter and an extra input to every row, recorded
+//     as map_impl with a body graph; the same numbers as the whole-matrix
+//     computation. torch.export: torch's map (map_impl).
 package cookbook

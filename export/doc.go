@@ -104,7 +104,11 @@
 // The ExportedProgram prints like torch.export's (code annotated with
 // dtypes and shapes, the nodes of each source line after a
 // "# File: path:line in func, code: ..." comment read from the nodes'
-// stack_trace, the graph signature, the range constraints), runs with
+// stack_trace; a higher-order call's graph attributes, true_graph_0 =
+// self.true_graph_0, under the call's line, its results read as cond[0],
+// and each subgraph as a nested class with its own source lines, so that
+// the control-flow programs PyTorch saved print as PyTorch printed them;
+// the graph signature, the range constraints), runs with
 // its inputs checked against the signature and the ranges, decomposes
 // further with RunDecompositions, and turns back into a GraphModule with
 // Module. Transform runs GraphModule passes (package passes, or any Pass)

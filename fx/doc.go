@@ -22,6 +22,16 @@
 // Go function as a leaf recorded as one node; a Tracer's IsLeaf decides
 // which modules are leaves.
 //
+// Structured control flow (functional.Cond, WhileLoop, Map) is recorded
+// as torch.export records it: a higher-order call (higher_order.cond,
+// while_loop, map_impl) whose branch and body graphs are GraphModule
+// submodules read by get_attr nodes (true_graph_0). Subgraphs returns
+// them as graph.Subgraph values; Text and ParseModule write and read a
+// GraphModule with its subgraphs as one text (nested "subgraph NAME { }"
+// sections); Readable prints it as torch.fx's print_readable does, a
+// nested class per subgraph; Tabular adds a table per subgraph; Lint
+// checks the signatures between each call and its graphs.
+//
 // SplitModule and SplitModuleWith split a GraphModule into submodules by a
 // partition callback, with torch.fx's split_module semantics (the golden
 // tests compare with PyTorch's output node for node).

@@ -92,13 +92,16 @@ func (gm *GraphModule) Code() string { return gm.Graph.Code() }
 func (gm *GraphModule) String() string { return gm.Graph.String() }
 
 // Lint checks the graph (graph.Lint) and that every get_attr target names
-// a parameter, buffer or constant of the module tree and every call_module
-// target a submodule.
+// a parameter, buffer, constant or submodule of the module tree and every
+// call_module target a submodule. A graph with higher-order calls is
+// checked with its subgraphs (Subgraphs) by graph.LintWithSubgraphs: each
+// subgraph, and the operand and output counts, dtypes and shapes between
+// each call and the graphs it names.
 func (gm *GraphModule) Lint() error {
 	if err := gm.Graph.Lint(); err != nil {
 		return err
 	}
-	var errs []string
+	errs := gm.lintSubgraphs()
 	for n := range gm.Graph.Nodes() {
 		switch n.Op() {
 		case node.GetAttr:

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/gofx/gofx/node"
@@ -318,8 +319,12 @@ func checkHigherOrder(n *node.Node, subs []Subgraph) []string {
 					if !ok1 || !ok2 {
 						continue
 					}
+					if len(mv.Shape) == 0 {
+						add("output %d of the map_impl is a scalar %s, not the body's %s stacked", i, mv, mo)
+						continue
+					}
 					want := node.TensorMeta{DType: mo.DType, Shape: append([]node.Dim{mv.Shape[0]}, mo.Shape...)}
-					if len(mv.Shape) == 0 || !sameMeta(want, mv) {
+					if !sameMeta(want, mv) {
 						add("output %d of the body graph %s is %s, so the map_impl's is %s with the leading size, not %s", i, b.name, mo, want, mv)
 					}
 				}
@@ -419,13 +424,20 @@ func metaOf(v any) (node.TensorMeta, bool) {
 	case node.TensorMeta:
 		return x, x.DType.Valid()
 	case interface{ Meta() node.TensorMeta }:
-		if x == nil {
+		if isNilPointer(x) {
 			return node.TensorMeta{}, false
 		}
 		m := x.Meta()
 		return m, m.DType.Valid()
 	}
 	return node.TensorMeta{}, false
+}
+
+// isNilPointer reports whether v holds a nil pointer (whose methods
+// cannot be called).
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 func sameMeta(a, b node.TensorMeta) bool {

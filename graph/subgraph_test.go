@@ -323,6 +323,9 @@ func TestLintWithSubgraphs(t *testing.T) {
 				"node %map_impl: map_impl: mapped input 0 (xs) is a scalar f32[], with no leading dim to map over",
 				"node %map_impl: map_impl: input 0 of the body graph body_graph_0 (%xs) is f32[4], the argument xs is f32[]",
 			}},
+		{"map scalar output", mapRows,
+			"{val: (f32[6, 4],)}", "{val: (f32[],)}",
+			[]string{"node %map_impl: map_impl: output 0 of the map_impl is a scalar f32[], not the body's f32[4] stacked"}},
 		{"valid", mapRows, "", "", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

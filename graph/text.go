@@ -145,6 +145,9 @@ func metaValueText(key string, v any) (string, bool) {
 // written as their TensorMeta), or a ValueTuple of them.
 func valueText(v node.Value) (string, bool) {
 	if m, ok := v.(interface{ Meta() node.TensorMeta }); ok {
+		if isNilPointer(m) {
+			return "", false
+		}
 		v = m.Meta()
 	}
 	switch x := v.(type) {

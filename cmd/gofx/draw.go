@@ -54,15 +54,15 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		g := pf.ep.Graph
+		g, subs := pf.ep.Graph, pf.ep.Subgraphs()
 		if *via == "decomposed" {
 			ep, err := pf.ep.RunDecompositions(decomp.Core())
 			if err != nil {
 				return err
 			}
-			g = ep.Graph
+			g, subs = ep.Graph, ep.Subgraphs()
 		}
-		return writeDrawing(g, dot.Options{Name: filepath.Base(file), Cluster: *cluster}, *format, *out, stdout)
+		return writeDrawing(g, dot.Options{Name: filepath.Base(file), Cluster: *cluster, Subgraphs: subs}, *format, *out, stdout)
 	}
 	if *model == "" {
 		return fmt.Errorf("%w: -model or a .pt2 file is required", errUsage)

@@ -123,3 +123,24 @@ func TestDrawBadArguments(t *testing.T) {
 		assert.Contains(t, drawUsage, f)
 	}
 }
+
+// TestDrawSubgraphs: a .pt2 program's branch graphs are drawn as boxes,
+// cond_nested's inner cond inside its outer true branch.
+func TestDrawSubgraphs(t *testing.T) {
+	// -via decomposed draws ep.RunDecompositions' subgraphs the same way
+	// once RunDecompositions goes into subgraphs.
+	for _, via := range []string{"load"} {
+		out, errs, err := draw("../../pt2/testdata/hop/cond_nested.pt2", "-via", via)
+		require.NoError(t, err, errs)
+		for _, want := range []string{
+			"\tcompound=true;\n",
+			"\tsubgraph \"cluster_subgraph_true_graph_0\" {\n",
+			"\t\tsubgraph \"cluster_subgraph_true_graph_0.true_graph_0\" {\n",
+			"\tsubgraph \"cluster_subgraph_false_graph_0\" {\n",
+			`"true_graph_0.true_graph_0.mul" [label="{%mul|call_function aten.mul.Tensor|args: (%x, %y)|val: f32[4, 5]}"`,
+			"\t\"true_graph_0\" -> \"true_graph_0.x\" [style=dashed, lhead=\"cluster_subgraph_true_graph_0\"];\n",
+		} {
+			assert.Contains(t, out, want, via)
+		}
+	}
+}

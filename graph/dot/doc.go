@@ -5,7 +5,11 @@
 // opcode and target, arguments, keyword arguments and the val metadata)
 // and an edge from each value to each of its users; Options.Cluster boxes
 // the nodes of each module on their nn_module_stack, nested as the modules
-// are, and Options.Root names the module type of call_module nodes. SVG
+// are, and Options.Root names the module type of call_module nodes.
+// Options.Subgraphs draws the graphs of the higher-order calls (cond's
+// branches, while_loop's cond and body, map_impl's body) each in its own
+// box, nested as they nest, with a dashed edge from the get_attr node
+// that reads a graph to its box; gofx draw passes a .pt2 program's. SVG
 // and Render run dot -T; without Graphviz they return an error wrapping
 // ErrNoGraphviz. gofx draw is the command-line front end.
 //

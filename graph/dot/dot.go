@@ -36,6 +36,13 @@ type Options struct {
 	// MaxArgLen shortens each node's argument text to this many
 	// characters, ending it with "..." (0 means 120; negative, no limit).
 	MaxArgLen int
+	// Subgraphs are the graphs the graph's higher-order calls name (a
+	// cond's branches, a while_loop's cond and body, a map's body; an
+	// ExportedProgram's Subgraphs, an fx.GraphModule's Subgraphs), each
+	// drawn in a box labeled with its name, nested as they nest, with a
+	// dashed edge from the get_attr node that reads it to its box. Their
+	// nodes' IDs are their dotted path and name (true_graph_0.x).
+	Subgraphs []graph.Subgraph
 }
 
 // dotFill is the fill color of each opcode's records.
@@ -91,20 +98,20 @@ func WriteDOT(w io.Writer, g *graph.Graph, opts Options) error {
 	bw.WriteString("\trankdir=TB;\n")
 	bw.WriteString("\tnode [shape=record, style=\"rounded,filled\", fontname=\"Courier\", fontsize=10];\n")
 	bw.WriteString("\tedge [arrowsize=0.7];\n")
+	if len(opts.Subgraphs) > 0 {
+		bw.WriteString("\tcompound=true;\n")
+	}
 	if opts.Cluster {
 		root := clusterTree(g)
 		count := 0
 		writeCluster(bw, root, "\t", &count, opts, idx)
 	} else {
 		for n := range g.Nodes() {
-			writeDOTNode(bw, n, "\t", opts, idx)
+			writeDOTNode(bw, "", n, "\t", opts, idx)
 		}
 	}
-	for n := range g.Nodes() {
-		for _, in := range n.AllInputNodes() {
-			fmt.Fprintf(bw, "\t%s -> %s;\n", dotID(in.Name()), dotID(n.Name()))
-		}
-	}
+	writeEdges(bw, "", g, "\t")
+	writeSubgraphs(bw, "", g, opts.Subgraphs, "\t", opts)
 	bw.WriteString("}\n")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("dot: WriteDOT: %w", err)
@@ -112,8 +119,47 @@ func WriteDOT(w io.Writer, g *graph.Graph, opts Options) error {
 	return nil
 }
 
-// writeDOTNode writes n's record.
-func writeDOTNode(w *bufio.Writer, n *node.Node, indent string, opts Options, idx *modIndex) {
+// writeEdges writes an edge from each of g's nodes to each of its users;
+// prefix is the dotted path of g's box ("" for the top graph).
+func writeEdges(w *bufio.Writer, prefix string, g *graph.Graph, indent string) {
+	for n := range g.Nodes() {
+		for _, in := range n.AllInputNodes() {
+			fmt.Fprintf(w, "%s%s -> %s;\n", indent, dotID(prefix+in.Name()), dotID(prefix+n.Name()))
+		}
+	}
+}
+
+// writeSubgraphs writes the boxes of g's subgraphs and the dashed edges
+// from the get_attr nodes of g that read them; prefix is g's path.
+func writeSubgraphs(w *bufio.Writer, prefix string, g *graph.Graph, subs []graph.Subgraph, indent string, opts Options) {
+	for _, sg := range subs {
+		if sg.Graph == nil {
+			continue
+		}
+		path := prefix + sg.Name + "."
+		cluster := dotID("cluster_subgraph_" + prefix + sg.Name)
+		fmt.Fprintf(w, "%ssubgraph %s {\n", indent, cluster)
+		in := indent + "\t"
+		fmt.Fprintf(w, "%slabel=%s;\n%sstyle=\"rounded,filled\";\n%sfillcolor=\"#f5f5f5\";\n%sfontname=\"Courier\";\n%sfontsize=10;\n", in, dotID(prefix+sg.Name), in, in, in, in)
+		for n := range sg.Graph.Nodes() {
+			writeDOTNode(w, path, n, in, opts, nil)
+		}
+		writeEdges(w, path, sg.Graph, in)
+		writeSubgraphs(w, path, sg.Graph, sg.Subgraphs, in, opts)
+		fmt.Fprintf(w, "%s}\n", indent)
+		first := sg.Graph.First()
+		if first == nil {
+			continue
+		}
+		for _, ga := range g.FindNodes(node.GetAttr, node.Path(sg.Name)) {
+			fmt.Fprintf(w, "%s%s -> %s [style=dashed, lhead=%s];\n", indent, dotID(prefix+ga.Name()), dotID(path+first.Name()), cluster)
+		}
+	}
+}
+
+// writeDOTNode writes n's record; prefix is the dotted path of its
+// graph's box ("" for the top graph).
+func writeDOTNode(w *bufio.Writer, prefix string, n *node.Node, indent string, opts Options, idx *modIndex) {
 	fields := []string{"%" + n.Name()}
 	head := n.Op().String() + " " + n.Target().String()
 	if n.Op() == node.CallModule && idx != nil {
@@ -144,7 +190,7 @@ func writeDOTNode(w *bufio.Writer, n *node.Node, indent string, opts Options, id
 	for i, f := range fields {
 		fields[i] = recordEscape(f)
 	}
-	fmt.Fprintf(w, "%s%s [label=\"{%s}\", fillcolor=%q];\n", indent, dotID(n.Name()), strings.Join(fields, "|"), dotFill[n.Op()])
+	fmt.Fprintf(w, "%s%s [label=\"{%s}\", fillcolor=%q];\n", indent, dotID(prefix+n.Name()), strings.Join(fields, "|"), dotFill[n.Op()])
 }
 
 // dotCluster is one module's box: the nodes directly in it and the boxes
@@ -182,7 +228,7 @@ func clusterTree(g *graph.Graph) *dotCluster {
 // writeCluster writes c's nodes and its children's boxes.
 func writeCluster(w *bufio.Writer, c *dotCluster, indent string, count *int, opts Options, idx *modIndex) {
 	for _, n := range c.nodes {
-		writeDOTNode(w, n, indent, opts, idx)
+		writeDOTNode(w, "", n, indent, opts, idx)
 	}
 	for _, ch := range c.children {
 		label := ch.frame.Path
