@@ -44,8 +44,9 @@ type VerifyOptions struct {
 // that write arguments, the runtime assertions (operators tagged
 // ops.Effectful: _assert_scalar, sym_constrain_range_for_size, ...),
 // operator.getitem, or symbolic-size functions (a function
-// whose name starts with "operator." or "aten.sym_"), as torch.export's
-// verifier allows; call_method
+// whose name starts with "operator." or "aten.sym_"), or higher-order
+// operators (higher_order.cond, while_loop, map_impl: their subgraphs are
+// verified apart), as torch.export's verifier allows; call_method
 // and call_module nodes are not allowed. get_attr nodes are allowed (see
 // VerifyWith for lifted programs).
 func Verify(g *graph.Graph) error { return VerifyWith(g, VerifyOptions{}) }
@@ -118,7 +119,7 @@ func offense(n *node.Node, opts VerifyOptions) string {
 			return fmt.Sprintf("%s is not a core ATen operator, and decomp.Core() has no rule for it", op)
 		}
 		name := fn.String()
-		if fn == node.Function(nn.GetItem) || strings.HasPrefix(name, "operator.") || strings.HasPrefix(name, "aten.sym_") {
+		if fn == node.Function(nn.GetItem) || strings.HasPrefix(name, "operator.") || strings.HasPrefix(name, "aten.sym_") || strings.HasPrefix(name, "higher_order.") {
 			return ""
 		}
 		return fmt.Sprintf("%s is neither a core ATen operator nor operator.getitem or a symbolic-size function", name)

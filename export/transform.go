@@ -117,6 +117,13 @@ type lifted struct {
 // into a program.
 func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 	src := gm.Graph
+	if err := hoistSubgraphState(gm, 0); err != nil {
+		return nil, err
+	}
+	subs, err := subgraphsOf(gm, 0)
+	if err != nil {
+		return nil, err
+	}
 	oldSpec := map[string]int{} // state target -> input position in ep
 	for i, in := range ep.Signature.Inputs {
 		if in.Kind != UserInput {
@@ -145,6 +152,9 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 	for n := range src.Nodes() {
 		if n.Op() != node.GetAttr {
 			continue
+		}
+		if _, isSub := subgraphModuleOf(gm, n); isSub {
+			continue // a subgraph stays an attribute
 		}
 		target := n.Target().String()
 		if byTarget[target] != nil {
@@ -205,7 +215,7 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 		switch {
 		case n.Op() == node.Output || skip[n]:
 			continue
-		case n.Op() == node.GetAttr:
+		case n.Op() == node.GetAttr && byTarget[n.Target().String()] != nil:
 			vmap[n] = byTarget[n.Target().String()].ph
 			continue
 		}
@@ -265,7 +275,16 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 		}
 		sig.Inputs = append(sig.Inputs, InputSpec{Kind: UserInput, Name: ph.Name()})
 	}
-	return ep.withState(g, sig, params, consts)
+	prog, err := ep.withState(g, sig, params, consts)
+	if err != nil {
+		return nil, err
+	}
+	prog.subgraphs = subs
+	prog.hop = higherOrder(g)
+	if prog.hop == "" && len(subs) > 0 {
+		prog.hop = "a higher-order operator (the program has subgraphs)"
+	}
+	return prog, nil
 }
 
 // liftAttr returns the input for the tensor that the get_attr node n

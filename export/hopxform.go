@@ -1,0 +1,416 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gofx/gofx/decomp"
+	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/record"
+	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/tensor"
+)
+
+// IsHigherOrder reports whether n calls a higher-order operator
+// (torch.ops.higher_order.cond, while_loop, map_impl, ...): a
+// call_function node whose target's name starts with higher_order.
+func IsHigherOrder(n *node.Node) bool {
+	if n.Op() != node.CallFunction {
+		return false
+	}
+	name := n.Target().String()
+	return strings.HasPrefix(name, "higher_order.") || strings.HasPrefix(name, "torch.ops.higher_order.")
+}
+
+// subgraphRef is, while RunDecompositions replays a graph, the value of a
+// get_attr node that reads a subgraph: the new graph's get_attr node.
+type subgraphRef struct{ n *node.Node }
+
+// hopResult is the value of a higher-order operator's node while
+// RunDecompositions replays a graph: the new node, whose elements its
+// getitem users read.
+type hopResult struct{ n *node.Node }
+
+// replayGetAttr records a get_attr node of a subgraph as it is.
+func (r *recorder) replayGetAttr(n *node.Node) (any, error) {
+	c, err := r.rec.Create(node.GetAttr, n.Target(), nil, nil, n.Name(), nil)
+	if err != nil {
+		return nil, err
+	}
+	c.Meta = n.Meta.Clone()
+	return subgraphRef{c}, nil
+}
+
+// replayHOP records a higher-order operator's node as it is: its operands
+// are the replayed values, its subgraph arguments the new get_attr nodes
+// (the subgraphs themselves are decomposed apart).
+func (r *recorder) replayHOP(n *node.Node, vals map[*node.Node]any) (any, error) {
+	var bad error
+	conv := func(x *node.Node) node.Arg {
+		switch v := vals[x].(type) {
+		case subgraphRef:
+			return v.n
+		case *record.Proxy:
+			return v.Node()
+		case *sproxy:
+			if v.n != nil {
+				return v.n
+			}
+		case hopResult:
+			return v.n
+		}
+		a, err := r.rec.Arg(vals[x])
+		if err != nil {
+			bad = fmt.Errorf("operand %s: %w", x.Name(), err)
+			return node.None
+		}
+		return a
+	}
+	args := make([]node.Arg, n.NumArgs())
+	for i := range args {
+		args[i] = node.MapArg(n.Arg(i), conv)
+	}
+	var kwargs node.Kwargs
+	for _, f := range n.Kwargs() {
+		kwargs = append(kwargs, node.Field{Name: f.Name, Value: node.MapArg(f.Value, conv)})
+	}
+	if bad != nil {
+		return nil, bad
+	}
+	val, _ := node.Val.Get(&n.Meta)
+	c, err := r.rec.Create(node.CallFunction, n.Target(), args, kwargs, "", val)
+	if err != nil {
+		return nil, err
+	}
+	return hopResult{c}, nil
+}
+
+// replayHOPItem records getitem of a higher-order operator's result with
+// the val of the original getitem node n.
+func (r *recorder) replayHOPItem(n *node.Node, h hopResult) (any, error) {
+	i, ok := n.Arg(1).(node.Int)
+	if !ok {
+		return nil, fmt.Errorf("getitem of %s with index %v, not an int", h.n.Name(), n.Arg(1))
+	}
+	val, _ := node.Val.Get(&n.Meta)
+	gi, err := r.rec.GetItem(h.n, int(i), val)
+	if err != nil {
+		return nil, err
+	}
+	if val == nil {
+		return subgraphRef{gi}, nil
+	}
+	return r.wrap(gi, val)
+}
+
+// decomposeSubgraphs returns the subgraphs with each graph decomposed as
+// RunDecompositions decomposes the program's own, nested ones included.
+func (ep *ExportedProgram) decomposeSubgraphs(subs []Subgraph, table decomp.Table, where string) ([]Subgraph, error) {
+	out := make([]Subgraph, len(subs))
+	for i, sg := range subs {
+		at := where + "subgraph " + sg.Name
+		if sg.Graph == nil {
+			return nil, fmt.Errorf("export: RunDecompositions: %s: nil graph", at)
+		}
+		g, err := ep.decomposeGraph(sg.Graph, table, at+": ")
+		if err != nil {
+			return nil, err
+		}
+		inner, err := ep.decomposeSubgraphs(sg.Subgraphs, table, at+": ")
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Subgraph{Name: sg.Name, Graph: g, Subgraphs: inner}
+	}
+	return out, nil
+}
+
+// decomposeGraph replays one subgraph (its placeholders are the
+// operator's operands, its output what the operator returns) through
+// the decompositions. Subgraphs are functional: nothing is written in
+// place there.
+func (ep *ExportedProgram) decomposeGraph(sg *graph.Graph, table decomp.Table, where string) (*graph.Graph, error) {
+	r := newRecorder(emptyModule(), ep.Env, decomp.Core().With(table))
+	r.keepConds = true
+	vals := map[*node.Node]any{}
+	fail := func(n *node.Node, err error) error {
+		return fmt.Errorf("export: RunDecompositions: %snode %s: %w", where, n.Name(), err)
+	}
+	for n := range sg.Nodes() {
+		r.rec.Source = n
+		switch n.Op() {
+		case node.Placeholder:
+			val, _ := node.Val.Get(&n.Meta)
+			ph, err := r.rec.Create(node.Placeholder, node.Path(n.Name()), nil, nil, n.Name(), val)
+			if err != nil {
+				return nil, fail(n, err)
+			}
+			ph.Meta = n.Meta.Clone()
+			if val == nil {
+				return nil, fail(n, fmt.Errorf("the placeholder has no val"))
+			}
+			v, err := r.wrap(ph, val)
+			if err != nil {
+				return nil, fail(n, err)
+			}
+			if v == nil {
+				return nil, fail(n, fmt.Errorf("the placeholder's val %v is neither a tensor nor a symbolic integer", val))
+			}
+			vals[n] = v
+		case node.GetAttr:
+			v, err := r.replayGetAttr(n)
+			if err != nil {
+				return nil, fail(n, err)
+			}
+			vals[n] = v
+		case node.CallFunction:
+			v, err := r.replayNode(n, vals)
+			if err != nil {
+				return nil, fail(n, err)
+			}
+			vals[n] = v
+		case node.Output:
+			r.rec.Source = nil
+			a, err := r.outputArg(mapArg(n.Arg(0), vals))
+			if err != nil {
+				return nil, fail(n, err)
+			}
+			o, err := r.rec.Create(node.Output, node.Path("output"), []node.Arg{a}, nil, "", nil)
+			if err != nil {
+				return nil, fail(n, err)
+			}
+			o.Meta = n.Meta.Clone()
+		default:
+			return nil, fail(n, fmt.Errorf("unexpected %s node in a subgraph", n.Op()))
+		}
+	}
+	g := r.rec.Graph()
+	g.EliminateDeadCode()
+	if err := verifyDecomposed(g, r.table); err != nil {
+		return nil, fmt.Errorf("export: RunDecompositions: %sthe graph is not core ATen: %w", where, err)
+	}
+	return g, nil
+}
+
+// replayNode replays one call_function node: a higher-order operator and
+// the getitem nodes reading its results are recorded as they are, any
+// other node through the decompositions.
+func (r *recorder) replayNode(n *node.Node, vals map[*node.Node]any) (any, error) {
+	if IsHigherOrder(n) {
+		return r.replayHOP(n, vals)
+	}
+	if n.Function() == node.Function(nn.GetItem) && n.NumArgs() == 2 {
+		if in, ok := n.Arg(0).(*node.Node); ok {
+			if h, ok := vals[in].(hopResult); ok {
+				return r.replayHOPItem(n, h)
+			}
+		}
+	}
+	args, kwargs := mapArgs(n, vals)
+	r.replayVal, _ = node.Val.Get(&n.Meta)
+	defer func() { r.replayVal = nil }()
+	return r.replay(n, args, kwargs)
+}
+
+// verifyDecomposed is decomp.Verify on a graph RunDecompositions made,
+// less the aten operators that table has no rule for: PyTorch's
+// run_decompositions keeps such an operator as it is
+// (aten.max.default in while_converge's cond graph), and so does gofx.
+func verifyDecomposed(g *graph.Graph, table decomp.Table) error {
+	err := decomp.Verify(g)
+	var ve *decomp.VerifyError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	var bad []decomp.BadNode
+	for _, b := range ve.Nodes {
+		if n, ok := g.Node(b.Name); ok {
+			if op, isOp := n.Function().(*ops.Operator); isOp && !op.Has(ops.Mutable) {
+				if _, has := table.Lookup(op); !has {
+					continue
+				}
+			}
+		}
+		bad = append(bad, b)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return &decomp.VerifyError{Nodes: bad}
+}
+
+// subgraphModule returns the GraphModule the get_attr node n of gm reads.
+func subgraphModuleOf(gm *fx.GraphModule, n *node.Node) (*fx.GraphModule, bool) {
+	if n.Op() != node.GetAttr {
+		return nil, false
+	}
+	m, err := nn.Submodule(gm, n.Target().String())
+	if err != nil {
+		return nil, false
+	}
+	sub, ok := m.(*fx.GraphModule)
+	return sub, ok
+}
+
+// subgraphsOf returns the subgraphs gm's get_attr nodes read, in graph
+// order, as a program holds them (their graphs are gm's, not copies).
+func subgraphsOf(gm *fx.GraphModule, depth int) ([]Subgraph, error) {
+	if depth > maxSubgraphDepth {
+		return nil, fmt.Errorf("subgraphs nested deeper than %d", maxSubgraphDepth)
+	}
+	var out []Subgraph
+	seen := map[string]bool{}
+	for n := range gm.Graph.Nodes() {
+		sub, ok := subgraphModuleOf(gm, n)
+		if !ok || seen[n.Target().String()] {
+			continue
+		}
+		seen[n.Target().String()] = true
+		inner, err := subgraphsOf(sub, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Subgraph{Name: n.Target().String(), Graph: sub.Graph, Subgraphs: inner})
+	}
+	return out, nil
+}
+
+// maxSubgraphDepth bounds the nesting of subgraphs Transform walks.
+const maxSubgraphDepth = 64
+
+// hoistSubgraphState moves the tensors that get_attr nodes of subgraphs
+// read (a tensor constant folding computed inside a branch) out to gm:
+// each becomes an operand of the higher-order node (cond's operands,
+// while_loop's additional inputs, map_impl's extra arguments) and a new
+// last placeholder of each of the node's subgraphs, as torch.export
+// passes state into branches. Nested subgraphs go first, so state moves
+// up one level at a time.
+func hoistSubgraphState(gm *fx.GraphModule, depth int) error {
+	if depth > maxSubgraphDepth {
+		return fmt.Errorf("subgraphs nested deeper than %d", maxSubgraphDepth)
+	}
+	for _, n := range slices.Collect(gm.Graph.Nodes()) {
+		if !IsHigherOrder(n) {
+			continue
+		}
+		var subs []*fx.GraphModule
+		for _, a := range n.Args() {
+			if ga, ok := a.(*node.Node); ok {
+				if sub, ok := subgraphModuleOf(gm, ga); ok {
+					subs = append(subs, sub)
+				}
+			}
+		}
+		for _, sub := range subs {
+			if err := hoistSubgraphState(sub, depth+1); err != nil {
+				return err
+			}
+		}
+		for _, sub := range subs {
+			for _, b := range slices.Collect(sub.Graph.Nodes()) {
+				if b.Op() != node.GetAttr {
+					continue
+				}
+				if _, isSub := subgraphModuleOf(sub, b); isSub {
+					continue
+				}
+				if err := hoistOperand(gm, n, subs, sub, b); err != nil {
+					return fmt.Errorf("%s %s: %w", n.Target(), n.Name(), err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// hoistOperand makes the tensor the get_attr node b of sub reads an
+// operand of the higher-order node n of gm, whose subgraphs are subs.
+func hoistOperand(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, sub *fx.GraphModule, b *node.Node) error {
+	target := b.Target().String()
+	a, err := nn.Attr(sub, target)
+	if err != nil {
+		return fmt.Errorf("get_attr %s: %w", b.Name(), err)
+	}
+	var t *tensor.Tensor
+	switch x := a.(type) {
+	case *nn.Parameter:
+		t = x.Tensor()
+	case *nn.Buffer:
+		t = x.Tensor()
+	default:
+		return fmt.Errorf("get_attr %s of a subgraph reads a %T, not a tensor", b.Name(), a)
+	}
+	base := "_" + strings.ReplaceAll(strings.TrimPrefix(target, "_"), ".", "_")
+	name := base
+	for k := 1; ; k++ {
+		if _, err := nn.Attr(gm, name); err != nil {
+			break
+		}
+		name = fmt.Sprintf("%s_%d", base, k)
+	}
+	gm.RegisterBuffer(name, t, false)
+	restore := gm.Graph.InsertingBefore(n)
+	ga, err := gm.Graph.GetAttr(name)
+	restore()
+	if err != nil {
+		return err
+	}
+	ga.Meta = b.Meta.Clone()
+	// The operand list the new operand joins.
+	at := map[string]int{"cond": 3, "while_loop": 3, "map_impl": 2}[hopName(n)]
+	if at == 0 || at >= n.NumArgs() {
+		return fmt.Errorf("gofx does not pass state into the subgraphs of %s", n.Target())
+	}
+	var elems []node.Arg
+	switch x := n.Arg(at).(type) {
+	case node.List:
+		elems = append(slices.Clone([]node.Arg(x)), ga)
+		err = n.UpdateArg(at, node.List(elems))
+	case node.Tuple:
+		elems = append(slices.Clone([]node.Arg(x)), ga)
+		err = n.UpdateArg(at, node.Tuple(elems))
+	default:
+		err = fmt.Errorf("argument %d is %v, not a list", at, n.Arg(at))
+	}
+	if err != nil {
+		return err
+	}
+	for _, s := range subs {
+		phs := s.Graph.Placeholders()
+		var restore func()
+		if len(phs) > 0 {
+			restore = s.Graph.InsertingAfter(phs[len(phs)-1])
+		} else {
+			for f := range s.Graph.Nodes() {
+				restore = s.Graph.InsertingBefore(f)
+				break
+			}
+		}
+		ph, err := s.Graph.Placeholder(name)
+		restore()
+		if err != nil {
+			return err
+		}
+		ph.Meta = b.Meta.Clone()
+		if s == sub {
+			if _, err := b.ReplaceAllUsesWith(ph, nil, false); err != nil {
+				return err
+			}
+			if err := s.Graph.EraseNode(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// hopName is the last part of a higher-order node's target ("cond").
+func hopName(n *node.Node) string {
+	name := n.Target().String()
+	return name[strings.LastIndexByte(name, '.')+1:]
+}

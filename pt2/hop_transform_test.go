@@ -1,0 +1,171 @@
+package pt2_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gofx/gofx/decomp"
+	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/passes"
+	"github.com/gofx/gofx/pt2"
+)
+
+// controlFlow lists the control-flow programs of ../shared/pt2 (2.6) and
+// ../shared/pt2/torch-2.14 by a short name.
+func controlFlow(t *testing.T) map[string]string {
+	out := map[string]string{}
+	for _, dir := range []string{shared, filepath.Join(shared, "torch-2.14")} {
+		for _, pat := range []string{"cond_*.pt2", "while_*.pt2", "map_*.pt2"} {
+			files, _ := filepath.Glob(filepath.Join(dir, pat))
+			for _, f := range files {
+				if strings.HasSuffix(f, ".core.pt2") {
+					continue
+				}
+				rel, _ := filepath.Rel(shared, f)
+				out[strings.TrimSuffix(rel, ".pt2")] = f
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Skipf("%s/cond_*.pt2 is absent (../shared/pt2 beside the repo)", shared)
+	}
+	return out
+}
+
+// roundTrip saves ep in both layouts, loads it back and checks the
+// program text (subgraphs included), signature and state are the same.
+func roundTrip(t *testing.T, what string, ep *export.ExportedProgram) {
+	t.Helper()
+	for _, f := range []pt2.Format{pt2.Legacy, pt2.Archive} {
+		var buf bytes.Buffer
+		require.NoError(t, pt2.Save(&buf, ep, pt2.SaveOptions{Format: f}), "%s %s", what, f)
+		back, err := pt2.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		require.NoError(t, err, "%s %s", what, f)
+		want, got := ep.String(), back.String()
+		if f == pt2.Legacy {
+			want, got = unnameSinks(ep, want), unnameSinks(back, got)
+		}
+		assert.Equal(t, want, got, "%s %s: program text", what, f)
+		assert.Equal(t, ep.Signature, back.Signature, "%s %s: signature", what, f)
+		assert.Equal(t, len(ep.Subgraphs()), len(back.Subgraphs()), "%s %s: subgraphs", what, f)
+		sameState(t, what+" "+f.String()+" state", ep.StateDict(), back.StateDict())
+		sameState(t, what+" "+f.String()+" constants", ep.Constants(), back.Constants())
+	}
+}
+
+// TestTransformHigherOrder decomposes and optimizes every control-flow
+// program and round-trips the results through both .pt2 layouts.
+func TestTransformHigherOrder(t *testing.T) {
+	for name, path := range controlFlow(t) {
+		t.Run(name, func(t *testing.T) {
+			ep, err := pt2.Load(path)
+			require.NoError(t, err)
+			core, err := ep.RunDecompositions(decomp.Core())
+			require.NoError(t, err)
+			roundTrip(t, "decomposed", core)
+			opt, err := core.Transform(passes.NewManager(passes.Default()...))
+			require.NoError(t, err)
+			t.Logf("optimized:\n%s", opt)
+			roundTrip(t, "optimized", opt)
+		})
+	}
+}
+
+// programOpCounts counts the call_function targets of ep's graph and
+// subgraphs as ep.json counts them.
+func programOpCounts(ep *export.ExportedProgram) map[string]int {
+	got := opCounts(ep.Graph)
+	addSubgraphCounts(got, ep.Subgraphs())
+	return got
+}
+
+// TestTorchLoadsTransformedHigherOrder writes every control-flow program,
+// decomposed and optimized by gofx, in the ≤ 2.7 zip for PyTorch 2.6 and
+// in the PT2 archive for 2.14, and has PyTorch load them: the graph it
+// loads has gofx's op counts (subgraphs included), and it runs the
+// io.json cases to PyTorch's outputs. PyTorch 2.6 cannot run the
+// while_loop programs it saves itself (io.json's program_error): there
+// the test logs PyTorch's error and checks the graph only.
+func TestTorchLoadsTransformedHigherOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PyTorch")
+	}
+	for _, tc := range []struct {
+		format pt2.Format
+		suite  string
+		dir    string
+	}{{pt2.Legacy, "", shared}, {pt2.Archive, "sid", filepath.Join(shared, "torch-2.14")}} {
+		t.Run(tc.format.String(), func(t *testing.T) {
+			files, _ := filepath.Glob(filepath.Join(tc.dir, "*.io.json"))
+			var names []string
+			for _, f := range files {
+				base := strings.TrimSuffix(filepath.Base(f), ".io.json")
+				for _, p := range []string{"cond_", "while_", "map_"} {
+					if strings.HasPrefix(base, p) {
+						names = append(names, base)
+					}
+				}
+			}
+			if len(names) == 0 {
+				t.Skipf("no control-flow programs in %s", tc.dir)
+			}
+			cmd := torch2(t, tc.suite)
+			out := t.TempDir()
+			var pairs []string
+			want := map[string]map[string]int{}
+			cannotRun := map[string]string{}
+			for _, base := range names {
+				data, err := os.ReadFile(filepath.Join(tc.dir, base+".io.json"))
+				require.NoError(t, err)
+				io := filepath.Join(out, base+".io.json")
+				require.NoError(t, os.WriteFile(io, data, 0o644))
+				if strings.Contains(string(data), `"program_error"`) {
+					cannotRun[base] = "PyTorch cannot run its own file (io.json's program_error)"
+				}
+				ep, err := pt2.Load(filepath.Join(tc.dir, base+".pt2"))
+				require.NoError(t, err, base)
+				core, err := ep.RunDecompositions(decomp.Core())
+				require.NoError(t, err, base)
+				opt, err := core.Transform(passes.NewManager(passes.Default()...))
+				require.NoError(t, err, base)
+				for suffix, p := range map[string]*export.ExportedProgram{".decomposed": core, ".optimized": opt} {
+					path := filepath.Join(out, base+suffix+".pt2")
+					require.NoError(t, pt2.Write(path, p, pt2.SaveOptions{Format: tc.format}), base+suffix)
+					pairs = append(pairs, path, io)
+					want[path] = programOpCounts(p)
+				}
+			}
+			res := runTorchCheck(t, cmd, pairs)
+			for i := 0; i < len(pairs); i += 2 {
+				path := pairs[i]
+				key := strings.TrimSuffix(filepath.Base(path), ".pt2")
+				base := key[:strings.IndexByte(key, '.')]
+				r, ok := res[path]
+				if !assert.True(t, ok, "%s: no result", key) {
+					continue
+				}
+				if r.OpCounts == nil {
+					t.Errorf("%s: PyTorch %s could not load it: %v\n%s", key, r.Torch, r.Error, r.Trace)
+					continue
+				}
+				assert.Equal(t, want[path], r.OpCounts, "%s: the graph PyTorch %s loaded", key, r.Torch)
+				switch {
+				case r.Error != nil && cannotRun[base] != "":
+					t.Logf("%s: %s; the graph PyTorch loaded was checked: %s", key, cannotRun[base], *r.Error)
+				case r.Error != nil:
+					t.Errorf("%s: PyTorch %s: %s\n%s", key, r.Torch, *r.Error, r.Trace)
+				default:
+					t.Logf("%s: PyTorch %s ran %d cases, max abs diff %.3g", key, r.Torch, r.Cases, r.MaxAbsDiff)
+					assert.LessOrEqual(t, r.MaxAbsDiff, 1e-4, key)
+					assert.Greater(t, r.Cases, 0, key)
+				}
+			}
+		})
+	}
+}
