@@ -92,6 +92,19 @@
 // folded or new state becomes parameters, buffers and lifted constants
 // again, state nothing reads is dropped, and the inputs keep their checks.
 //
+// Programs calling higher-order operators (cond, while_loop, map_impl,
+// as .pt2 files hold them) transform too. RunDecompositions keeps each
+// such node, its operands and the getitem nodes reading its results, and
+// decomposes every subgraph (nested ones included) as it decomposes the
+// program, as PyTorch's run_decompositions does; an aten operator no
+// table has a rule for stays (aten.max.default). In Transform the
+// subgraphs are GraphModule attributes of the program's module (Module),
+// the passes edit them there, and the lifted program takes them back as
+// its Subgraphs; a tensor a pass leaves inside a subgraph (constant
+// folding's result) becomes an operand of the higher-order node and a
+// new last placeholder of each of its graphs, so that state still reaches
+// branches as operands. IsHigherOrder tells the nodes apart.
+//
 // # Programs from parts, and pytrees
 //
 // New assembles a program from its parts (Parts: graph, signature with

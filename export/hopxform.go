@@ -13,6 +13,7 @@ import (
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/shapeprop"
 	"github.com/gofx/gofx/tensor"
 )
 
@@ -391,12 +392,17 @@ func hoistOperand(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, sub 
 				break
 			}
 		}
-		ph, err := s.Graph.Placeholder(name)
+		// Named as the operand will be once lifted (c_NAME), as a
+		// branch's placeholders are named after the operands.
+		ph, err := s.Graph.Placeholder("c_" + name)
 		restore()
 		if err != nil {
 			return err
 		}
 		ph.Meta = b.Meta.Clone()
+		if _, ok := node.Val.Get(&ph.Meta); !ok {
+			node.Val.Set(&ph.Meta, shapeprop.FakeOf(t))
+		}
 		if s == sub {
 			if _, err := b.ReplaceAllUsesWith(ph, nil, false); err != nil {
 				return err

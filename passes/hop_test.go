@@ -20,8 +20,10 @@ type hopCase struct {
 	main  string            // the program's graph
 	subs  map[string]string // subgraph name -> graph (nested: "outer/inner")
 	attrs map[string]*tensor.Tensor
-	want  string            // the program's graph after the pass
-	wsubs map[string]string // subgraphs after the pass ("" : not checked)
+	// subAttrs are buffers of subgraphs, by subgraph name.
+	subAttrs map[string]map[string]*tensor.Tensor
+	want     string            // the program's graph after the pass
+	wsubs    map[string]string // subgraphs after the pass ("" : not checked)
 }
 
 // buildHOP makes the GraphModule of a hopCase: subgraphs named "a/b" are
@@ -36,12 +38,12 @@ func buildHOP(t *testing.T, c hopCase) *fx.GraphModule {
 			if inner[outer] == nil {
 				inner[outer] = map[string]nn.Module{}
 			}
-			inner[outer][leaf] = newGM(t, text, nil, nil)
+			inner[outer][leaf] = newGM(t, text, c.subAttrs[name], nil)
 		}
 	}
 	for name, text := range c.subs {
 		if _, _, ok := cut(name); !ok {
-			mods[name] = newGM(t, text, nil, inner[name])
+			mods[name] = newGM(t, text, c.subAttrs[name], inner[name])
 		}
 	}
 	return newGM(t, c.main, c.attrs, mods)
@@ -141,6 +143,41 @@ func TestHigherOrderPasses(t *testing.T) {
 %y = placeholder "y"()
 %a = call_function aten.mul.Tensor(%x, %y)
 %add = call_function aten.add.Tensor(%a, %a)
+%output = output "output"((%add,))
+`},
+	}, {
+		name: "dropout removal inside a branch",
+		pass: passes.RemoveDropout,
+		main: condMain,
+		subs: map[string]string{"true_graph_0": `%x = placeholder "x"()
+%y = placeholder "y"()
+%dropout = call_function aten.dropout.default(%x, 0.5, False)
+%sin = call_function aten.sin.default(%dropout)
+%output = output "output"((%sin,))
+`, "false_graph_0": condFalse},
+		want: condMain,
+		wsubs: map[string]string{"true_graph_0": `%x = placeholder "x"()
+%y = placeholder "y"()
+%sin = call_function aten.sin.default(%x)
+%output = output "output"((%sin,))
+`},
+	}, {
+		name:     "constant folding inside a branch",
+		pass:     passes.FoldConstants,
+		main:     condMain,
+		subAttrs: map[string]map[string]*tensor.Tensor{"true_graph_0": {"c": tensor.Must(tensor.FromSlice([]float32{1, -2}, 2))}},
+		subs: map[string]string{"true_graph_0": `%x = placeholder "x"()
+%y = placeholder "y"()
+%c = get_attr "c"()
+%neg = call_function aten.neg.default(%c)
+%add = call_function aten.add.Tensor(%x, %neg)
+%output = output "output"((%add,))
+`, "false_graph_0": condFalse},
+		want: condMain,
+		wsubs: map[string]string{"true_graph_0": `%x = placeholder "x"()
+%y = placeholder "y"()
+%_folded_constant_0 = get_attr "_folded_constant_0"()
+%add = call_function aten.add.Tensor(%x, %_folded_constant_0)
 %output = output "output"((%add,))
 `},
 	}, {

@@ -37,7 +37,15 @@
 // Running a program checks its inputs against the signature and the range
 // constraints and writes buffer and input mutations back (package export).
 // A program calling a higher-order operator loads and prints; running it
-// is an error saying gofx does not run higher-order operators yet.
+// is an error saying gofx does not run higher-order operators yet. Such a
+// program decomposes (RunDecompositions decomposes every branch and body
+// graph: the op counts, subgraphs included, are PyTorch 2.6's
+// run_decompositions'), transforms (passes reach into the subgraphs; a
+// cond with a constant predicate is inlined, unused results and operands
+// pruned) and saves back in both layouts with its subgraphs: gofx reads
+// back the same program, and PyTorch 2.6 and 2.14 load it with the same
+// op counts and run it (2.6 cannot run a while_loop program, its own files
+// included).
 //
 // ReadIO reads the io.json files of ../shared/pt2 (the flat user inputs
 // and outputs of each case, the buffers after the call, the inputs it

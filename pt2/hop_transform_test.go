@@ -12,14 +12,22 @@ import (
 
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops/aten"
 	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/pt2"
+	"github.com/gofx/gofx/tensor"
 )
 
 // controlFlow lists the control-flow programs of ../shared/pt2 (2.6) and
 // ../shared/pt2/torch-2.14 by a short name.
 func controlFlow(t *testing.T) map[string]string {
 	out := map[string]string{}
+	files, _ := filepath.Glob(filepath.Join("testdata", "hop", "*.pt2"))
+	for _, f := range files {
+		out["testdata/"+strings.TrimSuffix(filepath.Base(f), ".pt2")] = f
+	}
 	for _, dir := range []string{shared, filepath.Join(shared, "torch-2.14")} {
 		for _, pat := range []string{"cond_*.pt2", "while_*.pt2", "map_*.pt2"} {
 			files, _ := filepath.Glob(filepath.Join(dir, pat))
@@ -31,9 +39,6 @@ func controlFlow(t *testing.T) map[string]string {
 				out[strings.TrimSuffix(rel, ".pt2")] = f
 			}
 		}
-	}
-	if len(out) == 0 {
-		t.Skipf("%s/cond_*.pt2 is absent (../shared/pt2 beside the repo)", shared)
 	}
 	return out
 }
@@ -168,4 +173,56 @@ func TestTorchLoadsTransformedHigherOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTransformHoistsSubgraphState: a tensor that a pass leaves inside a
+// branch (constant folding's result) becomes an operand of the cond, a
+// placeholder of both branches and a lifted constant of the program, as
+// torch.export passes state into branches; the program still saves and
+// loads back the same.
+func TestTransformHoistsSubgraphState(t *testing.T) {
+	ep, err := pt2.Load(filepath.Join("testdata", "hop", "cond_params.pt2"))
+	require.NoError(t, err)
+	addConst := passes.Pass{Name: "add_const", Run: func(gm *fx.GraphModule) (bool, error) {
+		// Only on the true branch: x + neg(k), k a buffer of the branch.
+		if gm.Graph.OutputNode() == nil || !strings.Contains(gm.Graph.Text(), "aten.relu") {
+			return false, nil
+		}
+		gm.RegisterBuffer("k", tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8}, 8)), false)
+		out := gm.Graph.OutputNode()
+		res := out.Arg(0).(node.Tuple)
+		restore := gm.Graph.InsertingBefore(out)
+		defer restore()
+		k, err := gm.Graph.GetAttr("k")
+		if err != nil {
+			return false, err
+		}
+		neg, err := gm.Graph.CallFunction(aten.Neg, []node.Arg{k}, nil)
+		if err != nil {
+			return false, err
+		}
+		add, err := gm.Graph.CallFunction(aten.AddTensor, []node.Arg{res[0], neg}, nil)
+		if err != nil {
+			return false, err
+		}
+		add.Meta = res[0].(*node.Node).Meta.Clone() // the same val: f32[s0, 8]
+		return true, out.SetArgs([]node.Arg{node.Tuple{add}})
+	}}
+	got, err := ep.Transform(addConst, passes.FoldConstants)
+	require.NoError(t, err)
+	text := got.String()
+	assert.Contains(t, text, "torch.ops.higher_order.cond(flag, true_graph_0, false_graph_0, [x, p_lin1_bias, p_lin1_weight, b_scale, p_lin2_bias, p_lin2_weight, c__folded_constant_0])")
+	assert.Contains(t, text, "c__folded_constant_0: CONSTANT_TENSOR target='_folded_constant_0'")
+	for _, sg := range got.Subgraphs() {
+		phs := sg.Graph.Placeholders()
+		require.Len(t, phs, 7, sg.Name)
+		assert.Equal(t, "c__folded_constant_0", phs[6].Name(), sg.Name)
+		for n := range sg.Graph.Nodes() {
+			assert.NotEqual(t, node.GetAttr, n.Op(), "%s: no state is read inside a subgraph", sg.Name)
+		}
+	}
+	k := got.Constants()["_folded_constant_0"]
+	require.NotNil(t, k)
+	assert.Equal(t, []float64{-1, -2, -3, -4, -5, -6, -7, -8}, k.Float64s())
+	roundTrip(t, "hoisted", got)
 }
