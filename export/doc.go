@@ -110,7 +110,10 @@
 // New assembles a program from its parts (Parts: graph, signature with
 // every input and output kind of torch.export, state, constants, range
 // constraints, pytree specs, module call graph, the subgraphs of
-// higher-order operators): what package pt2 reads from a .pt2 file.
+// higher-order operators): what package pt2 reads from a .pt2 file. Run
+// runs a program's higher-order operators with their subgraphs (a
+// reference to a subgraph the program lacks is an error naming the
+// operator's node and the branch).
 // A TreeSpec is PyTorch's pytree spec (tuples, lists, dicts, None,
 // namedtuples, registered structs) with its serialized form
 // (ParseTreeSpec, MarshalPyTorch) and repr (String). A program's in spec

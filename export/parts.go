@@ -70,9 +70,10 @@ type Parts struct {
 // and that the specs have as many leaves as there are user inputs and
 // user outputs. Its errors name the input, output or node concerned.
 //
-// A program whose graph calls a higher-order operator (a node whose
-// target's name starts with higher_order) loads and prints, with its
-// subgraphs; running it is an error naming the operator.
+// A program whose graph calls a higher-order operator (cond, while_loop,
+// map_impl) holds the operator's graphs in Subgraphs, under the names its
+// get_attr nodes read; Run runs them (a get_attr naming no subgraph is an
+// error naming the operator's node and the branch).
 func New(p Parts) (*ExportedProgram, error) {
 	if p.Graph == nil {
 		return nil, fmt.Errorf("export: New: nil graph")
@@ -184,10 +185,6 @@ func New(p Parts) (*ExportedProgram, error) {
 	if p.RangeConstraints != nil {
 		ep.RangeConstraints = maps.Clone(p.RangeConstraints)
 	}
-	ep.hop = higherOrder(p.Graph)
-	if ep.hop == "" && len(p.Subgraphs) > 0 {
-		ep.hop = "a higher-order operator (the program has subgraphs)"
-	}
 	return ep, nil
 }
 
@@ -208,20 +205,6 @@ func userInput(ph *node.Node, in InputSpec) (input, error) {
 		return input{}, fmt.Errorf("export: New: user input %s: its placeholder has no val (a tensor input needs its dtype and shape)", in.Name)
 	}
 	return input{name: in.Name, scalar: true}, nil
-}
-
-// higherOrder returns the name of the first higher-order operator g calls.
-func higherOrder(g *graph.Graph) string {
-	for n := range g.Nodes() {
-		if n.Op() != node.CallFunction {
-			continue
-		}
-		name := n.Target().String()
-		if strings.HasPrefix(name, "higher_order.") || strings.HasPrefix(name, "torch.ops.higher_order.") {
-			return name
-		}
-	}
-	return ""
 }
 
 // InSpec returns the structure of the model's inputs: the spec of

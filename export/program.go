@@ -44,7 +44,6 @@ type ExportedProgram struct {
 	dimOf     map[string]*Dimension
 	argNames  []string   // the model's positional argument names (forward_arg_names)
 	subgraphs []Subgraph // the graphs of higher-order operators, by attribute name
-	hop       string     // a higher-order operator the program calls ("": none)
 }
 
 // InputDim names one dimension of one user input.
@@ -319,8 +318,9 @@ func (ep *ExportedProgram) flattenArgs(args []any) ([]any, error) {
 // run runs the program on the flat user inputs and returns the flat user
 // outputs, writing back the mutations.
 func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
-	if ep.hop != "" {
-		return nil, fmt.Errorf("export: the program calls the higher-order operator %s, which gofx does not run yet", ep.hop)
+	root, err := ep.runRoot()
+	if err != nil {
+		return nil, err
 	}
 	user, err := ep.checkInputs(args)
 	if err != nil {
@@ -347,7 +347,7 @@ func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
 			return nil, fmt.Errorf("export: input %s is a %s, which gofx does not run", s.Name, s.Kind)
 		}
 	}
-	res, err := interp.New(ep.Graph, emptyModule()).Run(in...)
+	res, err := interp.New(ep.Graph, root).Run(in...)
 	if err != nil {
 		return nil, err
 	}

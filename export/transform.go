@@ -280,10 +280,6 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 		return nil, err
 	}
 	prog.subgraphs = subs
-	prog.hop = higherOrder(g)
-	if prog.hop == "" && len(subs) > 0 {
-		prog.hop = "a higher-order operator (the program has subgraphs)"
-	}
 	return prog, nil
 }
 

@@ -13,6 +13,19 @@
 // values (proxies): nn's call points record instead of computing, which is
 // how a graph is retraced.
 //
+// # Higher-order operators
+//
+// A get_attr node that names a submodule gives the module as a value
+// (nn.ModuleAt, read back with Value.Module): that is how the branch and
+// body graphs of torch.export's higher-order operators reach their
+// call_function node. The operators themselves (nn.CondOp, nn.WhileLoopOp,
+// nn.MapImplOp) are functions like any other: cond runs only the branch
+// its predicate picks, while_loop runs its body as many times as its
+// cond_fn says, map_impl runs its body once per leading index; each calls
+// its subgraph modules with nn.Call, so a subgraph runs in an interpreter
+// of its own, and the operator's result is a tuple read with
+// operator.getitem.
+//
 // # Overriding steps
 //
 // Each step of a run is a method of the [Steps] interface, which

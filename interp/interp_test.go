@@ -478,13 +478,6 @@ func TestErrors(t *testing.T) {
 			msg: []string{"node %m failed", `no submodule "2"`},
 		},
 		{
-			name: "get_attr of a module", text: `
-%m = get_attr "0"()
-%output = output "output"(%m)`,
-			root: seq, node: "m",
-			msg: []string{"names a module (Linear)"},
-		},
-		{
 			name: "no root", text: `
 %w = get_attr "0.weight"()
 %output = output "output"(%w)`,
@@ -624,4 +617,18 @@ func TestNoOutput(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, out.IsNone())
 	assert.True(t, strings.HasPrefix(g.String(), "graph():"))
+}
+
+// TestGetAttrModule: a get_attr naming a submodule gives the module as a
+// value (the branch graphs of a higher-order operator are read so).
+func TestGetAttrModule(t *testing.T) {
+	lin := nn.NewLinear(4, 3, true)
+	seq := nn.NewSequential(lin)
+	g := parse(t, `
+%m = get_attr "0"()
+%output = output "output"(%m)`)
+	out, err := interp.New(g, seq).Run()
+	require.NoError(t, err)
+	assert.Equal(t, "Module", out.Kind())
+	assert.Same(t, nn.Module(lin), out.Module())
 }

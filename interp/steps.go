@@ -30,7 +30,7 @@ type Steps interface {
 	// or the default (args[0]) when they have run out.
 	Placeholder(n *node.Node, target string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
 	// GetAttr returns the parameter or buffer at the path target below the
-	// root module.
+	// root module, or the submodule there as a value (nn.ModuleAt).
 	GetAttr(n *node.Node, target string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error)
 	// CallFunction calls target (an operator or a function registered with
 	// nn.RegisterFunction).
@@ -127,9 +127,10 @@ func (in *Interpreter) Placeholder(n *node.Node, target string, args []nn.Value,
 }
 
 // GetAttr returns the tensor of the parameter or buffer at target below
-// the root module. A target that names a module is an error: a Value
-// cannot hold a module. Module paths are resolved once per interpreter
-// (see New).
+// the root module, or, for a target that names a submodule (the branch and
+// body graphs of a higher-order operator: true_graph_0, body_graph_0), the
+// module as a value (nn.ModuleAt). Module paths are resolved once per
+// interpreter (see New).
 func (in *Interpreter) GetAttr(n *node.Node, target string, args []nn.Value, kwargs map[string]nn.Value) (nn.Value, error) {
 	if in.root == nil {
 		return nn.None, fmt.Errorf("get_attr %s: the interpreter has no root module", target)
@@ -145,7 +146,7 @@ func (in *Interpreter) GetAttr(n *node.Node, target string, args []nn.Value, kwa
 	v, err := nn.AttrValue(m, name)
 	if err != nil {
 		if m, merr := in.submodule(target); merr == nil {
-			return nn.None, fmt.Errorf("get_attr %s names a module (%s), which the interpreter cannot return as a value", target, m.ModuleBase().TypeName())
+			return nn.ModuleAt(m, target), nil
 		}
 		if owner != "" {
 			return nn.None, fmt.Errorf("get_attr %s: %w", target, err)

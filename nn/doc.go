@@ -24,8 +24,15 @@
 // builtins.getattr, Python's operator module on numbers (OperatorAdd,
 // OperatorMul, ...), the other functions PyTorch 2.x programs call on
 // symbolic sizes (SymMax, SymMin, SymNot, SymInt, SymFloat, SymIte,
-// SymSqrt, MathTrunc), and the higher-order operators Cond, WhileLoop and
-// MapImpl, which graphs hold and print but cannot run yet (their call says
-// so). node.LookupTarget resolves all of them by the names .pt2 files
+// SymSqrt, MathTrunc), and the higher-order operators CondOp, WhileLoopOp
+// and MapImplOp, which run as PyTorch's dense implementations do: cond
+// runs only the taken branch (its predicate a bool or a one-element bool
+// tensor, see Truth), while_loop runs its body while its cond_fn says so,
+// checking that the carried values keep their dtype and shape, and
+// map_impl runs its body over the leading dim of the mapped tensors and
+// stacks the results. Their graph arguments are module values (a Value can
+// hold a module: ModuleValue, ModuleAt, Value.Module), as the interpreter
+// makes them from get_attr nodes naming submodules; bad input is an error
+// naming the operator, the branch or argument and what differs. node.LookupTarget resolves all of them by the names .pt2 files
 // write.
 package nn

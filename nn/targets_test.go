@@ -49,9 +49,9 @@ func TestLookupTarget(t *testing.T) {
 		{"torch.ops.aten._assert_scalar.default", op("aten::_assert_scalar"), "_assert_scalar"},
 		{"torch.ops.aten.scaled_dot_product_attention.default", op("aten::scaled_dot_product_attention"), "scaled_dot_product_attention"},
 		{"torch.ops.quantized_decomposed.quantize_per_tensor.default", op("quantized_decomposed::quantize_per_tensor"), "quantize_per_tensor"},
-		{"torch.ops.higher_order.cond", nn.Cond, "cond"},
-		{"torch.ops.higher_order.while_loop", nn.WhileLoop, "while_loop"},
-		{"torch.ops.higher_order.map_impl", nn.MapImpl, "map_impl"},
+		{"torch.ops.higher_order.cond", nn.CondOp, "cond"},
+		{"torch.ops.higher_order.while_loop", nn.WhileLoopOp, "while_loop"},
+		{"torch.ops.higher_order.map_impl", nn.MapImplOp, "map_impl"},
 		{"_operator.mul", nn.OperatorMul, "mul"},
 		{"_operator.floordiv", nn.OperatorFloorDiv, "floordiv"},
 		{"_operator.getitem", nn.GetItem, "getitem"},
@@ -111,16 +111,12 @@ func TestLookupTargetCustomOp(t *testing.T) {
 	assert.Equal(t, name, node.TorchName(f))
 }
 
-// TestHigherOrderNotRunnable: a higher-order operator holds and prints,
-// and its call says it cannot run yet.
-func TestHigherOrderNotRunnable(t *testing.T) {
-	for _, f := range []*node.Func{nn.Cond, nn.WhileLoop, nn.MapImpl} {
+// TestHigherOrderNames: the higher-order operators print as torch does.
+func TestHigherOrderNames(t *testing.T) {
+	for _, f := range []*node.Func{nn.CondOp, nn.WhileLoopOp, nn.MapImplOp} {
 		assert.Equal(t, "torch.ops."+f.String(), f.PythonName())
-		impl, ok := nn.LookupFunctionImpl(f)
-		require.True(t, ok)
-		_, err := impl(nil, nil)
-		require.Error(t, err)
-		assert.ErrorContains(t, err, "running higher-order op torch.ops."+f.String()+" is not supported yet")
+		_, ok := nn.LookupFunctionImpl(f)
+		assert.True(t, ok)
 	}
 }
 
@@ -281,4 +277,18 @@ func FuzzLookupTarget(f *testing.F) {
 			t.Fatalf("%q resolves to %s, whose TorchName %q resolves to %v, %v", name, fn, node.TorchName(fn), back, err)
 		}
 	})
+}
+
+// TestModuleValue: a Value holds a module (what get_attr of a submodule
+// gives), and gives it back.
+func TestModuleValue(t *testing.T) {
+	lin := nn.NewLinear(2, 2, false)
+	v := nn.ModuleValue(lin)
+	assert.Equal(t, "Module", v.Kind())
+	assert.Same(t, nn.Module(lin), v.Module())
+	assert.Equal(t, "<module Linear>", v.String())
+	assert.Nil(t, nn.Tensor(nil).Module())
+	assert.True(t, nn.ModuleValue(nil).IsNone())
+	var nilLin *nn.Linear
+	assert.True(t, nn.ModuleValue(nilLin).IsNone())
 }

@@ -142,12 +142,14 @@ func Tensor(t *tensor.Tensor) Value {
 
 // Any returns the held Go value: a *tensor.Tensor, int64, float64, bool,
 // string, tensor.DType, []Value (a tuple), map[string]Value (a dict), a
-// node.Slice or node.EllipsisType, an ops.Symbolic, the value given to
-// Object, or nil for None.
+// node.Slice or node.EllipsisType, an ops.Symbolic, a Module (ModuleValue),
+// the value given to Object, or nil for None.
 func (v Value) Any() any {
 	switch x := v.v.(type) {
 	case tuple:
 		return []Value(x)
+	case *moduleRef:
+		return x.m
 	case dict:
 		m := make(map[string]Value, len(x.keys))
 		for i, k := range x.keys {
@@ -156,6 +158,27 @@ func (v Value) Any() any {
 		return m
 	}
 	return v.v
+}
+
+// ModuleValue wraps module m as a Value, as a get_attr node naming a
+// submodule produces it (the branch and body graphs a higher-order
+// operator such as CondOp takes); Module gives it back. A nil m is None.
+func ModuleValue(m Module) Value {
+	if isNilModule(m) {
+		return None
+	}
+	return Value{m}
+}
+
+// Module returns the module v holds (see ModuleValue), or nil.
+func (v Value) Module() Module {
+	switch x := v.v.(type) {
+	case *moduleRef:
+		return x.m
+	case Module:
+		return x
+	}
+	return nil
 }
 
 // IsNone reports whether v is None.
@@ -189,7 +212,8 @@ func (v Value) MustTensor() *tensor.Tensor {
 
 // Kind names what v holds, as error messages say it: "Tensor", "int",
 // "float", "bool", "str", "dtype", "tuple", "dict", "slice", "ellipsis",
-// "None" or "Proxy" (an Object's Go type otherwise).
+// "None", "Proxy" or "Module" (a module, see ModuleValue; an Object's Go
+// type otherwise).
 func (v Value) Kind() string {
 	switch v.v.(type) {
 	case nil:
@@ -216,6 +240,8 @@ func (v Value) Kind() string {
 		return "slice"
 	case node.EllipsisType:
 		return "ellipsis"
+	case Module, *moduleRef:
+		return "Module"
 	}
 	return fmt.Sprintf("%T", v.v)
 }
@@ -466,6 +492,10 @@ func (v Value) String() string {
 		return "slice(" + partString(x.Start) + ", " + partString(x.Stop) + ", " + partString(x.Step) + ")"
 	case node.EllipsisType:
 		return "Ellipsis"
+	case Module:
+		return "<module " + x.ModuleBase().TypeName() + ">"
+	case *moduleRef:
+		return "<module " + x.path + " (" + x.m.ModuleBase().TypeName() + ")>"
 	case fmt.Stringer:
 		return x.String()
 	}

@@ -36,10 +36,11 @@
 //
 // Running a program checks its inputs against the signature and the range
 // constraints and writes buffer and input mutations back (package export).
-// A program calling a higher-order operator loads and prints; running it
-// is an error saying gofx does not run higher-order operators yet. Such a
-// program decomposes (RunDecompositions decomposes every branch and body
-// graph: the op counts, subgraphs included, are PyTorch 2.6's
+// A program calling a higher-order operator (cond, while_loop, map_impl)
+// runs its branch and body graphs, PyTorch 2.6's while_loop programs
+// included, which 2.6 itself cannot run from its own file. Such a
+// program also decomposes (RunDecompositions decomposes every branch and
+// body graph: the op counts, subgraphs included, are PyTorch 2.6's
 // run_decompositions'), transforms (passes reach into the subgraphs; a
 // cond with a constant predicate is inlined, unused results and operands
 // pruned) and saves back in both layouts with its subgraphs: gofx reads

@@ -21,26 +21,31 @@ import (
 )
 
 // controlFlow lists the control-flow programs of ../shared/pt2 (2.6) and
-// ../shared/pt2/torch-2.14 by a short name.
+// ../shared/pt2/torch-2.14, as testdata/hop holds copies of them, by a
+// short name.
 func controlFlow(t *testing.T) map[string]string {
 	out := map[string]string{}
-	files, _ := filepath.Glob(filepath.Join("testdata", "hop", "*.pt2"))
-	for _, f := range files {
-		out["testdata/"+strings.TrimSuffix(filepath.Base(f), ".pt2")] = f
-	}
-	for _, dir := range []string{shared, filepath.Join(shared, "torch-2.14")} {
-		for _, pat := range []string{"cond_*.pt2", "while_*.pt2", "map_*.pt2"} {
-			files, _ := filepath.Glob(filepath.Join(dir, pat))
-			for _, f := range files {
-				if strings.HasSuffix(f, ".core.pt2") {
-					continue
-				}
-				rel, _ := filepath.Rel(shared, f)
-				out[strings.TrimSuffix(rel, ".pt2")] = f
-			}
+	for _, dir := range []string{"", "torch-2.14"} {
+		files, _ := filepath.Glob(filepath.Join("testdata", "hop", dir, "*.pt2"))
+		for _, f := range files {
+			out[filepath.Join(dir, strings.TrimSuffix(filepath.Base(f), ".pt2"))] = f
 		}
 	}
+	require.NotEmpty(t, out, "testdata/hop holds the control-flow programs")
 	return out
+}
+
+// checkCases runs the io.json cases beside path (PyTorch's outputs) on
+// ep.
+func checkCases(t *testing.T, what, path string, ep *export.ExportedProgram) {
+	t.Helper()
+	cases, err := pt2.ReadIO(strings.TrimSuffix(path, ".pt2") + ".io.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, cases.Cases)
+	for i := range cases.Cases {
+		r := pt2.CheckCase(ep, &cases.Cases[i], pt2.Tolerance(ep))
+		assert.NoError(t, r.Err, "%s: case %d", what, i)
+	}
 }
 
 // roundTrip saves ep in both layouts, loads it back and checks the
@@ -65,7 +70,8 @@ func roundTrip(t *testing.T, what string, ep *export.ExportedProgram) {
 }
 
 // TestTransformHigherOrder decomposes and optimizes every control-flow
-// program and round-trips the results through both .pt2 layouts.
+// program, runs the results on the io.json cases (PyTorch's outputs) and
+// round-trips them through both .pt2 layouts.
 func TestTransformHigherOrder(t *testing.T) {
 	for name, path := range controlFlow(t) {
 		t.Run(name, func(t *testing.T) {
@@ -73,11 +79,16 @@ func TestTransformHigherOrder(t *testing.T) {
 			require.NoError(t, err)
 			core, err := ep.RunDecompositions(decomp.Core())
 			require.NoError(t, err)
+			checkCases(t, "decomposed", path, core)
 			roundTrip(t, "decomposed", core)
 			opt, err := core.Transform(passes.NewManager(passes.Default()...))
 			require.NoError(t, err)
-			t.Logf("optimized:\n%s", opt)
+			checkCases(t, "optimized", path, opt)
 			roundTrip(t, "optimized", opt)
+			direct, err := ep.Transform(passes.NewManager(passes.Default()...))
+			require.NoError(t, err)
+			checkCases(t, "optimized without decomposition", path, direct)
+			roundTrip(t, "optimized without decomposition", direct)
 		})
 	}
 }

@@ -29,6 +29,20 @@ func TestCheckFile(t *testing.T) {
 			0, []string{"load       case 0 (example): ok", "2 passed, 0 failed"}},
 		{"another program's cases fail", []string{"check", "-via", "load", "-io", pt2Data + "mutations.io.json", pt2Data + "kwargs_scalars.pt2"},
 			1, []string{"FAIL", "0 passed, 2 failed"}},
+		{"cond on data", []string{"check", "-io", pt2Data + "hop/cond_data.io.json", "-via", "load", pt2Data + "hop/cond_data.pt2"},
+			0, []string{"load       case 0 (example): ok", "5 passed, 0 failed"}},
+		{"cond on a dynamic size (2.14)", []string{"check", "-io", pt2Data + "hop/torch-2.14/cond_shape.io.json", "-via", "load", pt2Data + "hop/torch-2.14/cond_shape.pt2"},
+			0, []string{"case 3 (dynamic size 8): ok", "4 passed, 0 failed"}},
+		{"nested cond", []string{"check", "-io", pt2Data + "hop/cond_nested.io.json", "-via", "load", pt2Data + "hop/cond_nested.pt2"},
+			0, []string{"5 passed, 0 failed"}},
+		{"cond with lifted parameters", []string{"check", "-io", pt2Data + "hop/cond_params.io.json", "-via", "load", pt2Data + "hop/cond_params.pt2"},
+			0, []string{"4 passed, 0 failed"}},
+		{"map_impl", []string{"check", "-io", pt2Data + "hop/map_rows.io.json", "-via", "load", pt2Data + "hop/map_rows.pt2"},
+			0, []string{"2 passed, 0 failed"}},
+		{"while_loop 2.6 cannot run", []string{"check", "-io", pt2Data + "hop/while_count.io.json", "-via", "load", pt2Data + "hop/while_count.pt2"},
+			0, []string{"3 passed, 0 failed"}},
+		{"while_loop to convergence (2.14)", []string{"check", "-io", pt2Data + "hop/torch-2.14/while_converge.io.json", "-via", "load", pt2Data + "hop/torch-2.14/while_converge.pt2"},
+			0, []string{"3 passed, 0 failed"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
