@@ -103,7 +103,7 @@
 // its Subgraphs; a tensor a pass leaves inside a subgraph (constant
 // folding's result) becomes an operand of the higher-order node and a
 // new last placeholder of each of its graphs, so that state still reaches
-// branches as operands. IsHigherOrder tells the nodes apart.
+// branches as operands.
 //
 // # Programs from parts, and pytrees
 //

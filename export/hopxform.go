@@ -17,10 +17,10 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// IsHigherOrder reports whether n calls a higher-order operator
+// isHigherOrderNode reports whether n calls a higher-order operator
 // (torch.ops.higher_order.cond, while_loop, map_impl, ...): a
 // call_function node whose target's name starts with higher_order.
-func IsHigherOrder(n *node.Node) bool {
+func isHigherOrderNode(n *node.Node) bool {
 	if n.Op() != node.CallFunction {
 		return false
 	}
@@ -202,7 +202,7 @@ func (ep *ExportedProgram) decomposeGraph(sg *graph.Graph, table decomp.Table, w
 // the getitem nodes reading its results are recorded as they are, any
 // other node through the decompositions.
 func (r *recorder) replayNode(n *node.Node, vals map[*node.Node]any) (any, error) {
-	if IsHigherOrder(n) {
+	if isHigherOrderNode(n) {
 		return r.replayHOP(n, vals)
 	}
 	if n.Function() == node.Function(nn.GetItem) && n.NumArgs() == 2 {
@@ -296,7 +296,7 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int) error {
 		return fmt.Errorf("subgraphs nested deeper than %d", maxSubgraphDepth)
 	}
 	for _, n := range slices.Collect(gm.Graph.Nodes()) {
-		if !IsHigherOrder(n) {
+		if !isHigherOrderNode(n) {
 			continue
 		}
 		var subs []*fx.GraphModule

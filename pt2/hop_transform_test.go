@@ -13,6 +13,7 @@ import (
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/ops/aten"
 	"github.com/gofx/gofx/passes"
@@ -236,4 +237,27 @@ func TestTransformHoistsSubgraphState(t *testing.T) {
 	require.NotNil(t, k)
 	assert.Equal(t, []float64{-1, -2, -3, -4, -5, -6, -7, -8}, k.Float64s())
 	roundTrip(t, "hoisted", got)
+
+	// It runs: PyTorch's outputs (io.json) less k where the true branch
+	// is taken, as they are where the false one is.
+	cases, err := pt2.ReadIO(filepath.Join("testdata", "hop", "cond_params.io.json"))
+	require.NoError(t, err)
+	taken := 0
+	for i, c := range cases.Cases {
+		flag, err := c.Inputs[1].MustTensor().Item()
+		require.NoError(t, err)
+		if flag == true {
+			taken++
+			want := c.Outputs[0].MustTensor()
+			vals := want.Float64s()
+			out := make([]float32, len(vals))
+			for j, v := range vals {
+				out[j] = float32(v - float64(j%8+1))
+			}
+			c.Outputs = []nn.Value{nn.Tensor(tensor.Must(tensor.FromSlice(out, want.Shape()...)))}
+		}
+		r := pt2.CheckCase(got, &c, pt2.Tolerance(got))
+		assert.NoError(t, r.Err, "case %d (flag %v)", i, flag)
+	}
+	assert.Positive(t, taken, "a case takes the true branch")
 }
