@@ -100,10 +100,14 @@
 // table has a rule for stays (aten.max.default). In Transform the
 // subgraphs are GraphModule attributes of the program's module (Module),
 // the passes edit them there, and the lifted program takes them back as
-// its Subgraphs; a tensor a pass leaves inside a subgraph (constant
-// folding's result) becomes an operand of the higher-order node and a
-// new last placeholder of each of its graphs, so that state still reaches
-// branches as operands.
+// its Subgraphs. While the passes run, the parameters and buffers a
+// higher-order node passes to its graphs are read inside them with
+// get_attr (so constant folding and the batch-norm foldings work in a
+// branch as in the program); afterwards every tensor a subgraph reads
+// (the state, constant folding's results) becomes an operand of the node
+// again, one placeholder per tensor in each of its graphs, in the order
+// the graphs read them, named as the program's inputs (p_lin1_bias,
+// c__folded_constant_0).
 //
 // # Programs from parts, and pytrees
 //

@@ -276,9 +276,45 @@ func subgraphsOf(gm *fx.GraphModule, depth int) ([]Subgraph, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Subgraph{Name: n.Target().String(), Graph: sub.Graph, Subgraphs: inner})
+		g, err := renamedPlaceholders(sub.Graph)
+		if err != nil {
+			return nil, fmt.Errorf("subgraph %s: %w", n.Target(), err)
+		}
+		out = append(out, Subgraph{Name: n.Target().String(), Graph: g, Subgraphs: inner})
 	}
 	return out, nil
+}
+
+// renamedPlaceholders returns g, or where a placeholder's name differs
+// from its target (a placeholder made while an erased node held the
+// name), a copy of g whose placeholders are named as their targets.
+func renamedPlaceholders(g *graph.Graph) (*graph.Graph, error) {
+	same := true
+	for _, ph := range g.Placeholders() {
+		same = same && ph.Name() == ph.Target().String()
+	}
+	if same {
+		return g, nil
+	}
+	c := graph.New()
+	vmap := map[*node.Node]node.Arg{}
+	for n := range g.Nodes() {
+		var cn *node.Node
+		var err error
+		if n.Op() == node.Placeholder {
+			cn, err = c.CreateNode(node.Placeholder, n.Target(), n.Args(), n.Kwargs(), n.Target().String())
+			if err == nil {
+				cn.Meta = n.Meta.Clone()
+			}
+		} else {
+			cn, err = c.NodeCopy(n, func(x *node.Node) node.Arg { return vmap[x] })
+		}
+		if err != nil {
+			return nil, err
+		}
+		vmap[n] = cn
+	}
+	return c, nil
 }
 
 // maxSubgraphDepth bounds the nesting of subgraphs Transform walks.
@@ -291,7 +327,7 @@ const maxSubgraphDepth = 64
 // last placeholder of each of the node's subgraphs, as torch.export
 // passes state into branches. Nested subgraphs go first, so state moves
 // up one level at a time.
-func hoistSubgraphState(gm *fx.GraphModule, depth int) error {
+func hoistSubgraphState(gm *fx.GraphModule, depth int, origin map[any]string) error {
 	if depth > maxSubgraphDepth {
 		return fmt.Errorf("subgraphs nested deeper than %d", maxSubgraphDepth)
 	}
@@ -308,11 +344,13 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int) error {
 			}
 		}
 		for _, sub := range subs {
-			if err := hoistSubgraphState(sub, depth+1); err != nil {
+			if err := hoistSubgraphState(sub, depth+1, origin); err != nil {
 				return err
 			}
 		}
-		for _, sub := range subs {
+		// One operand per parameter or buffer, whichever subgraphs read it.
+		hoisted := map[any][]*node.Node{} // attribute -> its placeholder in each of subs
+		for si, sub := range subs {
 			for _, b := range slices.Collect(sub.Graph.Nodes()) {
 				if b.Op() != node.GetAttr {
 					continue
@@ -320,8 +358,26 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int) error {
 				if _, isSub := subgraphModuleOf(sub, b); isSub {
 					continue
 				}
-				if err := hoistOperand(gm, n, subs, sub, b); err != nil {
-					return fmt.Errorf("%s %s: %w", n.Target(), n.Name(), err)
+				a, err := nn.Attr(sub, b.Target().String())
+				if err != nil {
+					return fmt.Errorf("%s %s: get_attr %s: %w", n.Target(), n.Name(), b.Name(), err)
+				}
+				phs, ok := hoisted[a]
+				if !ok {
+					var from string
+					if depth == 0 {
+						from = origin[a]
+					}
+					if phs, err = hoistOperand(gm, n, subs, a, b, from); err != nil {
+						return fmt.Errorf("%s %s: %w", n.Target(), n.Name(), err)
+					}
+					hoisted[a] = phs
+				}
+				if _, err := b.ReplaceAllUsesWith(phs[si], nil, false); err != nil {
+					return err
+				}
+				if err := sub.Graph.EraseNode(b); err != nil {
+					return err
 				}
 			}
 		}
@@ -329,14 +385,16 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int) error {
 	return nil
 }
 
-// hoistOperand makes the tensor the get_attr node b of sub reads an
-// operand of the higher-order node n of gm, whose subgraphs are subs.
-func hoistOperand(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, sub *fx.GraphModule, b *node.Node) error {
+// hoistOperand makes the parameter or buffer a, which the get_attr node b
+// of a subgraph reads, an operand of the higher-order node n of gm, whose
+// subgraphs are subs, and returns its new placeholder in each of them.
+//
+// from is where the program's module held a before sinkStateOperands
+// moved it ("" : a tensor a pass made): when a pass deleted the module
+// that held it (DeleteUnusedSubmodules, nothing reading it there any
+// more), it goes back under that path.
+func hoistOperand(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, a any, b *node.Node, from string) ([]*node.Node, error) {
 	target := b.Target().String()
-	a, err := nn.Attr(sub, target)
-	if err != nil {
-		return fmt.Errorf("get_attr %s: %w", b.Name(), err)
-	}
 	var t *tensor.Tensor
 	switch x := a.(type) {
 	case *nn.Parameter:
@@ -344,43 +402,53 @@ func hoistOperand(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, sub 
 	case *nn.Buffer:
 		t = x.Tensor()
 	default:
-		return fmt.Errorf("get_attr %s of a subgraph reads a %T, not a tensor", b.Name(), a)
+		return nil, fmt.Errorf("get_attr %s of a subgraph reads a %T, not a tensor", b.Name(), a)
 	}
-	base := "_" + strings.ReplaceAll(strings.TrimPrefix(target, "_"), ".", "_")
-	name := base
-	for k := 1; ; k++ {
-		if _, err := nn.Attr(gm, name); err != nil {
-			break
+	// State the enclosing module holds itself (sinkStateOperands put it in
+	// the subgraph) goes back to being read there, keeping its kind.
+	name, phName := ownAttr(gm, a)
+	if name == "" && from != "" {
+		if err := shareAt(gm, from, a); err != nil {
+			return nil, err
 		}
-		name = fmt.Sprintf("%s_%d", base, k)
+		name, phName = ownAttr(gm, a)
 	}
-	gm.RegisterBuffer(name, t, false)
+	if name == "" {
+		base := "_" + strings.ReplaceAll(strings.TrimPrefix(target, "_"), ".", "_")
+		name = base
+		for k := 1; ; k++ {
+			if _, err := nn.Attr(gm, name); err != nil {
+				break
+			}
+			name = fmt.Sprintf("%s_%d", base, k)
+		}
+		gm.RegisterBuffer(name, t, false)
+		phName = "c_" + name
+	}
 	restore := gm.Graph.InsertingBefore(n)
 	ga, err := gm.Graph.GetAttr(name)
 	restore()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ga.Meta = b.Meta.Clone()
 	// The operand list the new operand joins.
 	at := map[string]int{"cond": 3, "while_loop": 3, "map_impl": 2}[hopName(n)]
 	if at == 0 || at >= n.NumArgs() {
-		return fmt.Errorf("gofx does not pass state into the subgraphs of %s", n.Target())
+		return nil, fmt.Errorf("gofx does not pass state into the subgraphs of %s", n.Target())
 	}
-	var elems []node.Arg
 	switch x := n.Arg(at).(type) {
 	case node.List:
-		elems = append(slices.Clone([]node.Arg(x)), ga)
-		err = n.UpdateArg(at, node.List(elems))
+		err = n.UpdateArg(at, append(slices.Clone(x), ga))
 	case node.Tuple:
-		elems = append(slices.Clone([]node.Arg(x)), ga)
-		err = n.UpdateArg(at, node.Tuple(elems))
+		err = n.UpdateArg(at, append(slices.Clone(x), ga))
 	default:
 		err = fmt.Errorf("argument %d is %v, not a list", at, n.Arg(at))
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var out []*node.Node
 	for _, s := range subs {
 		phs := s.Graph.Placeholders()
 		var restore func()
@@ -392,22 +460,121 @@ func hoistOperand(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, sub 
 				break
 			}
 		}
-		// Named as the operand will be once lifted (c_NAME), as a
-		// branch's placeholders are named after the operands.
-		ph, err := s.Graph.Placeholder("c_" + name)
+		// Named as the operand will be once lifted (p_NAME, b_NAME,
+		// c_NAME), as a branch's placeholders are named after the
+		// operands (subgraphsOf makes the name the placeholder's target
+		// where an earlier node held it).
+		ph, err := s.Graph.Placeholder(phName)
 		restore()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ph.Meta = b.Meta.Clone()
 		if _, ok := node.Val.Get(&ph.Meta); !ok {
 			node.Val.Set(&ph.Meta, shapeprop.FakeOf(t))
 		}
-		if s == sub {
-			if _, err := b.ReplaceAllUsesWith(ph, nil, false); err != nil {
-				return err
+		out = append(out, ph)
+	}
+	return out, nil
+}
+
+// hopName is the last part of a higher-order node's target ("cond").
+func hopName(n *node.Node) string {
+	name := n.Target().String()
+	return name[strings.LastIndexByte(name, '.')+1:]
+}
+
+// ownAttr returns the dotted path under which gm's module tree holds the
+// parameter or buffer a (outside gm's subgraphs), and the placeholder name
+// export gives it (p_conv_weight, b_running_mean); "" when gm does not
+// hold it.
+func ownAttr(gm *fx.GraphModule, a any) (path, placeholder string) {
+	subs := map[string]bool{}
+	for name, c := range gm.Children() {
+		if _, ok := c.(*fx.GraphModule); ok {
+			subs[name] = true
+		}
+	}
+	// Every module outside the subgraphs, its direct attributes: a
+	// parameter a subgraph shares is listed there too, and must not hide
+	// the program's own.
+	for mpath, m := range nn.NamedModules(gm) {
+		first, _, _ := strings.Cut(mpath, ".")
+		if mpath != "" && subs[first] {
+			continue
+		}
+		join := func(name string) string {
+			if mpath == "" {
+				return name
 			}
-			if err := s.Graph.EraseNode(b); err != nil {
+			return mpath + "." + name
+		}
+		switch x := a.(type) {
+		case *nn.Parameter:
+			for name, q := range m.ModuleBase().Parameters() {
+				if q == x {
+					p := join(name)
+					return p, "p_" + strings.ReplaceAll(p, ".", "_")
+				}
+			}
+		case *nn.Buffer:
+			for name, q := range m.ModuleBase().Buffers() {
+				if q == x {
+					p := join(name)
+					prefix := "b_"
+					if !x.Persistent() {
+						prefix = "c_"
+					}
+					return p, prefix + strings.ReplaceAll(p, ".", "_")
+				}
+			}
+		}
+	}
+	return "", ""
+}
+
+// sinkStateOperands makes the parameters and buffers that gm passes to
+// its higher-order operators as operands (cond's operands, while_loop's
+// additional inputs, map_impl's extra arguments: get_attr nodes of gm)
+// attributes of the subgraphs, read there with get_attr in place of the
+// placeholders, so that passes inside a branch see state as state
+// (constant folding, the batch-norm foldings). Nested subgraphs follow.
+// hoistSubgraphState turns them back into operands.
+func sinkStateOperands(gm *fx.GraphModule, depth int, origin map[any]string) error {
+	if depth > maxSubgraphDepth {
+		return fmt.Errorf("subgraphs nested deeper than %d", maxSubgraphDepth)
+	}
+	uses := map[*fx.GraphModule]int{}
+	for n := range gm.Graph.Nodes() {
+		if isHigherOrderNode(n) {
+			n.EachInput(func(in *node.Node) {
+				if sub, ok := subgraphModuleOf(gm, in); ok {
+					uses[sub]++
+				}
+			})
+		}
+	}
+	for _, n := range slices.Collect(gm.Graph.Nodes()) {
+		if !isHigherOrderNode(n) {
+			continue
+		}
+		var subs []*fx.GraphModule
+		shared := false
+		for _, a := range n.Args() {
+			if ga, ok := a.(*node.Node); ok {
+				if sub, ok := subgraphModuleOf(gm, ga); ok {
+					subs = append(subs, sub)
+					shared = shared || uses[sub] != 1
+				}
+			}
+		}
+		if !shared && len(subs) > 0 {
+			if err := sinkInto(gm, n, subs, origin); err != nil {
+				return fmt.Errorf("%s %s: %w", n.Target(), n.Name(), err)
+			}
+		}
+		for _, sub := range subs {
+			if err := sinkStateOperands(sub, depth+1, origin); err != nil {
 				return err
 			}
 		}
@@ -415,8 +582,142 @@ func hoistOperand(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, sub 
 	return nil
 }
 
-// hopName is the last part of a higher-order node's target ("cond").
-func hopName(n *node.Node) string {
-	name := n.Target().String()
-	return name[strings.LastIndexByte(name, '.')+1:]
+// sinkInto moves the state operands of the higher-order node n into its
+// subgraphs subs.
+func sinkInto(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, origin map[any]string) error {
+	var at, first int
+	switch hopName(n) {
+	case "cond":
+		at = 3
+	case "while_loop":
+		at = 3
+		if n.NumArgs() > 2 {
+			carried, ok := seqArgs(n.Arg(2))
+			if !ok {
+				return nil
+			}
+			first = len(carried)
+		}
+	case "map_impl":
+		at = 2
+		if n.NumArgs() > 1 {
+			xs, ok := seqArgs(n.Arg(1))
+			if !ok {
+				return nil
+			}
+			first = len(xs)
+		}
+	default:
+		return nil
+	}
+	if n.NumArgs() <= at {
+		return nil
+	}
+	elems, ok := seqArgs(n.Arg(at))
+	if !ok {
+		return nil
+	}
+	phs := make([][]*node.Node, len(subs))
+	for i, sub := range subs {
+		phs[i] = sub.Graph.Placeholders()
+		if len(phs[i]) != first+len(elems) {
+			return nil // not the operator's usual form: left as it is
+		}
+	}
+	var kept []node.Arg
+	type erase struct {
+		sub *fx.GraphModule
+		ph  *node.Node
+	}
+	var gone []erase
+	for j, e := range elems {
+		ga, ok := e.(*node.Node)
+		var a any
+		if ok && ga.Op() == node.GetAttr {
+			a, _ = nn.Attr(gm, ga.Target().String())
+		}
+		p, isParam := a.(*nn.Parameter)
+		b, isBuffer := a.(*nn.Buffer)
+		if !isParam && !isBuffer {
+			kept = append(kept, e)
+			continue
+		}
+		if _, seen := origin[a]; !seen {
+			origin[a] = ga.Target().String() // the program's own path comes first
+		}
+		for i, sub := range subs {
+			ph := phs[i][first+j]
+			name := ph.Name()
+			for k := 1; ; k++ {
+				if _, err := nn.Attr(sub, name); err != nil {
+					break
+				}
+				name = fmt.Sprintf("%s_%d", ph.Name(), k)
+			}
+			if isParam {
+				sub.ShareParameter(name, p)
+			} else {
+				sub.ShareBuffer(name, b)
+			}
+			if err := nn.Err(sub); err != nil {
+				return err
+			}
+			restore := sub.Graph.InsertingAfter(phs[i][len(phs[i])-1])
+			c, err := sub.Graph.GetAttr(name)
+			restore()
+			if err != nil {
+				return err
+			}
+			c.Meta = ph.Meta.Clone()
+			if _, err := ph.ReplaceAllUsesWith(c, nil, false); err != nil {
+				return err
+			}
+			gone = append(gone, erase{sub, ph})
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	for _, g := range gone {
+		if err := g.sub.Graph.EraseNode(g.ph); err != nil {
+			return err
+		}
+	}
+	if _, isTuple := n.Arg(at).(node.Tuple); isTuple {
+		return n.UpdateArg(at, node.Tuple(kept))
+	}
+	return n.UpdateArg(at, node.List(kept))
+}
+
+// seqArgs returns the elements of a list or tuple argument.
+func seqArgs(a node.Arg) ([]node.Arg, bool) {
+	switch x := a.(type) {
+	case node.List:
+		return []node.Arg(x), true
+	case node.Tuple:
+		return []node.Arg(x), true
+	}
+	return nil, false
+}
+
+// shareAt registers the parameter or buffer a in gm's module tree under
+// the dotted path, creating plain modules on the way.
+func shareAt(gm *fx.GraphModule, path string, a any) error {
+	parts := strings.Split(path, ".")
+	owner := &gm.Base
+	for _, p := range parts[:len(parts)-1] {
+		c, ok := owner.Child(p)
+		if !ok {
+			c = nn.RegisterModule(owner, p, emptyModule())
+		}
+		owner = c.ModuleBase()
+	}
+	leaf := parts[len(parts)-1]
+	switch x := a.(type) {
+	case *nn.Parameter:
+		owner.ShareParameter(leaf, x)
+	case *nn.Buffer:
+		owner.ShareBuffer(leaf, x)
+	}
+	return nn.Err(gm)
 }

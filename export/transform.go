@@ -65,6 +65,13 @@ func (ep *ExportedProgram) Transform(passes ...Pass) (*ExportedProgram, error) {
 		return nil, fmt.Errorf("export: Transform: %w", err)
 	}
 	calls := trackCalls(ep, gm.Graph)
+	// State reaches a subgraph as an operand: the passes see it there as
+	// state (read with get_attr) while they run; lift makes it an
+	// operand again.
+	origin := map[any]string{}
+	if err := sinkStateOperands(gm, 0, origin); err != nil {
+		return nil, fmt.Errorf("export: Transform: %w", err)
+	}
 	changed := false
 	for i, p := range passes {
 		c, err := applyPass(p, gm)
@@ -76,7 +83,7 @@ func (ep *ExportedProgram) Transform(passes ...Pass) (*ExportedProgram, error) {
 	if !changed {
 		return ep, nil
 	}
-	out, err := ep.lift(gm)
+	out, err := ep.lift(gm, origin)
 	if err != nil {
 		return nil, fmt.Errorf("export: Transform: %w", err)
 	}
@@ -115,9 +122,9 @@ type lifted struct {
 
 // lift turns gm, a GraphModule made by ep.Module and transformed, back
 // into a program.
-func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
+func (ep *ExportedProgram) lift(gm *fx.GraphModule, origin map[any]string) (*ExportedProgram, error) {
 	src := gm.Graph
-	if err := hoistSubgraphState(gm, 0); err != nil {
+	if err := hoistSubgraphState(gm, 0, origin); err != nil {
 		return nil, err
 	}
 	subs, err := subgraphsOf(gm, 0)

@@ -59,10 +59,10 @@
 // body, nested ones included): Pass.Apply runs the pass on each such
 // GraphModule, innermost first, then on the GraphModule itself. A pass
 // sees one graph at a time, so a rewrite never spans the boundary between
-// a graph and its branch. The batch-norm foldings find work inside a
-// branch only where the branch reads its state with get_attr (an FX
-// GraphModule's own attributes): in an exported program the state reaches
-// a branch as an operand (a placeholder), which they leave alone.
+// a graph and its branch. Constant folding and the batch-norm foldings
+// work inside a branch on the state the branch reads with get_attr (its
+// GraphModule's attributes); ExportedProgram.Transform arranges that for
+// exported programs, whose branches receive the state as operands.
 //
 // Passes run on an exported program through ExportedProgram.Transform,
 // which runs them on the program's GraphModule and lifts the state back

@@ -187,11 +187,13 @@ func TestTorchLoadsTransformedHigherOrder(t *testing.T) {
 	}
 }
 
-// TestTransformHoistsSubgraphState: a tensor that a pass leaves inside a
-// branch (constant folding's result) becomes an operand of the cond, a
-// placeholder of both branches and a lifted constant of the program, as
-// torch.export passes state into branches; the program still saves and
-// loads back the same.
+// TestTransformHoistsSubgraphState: while the passes run, the state a
+// cond passes to its branches is read there as state; a tensor that a pass
+// leaves inside a branch (constant folding's result) then becomes an
+// operand of the cond, a placeholder of both branches and a lifted
+// constant of the program, as torch.export passes state into branches,
+// and the parameters and buffers operands again (under their input
+// names); the program still saves and loads back the same, and runs.
 func TestTransformHoistsSubgraphState(t *testing.T) {
 	ep, err := pt2.Load(filepath.Join("testdata", "hop", "cond_params.pt2"))
 	require.NoError(t, err)
@@ -223,12 +225,14 @@ func TestTransformHoistsSubgraphState(t *testing.T) {
 	got, err := ep.Transform(addConst, passes.FoldConstants)
 	require.NoError(t, err)
 	text := got.String()
-	assert.Contains(t, text, "torch.ops.higher_order.cond(flag, true_graph_0, false_graph_0, [x, p_lin1_bias, p_lin1_weight, b_scale, p_lin2_bias, p_lin2_weight, c__folded_constant_0])")
+	// The state goes back to operands in the order the branches read it,
+	// the folded tensor among them.
+	assert.Contains(t, text, "torch.ops.higher_order.cond(flag, true_graph_0, false_graph_0, [x, b_scale, p_lin1_weight, p_lin1_bias, c__folded_constant_0, p_lin2_weight, p_lin2_bias])")
 	assert.Contains(t, text, "c__folded_constant_0: CONSTANT_TENSOR target='_folded_constant_0'")
 	for _, sg := range got.Subgraphs() {
 		phs := sg.Graph.Placeholders()
 		require.Len(t, phs, 7, sg.Name)
-		assert.Equal(t, "c__folded_constant_0", phs[6].Name(), sg.Name)
+		assert.Equal(t, "c__folded_constant_0", phs[4].Name(), sg.Name)
 		for n := range sg.Graph.Nodes() {
 			assert.NotEqual(t, node.GetAttr, n.Op(), "%s: no state is read inside a subgraph", sg.Name)
 		}
@@ -260,4 +264,36 @@ func TestTransformHoistsSubgraphState(t *testing.T) {
 		assert.NoError(t, r.Err, "case %d (flag %v)", i, flag)
 	}
 	assert.Positive(t, taken, "a case takes the true branch")
+}
+
+// TestTransformFoldsInsideBranches: Transform lets the passes see the
+// state a cond passes to its branches as state, so constant folding
+// computes the branches' permute of each linear weight once, as it does
+// in a program's own graph: PyTorch's decomposed cond_params has two
+// permute.default (core.op_counts), the folded one none, the weights
+// become lifted constants and the biases stay parameters; it still runs
+// to PyTorch's outputs.
+func TestTransformFoldsInsideBranches(t *testing.T) {
+	path := filepath.Join("testdata", "hop", "cond_params.pt2")
+	ep, err := pt2.Load(path)
+	require.NoError(t, err)
+	core, err := ep.RunDecompositions(decomp.Core())
+	require.NoError(t, err)
+	require.Equal(t, 2, programOpCounts(core)["aten.permute.default"])
+	folded, err := core.Transform(passes.FoldConstants, passes.DCE)
+	require.NoError(t, err)
+	counts := programOpCounts(folded)
+	assert.Zero(t, counts["aten.permute.default"], "the permutes are folded")
+	assert.Equal(t, 2, counts["aten.addmm.default"])
+	kinds := map[string]export.InputKind{}
+	for _, in := range folded.Signature.Inputs {
+		kinds[in.Name] = in.Kind
+	}
+	assert.Equal(t, map[string]export.InputKind{
+		"p_lin1_bias": export.Parameter, "p_lin2_bias": export.Parameter, "b_scale": export.Buffer,
+		"c__folded_constant_0": export.ConstantTensor, "c__folded_constant_0_1": export.ConstantTensor,
+		"x": export.UserInput, "flag": export.UserInput,
+	}, kinds)
+	checkCases(t, "folded", path, folded)
+	roundTrip(t, "folded", folded)
 }
