@@ -404,3 +404,19 @@ func TestHigherOrderPasses(t *testing.T) {
 		})
 	}
 }
+
+// TestHigherOrderPassErrors: a cond whose branch argument reads no
+// GraphModule is an error naming the pass, the node and the branch.
+func TestHigherOrderPassErrors(t *testing.T) {
+	gm := newGM(t, `%x = placeholder "x"()
+%w = get_attr "w"()
+%false_graph_0 = get_attr "false_graph_0"()
+%cond = call_function higher_order.cond(True, %w, %false_graph_0, [%x])
+%getitem = call_function operator.getitem(%cond, 0)
+%output = output "output"((%getitem,))
+`, map[string]*tensor.Tensor{"w": tensor.Scalar(float32(1))}, map[string]nn.Module{"false_graph_0": newGM(t, condFalse, nil, nil)})
+	_, err := passes.InlineConstantCond.Apply(gm)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `pass "inline_constant_cond": cond cond: its branch w is not a GraphModule`)
+	require.NoError(t, gm.Lint(), "the graph is left valid")
+}
