@@ -21,10 +21,10 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// controlFlow lists the control-flow programs of ../shared/pt2 (2.6) and
+// xformPrograms lists the control-flow programs of ../shared/pt2 (2.6) and
 // ../shared/pt2/torch-2.14, as testdata/hop holds copies of them, by a
 // short name.
-func controlFlow(t *testing.T) map[string]string {
+func xformPrograms(t *testing.T) map[string]string {
 	out := map[string]string{}
 	for _, dir := range []string{"", "torch-2.14"} {
 		files, _ := filepath.Glob(filepath.Join("testdata", "hop", dir, "*.pt2"))
@@ -74,7 +74,7 @@ func roundTrip(t *testing.T, what string, ep *export.ExportedProgram) {
 // program, runs the results on the io.json cases (PyTorch's outputs) and
 // round-trips them through both .pt2 layouts.
 func TestTransformHigherOrder(t *testing.T) {
-	for name, path := range controlFlow(t) {
+	for name, path := range xformPrograms(t) {
 		t.Run(name, func(t *testing.T) {
 			ep, err := pt2.Load(path)
 			require.NoError(t, err)
