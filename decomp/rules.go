@@ -352,9 +352,11 @@ func matmul(t1, t2 nn.Value) nn.Value {
 		out := call(aten.Mm, call(opUnsqueeze, t1, 0), call(opUnsqueeze, t2, 1))
 		return call(opView, out, intList())
 	case d1 == 2 && d2 == 1:
-		return call(aten.SqueezeDim, call(aten.Mm, t1, call(opUnsqueeze, t2, 1)), 1)
+		// squeeze.dims, as PyTorch 2.6 and 2.14 record the squeeze_ of
+		// their _matmul_impl (map_rows.core.pt2).
+		return call(aten.SqueezeDims, call(aten.Mm, t1, call(opUnsqueeze, t2, 1)), intList(1))
 	case d1 == 1 && d2 == 2:
-		return call(aten.SqueezeDim, call(aten.Mm, call(opUnsqueeze, t1, 0), t2), 0)
+		return call(aten.SqueezeDims, call(aten.Mm, call(opUnsqueeze, t1, 0), t2), intList(0))
 	case d1 == 2 && d2 == 2:
 		return call(aten.Mm, t1, t2)
 	case shouldFold(t1, d2) || shouldFold(t2, d1):

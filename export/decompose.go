@@ -29,8 +29,13 @@ import (
 // training IR keeps aten.add_ on b_calls) are functionalized as
 // run_decompositions does: the functional operator is recorded and the
 // written input's new value becomes a BUFFER_MUTATION or
-// USER_INPUT_MUTATION output. A program that calls higher-order operators
-// is refused with an error.
+// USER_INPUT_MUTATION output.
+//
+// A program that calls higher-order operators (cond, while_loop,
+// map_impl) keeps their nodes, their operands and the getitem nodes
+// reading their results; each subgraph (Subgraphs, nested ones included)
+// is decomposed in the same way, under the same name, as PyTorch's
+// run_decompositions decomposes the branch and body graphs.
 func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgram, error) {
 	if err := ep.checkInPlaceParameters(); err != nil {
 		return nil, err
@@ -71,12 +76,14 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 			}
 			vals[n] = p
 			inputs[n.Name()] = input{p, p.Node()}
+		case node.GetAttr:
+			v, err := r.replayGetAttr(n)
+			if err != nil {
+				return nil, fmt.Errorf("export: RunDecompositions: node %s: %w", n.Name(), err)
+			}
+			vals[n] = v
 		case node.CallFunction:
-			args, kwargs := mapArgs(n, vals)
-			var res any
-			r.replayVal, _ = node.Val.Get(&n.Meta)
-			res, err = r.replay(n, args, kwargs)
-			r.replayVal = nil
+			res, err := r.replayNode(n, vals)
 			if err != nil {
 				return nil, fmt.Errorf("export: RunDecompositions: node %s: %w", n.Name(), err)
 			}
@@ -119,11 +126,16 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 	}
 	g := r.rec.Graph()
 	g.EliminateDeadCode()
-	if err := decomp.Verify(g); err != nil {
+	if err := verifyDecomposed(g, r.table); err != nil {
 		return nil, fmt.Errorf("export: RunDecompositions: the graph is not core ATen: %w", err)
+	}
+	subs, err := ep.decomposeSubgraphs(ep.subgraphs, table, "")
+	if err != nil {
+		return nil, err
 	}
 	out := *ep
 	out.Graph = g
+	out.subgraphs = subs
 	out.Signature.Outputs = append(mutationSpecs, ep.Signature.Outputs...)
 	results := outArg.(node.Tuple)
 	for i := range out.Signature.Outputs {

@@ -116,6 +116,23 @@
 // folded or new state becomes parameters, buffers and lifted constants
 // again, state nothing reads is dropped, and the inputs keep their checks.
 //
+// Programs calling higher-order operators (cond, while_loop, map_impl,
+// as .pt2 files hold them) transform too. RunDecompositions keeps each
+// such node, its operands and the getitem nodes reading its results, and
+// decomposes every subgraph (nested ones included) as it decomposes the
+// program, as PyTorch's run_decompositions does; an aten operator no
+// table has a rule for stays (aten.max.default). In Transform the
+// subgraphs are GraphModule attributes of the program's module (Module),
+// the passes edit them there, and the lifted program takes them back as
+// its Subgraphs. While the passes run, the parameters and buffers a
+// higher-order node passes to its graphs are read inside them with
+// get_attr (so constant folding and the batch-norm foldings work in a
+// branch as in the program); afterwards every tensor a subgraph reads
+// (the state, constant folding's results) becomes an operand of the node
+// again, one placeholder per tensor in each of its graphs, in the order
+// the graphs read them, named as the program's inputs (p_lin1_bias,
+// c__folded_constant_0).
+//
 // # Data-dependent values
 //
 // A value read from tensor data (nn.Value.Item on an integer tensor,

@@ -65,6 +65,13 @@ func (ep *ExportedProgram) Transform(passes ...Pass) (*ExportedProgram, error) {
 		return nil, fmt.Errorf("export: Transform: %w", err)
 	}
 	calls := trackCalls(ep, gm.Graph)
+	// State reaches a subgraph as an operand: the passes see it there as
+	// state (read with get_attr) while they run; lift makes it an
+	// operand again.
+	origin := map[any]string{}
+	if err := sinkStateOperands(gm, 0, origin); err != nil {
+		return nil, fmt.Errorf("export: Transform: %w", err)
+	}
 	changed := false
 	for i, p := range passes {
 		c, err := applyPass(p, gm)
@@ -76,7 +83,7 @@ func (ep *ExportedProgram) Transform(passes ...Pass) (*ExportedProgram, error) {
 	if !changed {
 		return ep, nil
 	}
-	out, err := ep.lift(gm)
+	out, err := ep.lift(gm, origin)
 	if err != nil {
 		return nil, fmt.Errorf("export: Transform: %w", err)
 	}
@@ -115,8 +122,15 @@ type lifted struct {
 
 // lift turns gm, a GraphModule made by ep.Module and transformed, back
 // into a program.
-func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
+func (ep *ExportedProgram) lift(gm *fx.GraphModule, origin map[any]string) (*ExportedProgram, error) {
 	src := gm.Graph
+	if err := hoistSubgraphState(gm, 0, origin); err != nil {
+		return nil, err
+	}
+	subs, err := subgraphsOf(gm, 0)
+	if err != nil {
+		return nil, err
+	}
 	oldSpec := map[string]int{} // state target -> input position in ep
 	for i, in := range ep.Signature.Inputs {
 		if in.Kind != UserInput {
@@ -145,6 +159,9 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 	for n := range src.Nodes() {
 		if n.Op() != node.GetAttr {
 			continue
+		}
+		if _, isSub := subgraphModuleOf(gm, n); isSub {
+			continue // a subgraph stays an attribute
 		}
 		target := n.Target().String()
 		if byTarget[target] != nil {
@@ -205,7 +222,7 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 		switch {
 		case n.Op() == node.Output || skip[n]:
 			continue
-		case n.Op() == node.GetAttr:
+		case n.Op() == node.GetAttr && byTarget[n.Target().String()] != nil:
 			vmap[n] = byTarget[n.Target().String()].ph
 			continue
 		}
@@ -265,7 +282,12 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule) (*ExportedProgram, error) {
 		}
 		sig.Inputs = append(sig.Inputs, InputSpec{Kind: UserInput, Name: ph.Name()})
 	}
-	return ep.withState(g, sig, params, consts)
+	prog, err := ep.withState(g, sig, params, consts)
+	if err != nil {
+		return nil, err
+	}
+	prog.subgraphs = subs
+	return prog, nil
 }
 
 // liftAttr returns the input for the tensor that the get_attr node n

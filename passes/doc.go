@@ -45,6 +45,24 @@
 //     (aten.permute.default(w, [1, 0]) then aten.addmm.default, or
 //     aten.mm.default without bias, which becomes an addmm with the new
 //     bias).
+//   - InlineConstantCond replaces a cond whose predicate is a constant (a
+//     literal, or a one-element tensor constant folding left) by the
+//     branch it takes, copied in place of the cond node.
+//   - PruneHigherOrder removes the results of cond, while_loop and
+//     map_impl that nothing reads and the operands their graphs do not
+//     use, consistently across the graphs of one node (both branches'
+//     outputs and placeholders, the operand list, the getitem indices and
+//     the node's val).
+//
+// Every pass reaches into the graphs of higher-order operators
+// (torch.cond's branches, while_loop's cond and body graphs, map_impl's
+// body, nested ones included): Pass.Apply runs the pass on each such
+// GraphModule, innermost first, then on the GraphModule itself. A pass
+// sees one graph at a time, so a rewrite never spans the boundary between
+// a graph and its branch. Constant folding and the batch-norm foldings
+// work inside a branch on the state the branch reads with get_attr (its
+// GraphModule's attributes); ExportedProgram.Transform arranges that for
+// exported programs, whose branches receive the state as operands.
 //
 // Passes run on an exported program through ExportedProgram.Transform,
 // which runs them on the program's GraphModule and lifts the state back

@@ -33,6 +33,13 @@ func (p Pass) String() string { return p.Name }
 // with its name. A panic inside Run comes back as an error naming the pass.
 // With Apply a Pass is an export.Pass: ep.Transform(passes.FoldConvBN)
 // runs it on an exported program.
+//
+// Apply reaches into the graphs of higher-order operators: Run runs first
+// on every GraphModule that a cond, while_loop or map_impl node of gm
+// calls (read by a get_attr node; nested ones first), then on gm, so DCE,
+// CSE, constant folding, dropout removal and the fusions rewrite branch
+// and body graphs too. Each run sees one graph: a pattern matches inside
+// a branch and never across its boundary.
 func (p Pass) Apply(gm *fx.GraphModule) (changed bool, err error) {
 	if p.Run == nil {
 		return false, fmt.Errorf("passes: pass %q has no Run function", p.Name)
@@ -45,7 +52,7 @@ func (p Pass) Apply(gm *fx.GraphModule) (changed bool, err error) {
 			changed, err = true, fmt.Errorf("passes: pass %q panicked: %v", p.Name, r)
 		}
 	}()
-	changed, err = p.Run(gm)
+	changed, err = runDeep(p.Run, gm, 0)
 	if err != nil {
 		return changed, fmt.Errorf("passes: pass %q: %w", p.Name, err)
 	}

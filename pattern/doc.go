@@ -47,6 +47,15 @@
 // nodes called and nothing calls any more (torch.fx deletes every unused
 // submodule).
 //
+// In a GraphModule whose graph calls higher-order operators (cond,
+// while_loop, map_impl: their branch and body graphs are GraphModule
+// attributes read with get_attr), Find and Replace also match inside each
+// of those graphs, nested ones included, each on its own: a match lies
+// inside one graph and never spans the boundary between a graph and a
+// branch (the higher-order node is opaque to the graph around it, and a
+// branch's placeholders are its inputs). The matches come in that order:
+// the GraphModule's own graph first, then its subgraphs.
+//
 // These rules are checked against torch.fx itself: the cases of PyTorch's
 // test/fx/test_subgraph_rewriter.py, ported to Go, give the graphs
 // torch.fx's replace_pattern gives, node for node.

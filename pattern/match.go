@@ -93,7 +93,9 @@ func (m *Match) String() string {
 }
 
 // Find returns the non-overlapping matches of pattern in target (a
-// *graph.Graph or a *fx.GraphModule), in graph order of their anchors.
+// *graph.Graph or a *fx.GraphModule), in graph order of their anchors (a
+// GraphModule's own graph first, then the graphs of its higher-order
+// operators, each matched apart: see eachSubgraph).
 // pattern is a *Pattern or anything Compile accepts (compiled with opts).
 func Find(target any, pattern any, opts ...Option) ([]*Match, error) {
 	c := newConfig(opts)
@@ -105,7 +107,23 @@ func Find(target any, pattern any, opts ...Option) ([]*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pattern.Find: %w", err)
 	}
-	return m.all(), nil
+	out := m.all()
+	gm, ok := target.(*fx.GraphModule)
+	if !ok {
+		return out, nil
+	}
+	err = eachSubgraph(gm, func(sub *fx.GraphModule) error {
+		m, err := newMatcher(sub, p, extraFilters(pattern, c))
+		if err != nil {
+			return err
+		}
+		out = append(out, m.all()...)
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("pattern.Find: %w", err)
+	}
+	return out, nil
 }
 
 // Explain reports why pattern does or does not match in target with the

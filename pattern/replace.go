@@ -17,7 +17,9 @@ import (
 
 // Replace replaces every non-overlapping match of pattern in target (a
 // *fx.GraphModule or a *graph.Graph) with a copy of replacement, and returns
-// the matches it replaced, in graph order. pattern is a *Pattern or anything
+// the matches it replaced, in graph order (a GraphModule's own graph
+// first, then the graphs of its higher-order operators: see
+// eachSubgraph). pattern is a *Pattern or anything
 // Compile accepts; replacement is anything Compile accepts (a Go function,
 // an nn.Module, a *fx.GraphModule or a *graph.Graph).
 //
@@ -199,7 +201,25 @@ func (r *replacementGraph) bringRefs(t *fx.ModuleEditor, p *Pattern) error {
 	return nil
 }
 
-func replace(target any, p *Pattern, extra []func(*Match) bool, onSkip func(*Match, error), with func(*Match) (*replacementGraph, error)) (out []*Match, err error) {
+func replace(target any, p *Pattern, extra []func(*Match) bool, onSkip func(*Match, error), with func(*Match) (*replacementGraph, error)) ([]*Match, error) {
+	out, err := replaceIn(target, p, extra, onSkip, with)
+	if err != nil {
+		return out, err
+	}
+	gm, ok := target.(*fx.GraphModule)
+	if !ok {
+		return out, nil
+	}
+	err = eachSubgraph(gm, func(sub *fx.GraphModule) error {
+		more, err := replaceIn(sub, p, extra, onSkip, with)
+		out = append(out, more...)
+		return err
+	})
+	return out, err
+}
+
+// replaceIn is replace on one graph, its subgraphs left alone.
+func replaceIn(target any, p *Pattern, extra []func(*Match) bool, onSkip func(*Match, error), with func(*Match) (*replacementGraph, error)) (out []*Match, err error) {
 	m, err := newMatcher(target, p, extra)
 	if err != nil {
 		return nil, fmt.Errorf("pattern.Replace: %w", err)

@@ -41,7 +41,15 @@
 // constraints and writes buffer and input mutations back (package export).
 // A program calling a higher-order operator (cond, while_loop, map_impl)
 // runs its branch and body graphs, PyTorch 2.6's while_loop programs
-// included, which 2.6 itself cannot run from its own file.
+// included, which 2.6 itself cannot run from its own file. Such a
+// program also decomposes (RunDecompositions decomposes every branch and
+// body graph: the op counts, subgraphs included, are PyTorch 2.6's
+// run_decompositions'), transforms (passes reach into the subgraphs; a
+// cond with a constant predicate is inlined, unused results and operands
+// pruned) and saves back in both layouts with its subgraphs: gofx reads
+// back the same program, and PyTorch 2.6 and 2.14 load it with the same
+// op counts and run it (2.6 cannot run a while_loop program, its own files
+// included).
 //
 // ReadIO reads the io.json files of ../shared/pt2 (the flat user inputs
 // and outputs of each case, the buffers after the call, the inputs it

@@ -105,7 +105,10 @@ type torchResult struct {
 	MaxAbsDiff float64 `json:"max_abs_diff"`
 	Error      *string `json:"error"`
 	Trace      string  `json:"trace"`
-	Fallback   bool    `json:"legacy_fallback"`
+	// OpCounts are the loaded program's call_function targets, subgraphs
+	// included, as ep.json counts them.
+	OpCounts map[string]int `json:"op_counts"`
+	Fallback bool           `json:"legacy_fallback"`
 }
 
 // runTorchCheck runs testdata/torch_load_check.py on pairs of (file,

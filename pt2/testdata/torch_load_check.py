@@ -1,6 +1,10 @@
 """Load .pt2 files that gofx wrote with PyTorch's torch.export.load, run
 ep.module() on the cases of an io.json, and print one JSON line per file:
-{"file", "torch", "cases", "max_abs_diff", "error", "legacy_fallback"}.
+{"file", "torch", "cases", "max_abs_diff", "error", "legacy_fallback",
+"op_counts"}: op_counts counts the call_function targets of the loaded
+program and of its subgraphs (gen_pt2.py's op_counts, as ep.json holds
+them), taken before running so that a program PyTorch loads but cannot run
+(2.6's while_loop) still has its graph checked.
 
 Usage: python3 torch_load_check.py FILE.pt2 IO.json [FILE.pt2 IO.json ...]
 
@@ -79,11 +83,29 @@ class Fallback(logging.Handler):
             self.seen = True
 
 
+def op_counts(gm):
+    c = {}
+    for mod in gm.modules():
+        if isinstance(mod, torch.fx.GraphModule):
+            for n in mod.graph.nodes:
+                if n.op == "call_function":
+                    t = n.target
+                    if isinstance(t, torch._ops.OpOverload):
+                        k = f"{t.namespace}.{t._opname}.{t._overloadname}"
+                    elif hasattr(t, "name"):
+                        k = str(t.name())
+                    else:
+                        k = str(t)
+                    c[k] = c.get(k, 0) + 1
+    return c
+
+
 def check(path, io_path):
     res = {"file": path, "torch": torch.__version__, "cases": 0, "max_abs_diff": 0.0, "error": None}
     fb = Fallback()
     logging.getLogger("torch.export").addHandler(fb)
     try:
+        res["op_counts"] = op_counts(torch.export.load(path).graph_module)
         with open(io_path) as f:
             io = json.load(f)
         cases = io.get("cases") or [{"inputs": io["inputs"], "outputs": io["outputs"]}]
