@@ -48,9 +48,9 @@ func Example_unbacked() {
 	// def forward(self, x, k):
 	//     _local_scalar_dense = torch.ops.aten._local_scalar_dense.default(k);  k = None
 	//     sym_constrain_range_for_size_default = torch.ops.aten.sym_constrain_range_for_size.default(_local_scalar_dense);  sym_constrain_range_for_size_default = None
-	//     ge = operator.ge(_local_scalar_dense, 0)
+	//     ge = _local_scalar_dense >= 0
 	//     _assert_scalar_default = torch.ops.aten._assert_scalar.default(ge, "Runtime assertion failed for expression u0 >= 0 on node 'ge'");  ge = _assert_scalar_default = None
-	//     le = operator.le(_local_scalar_dense, 4)
+	//     le = _local_scalar_dense <= 4
 	//     _assert_scalar_default_1 = torch.ops.aten._assert_scalar.default(le, "Runtime assertion failed for expression u0 <= 4 on node 'le'");  le = _assert_scalar_default_1 = None
 	//     slice_1 = torch.ops.aten.slice.Tensor(x, 0, 0, _local_scalar_dense);  x = _local_scalar_dense = None
 	//     sum_1 = torch.ops.aten.sum.dim_IntList(slice_1, [0], False);  slice_1 = None
