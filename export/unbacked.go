@@ -89,7 +89,7 @@ func (r *recorder) unbackedFunction(fn node.Function, args []nn.Value) (out nn.V
 			return fail(fmt.Errorf("min and max must be ints, got %s and %s", args[1].Kind(), args[2].Kind()))
 		}
 		if lo > hi {
-			return fail(fmt.Errorf("Maximum value to constrain_as_size can't be less than the specified min value, received min=%d and max=%d", lo, hi))
+			return fail(torchErr("Maximum value to constrain_as_size can't be less than the specified min value, received min=%d and max=%d", lo, hi))
 		}
 		bounds = sym.Range{Lo: lo, Hi: hi}
 	}
@@ -116,7 +116,7 @@ func (r *recorder) unbackedFunction(fn node.Function, args []nn.Value) (out nn.V
 		}
 	}
 	if err := r.env.Constrain(u, bounds); err != nil {
-		return fail(fmt.Errorf("Invalid value range for %s between [%s, %s]: %w", u, bound(bounds.Lo), bound(bounds.Hi), err))
+		return fail(torchErr("Invalid value range for %s between [%s, %s]: %w", u, bound(bounds.Lo), bound(bounds.Hi), err))
 	}
 	return nn.None, true, nil
 }
@@ -375,3 +375,7 @@ func (r *recorder) replayedUnbacked(op *ops.Operator) ([]any, bool) {
 	}
 	return nil, false
 }
+
+// torchErr is an error with PyTorch's own message (capitalized, with its
+// punctuation), which tests and users compare with PyTorch's.
+func torchErr(format string, a ...any) error { return fmt.Errorf(format, a...) }

@@ -39,7 +39,7 @@ const checkFailed = "Expected cond to be True, but got False. (Could this error 
 func init() {
 	RegisterMethod("item", func(a []Value, kw map[string]Value) (Value, error) {
 		if len(a) != 1 || len(kw) != 0 {
-			return None, fmt.Errorf("Tensor.item takes no arguments, got %d", len(a)-1+len(kw))
+			return None, fmt.Errorf("item takes no arguments, got %d", len(a)-1+len(kw))
 		}
 		return Apply(opItem, a[:1], nil)
 	})
@@ -80,7 +80,7 @@ func init() {
 			}
 			lo, hi := a[1].v.(int64), a[2].v.(int64)
 			if n < lo || n > hi {
-				return None, fmt.Errorf("Invalid value range for %d between [%d, %d].", n, lo, hi)
+				return None, torchErr("Invalid value range for %d between [%d, %d].", n, lo, hi)
 			}
 			return None, nil
 		}))
@@ -167,3 +167,7 @@ func (s symSlice) apply(x Value, dim int64) (Value, error) {
 	}
 	return Apply(opSliceT, args, nil)
 }
+
+// torchErr is an error with PyTorch's own message (capitalized, with its
+// punctuation), which tests and users compare with PyTorch's.
+func torchErr(format string, a ...any) error { return fmt.Errorf(format, a...) }
