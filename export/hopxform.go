@@ -17,17 +17,6 @@ import (
 	"github.com/gofx/gofx/tensor"
 )
 
-// isHigherOrderNode reports whether n calls a higher-order operator
-// (torch.ops.higher_order.cond, while_loop, map_impl, ...): a
-// call_function node whose target's name starts with higher_order.
-func isHigherOrderNode(n *node.Node) bool {
-	if n.Op() != node.CallFunction {
-		return false
-	}
-	name := n.Target().String()
-	return strings.HasPrefix(name, "higher_order.") || strings.HasPrefix(name, "torch.ops.higher_order.")
-}
-
 // subgraphRef is, while RunDecompositions replays a graph, the value of a
 // get_attr node that reads a subgraph: the new graph's get_attr node.
 type subgraphRef struct{ n *node.Node }
@@ -202,7 +191,7 @@ func (ep *ExportedProgram) decomposeGraph(sg *graph.Graph, table decomp.Table, w
 // the getitem nodes reading its results are recorded as they are, any
 // other node through the decompositions.
 func (r *recorder) replayNode(n *node.Node, vals map[*node.Node]any) (any, error) {
-	if isHigherOrderNode(n) {
+	if graph.IsHigherOrder(n) {
 		return r.replayHOP(n, vals)
 	}
 	if n.Function() == node.Function(nn.GetItem) && n.NumArgs() == 2 {
@@ -332,7 +321,7 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int, origin map[any]string) er
 		return fmt.Errorf("subgraphs nested deeper than %d", maxSubgraphDepth)
 	}
 	for _, n := range slices.Collect(gm.Graph.Nodes()) {
-		if !isHigherOrderNode(n) {
+		if !graph.IsHigherOrder(n) {
 			continue
 		}
 		var subs []*fx.GraphModule
@@ -546,7 +535,7 @@ func sinkStateOperands(gm *fx.GraphModule, depth int, origin map[any]string) err
 	}
 	uses := map[*fx.GraphModule]int{}
 	for n := range gm.Graph.Nodes() {
-		if isHigherOrderNode(n) {
+		if graph.IsHigherOrder(n) {
 			n.EachInput(func(in *node.Node) {
 				if sub, ok := subgraphModuleOf(gm, in); ok {
 					uses[sub]++
@@ -555,7 +544,7 @@ func sinkStateOperands(gm *fx.GraphModule, depth int, origin map[any]string) err
 		}
 	}
 	for _, n := range slices.Collect(gm.Graph.Nodes()) {
-		if !isHigherOrderNode(n) {
+		if !graph.IsHigherOrder(n) {
 			continue
 		}
 		var subs []*fx.GraphModule

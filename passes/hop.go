@@ -11,16 +11,6 @@ import (
 	"github.com/gofx/gofx/node"
 )
 
-// isHigherOrder reports whether n calls a higher-order operator
-// (higher_order.cond, while_loop, map_impl).
-func isHigherOrder(n *node.Node) bool {
-	if n.Op() != node.CallFunction {
-		return false
-	}
-	name := n.Target().String()
-	return strings.HasPrefix(name, "higher_order.") || strings.HasPrefix(name, "torch.ops.higher_order.")
-}
-
 // hopKind is the name of n's higher-order operator ("cond", "while_loop",
 // "map_impl").
 func hopKind(n *node.Node) string {
@@ -34,7 +24,7 @@ func hopKind(n *node.Node) string {
 func subgraphModules(gm *fx.GraphModule) (names []string, mods []*fx.GraphModule) {
 	seen := map[*fx.GraphModule]bool{}
 	for n := range gm.Graph.Nodes() {
-		if !isHigherOrder(n) {
+		if !graph.IsHigherOrder(n) {
 			continue
 		}
 		n.EachInput(func(in *node.Node) {
@@ -101,7 +91,7 @@ var InlineConstantCond = Pass{
 func inlineConstantConds(gm *fx.GraphModule) (bool, error) {
 	changed := false
 	for _, n := range slices.Collect(gm.Graph.Nodes()) {
-		if n.Erased() || !isHigherOrder(n) || hopKind(n) != "cond" || n.NumArgs() != 4 {
+		if n.Erased() || !graph.IsHigherOrder(n) || hopKind(n) != "cond" || n.NumArgs() != 4 {
 			continue
 		}
 		pred, ok := constantPred(gm, n.Arg(0))
@@ -306,7 +296,7 @@ var PruneHigherOrder = Pass{
 func pruneHigherOrder(gm *fx.GraphModule) (bool, error) {
 	uses := map[*fx.GraphModule]int{}
 	for n := range gm.Graph.Nodes() {
-		if isHigherOrder(n) {
+		if graph.IsHigherOrder(n) {
 			n.EachInput(func(in *node.Node) {
 				if sub, ok := subgraphOf(gm, in); ok {
 					uses[sub]++
@@ -316,7 +306,7 @@ func pruneHigherOrder(gm *fx.GraphModule) (bool, error) {
 	}
 	changed := false
 	for _, n := range slices.Collect(gm.Graph.Nodes()) {
-		if !isHigherOrder(n) {
+		if !graph.IsHigherOrder(n) {
 			continue
 		}
 		var c bool

@@ -2,9 +2,9 @@ package pattern
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 )
@@ -31,7 +31,7 @@ func walkSubgraphs(gm *fx.GraphModule, fn func(*fx.GraphModule) error, depth int
 	}
 	seen := map[*fx.GraphModule]bool{}
 	for n := range gm.Graph.Nodes() {
-		if n.Op() != node.CallFunction || !strings.HasPrefix(n.Target().String(), "higher_order.") {
+		if !graph.IsHigherOrder(n) {
 			continue
 		}
 		for _, a := range n.Args() {
