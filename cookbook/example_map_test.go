@@ -74,7 +74,7 @@ func Example_map() {
 	//                  # File: example_map_test.go:43 in (*rows).Forward.func1, code: return F.Map(func(x nn.Value, a ...nn.Value) nn.Value { return x.Matmul(a[0]).Add(a[1]).Tanh() },
 	//                 unsqueeze: "f32[1, 3]" = torch.ops.aten.unsqueeze.default(xs, 0);  xs = None
 	//                 mm: "f32[1, 2]" = torch.ops.aten.mm.default(unsqueeze, p_w);  unsqueeze = p_w = None
-	//                 squeeze: "f32[2]" = torch.ops.aten.squeeze.dim(mm, 0);  mm = None
+	//                 squeeze: "f32[2]" = torch.ops.aten.squeeze.dims(mm, [0]);  mm = None
 	//                 add: "f32[2]" = torch.ops.aten.add.Tensor(squeeze, b);  squeeze = b = None
 	//                 tanh: "f32[2]" = torch.ops.aten.tanh.default(add);  add = None
 	//                 return (tanh,)
