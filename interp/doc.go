@@ -67,4 +67,13 @@
 // called; after mutating the graph, create a new Interpreter. An
 // Interpreter is not safe for concurrent use: it holds the state of the
 // run in progress.
+//
+// # Operators defined by a graph
+//
+// Define registers a custom operator (ops.Define) whose kernel and meta
+// function run a graph: the graph's placeholders are the schema's
+// arguments, its output the result. A program PyTorch saved that calls an
+// operator defined in Python (torch.library.custom_op) runs once its body
+// is written as a graph; gofx's CLI reads such definitions from a txtar
+// file with -ops.
 package interp

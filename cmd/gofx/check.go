@@ -19,11 +19,15 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	ioPath := fs.String("io", "", "inputs and PyTorch's outputs (NAME.io.json)")
 	via := fs.String("via", "", "comma-separated pipelines: for a zoo model "+strings.Join(models.Pipelines, ", ")+" (default eager,trace); for a .pt2 file "+strings.Join(filePipelines, ", ")+" (default all)")
 	program := fs.String("program", "", "for a .pt2 file holding several programs: which one (default: the first)")
+	opsFile := fs.String("ops", "", opsUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if file, err := fileArg(fs.Args()); err != errNoFile {
 		if err != nil {
+			return err
+		}
+		if err := defineOps(*opsFile); err != nil {
 			return err
 		}
 		if *model != "" || *weights != "" {
@@ -81,11 +85,15 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	model := fs.String("model", "", "zoo model name ("+strings.Join(models.Names(), ", ")+")")
 	program := fs.String("program", "", "for a .pt2 file holding several programs: which one (default: the first)")
+	opsFile := fs.String("ops", "", opsUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if file, err := fileArg(fs.Args()); err != errNoFile {
 		if err != nil {
+			return err
+		}
+		if err := defineOps(*opsFile); err != nil {
 			return err
 		}
 		if *model != "" {

@@ -37,6 +37,7 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	cluster := fs.Bool("cluster", false, "draw each module's nodes in a box")
 	out := fs.String("o", "", "write to FILE instead of standard output")
 	program := fs.String("program", "", "for a .pt2 file holding several programs: which one (default: the first)")
+	opsFile := fs.String("ops", "", opsUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -45,6 +46,9 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 	}
 	if file, err := fileArg(fs.Args()); err != errNoFile {
 		if err != nil {
+			return err
+		}
+		if err := defineOps(*opsFile); err != nil {
 			return err
 		}
 		if *model != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -12,7 +13,11 @@ import (
 	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/fx"
+	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/txtar"
+	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/nn"
+	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/pt2/archive"
@@ -302,4 +307,40 @@ func fileArg(args []string) (string, error) {
 		return args[0], nil
 	}
 	return "", fmt.Errorf("%w: want one .pt2 file, got %q", errUsage, args)
+}
+
+const opsUsage = "define custom operators the .pt2 file calls: a txtar file, each file in it named by an operator's schema and holding its body as graph text (interp.Define)"
+
+// defineOps registers the custom operators of the txtar file at path
+// ("" does nothing): each file of the archive is named by a schema
+// (gofxtest::scaled_softplus(Tensor x, float beta) -> Tensor) and holds
+// the operator's body as gofx graph text, whose placeholders are the
+// schema's arguments.
+func defineOps(path string) error {
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("-ops: %w", err)
+	}
+	a := txtar.Parse(data)
+	if len(a.Files) == 0 {
+		return fmt.Errorf("-ops %s: no operator in it (a txtar file: \"-- SCHEMA --\" then the body's graph text)", path)
+	}
+	for _, f := range a.Files {
+		if s, err := ops.ParseSchema(f.Name); err == nil {
+			if op, ok := ops.Global().Lookup(s.QualifiedName()); ok && op.Schema().String() == s.String() {
+				continue // defined by an earlier command of this process
+			}
+		}
+		g, err := graph.Parse(string(f.Data))
+		if err != nil {
+			return fmt.Errorf("-ops %s: %s: %w", path, f.Name, err)
+		}
+		if _, err := interp.Define(f.Name, g); err != nil {
+			return fmt.Errorf("-ops %s: %w", path, err)
+		}
+	}
+	return nil
 }

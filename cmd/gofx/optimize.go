@@ -46,6 +46,7 @@ func runOptimize(args []string, stdout, stderr io.Writer) error {
 	showGraph := fs.Bool("graph", true, "print the optimized graph")
 	out := fs.String("o", "", "for a .pt2 file: write the optimized program to OUT.pt2 (in the file's container)")
 	program := fs.String("program", "", "for a .pt2 file holding several programs: which one (default: the first)")
+	opsFile := fs.String("ops", "", opsUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -54,6 +55,9 @@ func runOptimize(args []string, stdout, stderr io.Writer) error {
 	}
 	if file, err := fileArg(fs.Args()); err != errNoFile {
 		if err != nil {
+			return err
+		}
+		if err := defineOps(*opsFile); err != nil {
 			return err
 		}
 		if *model != "" || *weights != "" {
