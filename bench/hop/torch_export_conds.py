@@ -1,4 +1,4 @@
-"""Times torch.export.export of the models gofx's BenchmarkExportConds
+"""Times torch.export.export (PyTorch 2.6 here) of the models gofx's BenchmarkExportConds
 exports (export/controlflow_bench_test.go): N torch.cond on x.sum() > 0
 (sin or cos), one after the other or nested N deep, on a [4, 3] input.
 One JSON line per model: the median of RUNS exports, in ms, and per cond.
