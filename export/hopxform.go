@@ -234,19 +234,6 @@ func verifyDecomposed(g *graph.Graph, table decomp.Table) error {
 	return &decomp.VerifyError{Nodes: bad}
 }
 
-// subgraphModule returns the GraphModule the get_attr node n of gm reads.
-func subgraphModuleOf(gm *fx.GraphModule, n *node.Node) (*fx.GraphModule, bool) {
-	if n.Op() != node.GetAttr {
-		return nil, false
-	}
-	m, err := nn.Submodule(gm, n.Target().String())
-	if err != nil {
-		return nil, false
-	}
-	sub, ok := m.(*fx.GraphModule)
-	return sub, ok
-}
-
 // subgraphsOf returns the subgraphs gm's get_attr nodes read, in graph
 // order, as a program holds them (their graphs are gm's, not copies).
 func subgraphsOf(gm *fx.GraphModule, depth int) ([]Subgraph, error) {
@@ -256,7 +243,7 @@ func subgraphsOf(gm *fx.GraphModule, depth int) ([]Subgraph, error) {
 	var out []Subgraph
 	seen := map[string]bool{}
 	for n := range gm.Graph.Nodes() {
-		sub, ok := subgraphModuleOf(gm, n)
+		sub, ok := gm.SubgraphAt(n)
 		if !ok || seen[n.Target().String()] {
 			continue
 		}
@@ -327,7 +314,7 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int, origin map[any]string) er
 		var subs []*fx.GraphModule
 		for _, a := range n.Args() {
 			if ga, ok := a.(*node.Node); ok {
-				if sub, ok := subgraphModuleOf(gm, ga); ok {
+				if sub, ok := gm.SubgraphAt(ga); ok {
 					subs = append(subs, sub)
 				}
 			}
@@ -344,7 +331,7 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int, origin map[any]string) er
 				if b.Op() != node.GetAttr {
 					continue
 				}
-				if _, isSub := subgraphModuleOf(sub, b); isSub {
+				if _, isSub := sub.SubgraphAt(b); isSub {
 					continue
 				}
 				a, err := nn.Attr(sub, b.Target().String())
@@ -537,7 +524,7 @@ func sinkStateOperands(gm *fx.GraphModule, depth int, origin map[any]string) err
 	for n := range gm.Graph.Nodes() {
 		if graph.IsHigherOrder(n) {
 			n.EachInput(func(in *node.Node) {
-				if sub, ok := subgraphModuleOf(gm, in); ok {
+				if sub, ok := gm.SubgraphAt(in); ok {
 					uses[sub]++
 				}
 			})
@@ -551,7 +538,7 @@ func sinkStateOperands(gm *fx.GraphModule, depth int, origin map[any]string) err
 		shared := false
 		for _, a := range n.Args() {
 			if ga, ok := a.(*node.Node); ok {
-				if sub, ok := subgraphModuleOf(gm, ga); ok {
+				if sub, ok := gm.SubgraphAt(ga); ok {
 					subs = append(subs, sub)
 					shared = shared || uses[sub] != 1
 				}

@@ -160,7 +160,7 @@ func (ep *ExportedProgram) lift(gm *fx.GraphModule, origin map[any]string) (*Exp
 		if n.Op() != node.GetAttr {
 			continue
 		}
-		if _, isSub := subgraphModuleOf(gm, n); isSub {
+		if _, isSub := gm.SubgraphAt(n); isSub {
 			continue // a subgraph stays an attribute
 		}
 		target := n.Target().String()

@@ -19,6 +19,21 @@ func (gm *GraphModule) Subgraphs() []graph.Subgraph {
 	return subgraphsOf(gm, 0)
 }
 
+// SubgraphAt returns the GraphModule submodule of gm that the get_attr
+// node n reads (a higher-order operator's branch or body graph), and
+// false when n is no get_attr or reads something else.
+func (gm *GraphModule) SubgraphAt(n *node.Node) (*GraphModule, bool) {
+	if n.Op() != node.GetAttr {
+		return nil, false
+	}
+	m, err := nn.Submodule(gm, n.Target().String())
+	if err != nil {
+		return nil, false
+	}
+	sub, ok := m.(*GraphModule)
+	return sub, ok
+}
+
 // maxSubgraphDepth bounds the nesting Subgraphs follows (a module tree
 // that holds itself would otherwise never end).
 const maxSubgraphDepth = 200
@@ -37,11 +52,7 @@ func subgraphsOf(gm *GraphModule, depth int) []graph.Subgraph {
 		if seen[target] {
 			continue
 		}
-		m, err := nn.Submodule(gm, target)
-		if err != nil {
-			continue
-		}
-		sub, ok := m.(*GraphModule)
+		sub, ok := gm.SubgraphAt(n)
 		if !ok {
 			continue
 		}

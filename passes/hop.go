@@ -28,7 +28,7 @@ func subgraphModules(gm *fx.GraphModule) (names []string, mods []*fx.GraphModule
 			continue
 		}
 		n.EachInput(func(in *node.Node) {
-			sub, ok := subgraphOf(gm, in)
+			sub, ok := gm.SubgraphAt(in)
 			if ok && !seen[sub] {
 				seen[sub] = true
 				names = append(names, in.Target().String())
@@ -37,19 +37,6 @@ func subgraphModules(gm *fx.GraphModule) (names []string, mods []*fx.GraphModule
 		})
 	}
 	return names, mods
-}
-
-// subgraphOf returns the GraphModule that the get_attr node n reads.
-func subgraphOf(gm *fx.GraphModule, n *node.Node) (*fx.GraphModule, bool) {
-	if n.Op() != node.GetAttr {
-		return nil, false
-	}
-	m, err := nn.Submodule(gm, n.Target().String())
-	if err != nil {
-		return nil, false
-	}
-	sub, ok := m.(*fx.GraphModule)
-	return sub, ok
 }
 
 // runDeep runs run on the subgraphs that gm's higher-order operators call
@@ -105,7 +92,7 @@ func inlineConstantConds(gm *fx.GraphModule) (bool, error) {
 		if !ok {
 			continue
 		}
-		branch, ok := subgraphOf(gm, ga)
+		branch, ok := gm.SubgraphAt(ga)
 		if !ok {
 			return changed, fmt.Errorf("cond %s: its branch %s is not a GraphModule", n.Name(), ga.Name())
 		}
@@ -298,7 +285,7 @@ func pruneHigherOrder(gm *fx.GraphModule) (bool, error) {
 	for n := range gm.Graph.Nodes() {
 		if graph.IsHigherOrder(n) {
 			n.EachInput(func(in *node.Node) {
-				if sub, ok := subgraphOf(gm, in); ok {
+				if sub, ok := gm.SubgraphAt(in); ok {
 					uses[sub]++
 				}
 			})
@@ -342,7 +329,7 @@ func subgraphArgs(gm *fx.GraphModule, n *node.Node, uses map[*fx.GraphModule]int
 		if !ok {
 			return nil, false
 		}
-		sub, ok := subgraphOf(gm, ga)
+		sub, ok := gm.SubgraphAt(ga)
 		if !ok || uses[sub] != 1 || slices.Contains(out, sub) {
 			return nil, false
 		}

@@ -552,18 +552,7 @@ func keepsWrapped(op *ops.Operator, n *node.Node) bool {
 	if !wrappedNumberOps[op.Schema().QualifiedName()] {
 		return false
 	}
-	args := n.Args()
-	in := make([]any, len(args))
-	for i, a := range args {
-		in[i] = bindValue(a)
-	}
-	var kw map[string]any
-	if k := n.Kwargs(); len(k) > 0 {
-		kw = make(map[string]any, len(k))
-		for _, f := range k {
-			kw[f.Name] = bindValue(f.Value)
-		}
-	}
+	in, kw := bindArgs(n)
 	_, err := op.Bind(in, kw)
 	return err == nil
 }

@@ -102,6 +102,14 @@ func resolveCall(name string, args []node.Arg, kwargs node.Kwargs) (*ops.Operato
 // (nodes standing for tensors, or the numbers their val says; a number is
 // not wrapped for a Tensor parameter).
 func binds(op *ops.Operator, n *node.Node) bool {
+	in, kw := bindArgs(n)
+	_, err := op.BindExact(in, kw)
+	return err == nil
+}
+
+// bindArgs returns n's arguments as ops.Bind takes them (bindValue of
+// each).
+func bindArgs(n *node.Node) ([]any, map[string]any) {
 	args := n.Args()
 	in := make([]any, len(args))
 	for i, a := range args {
@@ -114,8 +122,7 @@ func binds(op *ops.Operator, n *node.Node) bool {
 			kw[f.Name] = bindValue(f.Value)
 		}
 	}
-	_, err := op.BindExact(in, kw)
-	return err == nil
+	return in, kw
 }
 
 // writeSig writes the kind of a graph argument, as bindValue sees it.

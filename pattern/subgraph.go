@@ -5,7 +5,6 @@ import (
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
-	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 )
 
@@ -36,14 +35,10 @@ func walkSubgraphs(gm *fx.GraphModule, fn func(*fx.GraphModule) error, depth int
 		}
 		for _, a := range n.Args() {
 			in, ok := a.(*node.Node)
-			if !ok || in.Op() != node.GetAttr {
+			if !ok {
 				continue
 			}
-			m, err := nn.Submodule(gm, in.Target().String())
-			if err != nil {
-				continue
-			}
-			sub, ok := m.(*fx.GraphModule)
+			sub, ok := gm.SubgraphAt(in)
 			if !ok || seen[sub] {
 				continue
 			}
