@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
 	"github.com/gofx/gofx/torchscript/archive"
 )
@@ -257,4 +258,45 @@ func FuzzDebugInfo(f *testing.F) {
 			_, _ = d.Lookup(r.Offset)
 		}
 	})
+}
+
+// TestBigEndian reads traced.trace.pt with its storages byte-swapped and a
+// "byteorder" record of "big": the same values come back.
+func TestBigEndian(t *testing.T) {
+	recs := records(t, "testdata/traced.trace.pt")
+	swap := func(d []byte, size int) []byte {
+		out := append([]byte(nil), d...)
+		for i := 0; i+size <= len(out); i += size {
+			for j := 0; j < size/2; j++ {
+				out[i+j], out[i+size-1-j] = out[i+size-1-j], out[i+j]
+			}
+		}
+		return out
+	}
+	b := rezip(t, recs, func(n string, d []byte) []byte {
+		switch {
+		case n == "byteorder":
+			return []byte("big")
+		case strings.HasPrefix(n, "data/"): // float32 weight and bias
+			return swap(d, 4)
+		case strings.HasPrefix(n, "constants/"): // the float64 constant
+			return swap(d, 8)
+		}
+		return d
+	})
+	big, err := read(b)
+	require.NoError(t, err)
+	require.True(t, big.BigEndian)
+	little := mustOpen(t, "testdata/traced.trace.pt")
+	require.False(t, little.BigEndian)
+	lr, _ := little.Root()
+	br, _ := big.Root()
+	lin, _ := lr.Attr("lin")
+	blin, _ := br.Attr("lin")
+	for _, name := range []string{"weight", "bias"} {
+		w, _ := lin.(*archive.Object).Attr(name)
+		g, _ := blin.(*archive.Object).Attr(name)
+		require.Equal(t, w.(*tensor.Tensor).Float64s(), g.(*tensor.Tensor).Float64s(), name)
+	}
+	require.Equal(t, little.Constants[0].(*tensor.Tensor).Float64s(), big.Constants[0].(*tensor.Tensor).Float64s())
 }
