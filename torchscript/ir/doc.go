@@ -31,7 +31,10 @@
 // of traced graphs included), attributes (their text too, so that tensors
 // PyTorch printed in full print back), scopes and source comments: every
 // graph PyTorch 2.6 and 2.14 printed for ../shared/torchscript prints back
-// byte for byte. Errors name the line and column.
+// byte for byte. Errors name the line and column. Hand-written IR may leave
+// values untyped ("%y = aten::relu(%x)"): they are Tensors, as in
+// PyTorch's irparser. Python operators (prim::PythonOp, printed "^name()")
+// are not read.
 //
 // ResolveOp, which Parse applies to every node, sets Node.Op the way
 // TorchScript's schema matching would for a call already typed: the first

@@ -293,14 +293,16 @@ func (p *parser) valueName() (string, error) {
 	return p.s[start:p.i], nil
 }
 
-// typedDef reads "%name : TYPE".
+// typedDef reads "%name : TYPE", or "%name" (a Tensor).
 func (p *parser) typedDef() (string, types.Type, error) {
 	name, err := p.valueName()
 	if err != nil {
 		return "", nil, err
 	}
-	if err := p.expect(":"); err != nil {
-		return "", nil, err
+	p.skipSpace()
+	if !p.accept(":") {
+		// untyped, as hand-written IR may be: a Tensor (irparser's default)
+		return name, types.Tensor, nil
 	}
 	p.skipSpace()
 	t, n, err := types.ParseIRPrefix(p.s[p.i:], p.lookup)

@@ -74,3 +74,11 @@ func readExtra(t *testing.T) string {
 	}
 	return b.String()
 }
+
+func TestParseUntyped(t *testing.T) {
+	g, err := Parse("graph(%x, %n : int):\n  %y = aten::relu(%x)\n  return (%y)\n")
+	require.NoError(t, err)
+	assert.Equal(t, "graph(%x : Tensor,\n      %n : int):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n", g.String())
+	require.NotNil(t, g.Nodes()[0].Op)
+	assert.Equal(t, "aten::relu", g.Nodes()[0].Op.Schema().QualifiedName())
+}
