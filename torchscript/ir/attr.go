@@ -48,7 +48,7 @@ func (k AttrKind) String() string {
 //
 // An AttrIValue's Value is an IValue as Go values: int64, float64, bool,
 // string, nil (None), complex128, []int64, []float64, []bool, []string, []any
-// (a list of other IValues), Tuple (a tuple), *tensor.Tensor.
+// (a list of other IValues), Tuple (a tuple), EnumValue, *tensor.Tensor.
 type Attr struct {
 	Name  string
 	Kind  AttrKind
@@ -61,6 +61,11 @@ type Attr struct {
 
 // Tuple is a tuple IValue of an AttrIValue attribute.
 type Tuple []any
+
+// EnumValue is an enum member IValue of an AttrIValue attribute (a
+// constant printed value=__torch__.Color.RED): its class's qualified name
+// and the member's name.
+type EnumValue struct{ Class, Name string }
 
 // String prints the attribute's value as PyTorch's Node::printAttrValue.
 func (a Attr) String() string {
@@ -279,6 +284,8 @@ func writeIValue(b *strings.Builder, v any) {
 		b.WriteByte(')')
 	case *tensor.Tensor:
 		b.WriteString(formatTensor(x))
+	case EnumValue:
+		b.WriteString(x.Class + "." + x.Name)
 	default:
 		fmt.Fprintf(b, "%v", x)
 	}

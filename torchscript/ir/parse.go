@@ -231,21 +231,39 @@ func (p *parser) graph(depth int) (*Graph, error) {
 	if err := p.endLine(); err != nil {
 		return nil, err
 	}
-	// subgraphs of fusion groups
-	for i, fg := range st.groups {
+	// the subgraphs of the nodes printed as KIND_N (fusion groups,
+	// differentiable graphs, forks), in the order of N
+	for i := 0; len(st.groups) > 0; i++ {
+		save := p.i
 		p.skipWS()
-		start := p.i
-		suffix := "_" + strconv.Itoa(i)
-		if err := p.expect("with " + fg.Kind + " = "); err != nil {
+		if !p.accept("with ") {
+			p.i = save
+			break
+		}
+		kindAt := p.i
+		for p.i < len(p.s) && (nameByte(p.s[p.i]) || p.s[p.i] == ':') {
+			p.i++
+		}
+		printed := p.s[kindAt:p.i]
+		kind, ok := strings.CutSuffix(printed, "_"+strconv.Itoa(i))
+		var fg *Node
+		for _, n := range st.groups {
+			if n.Kind == printed {
+				fg = n
+				break
+			}
+		}
+		if !ok || kind == "" || fg == nil {
+			// the subgraph of an enclosing graph's node
+			p.i = save
+			break
+		}
+		if err := p.expect("="); err != nil {
 			return nil, err
 		}
 		sub, err := p.graph(depth + 1)
 		if err != nil {
 			return nil, err
-		}
-		kind, ok := strings.CutSuffix(fg.Kind, suffix)
-		if !ok {
-			return nil, p.errAt(start, "subgraph %s does not match its node", fg.Kind)
 		}
 		fg.Kind = kind
 		fg.Attrs = append([]Attr{{Name: "Subgraph", Kind: AttrGraph, Value: sub}}, fg.Attrs...)
@@ -554,7 +572,7 @@ func (p *parser) node(st *graphState, b *Block, depth int) error {
 	}
 	n.block = b
 	b.Nodes = append(b.Nodes, n)
-	if _, sub := n.Attr("Subgraph"); !sub && isGroupKind(kind) {
+	if isGroupKind(kind) {
 		st.groups = append(st.groups, n)
 	}
 	if op := p.opts.Resolve(n); op != nil {
@@ -563,20 +581,12 @@ func (p *parser) node(st *graphState, b *Block, depth int) error {
 	return nil
 }
 
-// isGroupKind reports whether kind is printed as a fusion group's
-// "KIND_N" (prim::FusionGroup_0), whose subgraph follows the return.
+// isGroupKind reports whether kind may be a node printed as "KIND_N"
+// (prim::DifferentiableGraph_0, prim::fork_1): one whose subgraph follows
+// the return as "with KIND_N = graph(...)".
 func isGroupKind(kind string) bool {
 	j := strings.LastIndexByte(kind, '_')
-	if j < 0 || j+1 == len(kind) || strings.Trim(kind[j+1:], "0123456789") != "" {
-		return false
-	}
-	switch kind[:j] {
-	case "prim::FusionGroup", "prim::DifferentiableGraph", "prim::CudaFusionGroup", "prim::TensorExprGroup",
-		"prim::StaticSubgraph", "prim::FallbackGraph", "prim::TensorExprDynamicGroup", "prim::LlgaFusionGroup",
-		"prim::MKLDNNGroup", "prim::oneDNNFusionGroup", "prim::CudaFusionGuard":
-		return true
-	}
-	return false
+	return j > 0 && j+1 < len(kind) && strings.Trim(kind[j+1:], "0123456789") == ""
 }
 
 func parseSourceRange(s string) (*SourceRange, bool) {
@@ -728,6 +738,11 @@ func (p *parser) attrValue(kind string, outs []pendingOut, depth int) (Attr, err
 		return Attr{Kind: AttrIValue, Value: false}, nil
 	case "None":
 		return Attr{Kind: AttrIValue, Value: nil}, nil
+	}
+	if name := p.s[at:p.i]; kind == "prim::Constant" && strings.Contains(name, ".") {
+		// an enum member: __torch__.Color.RED
+		dot := strings.LastIndexByte(name, '.')
+		return Attr{Kind: AttrIValue, Value: EnumValue{Class: name[:dot], Name: name[dot+1:]}}, nil
 	}
 	p.i = at
 	t, n, err := types.ParseIRPrefix(p.s[p.i:], p.lookup)

@@ -307,7 +307,7 @@ func (p *typeParser) primary(depth int) (Type, error) {
 				return nil, p.errf("expected Enum<qualified name>")
 			}
 			if p.lookup != nil {
-				if t, ok := p.lookup(q); ok {
+				if t, ok := p.lookup(q); ok && t.Kind() == EnumKind {
 					return t, nil
 				}
 			}

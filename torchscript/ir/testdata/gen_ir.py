@@ -9,7 +9,7 @@ extra.code.txt   "# graph" sections printed by PyTorch: scripted functions with 
                  every kind (strings with escapes, floats, lists, tuples, tensors, devices, None)
                  before and after constant propagation, traced graphs with refined tensor
                  types, scopes and tensor constants, and the profiling executor's optimized graph
-                 with its differentiable subgraphs.
+                 with its differentiable subgraphs, enums, NamedTuples, unions and a fork.
 schemas.txt      for every node of the forward graphs of ../shared/torchscript's archives (and of
                  extra.code.txt's graphs): its kind and the schema PyTorch resolved it to
                  (node.schema(), "(no schema)" when none), one line each, per section.
@@ -120,6 +120,32 @@ xg = torch.randn(4, requires_grad=True)
 for _ in range(4):
     fused(xg, xg)
 record("differentiable", torch.jit.last_executed_optimized_graph())
+
+# enums, NamedTuples, unions, futures: a fork's subgraph printed after the return
+from typing import NamedTuple, Union
+from enum import Enum
+
+
+class Pair(NamedTuple):
+    a: torch.Tensor
+    b: int
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+
+@torch.jit.script
+def typed(x: torch.Tensor, c: Color, u: Union[int, str, None]) -> Pair:
+    if c == Color.RED:
+        return Pair(x, 1)
+    fut = torch.jit.fork(torch.neg, x)
+    y = torch.jit.wait(fut)
+    return Pair(y, c.value)
+
+
+record("typed", typed.graph)
 
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.pt"))):
     m = torch.jit.load(f)
