@@ -54,12 +54,15 @@ type ClassDef struct {
 
 // FuncDef is `def Name(Params) -> Returns:` with its body.
 type FuncDef struct {
-	Decorators []Expr // `@name` lines before the def (rare)
-	DefPos     Pos
-	Name       string
-	Params     []*Param
-	Returns    Expr // nil when there is no `->`
-	Body       []Stmt
+	DefPos  Pos
+	Name    string
+	Params  []*Param
+	Returns Expr // nil when there is no `->`
+	Body    []Stmt
+	// ParamsOnLines: every parameter after the first starts a line of its
+	// own, indented four spaces (",\n    x: Tensor"), as python_print
+	// writes functions and methods; interface methods are on one line.
+	ParamsOnLines bool
 }
 
 // Param is one parameter of a def: `name`, `name: Type`, `name: Type=default`.
@@ -68,17 +71,24 @@ type Param struct {
 	Name    string
 	Type    Expr // nil when unannotated (a method's self in `.code`)
 	Default Expr // nil when none
-	Star    bool // `*name` (or a bare `*` with Name "")
+	// KwargOnly: the parameter follows a bare `*` (the `*` itself is not a
+	// Param).
+	KwargOnly bool
 }
 
 // Assign is an assignment `Target = Value`, an annotated assignment
-// `Target : Type = Value`, or a bare annotation `Target : Type` (Value nil).
+// `Target: Type = Value`, or a bare annotation `Target : Type` (Value nil).
 // A tuple-unpacking target is a TupleExpr without parentheses
-// (`_3, _4 = a, b`).
+// (`_3, _4 = a, b`). A chained assignment `a = b = v` has Target a and
+// More [b].
 type Assign struct {
 	Target Expr
-	Type   Expr // nil unless annotated
-	Value  Expr // nil for a bare annotation
+	More   []Expr // further targets of a chained assignment, in source order
+	Type   Expr   // nil unless annotated
+	Value  Expr   // nil for a bare annotation
+	// Spaced: the annotation's colon has a space before it (`name : T`, as
+	// class attributes are written) rather than not (`x: T = v`).
+	Spaced bool
 }
 
 // AugAssign is `Target Op= Value`; Op is the operator without `=` ("+", "//", ...).
@@ -165,11 +175,16 @@ type (
 	Continue struct{ At Pos }
 )
 
-// Import is `import a.b.c` (From "") or `from a.b import c, d` (From "a.b").
+// Import is an `import a.b.c` line (older archives start with them).
 type Import struct {
 	ImportPos Pos
-	From      string   // dotted module of a from-import, "" otherwise
-	Names     []string // dotted names
+	Name      string // the dotted name
+}
+
+// Global is `global a, b`.
+type Global struct {
+	GlobalPos Pos
+	Names     []string
 }
 
 // ---- expressions
@@ -206,6 +221,13 @@ type StringLit struct {
 	Value    string
 }
 
+// ImagLit is an imaginary literal (`2.j`, `1j`); Value is its imaginary part.
+type ImagLit struct {
+	ValuePos Pos
+	Raw      string
+	Value    float64
+}
+
 // NoneLit is `None`.
 type NoneLit struct{ At Pos }
 
@@ -215,8 +237,11 @@ type BoolLit struct {
 	Value bool
 }
 
-// Ellipsis is `...`.
-type Ellipsis struct{ At Pos }
+// Ellipsis is `...`, or the keyword `Ellipsis` (Word set).
+type Ellipsis struct {
+	At   Pos
+	Word bool
+}
 
 // Attribute is `X.Name`.
 type Attribute struct {
@@ -299,7 +324,8 @@ type DictComp struct {
 	Iter       Expr
 }
 
-// UnaryExpr is `Op X` with Op one of "-", "+", "~", "not".
+// UnaryExpr is `Op X` with Op one of "-", "~", "not". A negative number is
+// a UnaryExpr "-" of its literal.
 type UnaryExpr struct {
 	OpPos Pos
 	Op    string
@@ -309,7 +335,10 @@ type UnaryExpr struct {
 // BinaryExpr is `X Op Y`: arithmetic ("+", "-", "*", "/", "//", "%", "**",
 // "@", "&", "|", "^", "<<", ">>"), comparisons ("==", "!=", "<", "<=", ">",
 // ">=", "is", "is not", "in", "not in") and boolean ("and", "or").
-// Comparisons do not chain: `a < b < c` is (a < b) < c, as in TorchScript.
+// Precedence and associativity are TorchScript's (lexer.cpp), which differ
+// from Python's in two places: `and` and `or` bind equally (left to right),
+// and `~` binds as loosely as `not`. Comparisons do not chain: `a < b < c`
+// is (a < b) < c.
 type BinaryExpr struct {
 	X     Expr
 	OpPos Pos
@@ -337,13 +366,6 @@ type Starred struct {
 	X       Expr
 }
 
-// Lambda is `lambda Params: Body`.
-type Lambda struct {
-	LambdaPos Pos
-	Params    []*Param
-	Body      Expr
-}
-
 func (s *ClassDef) Pos() Pos  { return s.ClassPos }
 func (s *FuncDef) Pos() Pos   { return s.DefPos }
 func (s *Assign) Pos() Pos    { return s.Target.Pos() }
@@ -361,6 +383,7 @@ func (s *Pass) Pos() Pos      { return s.At }
 func (s *Break) Pos() Pos     { return s.At }
 func (s *Continue) Pos() Pos  { return s.At }
 func (s *Import) Pos() Pos    { return s.ImportPos }
+func (s *Global) Pos() Pos    { return s.GlobalPos }
 
 // Pos of a Param is its name's position.
 func (p *Param) Pos() Pos { return p.NamePos }
@@ -374,6 +397,7 @@ func (w *WithItem) Pos() Pos { return w.X.Pos() }
 func (e *Name) Pos() Pos       { return e.NamePos }
 func (e *IntLit) Pos() Pos     { return e.ValuePos }
 func (e *FloatLit) Pos() Pos   { return e.ValuePos }
+func (e *ImagLit) Pos() Pos    { return e.ValuePos }
 func (e *StringLit) Pos() Pos  { return e.ValuePos }
 func (e *NoneLit) Pos() Pos    { return e.At }
 func (e *BoolLit) Pos() Pos    { return e.At }
@@ -392,7 +416,6 @@ func (e *BinaryExpr) Pos() Pos { return e.X.Pos() }
 func (e *CondExpr) Pos() Pos   { return e.Then.Pos() }
 func (e *ParenExpr) Pos() Pos  { return e.Lparen }
 func (e *Starred) Pos() Pos    { return e.StarPos }
-func (e *Lambda) Pos() Pos     { return e.LambdaPos }
 
 func (*ClassDef) stmtNode()  {}
 func (*FuncDef) stmtNode()   {}
@@ -411,10 +434,12 @@ func (*Pass) stmtNode()      {}
 func (*Break) stmtNode()     {}
 func (*Continue) stmtNode()  {}
 func (*Import) stmtNode()    {}
+func (*Global) stmtNode()    {}
 
 func (*Name) exprNode()       {}
 func (*IntLit) exprNode()     {}
 func (*FloatLit) exprNode()   {}
+func (*ImagLit) exprNode()    {}
 func (*StringLit) exprNode()  {}
 func (*NoneLit) exprNode()    {}
 func (*BoolLit) exprNode()    {}
@@ -433,7 +458,6 @@ func (*BinaryExpr) exprNode() {}
 func (*CondExpr) exprNode()   {}
 func (*ParenExpr) exprNode()  {}
 func (*Starred) exprNode()    {}
-func (*Lambda) exprNode()     {}
 
 // Unparen returns e with any enclosing ParenExprs removed.
 func Unparen(e Expr) Expr {
@@ -445,3 +469,6 @@ func Unparen(e Expr) Expr {
 		e = p.X
 	}
 }
+
+// Pos of a File is its start, 1:1.
+func (f *File) Pos() Pos { return Pos{1, 1} }
