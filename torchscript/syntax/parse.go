@@ -500,7 +500,7 @@ func (p *parser) withStmt() Stmt {
 
 // binary operator precedences of TorchScript's lexer.cpp; unary ones below.
 var binaryPrec = map[string]int{
-	"if": 1,
+	"if":  1,
 	"and": 2, "or": 2,
 	"in": 4, "not in": 4, "<": 4, ">": 4, "is": 4, "is not": 4, "==": 4, "<=": 4, ">=": 4, "!=": 4,
 	"|": 5, "^": 6, "&": 7, "<<": 8, ">>": 8, "+": 9, "-": 9,
