@@ -344,6 +344,9 @@ type BinaryExpr struct {
 	OpPos Pos
 	Op    string
 	Y     Expr
+	// Compact: written without spaces around the operator, as PyTorch
+	// prints a complex constant (`1.5-2.j` is 1.5 - 2.j).
+	Compact bool
 }
 
 // CondExpr is `Then if Cond else Else`.

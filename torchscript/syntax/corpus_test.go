@@ -70,7 +70,16 @@ func codeSection(t *testing.T, name string, txt []byte) []byte {
 func corpus(t *testing.T) []sourceFile {
 	t.Helper()
 	var out []sourceFile
-	local, _ := filepath.Glob("testdata/*.py")
+	var local []string
+	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") && !strings.HasSuffix(p, "make_corpus.py") {
+			local = append(local, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range local {
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -91,6 +91,8 @@ type lexer struct {
 	line     int
 	lineOff  int // offset of the current line's first byte
 	nesting  int
+	open     []token // the open brackets, innermost last
+	unclosed *token  // the innermost bracket still open at the end
 	indents  []int
 	toks     []token
 	err      *Error
@@ -115,13 +117,13 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
 
 // tokenize lexes all of src.
-func tokenize(filename string, src []byte) ([]token, error) {
+func tokenize(filename string, src []byte) ([]token, *token, error) {
 	l := &lexer{filename: filename, src: src, line: 1}
 	l.run()
 	if l.err != nil {
-		return nil, l.err
+		return nil, nil, l.err
 	}
-	return l.toks, nil
+	return l.toks, l.unclosed, nil
 }
 
 func (l *lexer) emit(k tokKind, text string, p Pos) {
@@ -273,9 +275,11 @@ func (l *lexer) run() {
 					l.errorf(p, "brackets nested more than %d deep", maxNesting)
 					return
 				}
+				l.open = append(l.open, token{kind: tOp, text: op, pos: p})
 			case ")", "]", "}":
 				if l.nesting > 0 {
 					l.nesting--
+					l.open = l.open[:len(l.open)-1]
 				}
 			}
 			l.emit(tOp, op, p)
@@ -285,6 +289,12 @@ func (l *lexer) run() {
 		return
 	}
 	p := l.pos()
+	if n := len(l.open); n > 0 {
+		// the parser reports it where it meets the end of the file
+		l.unclosed = &l.open[n-1]
+		l.emit(tEOF, "", p)
+		return
+	}
 	if lineHasTokens {
 		l.emit(tNewline, "", p)
 	}
