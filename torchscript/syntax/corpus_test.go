@@ -158,3 +158,30 @@ func firstDiff(want, got string) string {
 	}
 	return "(no line differs)"
 }
+
+// BenchmarkParse parses the code of testdata/torch-2.6/resnet18 (34 files).
+func BenchmarkParse(b *testing.B) {
+	var files [][]byte
+	var size int64
+	err := filepath.WalkDir("testdata/torch-2.6/resnet18", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			src, err := os.ReadFile(p)
+			files = append(files, src)
+			size += int64(len(src))
+			return err
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range files {
+			if _, err := Parse("bench.py", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // tokKind is the kind of a token.
@@ -119,6 +120,7 @@ func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
 // tokenize lexes all of src.
 func tokenize(filename string, src []byte) ([]token, *token, error) {
 	l := &lexer{filename: filename, src: src, line: 1}
+	l.toks = make([]token, 0, len(src)/4+8) // about one token per four bytes of code
 	l.run()
 	if l.err != nil {
 		return nil, nil, l.err
@@ -264,7 +266,8 @@ func (l *lexer) run() {
 				}
 			}
 			if op == "" {
-				l.errorf(p, "unexpected character %q", rune(c))
+				r, _ := utf8.DecodeRune(l.src[l.off:])
+				l.errorf(p, "unexpected character %q", r)
 				return
 			}
 			l.off += len(op)

@@ -406,6 +406,7 @@ func TestParseErrors(t *testing.T) {
 		{"a, b += 1\n", `bad.py:1:1: an augmented assignment takes one target, not a tuple`},
 		{"def f(x: int = ) -> int:\n  pass\n", `bad.py:1:16: expected an expression, found ')'`},
 		{"x = $\n", `bad.py:1:5: unexpected character '$'`},
+		{"x = é\n", `bad.py:1:5: unexpected character 'é'`},
 		{"x = a b\n", `bad.py:1:7: expected the end of the line, found identifier "b"`},
 		{"a b\n", `bad.py:1:3: expected '=', an augmented assignment or the end of the line, found identifier "b"`},
 		{"x = f(a,\n  b\n", `bad.py:1:6: '(' is never closed`},
