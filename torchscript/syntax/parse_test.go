@@ -480,3 +480,20 @@ func TestPrintBuilt(t *testing.T) {
 	require.NoError(t, Fprint(&out, &If{Cond: n("c")}))
 	assert.Equal(t, "if c:\n  pass\n", out.String())
 }
+
+// TestPosOffset checks Pos.Offset against the byte offsets of tokens in a
+// source, counted by hand.
+func TestPosOffset(t *testing.T) {
+	src := []byte("class A(Module):\n  def f(self) -> int:\n    return 1\n")
+	f, err := Parse("a.py", src)
+	require.NoError(t, err)
+	fn := f.Stmts[0].(*ClassDef).Body[0].(*FuncDef)
+	ret := fn.Body[0].(*Return)
+	assert.Equal(t, 0, f.Stmts[0].Pos().Offset(src))
+	assert.Equal(t, 19, fn.Pos().Offset(src))
+	assert.Equal(t, 43, ret.Pos().Offset(src)) // 17 + 22 bytes of lines before, 4 of indent
+	assert.Equal(t, 50, ret.Value.Pos().Offset(src))
+	assert.Equal(t, -1, Pos{}.Offset(src))
+	assert.Equal(t, -1, Pos{Line: 9, Col: 1}.Offset(src))
+	assert.Equal(t, -1, Pos{Line: 1, Col: 40}.Offset(src))
+}
