@@ -3,6 +3,7 @@ package frontend
 import (
 	"archive/zip"
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchscript/ir"
 	"github.com/gofx/gofx/torchscript/syntax"
+	"github.com/gofx/gofx/torchscript/types"
 )
 
 // sharedDir is ../shared seen from this package.
@@ -101,9 +103,12 @@ func compileAll(t *testing.T, name string, files map[string][]byte) (*Compilatio
 				}
 				classes[c.Name()] = c
 				for _, fn := range c.Methods {
-					if _, err := fn.Graph(); err != nil {
+					g, err := fn.Graph()
+					if err != nil {
 						t.Errorf("%s: %v", name, err)
+						continue
 					}
+					checkCallees(t, cu, g.Block())
 				}
 			case *syntax.FuncDef:
 				fn, err := cu.Function(m + "." + d.Name)
@@ -111,25 +116,31 @@ func compileAll(t *testing.T, name string, files map[string][]byte) (*Compilatio
 					t.Errorf("%s: function %s: %v", name, d.Name, err)
 					continue
 				}
-				if _, err := fn.Graph(); err != nil {
+				g, err := fn.Graph()
+				if err != nil {
 					t.Errorf("%s: %v", name, err)
+					continue
 				}
+				checkCallees(t, cu, g.Block())
 			}
 		}
 	}
 	return cu, classes
 }
 
+// archives lists testdata/cases/*.pt (made by testdata/gen_cases.py with
+// PyTorch 2.6) and the archives of ../shared when it is there.
 func archives(t *testing.T) []string {
-	var out []string
+	out, _ := filepath.Glob("testdata/cases/*.pt")
+	var shared []string
 	for _, pat := range []string{"torchscript/*.pt", "torchscript/torch-2.14/*.pt", "models/*.traced.pt"} {
 		m, _ := filepath.Glob(filepath.Join(sharedDir, pat))
-		out = append(out, m...)
+		shared = append(shared, m...)
 	}
-	if len(out) == 0 {
-		t.Skip("skipping: no TorchScript archives in ../shared (torchscript/, models/*.traced.pt)")
+	if len(shared) == 0 {
+		t.Log("no TorchScript archives in ../shared (torchscript/, models/*.traced.pt): testing testdata/cases only")
 	}
-	return out
+	return append(out, shared...)
 }
 
 // TestCompileArchives compiles every method and function of every archive
@@ -168,8 +179,15 @@ func TestCompileArchives(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if want, err := schemaList(strings.TrimSuffix(path, ".pt") + ".schemas.txt"); err == nil {
+				if got := overloadList(g); strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("%s: overloads differ from PyTorch's\n got:\n%s\nwant:\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+			} else if !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
 			got := structure(g)
-			t.Logf("%s: %d nodes compared", name, len(want))
+			t.Logf("%s: %d lines compared", name, len(want))
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("%s: forward's structure differs from PyTorch's graph\n got:\n%s\nwant:\n%s\n", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
@@ -177,11 +195,30 @@ func TestCompileArchives(t *testing.T) {
 	}
 }
 
-var kindRe = regexp.MustCompile(`^\s*(?:[^=]*= )?([a-z_]+::[A-Za-z_0-9]+)`)
+var (
+	kindRe = regexp.MustCompile(`^\s*(?:(.*) = )?([a-z_]+::[A-Za-z_0-9]+)(\[name="([^"]*)"\])?`)
+	// refinedRe matches a refined tensor type of a traced graph
+	// (Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)).
+	refinedRe = regexp.MustCompile(`\b(?:Float|Double|Long|Int|Bool|Half|BFloat16|Byte|Char|Short|Tensor)\((?:[^()\[\]]|\[[^\]]*\])*\)`)
+)
+
+// declTypes reads the types of "%a : T, %b : U" (refined tensor types
+// printed as Tensor).
+func declTypes(decl string) []string {
+	decl = refinedRe.ReplaceAllString(decl, "Tensor")
+	var out []string
+	for _, part := range strings.Split(decl, ", %") {
+		if _, t, ok := strings.Cut(part, " : "); ok {
+			out = append(out, strings.TrimSpace(t))
+		}
+	}
+	return out
+}
 
 // graphSection reads the `# graph` section of a code.txt file as a list of
-// "depth kind" lines (blocks as "depth block"), constants left out, and
-// the self argument's type.
+// lines "depth kind[name] -> types" (blocks as "depth block(param types)"
+// and "depth -> n" for their outputs), constants left out, and the self
+// argument's type.
 func graphSection(path string) ([]string, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -210,18 +247,27 @@ func graphSection(path string) ([]string, string, error) {
 		}
 		trim := strings.TrimLeft(line, " ")
 		indent := len(line) - len(trim)
-		if trim == "" || strings.HasPrefix(trim, "%") && !strings.Contains(trim, " = ") {
+		switch {
+		case trim == "" || strings.HasPrefix(trim, "%") && !strings.Contains(trim, " = "):
 			continue
-		}
-		if strings.HasPrefix(trim, "block") {
-			out = append(out, depthLine((indent-4)/4+1, "block"))
+		case strings.HasPrefix(trim, "block"):
+			_, params, _ := strings.Cut(strings.TrimSuffix(trim, "):"), "(")
+			out = append(out, depthLine((indent-4)/4+1, "block("+strings.Join(declTypes(params), ", ")+")"))
+			continue
+		case strings.HasPrefix(trim, "-> ("):
+			n := strings.Count(trim, "%")
+			out = append(out, depthLine((indent-6)/4+1, fmt.Sprintf("-> %d", n)))
 			continue
 		}
 		m := kindRe.FindStringSubmatch(line)
-		if m == nil || m[1] == "prim::Constant" {
+		if m == nil || m[2] == "prim::Constant" {
 			continue
 		}
-		out = append(out, depthLine((indent-2)/4, m[1]))
+		s := m[2]
+		if m[4] != "" {
+			s += "[" + m[4] + "]"
+		}
+		out = append(out, depthLine((indent-2)/4, s+" -> "+strings.Join(declTypes(strings.TrimSpace(m[1])), ", ")))
 	}
 	return out, self, sc.Err()
 }
@@ -231,19 +277,97 @@ func depthLine(d int, s string) string { return strings.Repeat("  ", d) + s }
 // structure lists a graph's nodes as graphSection does.
 func structure(g *ir.Graph) []string {
 	var out []string
+	typs := func(vs []*ir.Value) string {
+		s := make([]string, len(vs))
+		for i, v := range vs {
+			s[i] = types.Unshaped(v.Type).String()
+		}
+		return strings.Join(s, ", ")
+	}
 	var walk func(b *ir.Block, d int)
 	walk = func(b *ir.Block, d int) {
 		for _, n := range b.Nodes {
 			if n.Kind == "prim::Constant" {
 				continue
 			}
-			out = append(out, depthLine(d, n.Kind))
+			s := n.Kind
+			if name, ok := n.Str("name"); ok && (n.Kind == "prim::GetAttr" || n.Kind == "prim::SetAttr" || n.Kind == "prim::CallMethod") {
+				s += "[" + name + "]"
+			}
+			out = append(out, depthLine(d, s+" -> "+typs(n.Outputs)))
 			for _, bl := range n.Blocks {
-				out = append(out, depthLine(d+1, "block"))
+				out = append(out, depthLine(d+1, "block("+typs(bl.Params)+")"))
 				walk(bl, d+1)
+				out = append(out, depthLine(d+1, fmt.Sprintf("-> %d", len(bl.Outputs))))
 			}
 		}
 	}
 	walk(g.Block(), 0)
+	return out
+}
+
+// checkCallees checks that every call node of b resolves to a function of
+// the unit with as many parameters as the call has arguments.
+func checkCallees(t *testing.T, cu *CompilationUnit, b *ir.Block) {
+	t.Helper()
+	for _, n := range b.Nodes {
+		for _, bl := range n.Blocks {
+			checkCallees(t, cu, bl)
+		}
+		if n.Kind != "prim::CallFunction" && n.Kind != "prim::CallMethod" {
+			continue
+		}
+		fn, err := cu.Callee(n)
+		if err != nil {
+			t.Errorf("%s: %v", n.Kind, err)
+			continue
+		}
+		if len(fn.Params) != len(n.Inputs) && !(n.Kind == "prim::CallFunction" && len(fn.Params)+1 == len(n.Inputs)) {
+			t.Errorf("%s of %s: %d inputs for %d parameters", n.Kind, fn.Qualified, len(n.Inputs), len(fn.Params))
+		}
+	}
+}
+
+// structural are the prim nodes the emitter builds itself rather than
+// resolving an operator (PyTorch gives some of them a schema).
+var structural = map[string]bool{
+	"prim::TupleUnpack": true, "prim::ListUnpack": true, "prim::TupleConstruct": true,
+	"prim::ListConstruct": true, "prim::DictConstruct": true, "prim::TupleIndex": true,
+	"prim::unchecked_cast": true, "prim::Uninitialized": true, "prim::GetAttr": true,
+	"prim::SetAttr": true, "prim::CallMethod": true, "prim::CallFunction": true,
+}
+
+// schemaList reads NAME.schemas.txt: "kind overload" of each node of
+// forward's graph that has a schema, in pre-order, as PyTorch resolved
+// them.
+func schemaList(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if kind, _, _ := strings.Cut(line, " "); !structural[kind] {
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}
+
+// overloadList lists the resolved operators of a graph as schemaList.
+func overloadList(g *ir.Graph) []string {
+	var out []string
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, n := range b.Nodes {
+			if n.Op != nil && !structural[n.Kind] {
+				out = append(out, n.Kind+" "+n.Op.Schema().QualifiedName())
+			}
+			for _, bl := range n.Blocks {
+				walk(bl)
+			}
+		}
+	}
+	walk(g.Block())
 	return out
 }

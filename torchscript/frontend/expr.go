@@ -150,7 +150,9 @@ func (e *emitter) asValue(at syntax.Node, s sugared) (*ir.Value, error) {
 		return x, nil
 	case fnValue:
 		n := e.insert("prim::Constant", nil, types.Function)
-		n.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: x.fn.Name})
+		// PyTorch prints the function's short name; the value keeps the
+		// qualified one for Callee
+		n.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: x.fn.Qualified, Text: ir.QuoteString(x.fn.Name)})
 		return n.Output(), nil
 	}
 	return nil, e.f.errorf(at, "%s cannot be used as a value", describe(s))

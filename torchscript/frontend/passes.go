@@ -124,7 +124,7 @@ func constKey(n *ir.Node) string {
 			k += fmt.Sprintf("|%s=%p", a.Name, a.Value)
 			continue
 		}
-		k += fmt.Sprintf("|%s:%s=%s", a.Name, a.Kind, a)
+		k += fmt.Sprintf("|%s:%s=%s/%#v", a.Name, a.Kind, a, a.Value)
 	}
 	return k
 }

@@ -592,3 +592,41 @@ func typedList(vals []any, et types.Type) any {
 	}
 	return vals
 }
+
+// Callee returns the function a prim::CallFunction node calls (its first
+// input is the Function constant, whose name attribute holds the
+// qualified name; PyTorch prints the short one) or the method a
+// prim::CallMethod node calls (by its name attribute, on the class of its
+// first input).
+func (cu *CompilationUnit) Callee(n *ir.Node) (*Function, error) {
+	switch n.Kind {
+	case "prim::CallFunction":
+		if len(n.Inputs) == 0 || n.Inputs[0].Node() == nil {
+			return nil, fmt.Errorf("prim::CallFunction without a function input")
+		}
+		q, ok := n.Inputs[0].Node().Str("name")
+		if !ok {
+			return nil, fmt.Errorf("prim::CallFunction's first input is not a function constant")
+		}
+		return cu.Function(q)
+	case "prim::CallMethod":
+		name, ok := n.Str("name")
+		if !ok || len(n.Inputs) == 0 {
+			return nil, fmt.Errorf("prim::CallMethod without a name or object")
+		}
+		ct, ok := n.Inputs[0].Type.(*types.Class)
+		if !ok {
+			return nil, fmt.Errorf("prim::CallMethod[name=%q] on a value of type %s", name, n.Inputs[0].Type)
+		}
+		c, err := cu.Class(ct.Name)
+		if err != nil {
+			return nil, err
+		}
+		m, ok := c.Method(name)
+		if !ok {
+			return nil, fmt.Errorf("class %s has no method %s", ct.Name, name)
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("%s is not a call", n.Kind)
+}

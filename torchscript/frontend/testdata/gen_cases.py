@@ -1,0 +1,112 @@
+# Makes testdata/cases/NAME.pt and NAME.code.txt: small scripted modules that
+# exercise the frontend's overload resolution, implicit conversions,
+# defaults, keyword arguments, control flow and builtins, saved by
+# torch.jit.save and printed (code and graph of forward) after
+# torch.jit.load, as ../shared/pt2/gen_pt2.py prints its archives.
+#   cd torchscript/frontend/testdata && ../../../../shared/tools/torch2 gen_cases.py
+import io, os
+from typing import Dict, List, Optional, Tuple
+
+import torch
+import torch.nn.functional as F
+
+
+class Overloads(torch.nn.Module):
+    def forward(self, x: torch.Tensor, n: int, f: float) -> Tuple[torch.Tensor, int, float, float]:
+        a = x + 1            # add.Scalar (an int is no Tensor)
+        b = x * x            # mul.Tensor
+        c = n + n            # add.int
+        d = n + f            # add.int_float
+        e = f * 2            # mul.float_int
+        g = torch.add(a, b, alpha=2)   # keyword argument
+        h = torch.sum(g, dim=[0], keepdim=True)
+        i = float(n)
+        return h + i, c, d, e
+
+
+class Conversions(torch.nn.Module):
+    def forward(self, x: torch.Tensor, t: Tuple[int, int]) -> torch.Tensor:
+        y = x.view(-1)                 # varargs to a list
+        z = torch.reshape(x, t)        # a tuple for int[]
+        w = F.max_pool2d(x.unsqueeze(0), 2)   # an int for int[2]
+        s = x.sum()
+        k = torch.zeros(int(s), dtype=torch.float)
+        return y.sum() + z.sum() + w.sum() + k.sum()
+
+
+class Containers(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.names: List[str] = ["a", "b"]
+        self.d: Dict[str, float] = {"a": 1.0}
+
+    def forward(self, x: torch.Tensor) -> Tuple[List[int], Dict[str, float], str, int]:
+        out: List[int] = []
+        for i in range(3):
+            out.append(i * 2)
+        for n in self.names:
+            out.append(len(n))
+        d = {"k": float(out[0])}
+        d.update(self.d)
+        keys = list(d.keys())
+        m = max(out)
+        s = str(m) + keys[0]
+        return out, d, s, min(m, 7)
+
+
+class Flow(torch.nn.Module):
+    def forward(self, x: torch.Tensor, k: Optional[int]) -> torch.Tensor:
+        i = 0
+        while i < 5 and bool(x.sum() < 100):
+            x = x * 2
+            i += 1
+        if k is not None:
+            x = x + k
+        y = x if i > 2 else -x
+        assert y.dim() > 0, "needs a dim"
+        return y
+
+
+class Helper(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(3))
+        self.count = 0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.count = self.count + 1
+        return self.scale(x, 2.0) + self.w
+
+    @torch.jit.export
+    def scale(self, x: torch.Tensor, f: float = 3.0) -> torch.Tensor:
+        return F.relu(x) * f
+
+
+def main():
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
+    os.makedirs(out, exist_ok=True)
+    for cls in [Overloads, Conversions, Containers, Flow, Helper]:
+        name = cls.__name__.lower()
+        sm = torch.jit.script(cls())
+        buf = io.BytesIO()
+        torch.jit.save(sm, buf)
+        data = buf.getvalue()
+        with open(os.path.join(out, name + ".pt"), "wb") as f:
+            f.write(data)
+        lm = torch.jit.load(io.BytesIO(data))
+        with open(os.path.join(out, name + ".code.txt"), "w") as f:
+            f.write(f"# PyTorch {torch.__version__}\n# code\n{lm.code}\n# graph\n{lm.graph}\n")
+        # the overload each node of forward's graph resolved to, in
+        # pre-order (a node, then its blocks' nodes)
+        with open(os.path.join(out, name + ".schemas.txt"), "w") as f:
+            def walk(block):
+                for n in block.nodes():
+                    s = n.schema()
+                    if s != "(no schema)":
+                        f.write(n.kind() + " " + s.split("(")[0] + "\n")
+                    for b in n.blocks():
+                        walk(b)
+            walk(lm.graph)
+
+
+main()
