@@ -371,3 +371,50 @@ func overloadList(g *ir.Graph) []string {
 	walk(g.Block())
 	return out
 }
+
+// TestCompileSources compiles the hand-written functions of
+// testdata/cases/*.src.py and compares their graphs and overloads with
+// those torch.jit.CompilationUnit made of the same source (gen_cases.py):
+// the implicit conversions, keyword arguments and multiple returns the
+// serializer's own output never needs.
+func TestCompileSources(t *testing.T) {
+	srcs, _ := filepath.Glob("testdata/cases/*.src.py")
+	if len(srcs) == 0 {
+		t.Fatal("no testdata/cases/*.src.py")
+	}
+	for _, path := range srcs {
+		base := strings.TrimSuffix(path, ".src.py")
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cu := New(func(m string) ([]byte, bool) { return src, m == "__torch__" }, nil)
+			fn, err := cu.Function("__torch__.forward")
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := fn.Graph()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := graphSection(base + ".code.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d graph lines, %d overloads compared", len(want), len(wantOpsCount(base)))
+			if got := structure(g); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("structure differs from PyTorch's graph\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			wantOps, err := schemaList(base + ".schemas.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := overloadList(g); strings.Join(got, "\n") != strings.Join(wantOps, "\n") {
+				t.Errorf("overloads differ from PyTorch's\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantOps, "\n"))
+			}
+		})
+	}
+}
+
+func wantOpsCount(base string) []string { l, _ := schemaList(base + ".schemas.txt"); return l }

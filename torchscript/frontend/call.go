@@ -277,6 +277,22 @@ func (e *emitter) specialForm(c *syntax.Call, name string, hint types.Type) (sug
 		if err != nil {
 			return nil, err
 		}
+		if tt, ok := v.Type.(*types.Tuple); ok {
+			// list(tuple): an empty list, the tuple unpacked, each element
+			// appended, as ir_emitter's emitListComprehension over a tuple
+			elem, ok := types.UnifyList(tt.Elems)
+			if !ok || len(tt.Elems) == 0 {
+				return nil, e.f.errorf(c, "list() of a tuple of mixed types %s", v.Type)
+			}
+			l := e.insert("prim::ListConstruct", nil, &types.List{Elem: elem})
+			u := e.insert("prim::TupleUnpack", []*ir.Value{v}, tt.Elems...)
+			for _, o := range u.Outputs {
+				if _, err := e.builtin(c, "aten", "append", []nv{{v: l.Output()}, {v: o}}, nil, nil); err != nil {
+					return nil, err
+				}
+			}
+			return l.Output(), nil
+		}
 		return e.builtin(c, "aten", "list", []nv{{v: v, at: c.Args[0]}}, nil, nil)
 	case "dict":
 		if len(c.Args) == 0 && len(c.Keywords) == 0 {

@@ -110,3 +110,62 @@ def main():
 
 
 main()
+
+
+# Hand-written functions in the serialized dialect's style, compiled by
+# torch.jit.CompilationUnit: the overloads that need implicit conversions
+# (a tensor for an int or a Scalar, trailing ints for a list, a bool for a
+# Scalar), keyword arguments and multiple returns, which the serializer's
+# own output never needs. NAME.src.py holds the source, NAME.code.txt the
+# graph of forward, NAME.schemas.txt its overloads.
+SOURCES = {
+    "implicit": """
+def forward(x: Tensor, n: int, f: float, b: bool) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, float]:
+    a = torch.select(x, 0, torch.sum(x))
+    d = torch.full([2], torch.sum(x))
+    e = torch.add(x, b)
+    h = x.view(2, -1)
+    j = torch.ones(2, 3)
+    k = torch.add(float(n), f)
+    m = torch.clamp(x, min=0)
+    p = x.max(dim=0)
+    q = p[0]
+    r = torch.zeros(n, n, dtype=6)
+    return (torch.add(a, d), torch.add(e, h), torch.add(j, m), q, r, k)
+""",
+    "lists": """
+def forward(x: Tensor, xs: List[Tensor], t: Tuple[int, int]) -> Tuple[Tensor, int, List[int], bool]:
+    y = torch.cat(xs, 1)
+    s = y.size()
+    n = len(s)
+    l = list(t)
+    u = 2 in l
+    z = torch.reshape(x, t)
+    for i in range(len(xs)):
+        z = torch.add(z, torch.sum(xs[i]))
+    return (z, n, l, u)
+""",
+}
+
+
+def handwritten():
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
+    for name, src in SOURCES.items():
+        with open(os.path.join(out, name + ".src.py"), "w") as f:
+            f.write(src.lstrip("\n"))
+        cu = torch.jit.CompilationUnit(src)
+        g = cu.forward.graph
+        with open(os.path.join(out, name + ".code.txt"), "w") as f:
+            f.write(f"# PyTorch {torch.__version__}\n# graph\n{g}\n")
+        with open(os.path.join(out, name + ".schemas.txt"), "w") as f:
+            def walk(block):
+                for n in block.nodes():
+                    s = n.schema()
+                    if s != "(no schema)":
+                        f.write(n.kind() + " " + s.split("(")[0] + "\n")
+                    for b in n.blocks():
+                        walk(b)
+            walk(g)
+
+
+handwritten()
