@@ -88,13 +88,13 @@ func (e *emitter) callFunction(c *syntax.Call, fn *Function, self *ir.Value, arg
 		}
 		s.formals = append(s.formals, f)
 	}
-	if fn.Returns == nil {
-		// the return type is inferred: compile the callee first
-		if _, err := fn.compile(); err != nil {
-			return nil, err
-		}
-		s.returns = []types.Type{fn.Returns}
+	// the callee is compiled first, as PyTorch's ensure_defined: its
+	// errors (and recursion) are the caller's, and an undeclared return
+	// type is inferred
+	if _, err := fn.compile(); err != nil {
+		return nil, err
 	}
+	s.returns = []types.Type{fn.Returns}
 	m, err := e.matchAll(c, []*callSig{s}, args, kwargs, nil)
 	if err != nil {
 		return nil, err

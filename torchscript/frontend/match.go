@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/torchscript/ir"
@@ -37,13 +38,13 @@ type callSig struct {
 	returns []types.Type
 }
 
-var opSigCache = map[*ops.Operator]*callSig{}
+var opSigCache sync.Map // *ops.Operator → *callSig
 
 // opSig converts an operator's schema; nil when it holds a type the
 // frontend cannot represent (then it never matches).
 func opSig(o *ops.Operator) *callSig {
-	if s, ok := opSigCache[o]; ok {
-		return s
+	if s, ok := opSigCache.Load(o); ok {
+		return s.(*callSig)
 	}
 	sg := sigOf(o)
 	var s *callSig
@@ -62,7 +63,7 @@ func opSig(o *ops.Operator) *callSig {
 			s = nil // a variadic result is only for special ops
 		}
 	}
-	opSigCache[o] = s
+	opSigCache.Store(o, s)
 	return s
 }
 
