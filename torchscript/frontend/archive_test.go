@@ -3,12 +3,14 @@ package frontend
 import (
 	"archive/zip"
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +23,10 @@ import (
 // sharedDir is ../shared seen from this package.
 const sharedDir = "../../../shared"
 
+// versionKey is the key under which codeFiles returns the archive's
+// version record.
+const versionKey = "<version>"
+
 // codeFiles reads the code/ files of a TorchScript archive: module name
 // ("__torch__.foo") to source.
 func codeFiles(t testing.TB, path string) map[string][]byte {
@@ -32,6 +38,16 @@ func codeFiles(t testing.TB, path string) map[string][]byte {
 	defer zr.Close()
 	out := map[string][]byte{}
 	for _, f := range zr.File {
+		if strings.HasSuffix(f.Name, "/version") && (strings.Count(f.Name, "/") == 1 || strings.HasSuffix(f.Name, "/.data/version")) {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			out[versionKey] = b
+			continue
+		}
 		_, rest, ok := strings.Cut(f.Name, "/code/")
 		if !ok || !strings.HasSuffix(rest, ".py") {
 			continue
@@ -73,7 +89,41 @@ func unitFor(files map[string][]byte) *CompilationUnit {
 	for i := range consts {
 		consts[i] = tensor.Scalar(float32(1))
 	}
-	return New(func(m string) ([]byte, bool) { b, ok := files[m]; return b, ok }, &Options{Constants: consts})
+	opts := &Options{Constants: consts}
+	if v, ok := files[versionKey]; ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64)
+		if err == nil {
+			opts.Version, opts.Upgraders = n, testUpgraders()
+		}
+	}
+	return New(func(m string) ([]byte, bool) { b, ok := files[m]; return b, ok }, opts)
+}
+
+// testUpgraders reads PyTorch 2.6's table of versioned operators
+// (testdata/upgraders_2.6.json, written by torchscript/archive's
+// testdata/dump_upgraders.py).
+func testUpgraders() []Upgrader {
+	b, err := os.ReadFile("testdata/upgraders_2.6.json")
+	if err != nil {
+		panic(err)
+	}
+	var doc struct {
+		Upgraders []struct {
+			Op        string `json:"op"`
+			Before    int    `json:"before"`
+			Name      string `json:"name"`
+			OldSchema string `json:"old_schema"`
+			Source    string `json:"source"`
+		} `json:"upgraders"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		panic(err)
+	}
+	var out []Upgrader
+	for _, u := range doc.Upgraders {
+		out = append(out, Upgrader{Op: u.Op, Before: u.Before, Name: u.Name, OldSchema: u.OldSchema, Source: u.Source})
+	}
+	return out
 }
 
 // compileAll compiles every method of every class and every function the
@@ -84,7 +134,9 @@ func compileAll(t *testing.T, name string, files map[string][]byte) (*Compilatio
 	classes := map[string]*Class{}
 	mods := make([]string, 0, len(files))
 	for m := range files {
-		mods = append(mods, m)
+		if m != versionKey {
+			mods = append(mods, m)
+		}
 	}
 	sort.Strings(mods)
 	for _, m := range mods {

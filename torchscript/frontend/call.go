@@ -157,6 +157,10 @@ func (e *emitter) specialForm(c *syntax.Call, name string, hint types.Type) (sug
 		if err != nil {
 			return nil, err
 		}
+		// no nested casts: a refinement may have made the same one
+		if p := v.Node(); p != nil && p.Kind == "prim::unchecked_cast" && types.Equal(v.Type, t) {
+			return v, nil
+		}
 		n := e.insert("prim::unchecked_cast", []*ir.Value{v}, t)
 		e.setSource(n, c)
 		return n.Output(), nil
@@ -317,6 +321,13 @@ func (e *emitter) builtin(at syntax.Node, ns, name string, args, kwargs []nv, se
 	var sigs []*callSig
 	for _, o := range opsList {
 		s := opSig(o)
+		if u := e.f.cu.upgraderFor(o); u != nil && !e.f.current {
+			us, err := e.f.cu.upgraderSig(o, u)
+			if err != nil {
+				return nil, e.f.errorf(at, "%v", err)
+			}
+			s = us
+		}
 		if s == nil {
 			continue
 		}
@@ -333,9 +344,17 @@ func (e *emitter) builtin(at syntax.Node, ns, name string, args, kwargs []nv, se
 	if err != nil {
 		return nil, err
 	}
+	if u := m.sig.upgrader; u != nil {
+		g, err := e.f.cu.upgraderGraph(u)
+		if err != nil {
+			return nil, e.f.errorf(at, "upgrader %s of %s: %v", u.Name, u.Op, err)
+		}
+		return e.inline(at, g, ins)
+	}
 	n := e.insert(ns+"::"+name, ins, m.returns...)
 	n.Op = m.sig.op
 	e.setSource(n, at)
+	e.f.cu.normalizeOp(n)
 	if len(n.Outputs) == 1 {
 		return n.Output(), nil
 	}

@@ -29,6 +29,13 @@ type Options struct {
 	// FileName maps a module to the file name errors name; nil gives
 	// "code/" + the module's path + ".py".
 	FileName func(module string) string
+	// Version is the archive's format version (its `version` record); 0
+	// means current. Calls of operators that changed after it are
+	// compiled with Upgraders.
+	Version int64
+	// Upgraders is the table of versioned operators (from
+	// torchscript/archive's Upgraders).
+	Upgraders []Upgrader
 }
 
 // CompilationUnit compiles an archive's code: it finds the classes and
@@ -42,6 +49,11 @@ type CompilationUnit struct {
 	consts []any
 	fname  func(string) string
 
+	version   int64
+	upgraders []Upgrader
+	upSigs    map[string]*callSig
+	upFuncs   map[string]*Function
+
 	mu      sync.Mutex
 	files   map[string]*fileCtx // by module, nil entry: absent
 	classes map[string]*Class
@@ -51,8 +63,11 @@ type CompilationUnit struct {
 // New returns a compilation unit reading code through src.
 func New(src Source, opts *Options) *CompilationUnit {
 	cu := &CompilationUnit{src: src, reg: ops.Global(), files: map[string]*fileCtx{},
-		classes: map[string]*Class{}, funcs: map[string]*Function{}}
+		classes: map[string]*Class{}, funcs: map[string]*Function{},
+		upSigs: map[string]*callSig{}, upFuncs: map[string]*Function{}}
 	if opts != nil {
+		cu.version = opts.Version
+		cu.upgraders = append([]Upgrader(nil), opts.Upgraders...)
 		if opts.Registry != nil {
 			cu.reg = opts.Registry
 		}
@@ -130,6 +145,9 @@ type fileCtx struct {
 	name   string
 	ast    *syntax.File
 	defs   map[string]syntax.Stmt // class and function definitions by name
+	// current: the code is for the current operator versions (an
+	// upgrader's own body), so no upgrader applies in it
+	current bool
 }
 
 // Error is a compile error at a place in the archive's code.
