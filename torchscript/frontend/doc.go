@@ -28,7 +28,7 @@
 //
 // An operator call is resolved as schema_matching.cpp's matchSchemas: the
 // overloads of the name in the order of PyTorch's JIT registry
-// (registry_order.txt: PyTorch 2.14's order, then the names only 2.6 or
+// (ir.RegistryRank: PyTorch 2.14's order, then the names only 2.6 or
 // 1.13 have; gofx's ops registry itself is sorted by name), first without
 // implicit conversions and then with them (a tensor for an int, float or
 // Scalar through aten::IntImplicit/FloatImplicit/ScalarImplicit, a Scalar
