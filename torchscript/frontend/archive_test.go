@@ -2,7 +2,6 @@ package frontend
 
 import (
 	"archive/zip"
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -196,12 +195,15 @@ func archives(t *testing.T) []string {
 }
 
 // TestCompileArchives compiles every method and function of every archive
-// of ../shared, and compares the graph of the top module's forward with
-// the one PyTorch printed for the loaded archive (the `# graph` section of
-// NAME.code.txt): the same node kinds in the same order in every block,
-// nested blocks at the same places, constants left out (their placement
-// comes from PyTorch's constant pooling, and the graph text's constants
-// are the same values).
+// of testdata/cases and ../shared, checks that every call resolves
+// (Callee), and compares the graph of the top module's forward with the
+// one PyTorch printed for the loaded archive (the `# graph` section of
+// NAME.code.txt, parsed by ir.Parse): the same nodes in the same order in
+// every block, with the same inputs (dataflow: which node output, block
+// param or graph input each input is; constants by type and value, not by
+// placement), output types and block params and outputs (see structure);
+// and, where NAME.schemas.txt exists, the same overload for every node
+// PyTorch resolved.
 func TestCompileArchives(t *testing.T) {
 	for _, path := range archives(t) {
 		name := strings.TrimPrefix(path, sharedDir+"/")
@@ -247,88 +249,46 @@ func TestCompileArchives(t *testing.T) {
 	}
 }
 
-var (
-	kindRe = regexp.MustCompile(`^\s*(?:(.*) = )?([a-z_]+::[A-Za-z_0-9]+)(\[name="([^"]*)"\])?`)
-	// refinedRe matches a refined tensor type of a traced graph
-	// (Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)).
-	refinedRe = regexp.MustCompile(`\b(?:Float|Double|Long|Int|Bool|Half|BFloat16|Byte|Char|Short|Tensor)\((?:[^()\[\]]|\[[^\]]*\])*\)`)
-)
-
-// declTypes reads the types of "%a : T, %b : U" (refined tensor types
-// printed as Tensor).
-func declTypes(decl string) []string {
-	decl = refinedRe.ReplaceAllString(decl, "Tensor")
-	var out []string
-	for _, part := range strings.Split(decl, ", %") {
-		if _, t, ok := strings.Cut(part, " : "); ok {
-			out = append(out, strings.TrimSpace(t))
-		}
-	}
-	return out
-}
-
-// graphSection reads the `# graph` section of a code.txt file as a list of
-// lines "depth kind[name] -> types" (blocks as "depth block(param types)"
-// and "depth -> n" for their outputs), constants left out, and the self
-// argument's type.
+// graphSection parses the `# graph` section of a code.txt file (what
+// PyTorch printed for the loaded archive's forward) with ir.Parse, and
+// returns its structure (see structure) and the self argument's type.
 func graphSection(path string) ([]string, string, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", err
 	}
-	defer f.Close()
-	var out []string
-	self := ""
-	in := false
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "# graph" {
-			in = true
-			continue
-		}
-		if !in {
-			continue
-		}
-		if strings.HasPrefix(line, "graph(") {
-			if _, rest, ok := strings.Cut(line, " : "); ok {
-				self = strings.TrimRight(strings.TrimSpace(rest), ",):")
-			}
-			continue
-		}
-		trim := strings.TrimLeft(line, " ")
-		indent := len(line) - len(trim)
-		switch {
-		case trim == "" || strings.HasPrefix(trim, "%") && !strings.Contains(trim, " = "):
-			continue
-		case strings.HasPrefix(trim, "block"):
-			_, params, _ := strings.Cut(strings.TrimSuffix(trim, "):"), "(")
-			out = append(out, depthLine((indent-4)/4+1, "block("+strings.Join(declTypes(params), ", ")+")"))
-			continue
-		case strings.HasPrefix(trim, "-> ("):
-			n := strings.Count(trim, "%")
-			out = append(out, depthLine((indent-6)/4+1, fmt.Sprintf("-> %d", n)))
-			continue
-		}
-		m := kindRe.FindStringSubmatch(line)
-		if m == nil || m[2] == "prim::Constant" {
-			continue
-		}
-		s := m[2]
-		if m[4] != "" {
-			s += "[" + m[4] + "]"
-		}
-		out = append(out, depthLine((indent-2)/4, s+" -> "+strings.Join(declTypes(strings.TrimSpace(m[1])), ", ")))
+	_, text, ok := strings.Cut(string(b), "# graph\n")
+	if !ok {
+		return nil, "", fmt.Errorf("%s has no # graph section", path)
 	}
-	return out, self, sc.Err()
+	g, err := ir.Parse(strings.TrimRight(text, "\n") + "\n")
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %v", path, err)
+	}
+	self := ""
+	if in := g.Inputs(); len(in) > 0 {
+		self = in[0].Type.String()
+	}
+	return structure(g), self, nil
 }
 
 func depthLine(d int, s string) string { return strings.Repeat("  ", d) + s }
 
-// structure lists a graph's nodes as graphSection does.
+// structure lists a graph's nodes in pre-order, one line each, with
+// nested blocks indented: the kind, the name attribute of GetAttr, SetAttr
+// and CallMethod, the inputs and the output types (refined tensor types
+// printed as Tensor). An input is named by where it comes from: "in3" (a
+// graph input), "n5.1" (output 1 of the 5th non-constant node), "b2.0"
+// (param 0 of a block of node 2), or a constant as "const(type value)", so
+// that two graphs compare equal when their dataflow is the same whatever
+// their value names and wherever their constants are (tensor constants
+// compare by type only).
 func structure(g *ir.Graph) []string {
 	var out []string
+	ids := map[*ir.Value]string{}
+	for i, v := range g.Inputs() {
+		ids[v] = fmt.Sprintf("in%d", i)
+	}
 	typs := func(vs []*ir.Value) string {
 		s := make([]string, len(vs))
 		for i, v := range vs {
@@ -336,25 +296,61 @@ func structure(g *ir.Graph) []string {
 		}
 		return strings.Join(s, ", ")
 	}
+	ref := func(v *ir.Value) string {
+		if id, ok := ids[v]; ok {
+			return id
+		}
+		if n := v.Node(); n != nil && n.Kind == "prim::Constant" {
+			s := "const(" + types.Unshaped(v.Type).String()
+			for _, a := range n.Attrs {
+				if a.Kind == ir.AttrTensor {
+					// the values of CONSTANTS.cN are the archive
+					// reader's (unitFor's table holds placeholders)
+					s += " " + a.Name + "=<tensor>"
+					continue
+				}
+				s += " " + a.Name + "=" + a.String()
+			}
+			return s + ")"
+		}
+		return "?" + v.Name()
+	}
+	refs := func(vs []*ir.Value) string {
+		s := make([]string, len(vs))
+		for i, v := range vs {
+			s[i] = ref(v)
+		}
+		return strings.Join(s, ", ")
+	}
+	k := 0
 	var walk func(b *ir.Block, d int)
 	walk = func(b *ir.Block, d int) {
 		for _, n := range b.Nodes {
 			if n.Kind == "prim::Constant" {
 				continue
 			}
+			id := k
+			k++
 			s := n.Kind
 			if name, ok := n.Str("name"); ok && (n.Kind == "prim::GetAttr" || n.Kind == "prim::SetAttr" || n.Kind == "prim::CallMethod") {
 				s += "[" + name + "]"
 			}
-			out = append(out, depthLine(d, s+" -> "+typs(n.Outputs)))
-			for _, bl := range n.Blocks {
+			out = append(out, depthLine(d, fmt.Sprintf("n%d = %s(%s) -> %s", id, s, refs(n.Inputs), typs(n.Outputs))))
+			for bi, bl := range n.Blocks {
+				for pi, p := range bl.Params {
+					ids[p] = fmt.Sprintf("b%d.%d.%d", id, bi, pi)
+				}
 				out = append(out, depthLine(d+1, "block("+typs(bl.Params)+")"))
 				walk(bl, d+1)
-				out = append(out, depthLine(d+1, fmt.Sprintf("-> %d", len(bl.Outputs))))
+				out = append(out, depthLine(d+1, "-> ("+refs(bl.Outputs)+")"))
+			}
+			for i, o := range n.Outputs {
+				ids[o] = fmt.Sprintf("n%d.%d", id, i)
 			}
 		}
 	}
 	walk(g.Block(), 0)
+	out = append(out, "return ("+refs(g.Outputs())+")")
 	return out
 }
 
