@@ -24,6 +24,16 @@ func (e *emitter) call(c *syntax.Call, hint types.Type) (sugared, error) {
 	if sf, ok := fun.(specialForm); ok {
 		return e.specialForm(c, sf.name, hint)
 	}
+	if nv, ok := fun.(newValue); ok {
+		// __torch__.C.__new__(__torch__.C): prim::CreateObject; the code
+		// then calls (obj).__init__(...)
+		if len(c.Args) != 1 || dottedName(c.Args[0]) != nv.c.Type.Name {
+			return nil, e.f.errorf(c, "%s.__new__ takes the class itself", nv.c.Type.Name)
+		}
+		n := e.insert("prim::CreateObject", nil, nv.c.Type)
+		e.setSource(n, c)
+		return n.Output(), nil
+	}
 	args := make([]nv, 0, len(c.Args))
 	for _, a := range c.Args {
 		if _, ok := a.(*syntax.Starred); ok {
@@ -67,6 +77,10 @@ func (e *emitter) call(c *syntax.Call, hint types.Type) (sugared, error) {
 		return e.callFunction(c, f.fn, f.self, args, kwargs)
 	case classValue:
 		return nil, e.f.errorf(c, "constructing an object of class %s is not supported", f.c.Type.Name)
+	case typeValue:
+		if tt, ok := f.t.(*types.Tuple); ok {
+			return e.construct(c, tt, args, kwargs)
+		}
 	}
 	return nil, e.f.errorf(c, "%s is not callable", describe(fun))
 }
@@ -91,8 +105,10 @@ func (e *emitter) callFunction(c *syntax.Call, fn *Function, self *ir.Value, arg
 	// the callee is compiled first, as PyTorch's ensure_defined: its
 	// errors (and recursion) are the caller's, and an undeclared return
 	// type is inferred
-	if _, err := fn.compile(); err != nil {
-		return nil, err
+	if !fn.abstract {
+		if _, err := fn.compile(); err != nil {
+			return nil, err
+		}
 	}
 	s.returns = []types.Type{fn.Returns}
 	m, err := e.matchAll(c, []*callSig{s}, args, kwargs, nil)

@@ -73,11 +73,20 @@
 // before 10) is matched against the old schema and compiled as the
 // upgrader function's body, inlined, as PyTorch's loader does.
 //
+// Besides classes and modules, the code may define NamedTuples (Type gives
+// a *types.Tuple with Names; __torch__.P(a, b) is prim::TupleConstruct,
+// p.x prim::TupleIndex), enums (*types.Enum; members are constants,
+// e.name and e.value prim::EnumName and prim::EnumValue), and interfaces
+// (Interface: method signatures; a call on an interface-typed value is a
+// prim::CallMethod that runs the object's own method). An object of a
+// TorchScript class is made as the serializer writes it:
+// __torch__.C.__new__(__torch__.C) is prim::CreateObject, then
+// (obj).__init__(...) a prim::CallMethod.
+//
 // Refused with an error naming file:line:col: return, break and continue
 // inside loops (the serializer never writes them: PyTorch's exit transforms
-// removed them before printing), classes with bases other than Module,
-// NamedTuple and enum types, interfaces, object construction, fork,
-// comprehensions, recursion.
+// removed them before printing), classes with other bases, nested
+// functions (fork's closures), with statements, comprehensions, recursion.
 //
 // Loop-carried values are in order of first assignment in the body (PyTorch's
 // order comes from a hash map; the set is the same).

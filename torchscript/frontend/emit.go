@@ -51,6 +51,9 @@ func (fn *Function) compile() (*ir.Graph, error) {
 	if fn.graph != nil || fn.err != nil {
 		return fn.graph, fn.err
 	}
+	if fn.abstract {
+		return nil, fn.file.errorf(fn.def, "%s is an interface method: it has no body", fn.Qualified)
+	}
 	if fn.busy {
 		// recursion: TorchScript refuses it as well
 		return nil, fn.file.errorf(fn.def, "%s is recursive, which TorchScript does not support", fn.Qualified)
@@ -174,6 +177,10 @@ func (e *emitter) stmt(s syntax.Stmt) error {
 		return e.raise(st)
 	case *syntax.Return:
 		return e.f.errorf(st, "a return here is not supported")
+	case *syntax.FuncDef:
+		return e.f.errorf(st, "nested functions (the closures of fork) are not supported")
+	case *syntax.With:
+		return e.f.errorf(st, "with statements are not supported")
 	case *syntax.Break, *syntax.Continue:
 		return e.f.errorf(st, "break and continue are not supported (the serialized code has none: PyTorch's exit transforms removed them)")
 	}

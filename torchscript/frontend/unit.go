@@ -54,17 +54,21 @@ type CompilationUnit struct {
 	upSigs    map[string]*callSig
 	upFuncs   map[string]*Function
 
-	mu      sync.Mutex
-	files   map[string]*fileCtx // by module, nil entry: absent
-	classes map[string]*Class
-	funcs   map[string]*Function
+	mu       sync.Mutex
+	files    map[string]*fileCtx // by module, nil entry: absent
+	classes  map[string]*Class
+	funcs    map[string]*Function
+	named    map[string]types.Type // NamedTuples, enums, interfaces
+	enumVals map[string][]any
+	ifaces   map[string]*Interface
 }
 
 // New returns a compilation unit reading code through src.
 func New(src Source, opts *Options) *CompilationUnit {
 	cu := &CompilationUnit{src: src, reg: ops.Global(), files: map[string]*fileCtx{},
 		classes: map[string]*Class{}, funcs: map[string]*Function{},
-		upSigs: map[string]*callSig{}, upFuncs: map[string]*Function{}}
+		upSigs: map[string]*callSig{}, upFuncs: map[string]*Function{},
+		named: map[string]types.Type{}, enumVals: map[string][]any{}, ifaces: map[string]*Interface{}}
 	if opts != nil {
 		cu.version = opts.Version
 		cu.upgraders = append([]Upgrader(nil), opts.Upgraders...)
@@ -136,6 +140,7 @@ type Function struct {
 	err      error
 	busy     bool
 	declared bool
+	abstract bool // an interface method: a signature without a body
 }
 
 // fileCtx is one parsed code file.
@@ -252,6 +257,9 @@ func (cu *CompilationUnit) class(qualified string) (*Class, error) {
 	if !ok {
 		return nil, fmt.Errorf("the archive's code defines no class %s", qualified)
 	}
+	if k := classKind(cd); k != "class" {
+		return nil, fmt.Errorf("%s is a %s, not a class (see Type)", qualified, k)
+	}
 	c := &Class{Type: &types.Class{Name: qualified}, file: f, def: cd}
 	cu.classes[qualified] = c
 	if err := f.declareClass(c); err != nil {
@@ -280,16 +288,6 @@ func (cu *CompilationUnit) function(qualified string) (*Function, error) {
 		return nil, err
 	}
 	return fn, nil
-}
-
-// namedType resolves a qualified type name of an annotation: a class of the
-// archive (NamedTuples and enums are not supported yet).
-func (cu *CompilationUnit) namedType(qualified string) (types.Type, error) {
-	c, err := cu.class(qualified)
-	if err != nil {
-		return nil, err
-	}
-	return c.Type, nil
 }
 
 // declareClass reads a class body: attributes, __parameters__,
@@ -615,7 +613,8 @@ func typedList(vals []any, et types.Type) any {
 // input is the Function constant, whose name attribute holds the
 // qualified name; PyTorch prints the short one) or the method a
 // prim::CallMethod node calls (by its name attribute, on the class of its
-// first input).
+// first input; for an interface, the interface's method, a signature
+// without a graph: the object's own class's method of that name runs).
 func (cu *CompilationUnit) Callee(n *ir.Node) (*Function, error) {
 	switch n.Kind {
 	case "prim::CallFunction":
@@ -631,6 +630,17 @@ func (cu *CompilationUnit) Callee(n *ir.Node) (*Function, error) {
 		name, ok := n.Str("name")
 		if !ok || len(n.Inputs) == 0 {
 			return nil, fmt.Errorf("prim::CallMethod without a name or object")
+		}
+		if it, ok := n.Inputs[0].Type.(*types.Interface); ok {
+			i, err := cu.Interface(it.Name)
+			if err != nil {
+				return nil, err
+			}
+			m, ok := i.Method(name)
+			if !ok {
+				return nil, fmt.Errorf("interface %s has no method %s", it.Name, name)
+			}
+			return m, nil
 		}
 		ct, ok := n.Inputs[0].Type.(*types.Class)
 		if !ok {

@@ -4,8 +4,8 @@
 # torch.jit.save and printed (code and graph of forward) after
 # torch.jit.load, as ../shared/pt2/gen_pt2.py prints its archives.
 #   cd torchscript/frontend/testdata && ../../../../shared/tools/torch2 gen_cases.py
-import io, os
-from typing import Dict, List, Optional, Tuple
+import enum, io, os
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import torch
 import torch.nn.functional as F
@@ -82,10 +82,57 @@ class Helper(torch.nn.Module):
         return F.relu(x) * f
 
 
+class Point(NamedTuple):
+    x: torch.Tensor
+    y: int
+
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = 2
+
+
+@torch.jit.interface
+class ScalerIface(torch.nn.Module):
+    def forward(self, x: torch.Tensor, k: float) -> torch.Tensor:
+        pass
+
+
+class Scaler(torch.nn.Module):
+    def forward(self, x: torch.Tensor, k: float) -> torch.Tensor:
+        return x * k
+
+
+@torch.jit.script
+class Counter(object):
+    def __init__(self, start: int):
+        self.n = start
+
+    def bump(self, by: int) -> int:
+        self.n = self.n + by
+        return self.n
+
+
+class Types(torch.nn.Module):
+    scaler: ScalerIface
+
+    def __init__(self):
+        super().__init__()
+        self.scaler = Scaler()
+
+    def forward(self, x: torch.Tensor, c: Color, p: Point) -> Tuple[torch.Tensor, Point, str, int]:
+        y = self.scaler(x, 2.0)
+        if c == Color.RED:
+            y = y * c.value
+        q = Point(y, p.y + 1)
+        k = Counter(3)
+        return q.x + p[0], q, c.name, k.bump(p.y)
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
     os.makedirs(out, exist_ok=True)
-    for cls in [Overloads, Conversions, Containers, Flow, Helper]:
+    for cls in [Overloads, Conversions, Containers, Flow, Helper, Types]:
         name = cls.__name__.lower()
         sm = torch.jit.script(cls())
         buf = io.BytesIO()
