@@ -40,11 +40,12 @@ func (s *scope) set(name string, v sugared) {
 
 // emitter compiles one function body.
 type emitter struct {
-	f     *fileCtx
-	fn    *Function
-	g     *ir.Graph
-	env   *scope
-	depth int
+	f       *fileCtx
+	fn      *Function
+	g       *ir.Graph
+	env     *scope
+	depth   int
+	lowered int
 }
 
 func (fn *Function) compile() (*ir.Graph, error) {
@@ -823,6 +824,10 @@ func (e *emitter) raise(st *syntax.Raise) error {
 	return err
 }
 
+// maxLowered bounds the statements lowerReturns may produce for one
+// function.
+const maxLowered = 1 << 16
+
 // retVar holds a function's return value while its body compiles (not a
 // valid identifier, so no variable of the code can clash with it).
 const retVar = "$return"
@@ -855,6 +860,12 @@ func hasReturn(ss []syntax.Stmt) bool {
 // becomes `if c: $return = a else: <more code>`. exits reports whether
 // every path assigns retVar. Returns inside loops are refused.
 func (e *emitter) lowerReturns(ss []syntax.Stmt) (out []syntax.Stmt, exits bool, err error) {
+	// moving the rest of a body into branches copies it: a budget keeps
+	// hostile nestings from growing it exponentially
+	e.lowered += len(ss)
+	if e.lowered > maxLowered {
+		return nil, false, e.f.errorf(e.fn.def, "%s is too large once its returns are lowered", e.fn.Qualified)
+	}
 	for i, s := range ss {
 		switch st := s.(type) {
 		case *syntax.Return:

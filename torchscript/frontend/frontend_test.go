@@ -75,6 +75,8 @@ func TestErrors(t *testing.T) {
 			"code/__torch__.py:3:3: loop variable y has type int before the loop and float at the end of the body"},
 		{"bad base", "class A(Foo):\n  pass\n",
 			"code/__torch__.py:1:9: class A: base Foo is not supported"},
+		{"return lowering blowup", "def f(x: int) -> int:\n" + strings.Repeat("  if x:\n    if x:\n      return 1\n  else:\n    if x:\n      return 2\n", 40) + "  return x\n",
+			"is too large once its returns are lowered"},
 		{"bool cond", "def f(x: str) -> int:\n  if x:\n    y = 1\n  else:\n    y = 2\n  return y\n",
 			"code/__torch__.py:2:6: no overload of aten::Bool accepts (str)"},
 	}
