@@ -86,7 +86,8 @@
 // Refused with an error naming file:line:col: return, break and continue
 // inside loops (the serializer never writes them: PyTorch's exit transforms
 // removed them before printing), classes with other bases, nested
-// functions (fork's closures), with statements, comprehensions, recursion.
+// functions (fork's closures), comprehensions, recursion. A with statement
+// is prim::Enter and prim::Exit around its body, as emitWith.
 //
 // Loop-carried values are in order of first assignment in the body (PyTorch's
 // order comes from a hash map; the set is the same).

@@ -181,7 +181,7 @@ func (e *emitter) stmt(s syntax.Stmt) error {
 	case *syntax.FuncDef:
 		return e.f.errorf(st, "nested functions (the closures of fork) are not supported")
 	case *syntax.With:
-		return e.f.errorf(st, "with statements are not supported")
+		return e.with(st)
 	case *syntax.Break, *syntax.Continue:
 		return e.f.errorf(st, "break and continue are not supported (the serialized code has none: PyTorch's exit transforms removed them)")
 	}
@@ -918,4 +918,51 @@ func (e *emitter) lowerReturns(ss []syntax.Stmt) (out []syntax.Stmt, exits bool,
 		out = append(out, s)
 	}
 	return out, false, nil
+}
+
+// with emits `with a as x, b: body` as ir_emitter's emitWith: prim::Enter
+// of each object (typed as its __enter__ returns; x names it), the body
+// inline, then prim::Exit of each in reverse order.
+func (e *emitter) with(st *syntax.With) error {
+	var entered []*ir.Value
+	for _, it := range st.Items {
+		v, err := e.exprValue(it.X, nil)
+		if err != nil {
+			return err
+		}
+		ct, ok := v.Type.(*types.Class)
+		if !ok {
+			return e.f.errorf(it.X, "a with item must be an object, got %s", v.Type)
+		}
+		c, err := e.f.cu.class(ct.Name)
+		if err != nil {
+			return e.f.errorf(it.X, "%v", err)
+		}
+		enter, ok1 := c.Method("__enter__")
+		_, ok2 := c.Method("__exit__")
+		if !ok1 || !ok2 {
+			return e.f.errorf(it.X, "class %s has no __enter__ and __exit__", ct.Name)
+		}
+		rt := enter.Returns
+		if rt == nil {
+			rt = types.None
+		}
+		n := e.insert("prim::Enter", []*ir.Value{v}, rt)
+		e.setSource(n, it)
+		entered = append(entered, v)
+		if it.Var != nil {
+			if err := e.assignTo(it.Var, it.X, n.Output()); err != nil {
+				return err
+			}
+		}
+	}
+	if err := e.stmts(st.Body); err != nil {
+		return err
+	}
+	for i := len(entered) - 1; i >= 0; i-- {
+		// graph->create(prim::Exit) gives the node one output, typed Tensor
+		n := e.insert("prim::Exit", []*ir.Value{entered[i]}, types.Tensor)
+		e.setSource(n, st)
+	}
+	return nil
 }

@@ -25,7 +25,7 @@ func cleanup(g *ir.Graph) error {
 // unused.
 func sideEffects(n *ir.Node) bool {
 	switch n.Kind {
-	case "prim::SetAttr", "prim::RaiseException", "prim::CallMethod", "prim::CallFunction", "prim::CreateObject",
+	case "prim::SetAttr", "prim::RaiseException", "prim::CallMethod", "prim::CallFunction", "prim::CreateObject", "prim::Enter", "prim::Exit",
 		"prim::Print", "aten::warn", "prim::Uninitialized":
 		return n.Kind != "prim::Uninitialized"
 	case "prim::If", "prim::Loop":

@@ -41,8 +41,8 @@ type Options struct {
 // CompilationUnit compiles an archive's code: it finds the classes and
 // functions the code defines when they are first asked for, and compiles a
 // function's body to an ir.Graph when its graph is first asked for. It is
-// safe for use by one goroutine at a time per unit; the graphs it returns
-// are the unit's (copy them before changing them).
+// safe for concurrent use; the graphs it returns are the unit's and
+// shared (copy one before changing it).
 type CompilationUnit struct {
 	src    Source
 	reg    *ops.Registry

@@ -129,10 +129,17 @@ class Types(torch.nn.Module):
         return q.x + p[0], q, c.name, k.bump(p.y)
 
 
+class NoGrad(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            y = x * 2
+        return y + 1
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
     os.makedirs(out, exist_ok=True)
-    for cls in [Overloads, Conversions, Containers, Flow, Helper, Types]:
+    for cls in [Overloads, Conversions, Containers, Flow, Helper, Types, NoGrad]:
         name = cls.__name__.lower()
         sm = torch.jit.script(cls())
         buf = io.BytesIO()
