@@ -484,3 +484,59 @@ func TestCompileSources(t *testing.T) {
 }
 
 func wantOpsCount(base string) []string { l, _ := schemaList(base + ".schemas.txt"); return l }
+
+// BenchmarkCompile measures compiling every method and function of an
+// archive's code (a fresh unit each time): testdata/cases/types.pt, and
+// ../shared/torchscript/convnet.script.pt when it is there.
+func BenchmarkCompile(b *testing.B) {
+	paths := []string{"testdata/cases/types.pt"}
+	if _, err := os.Stat(filepath.Join(sharedDir, "torchscript/convnet.script.pt")); err == nil {
+		paths = append(paths, filepath.Join(sharedDir, "torchscript/convnet.script.pt"))
+	}
+	for _, p := range paths {
+		files := codeFiles(b, p)
+		var srcs []string
+		for m := range files {
+			if m != versionKey {
+				srcs = append(srcs, m)
+			}
+		}
+		sort.Strings(srcs)
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				cu := unitFor(files)
+				for _, m := range srcs {
+					f, err := syntax.Parse(m, files[m])
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, s := range f.Stmts {
+						switch d := s.(type) {
+						case *syntax.ClassDef:
+							if classKind(d) != "class" {
+								continue
+							}
+							c, err := cu.Class(m + "." + d.Name)
+							if err != nil {
+								b.Fatal(err)
+							}
+							for _, fn := range c.Methods {
+								if _, err := fn.Graph(); err != nil {
+									b.Fatal(err)
+								}
+							}
+						case *syntax.FuncDef:
+							fn, err := cu.Function(m + "." + d.Name)
+							if err != nil {
+								b.Fatal(err)
+							}
+							if _, err := fn.Graph(); err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
