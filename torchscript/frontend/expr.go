@@ -639,6 +639,12 @@ func (e *emitter) attr(at *syntax.Attribute, base sugared, name string) (sugared
 		if name == "__new__" {
 			return newValue{b.c}, nil
 		}
+		// a method through its class, self passed explicitly (how the
+		// serializer calls a submodule's hooks: ClassValue::attr's
+		// findHook): prim::CallFunction of the method
+		if m, ok := b.c.Method(name); ok {
+			return fnValue{m}, nil
+		}
 		return nil, e.f.errorf(at, "%s has no attribute %s", describe(base), name)
 	case typeValue:
 		if et, ok := b.t.(*types.Enum); ok {

@@ -611,7 +611,8 @@ func typedList(vals []any, et types.Type) any {
 
 // Callee returns the function a prim::CallFunction node calls (its first
 // input is the Function constant, whose name attribute holds the
-// qualified name; PyTorch prints the short one) or the method a
+// qualified name; PyTorch prints the short one; a method called through
+// its class, as a submodule's hook is, takes self as its first argument) or the method a
 // prim::CallMethod node calls (by its name attribute, on the class of its
 // first input; for an interface, the interface's method, a signature
 // without a graph: the object's own class's method of that name runs).
@@ -625,7 +626,19 @@ func (cu *CompilationUnit) Callee(n *ir.Node) (*Function, error) {
 		if !ok {
 			return nil, fmt.Errorf("prim::CallFunction's first input is not a function constant")
 		}
-		return cu.Function(q)
+		fn, err := cu.Function(q)
+		if err == nil {
+			return fn, nil
+		}
+		// a method called through its class (a submodule's hook)
+		if dot := strings.LastIndexByte(q, '.'); dot > 0 {
+			if c, cerr := cu.Class(q[:dot]); cerr == nil {
+				if m, ok := c.Method(q[dot+1:]); ok {
+					return m, nil
+				}
+			}
+		}
+		return nil, err
 	case "prim::CallMethod":
 		name, ok := n.Str("name")
 		if !ok || len(n.Inputs) == 0 {

@@ -136,10 +136,31 @@ class NoGrad(torch.nn.Module):
         return y + 1
 
 
+class Inner(torch.nn.Module):
+    def forward(self, x):
+        return x * 2.0
+
+
+def inner_hook(self, input: Tuple[torch.Tensor], output: torch.Tensor) -> torch.Tensor:
+    return output - 1.0
+
+
+class Hooks(torch.nn.Module):
+    # a submodule with a forward hook: the caller's code calls the hook
+    # through the submodule's class (__torch__.Inner.inner_hook(inner, ...))
+    def __init__(self):
+        super().__init__()
+        self.inner = Inner()
+        self.inner.register_forward_hook(inner_hook)
+
+    def forward(self, x):
+        return self.inner(x) + 3.0
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
     os.makedirs(out, exist_ok=True)
-    for cls in [Overloads, Conversions, Containers, Flow, Helper, Types, NoGrad]:
+    for cls in [Overloads, Conversions, Containers, Flow, Helper, Types, NoGrad, Hooks]:
         name = cls.__name__.lower()
         sm = torch.jit.script(cls())
         buf = io.BytesIO()
