@@ -349,6 +349,12 @@ func (e *emitter) builtin(at syntax.Node, ns, name string, args, kwargs []nv, se
 		}
 		sigs = append(sigs, s)
 	}
+	// TorchScript's builtin functions come after the registered operators
+	if !e.f.current {
+		for _, fn := range e.f.cu.builtinFuncs(ns, name) {
+			sigs = append(sigs, funcSig(fn))
+		}
+	}
 	if len(sigs) == 0 {
 		return nil, e.f.errorf(at, "unknown builtin op %s::%s", ns, name)
 	}
@@ -359,6 +365,13 @@ func (e *emitter) builtin(at syntax.Node, ns, name string, args, kwargs []nv, se
 	ins, err := e.materialize(m)
 	if err != nil {
 		return nil, err
+	}
+	if fn := m.sig.inline; fn != nil {
+		g, err := fn.compile()
+		if err != nil {
+			return nil, e.f.errorf(at, "builtin function %s: %v", fn.Name, err)
+		}
+		return e.inline(at, g, ins)
 	}
 	if u := m.sig.upgrader; u != nil {
 		g, err := e.f.cu.upgraderGraph(u)

@@ -36,7 +36,10 @@
 // Device, a homogeneous tuple for a list, trailing positional arguments
 // collected into a list parameter, an int for int[N]). Type variables (t,
 // t[], Dict(str, t)) are bound by the arguments, trailing defaults are
-// filled in as constants, keyword arguments match by name (input for
+// filled in as constants, TorchScript's builtin functions are tried after
+// the operators (builtin_functions.cpp's number-first arithmetic and
+// comparisons, torch.add(1, x) → aten::add(x, 1), inlined), keyword
+// arguments match by name (input for
 // self on aten operators), varargs (aten::format) take the rest. Schema
 // types are seen as TorchScript sees them: SymInt, ScalarType, Layout and
 // MemoryFormat are int, Dimname is str, Scalar is number.

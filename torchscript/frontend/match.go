@@ -39,6 +39,8 @@ type callSig struct {
 	// upgrader, when set, is the versioned operator whose old schema this
 	// is: a call is compiled as the upgrader's body.
 	upgrader *Upgrader
+	// inline, when set, is a builtin function whose body a call becomes.
+	inline *Function
 }
 
 var opSigCache sync.Map // *ops.Operator → *callSig

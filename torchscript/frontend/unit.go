@@ -54,6 +54,9 @@ type CompilationUnit struct {
 	upSigs    map[string]*callSig
 	upFuncs   map[string]*Function
 
+	builtinFile *fileCtx
+	builtinFns  map[string]*Function
+
 	mu       sync.Mutex
 	files    map[string]*fileCtx // by module, nil entry: absent
 	classes  map[string]*Class
@@ -67,7 +70,7 @@ type CompilationUnit struct {
 func New(src Source, opts *Options) *CompilationUnit {
 	cu := &CompilationUnit{src: src, reg: ops.Global(), files: map[string]*fileCtx{},
 		classes: map[string]*Class{}, funcs: map[string]*Function{},
-		upSigs: map[string]*callSig{}, upFuncs: map[string]*Function{},
+		upSigs: map[string]*callSig{}, upFuncs: map[string]*Function{}, builtinFns: map[string]*Function{},
 		named: map[string]types.Type{}, enumVals: map[string][]any{}, ifaces: map[string]*Interface{}}
 	if opts != nil {
 		cu.version = opts.Version

@@ -194,6 +194,15 @@ main()
 # own output never needs. NAME.src.py holds the source, NAME.code.txt the
 # graph of forward, NAME.schemas.txt its overloads.
 SOURCES = {
+    "scalarfirst": """
+def forward(x: Tensor, n: int) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, int]:
+    a = torch.add(1, x)
+    b = torch.mul(2.5, x)
+    c = torch.sub(n, x)
+    d = torch.lt(1, x)
+    e = torch.div(2, x)
+    return (a, b, c, d, e, torch.add(n, 1))
+""",
     "implicit": """
 def forward(x: Tensor, n: int, f: float, b: bool) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, float]:
     a = torch.select(x, 0, torch.sum(x))
