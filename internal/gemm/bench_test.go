@@ -1,0 +1,66 @@
+package gemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchShapes are square products and resnet18's convolutions as
+// products (M output channels, N output pixels, K input channels × kernel
+// area): the 7×7 stem, 3×3 layers of each stage, 1×1 downsamples.
+var benchShapes = []struct {
+	name    string
+	m, n, k int
+}{
+	{"square256", 256, 256, 256},
+	{"square512", 512, 512, 512},
+	{"square1024", 1024, 1024, 1024},
+	{"conv7x7stem", 64, 12544, 147},
+	{"conv3x3_64", 64, 3136, 576},
+	{"conv3x3_128", 128, 784, 1152},
+	{"conv3x3_256", 256, 196, 2304},
+	{"conv3x3_512", 512, 49, 4608},
+	{"conv1x1_256", 256, 196, 128},
+}
+
+func benchGemm[T Float](b *testing.B, kern *kernel[T], m, n, k int) {
+	r := rand.New(rand.NewPCG(1, 1))
+	a := randSlice[T](r, m*k)
+	bb := randSlice[T](r, k*n)
+	c := make([]T, m*n)
+	b.ResetTimer()
+	for b.Loop() {
+		run(kern, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, nil)
+	}
+	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkGemm times each shape with each kernel this build has
+// (float32) and the chosen float64 kernel. Run with -cpu 1 for one core.
+func BenchmarkGemm(b *testing.B) {
+	for _, s := range benchShapes {
+		for _, kern := range kernels[float32]() {
+			b.Run(fmt.Sprintf("f32/%s/%s", kern.name, s.name), func(b *testing.B) { benchGemm(b, kern, s.m, s.n, s.k) })
+		}
+		b.Run(fmt.Sprintf("f64/%s/%s", kernelFor[float64]().name, s.name), func(b *testing.B) { benchGemm(b, kernelFor[float64](), s.m, s.n, s.k) })
+	}
+}
+
+// BenchmarkMicroKernel times the float32 micro-kernel alone on packed
+// strips that stay in L1 (k = 256), the ceiling the driver can reach.
+func BenchmarkMicroKernel(b *testing.B) {
+	for _, kern := range kernels[float32]() {
+		b.Run(kern.name, func(b *testing.B) {
+			const k = 256
+			r := rand.New(rand.NewPCG(1, 1))
+			a := randSlice[float32](r, k*kern.mr)
+			bb := randSlice[float32](r, k*kern.nr)
+			c := make([]float32, kern.mr*kern.nr)
+			for b.Loop() {
+				kern.full(k, &a[0], &bb[0], &c[0], kern.nr, 1, 0)
+			}
+			b.ReportMetric(2*float64(k*kern.mr*kern.nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

@@ -1,0 +1,30 @@
+// Package gemm is gofx's dense matrix product for float32 and float64:
+// c = alpha*op(a)*op(b) + beta*c on row-major matrices with leading
+// dimensions, the BLAS gemm contract, computed the way BLIS does.
+//
+// A product is cut into panels of op(b) (kc rows by nc columns, packed
+// once into a 64-byte-aligned pooled buffer, in strips of nr columns) and
+// blocks of op(a) (mc rows by kc columns, packed per worker in strips of
+// mr rows), and a micro-kernel multiplies one A strip by one B strip into
+// an mr×nr tile of c held in registers. Packing pads the strips with
+// zeros, so one kernel serves every shape; a partial tile at the bottom
+// or right edge of c goes through a scratch tile. The blocking keeps a B
+// strip in L1, an A block in L2 and a B panel in L3.
+//
+// On amd64 with AVX2 and FMA (checked at run time with
+// golang.org/x/sys/cpu) the micro-kernels are Go assembly: 6×16 for
+// float32 and 6×8 for float64, each with twelve YMM accumulators. Other
+// CPUs, and every CPU when built with the purego tag, use a portable Go
+// 4×4 kernel with the same packing and blocking. Kernel reports which.
+//
+// Large products are split over a persistent pool of worker goroutines
+// (GOMAXPROCS in all, the caller included): by rows of c when c has
+// enough row strips, otherwise by column strips of each B panel.
+//
+// GemmEpilogue applies a bias per row or per column, a residual add and a
+// clamp (ReLU, ReLU6) in the final store of each element, for fused
+// convolution and linear layers.
+//
+// The result of a product may differ from a naive loop's in the last
+// bits: the kernels sum k in blocks and use fused multiply-adds.
+package gemm

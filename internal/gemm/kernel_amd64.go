@@ -1,0 +1,30 @@
+//go:build !purego
+
+package gemm
+
+import "golang.org/x/sys/cpu"
+
+// The AVX2/FMA micro-kernels of kernel_amd64.s. Each computes an mr×nr
+// tile of c as kernel.full specifies, from packed strips.
+
+// sgemm6x16AVX2 is the float32 6×16 kernel: 12 YMM accumulators, two B
+// vectors and two broadcast A values per column of A.
+//
+//go:noescape
+func sgemm6x16AVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+// dgemm6x8AVX2 is the float64 6×8 kernel with the same register layout.
+//
+//go:noescape
+func dgemm6x8AVX2(k int, a, b, c *float64, ldc int, alpha, beta float64)
+
+var (
+	avx2F32 = &kernel[float32]{name: "avx2", mr: 6, nr: 16, mc: 144, kc: 256, nc: 3072, full: sgemm6x16AVX2}
+	avx2F64 = &kernel[float64]{name: "avx2", mr: 6, nr: 8, mc: 96, kc: 256, nc: 2048, full: dgemm6x8AVX2}
+)
+
+func init() {
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		kern32, kern64 = avx2F32, avx2F64
+	}
+}
