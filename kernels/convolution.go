@@ -20,7 +20,7 @@ import (
 // by one GEMM per (batch, group): weight [Cout/g, Cin/g*K] × columns
 // [Cin/g*K, L]; a transposed one is one GEMM weightᵀ × input giving
 // columns, scattered into the output (col2im). GEMMs go through gemm
-// (gonum's BLAS for floats, which parallelizes large products itself);
+// (internal/gemm for floats, which parallelizes large products itself);
 // im2col and col2im split over both cores, and many small (batch, group)
 // products run in parallel. float32 and bfloat16 compute in float32,
 // integers in int64 (wrapped to the dtype at the end). The gradients of
