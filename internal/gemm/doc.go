@@ -11,11 +11,13 @@
 // or right edge of c goes through a scratch tile. The blocking keeps a B
 // strip in L1, an A block in L2 and a B panel in L3.
 //
-// On amd64 with AVX2 and FMA (checked at run time with
-// golang.org/x/sys/cpu) the micro-kernels are Go assembly: 6×16 for
-// float32 and 6×8 for float64, each with twelve YMM accumulators. Other
-// CPUs, and every CPU when built with the purego tag, use a portable Go
-// 4×4 kernel with the same packing and blocking. Kernel reports which.
+// On amd64 the micro-kernels are Go assembly, chosen at run time with
+// golang.org/x/sys/cpu: with AVX-512F, 12×32 for float32 and 12×16 for
+// float64, each with 24 ZMM accumulators; with AVX2 and FMA, 6×16 and 6×8
+// with twelve YMM accumulators. Other CPUs, and every CPU when built with
+// the purego tag, use a portable Go 4×4 kernel with the same packing and
+// blocking. Kernel reports which; the tests compare every kernel the CPU
+// can run with the portable one and with a naive loop.
 //
 // Large products are split over a persistent pool of worker goroutines
 // (GOMAXPROCS in all, the caller included): by rows of c when c has

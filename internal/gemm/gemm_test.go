@@ -132,21 +132,14 @@ func (p *problem[T]) dims() map[string]any {
 	return map[string]any{"tA": p.tA, "tB": p.tB, "m": p.m, "n": p.n, "k": p.k, "alpha": p.alpha, "beta": p.beta, "lda": p.lda, "ldb": p.ldb, "ldc": p.ldc, "epilogue": p.ep != nil}
 }
 
-// kernels returns every kernel this build can use for T: the one Gemm
-// chose and the portable one.
+// kernels returns every kernel this build and CPU can use for T: the
+// portable one and the assembly ones.
 func kernels[T Float]() []*kernel[T] {
-	ks := []*kernel[T]{kernelFor[T]()}
 	var z T
-	var port *kernel[T]
 	if any(z) == any(float32(0)) {
-		port = any(portable32).(*kernel[T])
-	} else {
-		port = any(portable64).(*kernel[T])
+		return any(append([]*kernel[float32]{portable32}, asmKernels32...)).([]*kernel[T])
 	}
-	if ks[0] != port {
-		ks = append(ks, port)
-	}
-	return ks
+	return any(append([]*kernel[float64]{portable64}, asmKernels64...)).([]*kernel[T])
 }
 
 func testShapes[T Float](t *testing.T) {

@@ -18,13 +18,33 @@ func sgemm6x16AVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
 //go:noescape
 func dgemm6x8AVX2(k int, a, b, c *float64, ldc int, alpha, beta float64)
 
+// sgemm12x32AVX512 is the float32 12×32 AVX-512 kernel: 24 ZMM
+// accumulators.
+//
+//go:noescape
+func sgemm12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+// dgemm12x16AVX512 is the float64 12×16 AVX-512 kernel.
+//
+//go:noescape
+func dgemm12x16AVX512(k int, a, b, c *float64, ldc int, alpha, beta float64)
+
 var (
-	avx2F32 = &kernel[float32]{name: "avx2", mr: 6, nr: 16, mc: 144, kc: 256, nc: 3072, full: sgemm6x16AVX2}
-	avx2F64 = &kernel[float64]{name: "avx2", mr: 6, nr: 8, mc: 96, kc: 256, nc: 2048, full: dgemm6x8AVX2}
+	avx512F32 = &kernel[float32]{name: "avx512", mr: 12, nr: 32, mc: 96, kc: 192, nc: 3072, full: sgemm12x32AVX512}
+	avx512F64 = &kernel[float64]{name: "avx512", mr: 12, nr: 16, mc: 96, kc: 192, nc: 2048, full: dgemm12x16AVX512}
+	avx2F32   = &kernel[float32]{name: "avx2", mr: 6, nr: 16, mc: 144, kc: 256, nc: 3072, full: sgemm6x16AVX2}
+	avx2F64   = &kernel[float64]{name: "avx2", mr: 6, nr: 8, mc: 96, kc: 256, nc: 2048, full: dgemm6x8AVX2}
 )
 
 func init() {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		kern32, kern64 = avx2F32, avx2F64
+		asmKernels32 = append(asmKernels32, avx2F32)
+		asmKernels64 = append(asmKernels64, avx2F64)
+	}
+	if cpu.X86.HasAVX512F && cpu.X86.HasFMA {
+		kern32, kern64 = avx512F32, avx512F64
+		asmKernels32 = append(asmKernels32, avx512F32)
+		asmKernels64 = append(asmKernels64, avx512F64)
 	}
 }

@@ -67,6 +67,13 @@ var (
 	kern64 = portable64
 )
 
+// asmKernels32 and asmKernels64 are the assembly kernels this CPU can
+// run (tests and benchmarks compare them all with the portable one).
+var (
+	asmKernels32 []*kernel[float32]
+	asmKernels64 []*kernel[float64]
+)
+
 // kernelFor returns the kernel Gemm uses for T.
 func kernelFor[T Float]() *kernel[T] {
 	var z T
@@ -77,5 +84,5 @@ func kernelFor[T Float]() *kernel[T] {
 }
 
 // Kernel names the micro-kernel Gemm uses for float32 and float64 on this
-// CPU and build ("avx2", "portable").
+// CPU and build ("avx512", "avx2", "portable").
 func Kernel() (f32, f64 string) { return kern32.name, kern64.name }
