@@ -31,7 +31,7 @@ func benchGemm[T Float](b *testing.B, kern *kernel[T], m, n, k int) {
 	c := make([]T, m*n)
 	b.ResetTimer()
 	for b.Loop() {
-		run(kern, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, nil)
+		newJob(kern, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, nil).run()
 	}
 	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
@@ -61,6 +61,39 @@ func BenchmarkMicroKernel(b *testing.B) {
 				kern.full(k, &a[0], &bb[0], &c[0], kern.nr, 1, 0)
 			}
 			b.ReportMetric(2*float64(k*kern.mr*kern.nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
+
+// BenchmarkGemmConv times resnet18's 3×3 convolutions at batch 1 through
+// GemmConv (im2col in the packing) with the chosen float32 kernel.
+func BenchmarkGemmConv(b *testing.B) {
+	for _, s := range []struct {
+		name       string
+		c, hw, out int
+		stride     int
+	}{
+		{"conv3x3_64", 64, 56, 64, 1},
+		{"conv3x3_128", 128, 28, 128, 1},
+		{"conv3x3_256", 256, 14, 256, 1},
+		{"conv3x3_512", 512, 7, 512, 1},
+		{"conv3x3_64s2", 64, 56, 128, 2},
+	} {
+		b.Run(s.name, func(b *testing.B) {
+			o := (s.hw+2-3)/s.stride + 1
+			g := &ConvGeom{C: s.c, In: [3]int{1, s.hw, s.hw}, K: [3]int{1, 3, 3}, Out: [3]int{1, o, o},
+				Stride: [3]int{1, s.stride, s.stride}, Pad: [3]int{0, 1, 1}, Dilation: [3]int{1, 1, 1}}
+			r := rand.New(rand.NewPCG(1, 1))
+			m, k, n := s.out, g.rows(), g.cols()
+			w := randSlice[float32](r, m*k)
+			x := randSlice[float32](r, s.c*s.hw*s.hw)
+			c := make([]float32, m*n)
+			for b.Loop() {
+				if err := GemmConv(m, 1, w, k, x, g, 0, c, n, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
 	}
 }

@@ -16,12 +16,19 @@
 // float64, each with 24 ZMM accumulators; with AVX2 and FMA, 6×16 and 6×8
 // with twelve YMM accumulators. Other CPUs, and every CPU when built with
 // the purego tag, use a portable Go 4×4 kernel with the same packing and
-// blocking. Kernel reports which; the tests compare every kernel the CPU
+// blocking. The environment variable GOFX_GEMM=avx2 or GOFX_GEMM=portable,
+// read at start-up, selects a lesser kernel (to test a path on a CPU that
+// has better). Kernel reports which; the tests compare every kernel the CPU
 // can run with the portable one and with a naive loop.
 //
 // Large products are split over a persistent pool of worker goroutines
 // (GOMAXPROCS in all, the caller included): by rows of c when c has
 // enough row strips, otherwise by column strips of each B panel.
+//
+// GemmConv is the product of a convolution's weight with the im2col
+// matrix of one image (ConvGeom: 1-d, 2-d or 3-d, stride, padding,
+// dilation), gathering the image's patches while it packs B: no im2col
+// buffer is made.
 //
 // GemmEpilogue applies a bias per row or per column, a residual add and a
 // clamp (ReLU, ReLU6) in the final store of each element, for fused

@@ -52,19 +52,25 @@ func scaleC[T Float](m, n int, beta T, c []T, ldc int) {
 	}
 }
 
-// run is Gemm with checked arguments, driven by kern.
-func run[T Float](kern *kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, ep *Epilogue[T]) {
+// newJob returns the product of checked arguments, driven by kern.
+func newJob[T Float](kern *kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, ep *Epilogue[T]) *job[T] {
+	return &job[T]{kern: kern, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, beta0: beta, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, ep0: ep}
+}
+
+// run computes the product.
+func (d *job[T]) run() {
+	m, n, k, c, ldc := d.m, d.n, d.k, d.c, d.ldc
 	if m == 0 || n == 0 {
 		return
 	}
-	if k == 0 || alpha == 0 {
-		scaleC(m, n, beta, c, ldc)
-		if ep != nil {
-			applyEpilogue(ep, c, ldc, 0, 0, m, n)
+	if k == 0 || d.alpha == 0 {
+		scaleC(m, n, d.beta0, c, ldc)
+		if d.ep0 != nil {
+			applyEpilogue(d.ep0, c, ldc, 0, 0, m, n)
 		}
 		return
 	}
-	mr, nr := kern.mr, kern.nr
+	mr, nr := d.kern.mr, d.kern.nr
 	p := threads(m, n, k)
 	mStrips := (m + mr - 1) / mr
 	nStrips := (n + nr - 1) / nr
@@ -75,12 +81,11 @@ func run[T Float](kern *kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda
 	if byRows {
 		p = min(p, mStrips)
 	}
-	kc := min(kern.kc, k)
-	nc := min(kern.nc, nStrips*nr)
+	kc := min(d.kern.kc, k)
+	nc := min(d.kern.nc, nStrips*nr)
 	bp := getBuf[T](kc * nc)
 	defer putBuf(bp)
-	bpack := bp.data
-	d := &job[T]{kern: kern, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, bpack: bpack}
+	d.bpack = bp.data
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
 		panelStrips := (nb + nr - 1) / nr
@@ -91,18 +96,22 @@ func run[T Float](kern *kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda
 		for pc := 0; pc < k; pc += kc {
 			kb := min(kc, k-pc)
 			d.jc, d.nb, d.pc, d.kb = jc, nb, pc, kb
-			d.beta = beta
+			d.beta = d.beta0
 			if pc > 0 {
 				d.beta = 1
 			}
 			d.ep = nil
 			if pc+kb == k {
-				d.ep = ep
+				d.ep = d.ep0
 			}
 			pb := min(p, panelStrips)
 			parallelDo(pb, func(w int) {
 				lo, hi := split(panelStrips, pb, w)
-				packB(d, lo, hi)
+				if d.conv != nil {
+					packBConv(d, lo, hi)
+				} else {
+					packB(d, lo, hi)
+				}
 			})
 			if byRows {
 				parallelDo(pw, func(w int) {
@@ -130,12 +139,15 @@ type job[T Float] struct {
 	kern           *kernel[T]
 	tA, tB         bool
 	m, n, k        int
-	alpha, beta    T
+	alpha, beta0   T
 	a, b, c        []T
 	lda, ldb, ldc  int
-	jc, nb, pc, kb int
+	ep0            *Epilogue[T]
+	conv           *ConvGeom    // b is an image, op(b) its im2col (GemmConv)
+	jc, nb, pc, kb int          // the current panel
+	beta           T            // beta0 for the first K block, 1 after
+	ep             *Epilogue[T] // ep0 for the last K block, nil before
 	bpack          []T
-	ep             *Epilogue[T]
 }
 
 // packB packs strips [lo, hi) of the current B panel: strip s holds the

@@ -57,7 +57,7 @@ func GemmEpilogue[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b 
 	if ep.empty() {
 		ep = nil
 	}
-	run(kernelFor[T](), tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep)
+	newJob(kernelFor[T](), tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep).run()
 	return nil
 }
 
@@ -114,15 +114,28 @@ func check[T Float](tA, tB bool, m, n, k int, a []T, lda int, b []T, ldb int, c 
 	if err := checkMatrix("b", br, bc, b, ldb); err != nil {
 		return err
 	}
+	return checkC(m, n, c, ldc, ep, operand[T]{"a", a, span(ar, ac, lda)}, operand[T]{"b", b, span(br, bc, ldb)})
+}
+
+// operand is an input of a product for the overlap check: its name, its
+// slice and how many elements of it the product reads.
+type operand[T Float] struct {
+	name string
+	x    []T
+	n    int
+}
+
+// checkC checks c (m×n, leading dimension ldc) and ep, and that c
+// overlaps none of ins.
+func checkC[T Float](m, n int, c []T, ldc int, ep *Epilogue[T], ins ...operand[T]) error {
 	if err := checkMatrix("c", m, n, c, ldc); err != nil {
 		return err
 	}
 	sc := span(m, n, ldc)
-	if overlap(c, sc, a, span(ar, ac, lda)) {
-		return fmt.Errorf("gemm: c overlaps a")
-	}
-	if overlap(c, sc, b, span(br, bc, ldb)) {
-		return fmt.Errorf("gemm: c overlaps b")
+	for _, in := range ins {
+		if overlap(c, sc, in.x, in.n) {
+			return fmt.Errorf("gemm: c overlaps %s", in.name)
+		}
 	}
 	if ep == nil {
 		return nil

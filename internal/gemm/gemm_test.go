@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -99,7 +100,7 @@ func (p *problem[T]) run(kern *kernel[T]) []T {
 	if err := check(p.tA, p.tB, p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb, c, p.ldc, p.ep); err != nil {
 		panic(err)
 	}
-	run(kern, p.tA, p.tB, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.b, p.ldb, p.beta, c, p.ldc, p.ep)
+	newJob(kern, p.tA, p.tB, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.b, p.ldb, p.beta, c, p.ldc, p.ep).run()
 	return c
 }
 
@@ -271,3 +272,5 @@ func FuzzGemm(f *testing.F) {
 		}
 	})
 }
+
+func fmtAny(v any) string { return fmt.Sprintf("%+v", v) }

@@ -2,7 +2,11 @@
 
 package gemm
 
-import "golang.org/x/sys/cpu"
+import (
+	"os"
+
+	"golang.org/x/sys/cpu"
+)
 
 // The AVX2/FMA micro-kernels of kernel_amd64.s. Each computes an mr×nr
 // tile of c as kernel.full specifies, from packed strips.
@@ -46,5 +50,13 @@ func init() {
 		kern32, kern64 = avx512F32, avx512F64
 		asmKernels32 = append(asmKernels32, avx512F32)
 		asmKernels64 = append(asmKernels64, avx512F64)
+	}
+	switch os.Getenv("GOFX_GEMM") {
+	case "avx2":
+		if len(asmKernels32) > 0 {
+			kern32, kern64 = avx2F32, avx2F64
+		}
+	case "portable":
+		kern32, kern64 = portable32, portable64
 	}
 }
