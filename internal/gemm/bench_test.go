@@ -8,7 +8,8 @@ import (
 
 // benchShapes are square products and resnet18's convolutions as
 // products (M output channels, N output pixels, K input channels × kernel
-// area): the 7×7 stem, 3×3 layers of each stage, 1×1 downsamples.
+// area): the 7×7 stem, 3×3 layers of each stage, 1×1 downsamples; and one
+// channel of a depthwise 3×3 convolution on 112×112 (one row).
 var benchShapes = []struct {
 	name    string
 	m, n, k int
@@ -22,6 +23,7 @@ var benchShapes = []struct {
 	{"conv3x3_256", 256, 196, 2304},
 	{"conv3x3_512", 512, 49, 4608},
 	{"conv1x1_256", 256, 196, 128},
+	{"depthwise3x3_112", 1, 12544, 9},
 }
 
 func benchGemm[T Float](b *testing.B, kern *kernel[T], m, n, k int) {
@@ -43,7 +45,7 @@ func BenchmarkGemm(b *testing.B) {
 		for _, kern := range kernels[float32]() {
 			b.Run(fmt.Sprintf("f32/%s/%s", kern.name, s.name), func(b *testing.B) { benchGemm(b, kern, s.m, s.n, s.k) })
 		}
-		b.Run(fmt.Sprintf("f64/%s/%s", kernelFor[float64]().name, s.name), func(b *testing.B) { benchGemm(b, kernelFor[float64](), s.m, s.n, s.k) })
+		b.Run(fmt.Sprintf("f64/%s/%s", kernelFor[float64](s.m).name, s.name), func(b *testing.B) { benchGemm(b, kernelFor[float64](s.m), s.m, s.n, s.k) })
 	}
 }
 

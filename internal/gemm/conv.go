@@ -58,7 +58,7 @@ func GemmConv[T Float](m int, alpha T, w []T, ldw int, x []T, g *ConvGeom, beta 
 	if ep.empty() {
 		ep = nil
 	}
-	kern := kernelFor[T]()
+	kern := kernelFor[T](m)
 	d := newJob(kern, false, false, m, n, k, alpha, w, ldw, x, 0, beta, c, ldc, ep)
 	d.conv = g
 	d.run()

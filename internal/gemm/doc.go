@@ -14,7 +14,10 @@
 // On amd64 the micro-kernels are Go assembly, chosen at run time with
 // golang.org/x/sys/cpu: with AVX-512F, 12×32 for float32 and 12×16 for
 // float64, each with 24 ZMM accumulators; with AVX2 and FMA, 6×16 and 6×8
-// with twelve YMM accumulators. Other CPUs, and every CPU when built with
+// with twelve YMM accumulators; and for products of at most four rows (a
+// depthwise convolution's, a vector times a matrix), where a tall tile
+// would mostly multiply padding, a one-row AVX2 kernel 32 float32 or 16
+// float64 wide. Other CPUs, and every CPU when built with
 // the purego tag, use a portable Go 4×4 kernel with the same packing and
 // blocking. The environment variable GOFX_GEMM=avx2 or GOFX_GEMM=portable,
 // read at start-up, selects a lesser kernel (to test a path on a CPU that

@@ -57,7 +57,7 @@ func GemmEpilogue[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b 
 	if ep.empty() {
 		ep = nil
 	}
-	newJob(kernelFor[T](), tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep).run()
+	newJob(kernelFor[T](m), tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep).run()
 	return nil
 }
 

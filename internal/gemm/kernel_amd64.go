@@ -33,7 +33,20 @@ func sgemm12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
 //go:noescape
 func dgemm12x16AVX512(k int, a, b, c *float64, ldc int, alpha, beta float64)
 
+// sgemm1x32AVX2 is the float32 thin kernel: one row of 32 (products of
+// a few rows, where a tall kernel would mostly multiply padding).
+//
+//go:noescape
+func sgemm1x32AVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+// dgemm1x16AVX2 is the float64 thin kernel: one row of 16.
+//
+//go:noescape
+func dgemm1x16AVX2(k int, a, b, c *float64, ldc int, alpha, beta float64)
+
 var (
+	thinF32   = &kernel[float32]{name: "avx2-thin", mr: 1, nr: 32, mc: 16, kc: 128, nc: 3072, full: sgemm1x32AVX2}
+	thinF64   = &kernel[float64]{name: "avx2-thin", mr: 1, nr: 16, mc: 16, kc: 128, nc: 2048, full: dgemm1x16AVX2}
 	avx512F32 = &kernel[float32]{name: "avx512", mr: 12, nr: 32, mc: 96, kc: 192, nc: 3072, full: sgemm12x32AVX512}
 	avx512F64 = &kernel[float64]{name: "avx512", mr: 12, nr: 16, mc: 96, kc: 192, nc: 2048, full: dgemm12x16AVX512}
 	avx2F32   = &kernel[float32]{name: "avx2", mr: 6, nr: 16, mc: 144, kc: 256, nc: 3072, full: sgemm6x16AVX2}
@@ -43,8 +56,9 @@ var (
 func init() {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		kern32, kern64 = avx2F32, avx2F64
-		asmKernels32 = append(asmKernels32, avx2F32)
-		asmKernels64 = append(asmKernels64, avx2F64)
+		thin32, thin64 = thinF32, thinF64
+		asmKernels32 = append(asmKernels32, avx2F32, thinF32)
+		asmKernels64 = append(asmKernels64, avx2F64, thinF64)
 	}
 	if cpu.X86.HasAVX512F && cpu.X86.HasFMA {
 		kern32, kern64 = avx512F32, avx512F64
@@ -58,5 +72,6 @@ func init() {
 		}
 	case "portable":
 		kern32, kern64 = portable32, portable64
+		thin32, thin64 = nil, nil
 	}
 }

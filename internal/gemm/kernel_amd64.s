@@ -230,3 +230,166 @@ d_nobeta:
 	D_STORE(Y14, Y15)
 	VZEROUPPER
 	RET
+
+// Thin kernels for products of one to a few rows (a depthwise
+// convolution's, a vector times a matrix): one row of c, 32 float32 or 16
+// float64 wide, in two sets of four YMM accumulators (even and odd k)
+// summed at the end.
+
+#define T_STORE_BETA(r, off) \
+	VMULPS      Y0, r, r; \
+	VFMADD231PS off(DX), Y1, r; \
+	VMOVUPS     r, off(DX)
+
+#define T_STORE(r, off) \
+	VMULPS  Y0, r, r; \
+	VMOVUPS r, off(DX)
+
+// func sgemm1x32AVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
+TEXT ·sgemm1x32AVX2(SB), NOSPLIT, $0-48
+	MOVQ   k+0(FP), CX
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), DI
+	MOVQ   c+24(FP), DX
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	MOVQ   CX, BX
+	SHRQ   $1, BX
+	ANDQ   $1, CX
+	TESTQ  BX, BX
+	JZ     st_tail
+
+st_loop2:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS 4(SI), Y1
+	VFMADD231PS  (DI), Y0, Y4
+	VFMADD231PS  32(DI), Y0, Y5
+	VFMADD231PS  64(DI), Y0, Y6
+	VFMADD231PS  96(DI), Y0, Y7
+	VFMADD231PS  128(DI), Y1, Y8
+	VFMADD231PS  160(DI), Y1, Y9
+	VFMADD231PS  192(DI), Y1, Y10
+	VFMADD231PS  224(DI), Y1, Y11
+	ADDQ         $8, SI
+	ADDQ         $256, DI
+	DECQ         BX
+	JNZ          st_loop2
+
+st_tail:
+	TESTQ CX, CX
+	JZ    st_sum
+	VBROADCASTSS (SI), Y0
+	VFMADD231PS  (DI), Y0, Y4
+	VFMADD231PS  32(DI), Y0, Y5
+	VFMADD231PS  64(DI), Y0, Y6
+	VFMADD231PS  96(DI), Y0, Y7
+
+st_sum:
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VBROADCASTSS alpha+40(FP), Y0
+	MOVL         beta+44(FP), AX
+	ANDL         $0x7fffffff, AX
+	JZ           st_nobeta
+	VBROADCASTSS beta+44(FP), Y1
+	T_STORE_BETA(Y4, 0)
+	T_STORE_BETA(Y5, 32)
+	T_STORE_BETA(Y6, 64)
+	T_STORE_BETA(Y7, 96)
+	VZEROUPPER
+	RET
+
+st_nobeta:
+	T_STORE(Y4, 0)
+	T_STORE(Y5, 32)
+	T_STORE(Y6, 64)
+	T_STORE(Y7, 96)
+	VZEROUPPER
+	RET
+
+#define TD_STORE_BETA(r, off) \
+	VMULPD      Y0, r, r; \
+	VFMADD231PD off(DX), Y1, r; \
+	VMOVUPD     r, off(DX)
+
+#define TD_STORE(r, off) \
+	VMULPD  Y0, r, r; \
+	VMOVUPD r, off(DX)
+
+// func dgemm1x16AVX2(k int, a, b, c *float64, ldc int, alpha, beta float64)
+TEXT ·dgemm1x16AVX2(SB), NOSPLIT, $0-56
+	MOVQ   k+0(FP), CX
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), DI
+	MOVQ   c+24(FP), DX
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	MOVQ   CX, BX
+	SHRQ   $1, BX
+	ANDQ   $1, CX
+	TESTQ  BX, BX
+	JZ     dt_tail
+
+dt_loop2:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD 8(SI), Y1
+	VFMADD231PD  (DI), Y0, Y4
+	VFMADD231PD  32(DI), Y0, Y5
+	VFMADD231PD  64(DI), Y0, Y6
+	VFMADD231PD  96(DI), Y0, Y7
+	VFMADD231PD  128(DI), Y1, Y8
+	VFMADD231PD  160(DI), Y1, Y9
+	VFMADD231PD  192(DI), Y1, Y10
+	VFMADD231PD  224(DI), Y1, Y11
+	ADDQ         $16, SI
+	ADDQ         $256, DI
+	DECQ         BX
+	JNZ          dt_loop2
+
+dt_tail:
+	TESTQ CX, CX
+	JZ    dt_sum
+	VBROADCASTSD (SI), Y0
+	VFMADD231PD  (DI), Y0, Y4
+	VFMADD231PD  32(DI), Y0, Y5
+	VFMADD231PD  64(DI), Y0, Y6
+	VFMADD231PD  96(DI), Y0, Y7
+
+dt_sum:
+	VADDPD       Y8, Y4, Y4
+	VADDPD       Y9, Y5, Y5
+	VADDPD       Y10, Y6, Y6
+	VADDPD       Y11, Y7, Y7
+	VBROADCASTSD alpha+40(FP), Y0
+	MOVQ         beta+48(FP), AX
+	SHLQ         $1, AX
+	JZ           dt_nobeta
+	VBROADCASTSD beta+48(FP), Y1
+	TD_STORE_BETA(Y4, 0)
+	TD_STORE_BETA(Y5, 32)
+	TD_STORE_BETA(Y6, 64)
+	TD_STORE_BETA(Y7, 96)
+	VZEROUPPER
+	RET
+
+dt_nobeta:
+	TD_STORE(Y4, 0)
+	TD_STORE(Y5, 32)
+	TD_STORE(Y6, 64)
+	TD_STORE(Y7, 96)
+	VZEROUPPER
+	RET

@@ -74,11 +74,27 @@ var (
 	asmKernels64 []*kernel[float64]
 )
 
-// kernelFor returns the kernel Gemm uses for T.
-func kernelFor[T Float]() *kernel[T] {
+// thin32 and thin64, when the CPU has them, are one-row kernels for
+// products of at most thinRows rows.
+var (
+	thin32 *kernel[float32]
+	thin64 *kernel[float64]
+)
+
+// thinRows is the most rows a product has for the thin kernel to do it.
+const thinRows = 4
+
+// kernelFor returns the kernel Gemm uses for T on products of m rows.
+func kernelFor[T Float](m int) *kernel[T] {
 	var z T
 	if unsafe.Sizeof(z) == 4 {
+		if m <= thinRows && thin32 != nil {
+			return any(thin32).(*kernel[T])
+		}
 		return any(kern32).(*kernel[T])
+	}
+	if m <= thinRows && thin64 != nil {
+		return any(thin64).(*kernel[T])
 	}
 	return any(kern64).(*kernel[T])
 }
