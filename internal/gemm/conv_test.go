@@ -132,3 +132,31 @@ func TestGemmConvLarge(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGemmConv draws convolution geometries (1-d to 3-d, strides,
+// padding, dilation, and output sizes other than the natural one) and
+// compares every kernel's GemmConv with im2col by definition and a naive
+// product.
+func FuzzGemmConv(f *testing.F) {
+	f.Add(uint64(1), uint8(2), uint8(8), int8(0))
+	f.Add(uint64(2), uint8(1), uint8(1), int8(-1))
+	f.Add(uint64(3), uint8(3), uint8(30), int8(2))
+	f.Fuzz(func(t *testing.T, seed uint64, dims, m uint8, outDelta int8) {
+		r := rand.New(rand.NewPCG(seed, 12))
+		g := randGeom(r, 1+int(dims%3))
+		g.Out[2] = max(g.Out[2]+int(outDelta%3), 0)
+		mm := 1 + int(m%64)
+		k, n := g.rows(), g.cols()
+		x := randSlice[float32](r, g.C*g.In[0]*g.In[1]*g.In[2])
+		p := newProblem[float32](r, false, false, mm, n, k, int(seed%3), 1, []float32{0, 1}[seed%2])
+		p.b, p.ldb = im2colNaive(g, x), max(n, 1)
+		want := p.run(nil)
+		for _, kern := range kernels[float32]() {
+			c := append([]float32(nil), p.c0...)
+			d := newJob(kern, false, false, mm, n, k, 1, p.a, p.lda, x, 0, p.beta, c, p.ldc, nil)
+			d.conv = g
+			d.run()
+			p.compare(t, kern.name+" conv "+geomString(g), c, want)
+		}
+	})
+}
