@@ -99,3 +99,39 @@ func BenchmarkGemmConv(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPackedA times products whose A (a weight) is packed once,
+// against packing it in every product, on the shapes where A is the
+// larger operand.
+func BenchmarkPackedA(b *testing.B) {
+	for _, s := range benchShapes {
+		if s.m*s.k < s.k*s.n {
+			continue
+		}
+		r := rand.New(rand.NewPCG(1, 1))
+		a := randSlice[float32](r, s.m*s.k)
+		bb := randSlice[float32](r, s.k*s.n)
+		c := make([]float32, s.m*s.n)
+		pa, err := PackA(false, s.m, s.k, a, s.k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+		b.Run("packed/"+s.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := pa.Gemm(false, s.n, 1, bb, s.n, 0, c, s.n, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run("unpacked/"+s.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := Gemm(false, false, s.m, s.n, s.k, 1, a, s.k, bb, s.n, 0, c, s.n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

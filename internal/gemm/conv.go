@@ -29,23 +29,10 @@ func (g *ConvGeom) cols() int { return g.Out[0] * g.Out[1] * g.Out[2] }
 // packed, so no im2col buffer is made. ep is applied in the final store
 // as by GemmEpilogue.
 func GemmConv[T Float](m int, alpha T, w []T, ldw int, x []T, g *ConvGeom, beta T, c []T, ldc int, ep *Epilogue[T]) error {
-	if g == nil {
-		return fmt.Errorf("gemm: conv: nil geometry")
+	if err := checkConv(x, g); err != nil {
+		return err
 	}
-	if g.C < 0 {
-		return fmt.Errorf("gemm: conv: %d channels", g.C)
-	}
-	for i := range 3 {
-		if g.In[i] < 0 || g.K[i] < 0 || g.Out[i] < 0 || g.Pad[i] < 0 || g.Stride[i] < 1 || g.Dilation[i] < 1 {
-			return fmt.Errorf("gemm: conv: dimension %d: input %d, kernel %d, output %d, stride %d, padding %d, dilation %d out of range",
-				i, g.In[i], g.K[i], g.Out[i], g.Stride[i], g.Pad[i], g.Dilation[i])
-		}
-	}
-	k, n := g.rows(), g.cols()
-	nx := g.C * g.In[0] * g.In[1] * g.In[2]
-	if len(x) < nx {
-		return fmt.Errorf("gemm: conv: x has %d elements, %d channels of %v need %d", len(x), g.C, g.In, nx)
-	}
+	k, n, nx := g.rows(), g.cols(), g.inputLen()
 	if m < 0 {
 		return fmt.Errorf("gemm: conv: m=%d must not be negative", m)
 	}
@@ -62,6 +49,29 @@ func GemmConv[T Float](m int, alpha T, w []T, ldw int, x []T, g *ConvGeom, beta 
 	d := newJob(kern, false, false, m, n, k, alpha, w, ldw, x, 0, beta, c, ldc, ep)
 	d.conv = g
 	d.run()
+	return nil
+}
+
+// inputLen returns how many elements the image x holds.
+func (g *ConvGeom) inputLen() int { return g.C * g.In[0] * g.In[1] * g.In[2] }
+
+// checkConv checks a convolution's geometry and image.
+func checkConv[T Float](x []T, g *ConvGeom) error {
+	if g == nil {
+		return fmt.Errorf("gemm: conv: nil geometry")
+	}
+	if g.C < 0 {
+		return fmt.Errorf("gemm: conv: %d channels", g.C)
+	}
+	for i := range 3 {
+		if g.In[i] < 0 || g.K[i] < 0 || g.Out[i] < 0 || g.Pad[i] < 0 || g.Stride[i] < 1 || g.Dilation[i] < 1 {
+			return fmt.Errorf("gemm: conv: dimension %d: input %d, kernel %d, output %d, stride %d, padding %d, dilation %d out of range",
+				i, g.In[i], g.K[i], g.Out[i], g.Stride[i], g.Pad[i], g.Dilation[i])
+		}
+	}
+	if nx := g.inputLen(); len(x) < nx {
+		return fmt.Errorf("gemm: conv: x has %d elements, %d channels of %v need %d", len(x), g.C, g.In, nx)
+	}
 	return nil
 }
 

@@ -33,6 +33,9 @@
 // dilation), gathering the image's patches while it packs B: no im2col
 // buffer is made.
 //
+// PackA packs a left operand once (a layer's weight) for many products
+// (PackedA.Gemm, PackedA.Conv), which then skip packing it.
+//
 // GemmEpilogue applies a bias per row or per column, a residual add and a
 // clamp (ReLU, ReLU6) in the final store of each element, for fused
 // convolution and linear layers.

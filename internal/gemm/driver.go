@@ -144,6 +144,7 @@ type job[T Float] struct {
 	lda, ldb, ldc  int
 	ep0            *Epilogue[T]
 	conv           *ConvGeom    // b is an image, op(b) its im2col (GemmConv)
+	packed         *PackedA[T]  // a packed in advance (PackedA), a unused
 	jc, nb, pc, kb int          // the current panel
 	beta           T            // beta0 for the first K block, 1 after
 	ep             *Epilogue[T] // ep0 for the last K block, nil before
@@ -219,7 +220,12 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 	tmp := ab.data[kern.mc*kb : kern.mc*kb+mr*nr]
 	for ic := r0; ic < r1; ic += kern.mc {
 		mb := min(kern.mc, r1-ic)
-		packA(d, apack, ic, mb)
+		if d.packed != nil {
+			off := d.pc*d.packed.mPad + ic*kb
+			apack = d.packed.data[off : off+((mb+mr-1)/mr)*mr*kb]
+		} else {
+			packA(d, apack, ic, mb)
+		}
 		for s := s0; s < s1; s++ {
 			bs := &d.bpack[s*kb*nr]
 			j := d.jc + s*nr
