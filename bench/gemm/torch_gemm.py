@@ -1,7 +1,7 @@
 """Times torch.matmul in float32 on the shapes of internal/gemm's
 BenchmarkGemm (internal/gemm/bench_test.go): square products and resnet18's
 convolutions as products (M output channels, N output pixels, K input
-channels x kernel area). One line per shape: the median of RUNS products in
+channels x kernel area), and one channel of a depthwise 3x3 convolution. One line per shape: the median of RUNS products in
 ms and GFLOP/s, on THREADS threads (2 by default, the cores of the machine
 gofx is compared on).
 
@@ -9,8 +9,11 @@ gofx is compared on).
 
 gofx's side, in the same run:
 
-    go test -run XXX -bench 'Gemm/f32/avx2' -benchtime 50x ./internal/gemm            # both cores
-    go test -run XXX -bench 'Gemm/f32/avx2' -benchtime 50x -cpu 1 ./internal/gemm     # one core
+    go test -run XXX -bench 'Gemm/f32/avx' -benchtime 50x ./internal/gemm            # both cores
+    go test -run XXX -bench 'Gemm/f32/avx' -benchtime 50x -cpu 1 ./internal/gemm     # one core
+
+(Gemm/f32/avx512/... is the kernel Gemm uses on a CPU with AVX-512, avx2 the
+one without, avx2-thin the one for products of at most 4 rows.)
 """
 import statistics, sys, time
 import torch
@@ -25,6 +28,7 @@ SHAPES = [
     ("conv3x3_256", 256, 196, 2304),
     ("conv3x3_512", 512, 49, 4608),
     ("conv1x1_256", 256, 196, 128),
+    ("depthwise3x3_112", 1, 12544, 9),
 ]
 
 
