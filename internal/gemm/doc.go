@@ -17,9 +17,8 @@
 // with twelve YMM accumulators; and for products of at most four rows (a
 // depthwise convolution's, a vector times a matrix), where a tall tile
 // would mostly multiply padding, a one-row AVX2 kernel 32 float32 or 16
-// float64 wide. Other CPUs, and every CPU when built with
-// the purego tag, use a portable Go 4×4 kernel with the same packing and
-// blocking. The environment variable GOFX_GEMM=avx2 or GOFX_GEMM=portable,
+// float64 wide. Other CPUs, and every CPU when built with the purego tag,
+// use a portable Go 4×4 kernel with the same packing and blocking. The environment variable GOFX_GEMM=avx2 or GOFX_GEMM=portable,
 // read at start-up, selects a lesser kernel (to test a path on a CPU that
 // has better). Kernel reports which; the tests compare every kernel the CPU
 // can run with the portable one and with a naive loop.
@@ -37,8 +36,10 @@
 // (PackedA.Gemm, PackedA.Conv), which then skip packing it.
 //
 // GemmEpilogue applies a bias per row or per column, a residual add and a
-// clamp (ReLU, ReLU6) in the final store of each element, for fused
-// convolution and linear layers.
+// clamp (ReLU, ReLU6) to each tile of c right after its last K block is
+// stored, while the tile is in L1, for fused convolution and linear
+// layers. The epilogue is Go code run after the micro-kernel; the
+// assembly kernels do not apply it in their registers yet.
 //
 // The result of a product may differ from a naive loop's in the last
 // bits: the kernels sum k in blocks and use fused multiply-adds.

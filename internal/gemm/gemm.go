@@ -47,8 +47,9 @@ func Gemm[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb
 	return GemmEpilogue(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, nil)
 }
 
-// GemmEpilogue is Gemm with ep applied in the final store of each element
-// of c (nil applies nothing). The bias and residual slices are checked
+// GemmEpilogue is Gemm with ep applied to each element of c once its
+// product is complete, tile by tile while the tile is in cache (nil
+// applies nothing). The bias and residual slices are checked
 // like the operands.
 func GemmEpilogue[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, ep *Epilogue[T]) error {
 	if err := check(tA, tB, m, n, k, a, lda, b, ldb, c, ldc, ep); err != nil {
