@@ -69,6 +69,17 @@ func checkConv[T Float](x []T, g *ConvGeom) error {
 				i, g.In[i], g.K[i], g.Out[i], g.Stride[i], g.Pad[i], g.Dilation[i])
 		}
 	}
+	// Bound every product the driver forms, so that none overflows.
+	const limit = 1 << 40
+	for _, v := range [][4]int{{g.C, g.In[0], g.In[1], g.In[2]}, {g.C, g.K[0], g.K[1], g.K[2]}, {1, g.Out[0], g.Out[1], g.Out[2]}} {
+		p := 1
+		for _, f := range v {
+			if f != 0 && p > limit/f {
+				return fmt.Errorf("gemm: conv: geometry %+v is too large", *g)
+			}
+			p *= f
+		}
+	}
 	if nx := g.inputLen(); len(x) < nx {
 		return fmt.Errorf("gemm: conv: x has %d elements, %d channels of %v need %d", len(x), g.C, g.In, nx)
 	}

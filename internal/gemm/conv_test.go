@@ -102,6 +102,7 @@ func TestGemmConvErrors(t *testing.T) {
 		"short x":      GemmConv(3, 1, w, 18, x[:31], g, 0, c, 4, nil),
 		"short w":      GemmConv(3, 1, w[:50], 18, x, g, 0, c, 4, nil),
 		"c overlaps x": GemmConv(3, 1, w, 18, x, g, 0, x[20:], 4, nil),
+		"overflow":     GemmConv(3, 1, w, 18, x, &ConvGeom{C: 1 << 30, In: [3]int{1 << 30, 1 << 30, 4}, K: g.K, Out: g.Out, Stride: g.Stride, Dilation: g.Dilation}, 0, c, 4, nil),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)
