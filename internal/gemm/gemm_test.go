@@ -274,3 +274,38 @@ func FuzzGemm(f *testing.F) {
 }
 
 func fmtAny(v any) string { return fmt.Sprintf("%+v", v) }
+
+// TestConcurrent runs products from several goroutines at once, as
+// kernels does (a batch's items in parallel), sharing the worker pool and
+// the buffer pools.
+func TestConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	var probs []*problem[float32]
+	var wants [][]float32
+	for range 6 {
+		p := newProblem[float32](r, r.IntN(2) == 1, r.IntN(2) == 1, 40+r.IntN(60), 40+r.IntN(60), 60+r.IntN(300), 1, 1, 0.5)
+		probs = append(probs, p)
+		wants = append(wants, p.run(nil))
+	}
+	got := make([][]float32, len(probs))
+	done := make(chan int)
+	for i, p := range probs {
+		go func() {
+			c := append([]float32(nil), p.c0...)
+			for range 5 {
+				copy(c, p.c0)
+				if err := Gemm(p.tA, p.tB, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.b, p.ldb, p.beta, c, p.ldc); err != nil {
+					panic(err)
+				}
+			}
+			got[i] = c
+			done <- i
+		}()
+	}
+	for range probs {
+		<-done
+	}
+	for i, p := range probs {
+		p.compare(t, "concurrent", got[i], wants[i])
+	}
+}
