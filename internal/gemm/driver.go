@@ -199,7 +199,21 @@ func packA[T Float](d *job[T], dst []T, i0, mb int) {
 			}
 			continue
 		}
-		for i := range h {
+		i := 0
+		for ; i+4 <= h; i += 4 {
+			// Four rows at a time: four read streams, 16-byte writes.
+			base := (r0+i)*d.lda + d.pc
+			s0 := d.a[base : base+kb]
+			s1 := d.a[base+d.lda : base+d.lda+kb]
+			s2 := d.a[base+2*d.lda : base+2*d.lda+kb]
+			s3 := d.a[base+3*d.lda : base+3*d.lda+kb]
+			o := out[i:]
+			for p := range s0 {
+				q := o[p*mr : p*mr+4 : p*mr+4]
+				q[0], q[1], q[2], q[3] = s0[p], s1[p], s2[p], s3[p]
+			}
+		}
+		for ; i < h; i++ {
 			src := d.a[(r0+i)*d.lda+d.pc:]
 			src = src[:kb]
 			for p, v := range src {
