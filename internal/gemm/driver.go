@@ -171,7 +171,25 @@ func packB[T Float](d *job[T], lo, hi int) {
 		if w < nr {
 			clear(dst)
 		}
-		for j := range w {
+		j := 0
+		for ; j+4 <= w; j += 4 {
+			// Four columns of op(b) (rows of b) at a time.
+			base := (j0+j)*d.ldb + d.pc
+			s0 := d.b[base : base+kb]
+			s1 := d.b[base+d.ldb : base+d.ldb+kb]
+			s2 := d.b[base+2*d.ldb : base+2*d.ldb+kb]
+			s3 := d.b[base+3*d.ldb : base+3*d.ldb+kb]
+			s1, s2, s3 = s1[:len(s0)], s2[:len(s0)], s3[:len(s0)]
+			o := dst[j:]
+			for p, v := range s0 {
+				q := o[:4:4]
+				q[0], q[1], q[2], q[3] = v, s1[p], s2[p], s3[p]
+				if p+1 < len(s0) {
+					o = o[nr:]
+				}
+			}
+		}
+		for ; j < w; j++ {
 			src := d.b[(j0+j)*d.ldb+d.pc:]
 			src = src[:kb]
 			for p, v := range src {
@@ -207,10 +225,14 @@ func packA[T Float](d *job[T], dst []T, i0, mb int) {
 			s1 := d.a[base+d.lda : base+d.lda+kb]
 			s2 := d.a[base+2*d.lda : base+2*d.lda+kb]
 			s3 := d.a[base+3*d.lda : base+3*d.lda+kb]
+			s1, s2, s3 = s1[:len(s0)], s2[:len(s0)], s3[:len(s0)]
 			o := out[i:]
-			for p := range s0 {
-				q := o[p*mr : p*mr+4 : p*mr+4]
-				q[0], q[1], q[2], q[3] = s0[p], s1[p], s2[p], s3[p]
+			for p, v := range s0 {
+				q := o[:4:4]
+				q[0], q[1], q[2], q[3] = v, s1[p], s2[p], s3[p]
+				if p+1 < len(s0) {
+					o = o[mr:]
+				}
 			}
 		}
 		for ; i < h; i++ {
