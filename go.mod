@@ -1,6 +1,6 @@
 module github.com/gofx/gofx
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/dominikbraun/graph v0.23.0
@@ -9,4 +9,7 @@ require (
 	gonum.org/v1/gonum v0.17.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)

@@ -3,19 +3,18 @@ package kernels
 import (
 	"runtime"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/blas64"
-
+	fastgemm "github.com/gofx/gofx/internal/gemm"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
 
 // Matrix multiplication machinery (ATen's CPUBlas.cpp), shared by the
-// matrix products and convolution. Floating products go through gonum's
-// BLAS (blas32 for float32 and bfloat16, which computes in float32 and
-// rounds once at the end, as PyTorch's CPU gemm accumulates bfloat16 in
-// float; blas64 for float64). Integer products are plain loops in int64,
+// matrix products and convolution. Floating products go through
+// internal/gemm (packed, blocked, AVX2/FMA assembly where the CPU has it,
+// parallel over the cores for large products) in float32 for float32 and
+// bfloat16, which computes in float32 and rounds once at the end, as
+// PyTorch's CPU gemm accumulates bfloat16 in float; and in float64 for
+// float64. Integer products are plain loops in int64,
 // wrapped to the dtype at the end: wrapping commutes with + and *, so the
 // result equals PyTorch's arithmetic in the narrow type.
 
@@ -97,17 +96,9 @@ func operand[T tensor.Elem](t *tensor.Tensor) (data []T, ld int, trans bool) {
 	return tensor.Data[T](ct)[ct.Offset() : ct.Offset()+r*c], max(c, 1), false
 }
 
-// blasTrans maps a transposition flag to BLAS's.
-func blasTrans(t bool) blas.Transpose {
-	if t {
-		return blas.Trans
-	}
-	return blas.NoTrans
-}
-
 // gemm computes c = alpha*op(a)*op(b) + beta*c for an m×n row-major c
-// with leading dimension ldc, through gonum's BLAS for float32 and float64
-// and a plain loop for int64. With beta == 0, c is not read (NaN in it is
+// with leading dimension ldc, through internal/gemm for float32 and
+// float64 and a plain loop for int64. With beta == 0, c is not read (NaN in it is
 // ignored), as BLAS specifies.
 func gemm[T float32 | float64 | int64](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	if m == 0 || n == 0 {
@@ -128,11 +119,13 @@ func gemm[T float32 | float64 | int64](tA, tB bool, m, n, k int, alpha T, a []T,
 	}
 	switch av := any(a).(type) {
 	case []float32:
-		blas32.Implementation().Sgemm(blasTrans(tA), blasTrans(tB), m, n, k, float32(alpha), av, lda,
-			any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+		if err := fastgemm.Gemm(tA, tB, m, n, k, float32(alpha), av, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc); err != nil {
+			panic(err) // the callers build consistent operands: cannot happen
+		}
 	case []float64:
-		blas64.Implementation().Dgemm(blasTrans(tA), blasTrans(tB), m, n, k, float64(alpha), av, lda,
-			any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+		if err := fastgemm.Gemm(tA, tB, m, n, k, float64(alpha), av, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc); err != nil {
+			panic(err) // the callers build consistent operands: cannot happen
+		}
 	case []int64:
 		gemmInt(tA, tB, m, n, k, int64(alpha), av, lda, any(b).([]int64), ldb, int64(beta), any(c).([]int64), ldc)
 	}

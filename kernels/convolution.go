@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	fastgemm "github.com/gofx/gofx/internal/gemm"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -16,11 +17,14 @@ import (
 // convolution_backward.
 //
 // Every case runs as a 3-d convolution (1-d and 2-d ones get leading
-// spatial dimensions of size 1). A forward convolution is im2col followed
-// by one GEMM per (batch, group): weight [Cout/g, Cin/g*K] × columns
-// [Cin/g*K, L]; a transposed one is one GEMM weightᵀ × input giving
+// spatial dimensions of size 1). A forward convolution is one GEMM per
+// (batch, group): weight [Cout/g, Cin/g*K] × columns [Cin/g*K, L], the
+// columns (im2col) gathered while internal/gemm packs them (GemmConv,
+// bias added in the GEMM's store, each group's weight packed once for a
+// batch) for floats and made by im2col for
+// integers, and a 1×1 unstrided one a plain GEMM; a transposed one is one GEMM weightᵀ × input giving
 // columns, scattered into the output (col2im). GEMMs go through gemm
-// (gonum's BLAS for floats, which parallelizes large products itself);
+// (internal/gemm for floats, which parallelizes large products itself);
 // im2col and col2im split over both cores, and many small (batch, group)
 // products run in parallel. float32 and bfloat16 compute in float32,
 // integers in int64 (wrapped to the dtype at the end). The gradients of
@@ -582,6 +586,65 @@ func convCompute(x, w, bias *tensor.Tensor, p convParams, outShape []int, dt ten
 	return to(out, dt)
 }
 
+// packWeight returns the m×k weight w packed for internal/gemm
+// (*fastgemm.PackedA of w's element type).
+func packWeight[T float32 | float64 | int64](m, k int, w []T) any {
+	var (
+		pa  any
+		err error
+	)
+	switch wv := any(w).(type) {
+	case []float32:
+		pa, err = fastgemm.PackA(false, m, k, wv, max(k, 1))
+	case []float64:
+		pa, err = fastgemm.PackA(false, m, k, wv, max(k, 1))
+	default:
+		err = fmt.Errorf("packWeight: %T weight", w)
+	}
+	if err != nil {
+		panic(err) // convRun's operands are consistent: cannot happen
+	}
+	return pa
+}
+
+// convGemm computes one (batch, group) item of a floating forward
+// convolution, out [cog, Lout] = w [cog, cig*K] × im2col(x) + bias, with
+// internal/gemm's GemmConv, or with the weight packed in advance
+// (packWeight's result) when packed is not nil.
+func convGemm[T float32 | float64 | int64](geo geom, w, x, bias, out []T, packed any) {
+	cg := &fastgemm.ConvGeom{C: geo.cig, In: geo.in, K: geo.k, Out: geo.out, Stride: geo.s, Pad: geo.p, Dilation: geo.d}
+	k := max(geo.cig*geo.k[0]*geo.k[1]*geo.k[2], 1)
+	ldc := max(geo.out[0]*geo.out[1]*geo.out[2], 1)
+	var err error
+	switch wv := any(w).(type) {
+	case []float32:
+		var ep *fastgemm.Epilogue[float32]
+		if bias != nil {
+			ep = &fastgemm.Epilogue[float32]{RowBias: any(bias).([]float32)}
+		}
+		if pa, ok := packed.(*fastgemm.PackedA[float32]); ok {
+			err = pa.Conv(1, any(x).([]float32), cg, 0, any(out).([]float32), ldc, ep)
+			break
+		}
+		err = fastgemm.GemmConv(geo.cog, 1, wv, k, any(x).([]float32), cg, 0, any(out).([]float32), ldc, ep)
+	case []float64:
+		var ep *fastgemm.Epilogue[float64]
+		if bias != nil {
+			ep = &fastgemm.Epilogue[float64]{RowBias: any(bias).([]float64)}
+		}
+		if pa, ok := packed.(*fastgemm.PackedA[float64]); ok {
+			err = pa.Conv(1, any(x).([]float64), cg, 0, any(out).([]float64), ldc, ep)
+			break
+		}
+		err = fastgemm.GemmConv(geo.cog, 1, wv, k, any(x).([]float64), cg, 0, any(out).([]float64), ldc, ep)
+	default:
+		err = fmt.Errorf("convGemm: %T operands", w)
+	}
+	if err != nil {
+		panic(err) // convRun's operands are consistent: cannot happen
+	}
+}
+
 // valuesOf returns t's elements in row-major order, or nil for a nil t.
 func valuesOf[T tensor.Elem](t *tensor.Tensor) []T {
 	if t == nil {
@@ -606,6 +669,18 @@ func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T) {
 		flops = geo.cog * lout * geo.cig * kk
 	}
 	direct := !geo.transposed && kk == 1 && geo.s == [3]int{1, 1, 1} && geo.p == [3]int{}
+	// Floating forward convolutions gather the patches while internal/gemm
+	// packs (GemmConv): no im2col buffer, the bias added in the store.
+	_, isInt := any(w).([]int64)
+	fused := !geo.transposed && !direct && !isInt
+	// A batch packs each group's weight once for all its images.
+	var packed []any
+	if fused && geo.n > 1 {
+		packed = make([]any, geo.g)
+		for g := range geo.g {
+			packed[g] = packWeight(geo.cog, geo.cig*kk, w[g*geo.cog*geo.cig*kk:(g+1)*geo.cog*geo.cig*kk])
+		}
+	}
 	item := func(i int, cols []T, inner bool) {
 		g := i % geo.g
 		xi := x[i*geo.cig*lin : (i+1)*geo.cig*lin]
@@ -616,6 +691,18 @@ func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T) {
 			col2imScatter(geo, cols, oi, inner)
 		} else {
 			wg := w[g*geo.cog*geo.cig*kk : (g+1)*geo.cog*geo.cig*kk]
+			if fused {
+				var bg []T
+				if bias != nil {
+					bg = bias[g*geo.cog : (g+1)*geo.cog]
+				}
+				var pw any
+				if packed != nil {
+					pw = packed[g]
+				}
+				convGemm(geo, wg, xi, bg, oi, pw)
+				return
+			}
 			src := xi
 			if !direct {
 				im2col(geo, xi, cols, inner)
@@ -633,7 +720,7 @@ func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T) {
 			}
 		}
 	}
-	if direct {
+	if direct || fused {
 		colsLen = 0
 	}
 	if items >= 2 && flops < 1<<22 {

@@ -83,7 +83,7 @@
 // The shared machinery has files of its own: register.go (the family
 // table, the one init, register and registerBoth), tensor_iterator.go
 // (broadcasting and the elementwise maps), blas.go (matrix
-// multiplication), parallel.go (parallelFor), dtype.go (compute dtypes,
+// multiplication, through internal/gemm for floats), parallel.go (parallelFor), dtype.go (compute dtypes,
 // rounding and dtype names for errors), helpers.go and derived.go.
 //
 // gofx has no named tensors: names.go gives every named-tensor (Dimname)

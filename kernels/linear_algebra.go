@@ -58,7 +58,7 @@ func batchProduct(a, b *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 		}
 	}
 	if m*n*k >= 64*64*64 {
-		// gonum parallelizes large products itself.
+		// internal/gemm parallelizes large products itself.
 		run(0, nb)
 	} else {
 		parallel(nb, nb*m*n*k, run)

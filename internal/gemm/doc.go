@@ -1,0 +1,46 @@
+// Package gemm is gofx's dense matrix product for float32 and float64:
+// c = alpha*op(a)*op(b) + beta*c on row-major matrices with leading
+// dimensions, the BLAS gemm contract, computed the way BLIS does.
+//
+// A product is cut into panels of op(b) (kc rows by nc columns, packed
+// once into a 64-byte-aligned pooled buffer, in strips of nr columns) and
+// blocks of op(a) (mc rows by kc columns, packed per worker in strips of
+// mr rows), and a micro-kernel multiplies one A strip by one B strip into
+// an mr×nr tile of c held in registers. Packing pads the strips with
+// zeros, so one kernel serves every shape; a partial tile at the bottom
+// or right edge of c goes through a scratch tile. The blocking keeps a B
+// strip in L1, an A block in L2 and a B panel in L3.
+//
+// On amd64 the micro-kernels are Go assembly, chosen at run time with
+// golang.org/x/sys/cpu: with AVX-512F, 12×32 for float32 and 12×16 for
+// float64, each with 24 ZMM accumulators; with AVX2 and FMA, 6×16 and 6×8
+// with twelve YMM accumulators; and for products of at most four rows (a
+// depthwise convolution's, a vector times a matrix), where a tall tile
+// would mostly multiply padding, a one-row AVX2 kernel 32 float32 or 16
+// float64 wide. Other CPUs, and every CPU when built with the purego tag,
+// use a portable Go 4×4 kernel with the same packing and blocking. The environment variable GOFX_GEMM=avx2 or GOFX_GEMM=portable,
+// read at start-up, selects a lesser kernel (to test a path on a CPU that
+// has better). Kernel reports which; the tests compare every kernel the CPU
+// can run with the portable one and with a naive loop.
+//
+// Large products are split over a persistent pool of worker goroutines
+// (GOMAXPROCS in all, the caller included): by rows of c when c has
+// enough row strips, otherwise by column strips of each B panel.
+//
+// GemmConv is the product of a convolution's weight with the im2col
+// matrix of one image (ConvGeom: 1-d, 2-d or 3-d, stride, padding,
+// dilation), gathering the image's patches while it packs B: no im2col
+// buffer is made.
+//
+// PackA packs a left operand once (a layer's weight) for many products
+// (PackedA.Gemm, PackedA.Conv), which then skip packing it.
+//
+// GemmEpilogue applies a bias per row or per column, a residual add and a
+// clamp (ReLU, ReLU6) to each tile of c right after its last K block is
+// stored, while the tile is in L1, for fused convolution and linear
+// layers. The epilogue is Go code run after the micro-kernel; the
+// assembly kernels do not apply it in their registers yet.
+//
+// The result of a product may differ from a naive loop's in the last
+// bits: the kernels sum k in blocks and use fused multiply-adds.
+package gemm
