@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchscript/types"
 )
 
 // A builtin runs one of TorchScript's operators that is not a tensor
@@ -661,7 +662,7 @@ func sizeOp(in []any) (any, bool, error) {
 		for i, s := range shape {
 			items[i] = int64(s)
 		}
-		return &List{Elem: "int", Items: items}, true, nil
+		return &List{Elem: types.Int, Items: items}, true, nil
 	case 2:
 		d, ok := in[1].(int64)
 		if !ok {
@@ -1084,7 +1085,7 @@ func listCopy(in []any) (any, bool, error) {
 			for _, r := range x {
 				items = append(items, string(r))
 			}
-			return &List{Elem: "str", Items: items}, nil
+			return &List{Elem: types.Str, Items: items}, nil
 		case *Dict:
 			return x.Copy(), nil
 		}
@@ -1094,7 +1095,7 @@ func listCopy(in []any) (any, bool, error) {
 
 func dictCopy(in []any) (any, bool, error) {
 	if len(in) == 0 {
-		return NewDict("", ""), true, nil
+		return NewDict(nil, nil), true, nil
 	}
 	return one(in, func(v any) (any, error) {
 		d, ok := v.(*Dict)
@@ -1328,7 +1329,10 @@ func dictItems(in []any) (any, bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		l := &List{Elem: "Tuple[" + d.KeyType + ", " + d.ValueType + "]"}
+		l := &List{}
+		if d.KeyType != nil && d.ValueType != nil {
+			l.Elem = &types.Tuple{Elems: []types.Type{d.KeyType, d.ValueType}}
+		}
 		d.Range(func(k, v any) bool { l.Items = append(l.Items, NewTuple(k, v)); return true })
 		return l, nil
 	})
@@ -1498,7 +1502,7 @@ func strSplit(in []any) (any, bool, error) {
 			parts = strings.Split(s, p)
 		}
 	}
-	l := &List{Elem: "str"}
+	l := &List{Elem: types.Str}
 	for _, p := range parts {
 		l.Items = append(l.Items, p)
 	}

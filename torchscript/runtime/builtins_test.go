@@ -8,13 +8,14 @@ import (
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchscript/types"
 )
 
 // TestBuiltins: expected values are Python's (and TorchScript's) results
 // for the same expressions.
 func TestBuiltins(t *testing.T) {
-	l := func(items ...any) *List { return NewList("", items...) }
-	d := NewDict("str", "int")
+	l := func(items ...any) *List { return NewList(nil, items...) }
+	d := NewDict(types.Str, types.Int)
 	require.NoError(t, d.Set("a", int64(1)))
 	for _, c := range []struct {
 		kind string
@@ -76,7 +77,7 @@ func TestBuiltins(t *testing.T) {
 		require.NoError(t, err, "%s%s", c.kind, Repr(NewTuple(c.in...)))
 		require.True(t, handled, c.kind)
 		if gl, ok := got.(*List); ok {
-			gl.Elem = ""
+			gl.Elem = nil
 		}
 		eq, err := Equal(got, c.want)
 		require.NoError(t, err)
@@ -92,10 +93,10 @@ func TestBuiltinErrors(t *testing.T) {
 		msg  string
 	}{
 		{"aten::floordiv", []any{int64(1), int64(0)}, "ZeroDivisionError"},
-		{"aten::__getitem__", []any{NewList("int"), int64(0)}, "list index out of range"},
+		{"aten::__getitem__", []any{NewList(types.Int), int64(0)}, "list index out of range"},
 		{"aten::Bool", []any{tensor.Must(tensor.FromSlice([]float32{1, 2}, 2))}, "ambiguous"},
 		{"aten::add", []any{"a", int64(1)}, "unsupported operand"},
-		{"prim::max", []any{NewList("int")}, "empty sequence"},
+		{"prim::max", []any{NewList(types.Int)}, "empty sequence"},
 		{"aten::Int", []any{"x1"}, "invalid literal"},
 	} {
 		_, _, err := builtins[c.kind](c.in)
@@ -104,7 +105,7 @@ func TestBuiltinErrors(t *testing.T) {
 }
 
 func TestAppendShares(t *testing.T) {
-	l := NewList("int")
+	l := NewList(types.Int)
 	alias := l
 	_, _, err := builtins["aten::append"]([]any{l, int64(1)})
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchscript/types"
 )
 
 // TorchScript passes every argument of an operator positionally, keyword-
@@ -88,10 +89,14 @@ func listToOp(l *List) any {
 			return out
 		}
 	}
-	switch l.Elem {
-	case "bool":
+	var kind types.Kind
+	if l.Elem != nil {
+		kind = l.Elem.Kind()
+	}
+	switch kind {
+	case types.BoolKind:
 		return []bool{}
-	case "Tensor":
+	case types.TensorKind:
 		out := make([]*tensor.Tensor, len(l.Items))
 		for i, e := range l.Items {
 			out[i], _ = e.(*tensor.Tensor)
@@ -121,25 +126,25 @@ func fromOpValue(v any) any {
 				items[i] = t
 			}
 		}
-		return &List{Elem: "Tensor", Items: items}
+		return &List{Elem: types.Tensor, Items: items}
 	case []int64:
 		items := make([]any, len(x))
 		for i, e := range x {
 			items[i] = e
 		}
-		return &List{Elem: "int", Items: items}
+		return &List{Elem: types.Int, Items: items}
 	case []float64:
 		items := make([]any, len(x))
 		for i, e := range x {
 			items[i] = e
 		}
-		return &List{Elem: "float", Items: items}
+		return &List{Elem: types.Float, Items: items}
 	case []bool:
 		items := make([]any, len(x))
 		for i, e := range x {
 			items[i] = e
 		}
-		return &List{Elem: "bool", Items: items}
+		return &List{Elem: types.Bool, Items: items}
 	case []any:
 		items := make([]any, len(x))
 		for i, e := range x {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchscript/types"
 )
 
 // The values the interpreter computes with are Go values of type any, as
@@ -30,15 +31,14 @@ import (
 
 // List is TorchScript's list: mutable and shared by reference (two
 // values holding the same *List see each other's appends). Elem is the
-// element type as TorchScript prints it ("int", "Tensor", "Optional[Tensor]");
-// "" when unknown.
+// element type, nil when unknown.
 type List struct {
-	Elem  string
+	Elem  types.Type
 	Items []any
 }
 
 // NewList returns a list of elem holding items (not copied).
-func NewList(elem string, items ...any) *List { return &List{Elem: elem, Items: items} }
+func NewList(elem types.Type, items ...any) *List { return &List{Elem: elem, Items: items} }
 
 // Len returns the number of elements.
 func (l *List) Len() int { return len(l.Items) }
@@ -78,10 +78,10 @@ func normIndex(i int64, n int, msg string) (int, error) {
 
 // Dict is TorchScript's dict: insertion-ordered, mutable and shared by
 // reference. Keys are str, int, float, bool, complex or Tensor (by
-// identity), as TorchScript allows. KeyType and ValueType are the types as
-// TorchScript prints them ("" when unknown).
+// identity), as TorchScript allows. KeyType and ValueType are the key and
+// value types, nil when unknown.
 type Dict struct {
-	KeyType, ValueType string
+	KeyType, ValueType types.Type
 	keys, vals         []any
 	index              map[any]int
 	dead               int // deleted entries (nil-keyed tombstones in keys)
@@ -90,7 +90,7 @@ type Dict struct {
 type tombstone struct{}
 
 // NewDict returns an empty dict of the given key and value types.
-func NewDict(keyType, valueType string) *Dict {
+func NewDict(keyType, valueType types.Type) *Dict {
 	return &Dict{KeyType: keyType, ValueType: valueType, index: map[any]int{}}
 }
 
@@ -267,58 +267,44 @@ type Object struct {
 	Slots []any
 }
 
-// Attr is one attribute of a class.
-type Attr struct {
-	Name string
-	// Type is the attribute's type as TorchScript prints it.
-	Type string
-	// Parameter and Buffer mark a module's parameters and buffers
-	// (__parameters__, __buffers__).
-	Parameter, Buffer bool
-}
-
-// Class is a TorchScript class type: its qualified name
-// ("__torch__.torch.nn.modules.linear.Linear"), its attributes in slot
-// order, its constants, whether it is a module, and its methods.
+// Class is a TorchScript class at run time: its type (qualified name,
+// attributes in slot order, constants, whether it is a module), its
+// compiled methods, and a module's hooks.
 type Class struct {
-	Name      string
-	Attrs     []Attr
-	Constants map[string]any
-	Module    bool
-	index     map[string]int
+	Type *types.Class
+	// Methods maps a method name to its compiled function.
+	Methods map[string]*Function
+	// MethodOrder lists the method names in definition order.
+	MethodOrder []string
+	// ForwardPreHooks and ForwardHooks name the methods run before and
+	// after forward when the module is called (Module.Forward): a
+	// pre-hook takes (self, input tuple) and may return new input, a hook
+	// takes (self, input tuple, output) and may return a new output.
+	ForwardPreHooks, ForwardHooks []string
+	index                         map[string]int
 }
 
-// NewClass returns a class with the given attributes.
-func NewClass(name string, attrs []Attr) *Class {
-	c := &Class{Name: name}
-	for _, a := range attrs {
-		c.AddAttr(a)
-	}
-	return c
+// NewClass returns the run-time class of t.
+func NewClass(t *types.Class) *Class {
+	return &Class{Type: t, Methods: map[string]*Function{}}
 }
 
-// AddAttr adds an attribute (a new slot) and returns its slot index; an
-// attribute already present keeps its slot.
-func (c *Class) AddAttr(a Attr) int {
-	if c.index == nil {
-		c.index = map[string]int{}
-		for i, x := range c.Attrs {
-			c.index[x.Name] = i
-		}
+// Name returns the class's qualified name.
+func (c *Class) Name() string {
+	if c.Type == nil {
+		return "<class>"
 	}
-	if i, ok := c.index[a.Name]; ok {
-		return i
-	}
-	c.index[a.Name] = len(c.Attrs)
-	c.Attrs = append(c.Attrs, a)
-	return len(c.Attrs) - 1
+	return c.Type.Name
 }
 
 // Slot returns the slot index of the attribute name, or -1.
 func (c *Class) Slot(name string) int {
-	if c.index == nil {
-		c.index = map[string]int{}
-		for i, x := range c.Attrs {
+	if c.Type == nil {
+		return -1
+	}
+	if c.index == nil || len(c.index) != len(c.Type.Attrs) {
+		c.index = make(map[string]int, len(c.Type.Attrs))
+		for i, x := range c.Type.Attrs {
 			c.index[x.Name] = i
 		}
 	}
@@ -328,8 +314,29 @@ func (c *Class) Slot(name string) int {
 	return -1
 }
 
+// AddMethod adds (or replaces) a method.
+func (c *Class) AddMethod(f *Function) {
+	if c.Methods == nil {
+		c.Methods = map[string]*Function{}
+	}
+	name := f.Name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if _, ok := c.Methods[name]; !ok {
+		c.MethodOrder = append(c.MethodOrder, name)
+	}
+	c.Methods[name] = f
+}
+
 // NewObject returns an object of c with every slot None.
-func NewObject(c *Class) *Object { return &Object{Class: c, Slots: make([]any, len(c.Attrs))} }
+func NewObject(c *Class) *Object {
+	n := 0
+	if c.Type != nil {
+		n = len(c.Type.Attrs)
+	}
+	return &Object{Class: c, Slots: make([]any, n)}
+}
 
 // Attr returns the attribute name and whether the class has it.
 func (o *Object) Attr(name string) (any, bool) {
@@ -344,7 +351,7 @@ func (o *Object) Attr(name string) (any, bool) {
 func (o *Object) SetAttr(name string, v any) error {
 	i := o.Class.Slot(name)
 	if i < 0 {
-		return fmt.Errorf("object of class %s has no attribute '%s'", o.Class.Name, name)
+		return fmt.Errorf("object of class %s has no attribute '%s'", o.Class.Name(), name)
 	}
 	for len(o.Slots) <= i {
 		o.Slots = append(o.Slots, nil)
@@ -381,13 +388,13 @@ func TypeName(v any) string {
 	case Device:
 		return "Device"
 	case *List:
-		if x.Elem != "" {
-			return "List[" + x.Elem + "]"
+		if x.Elem != nil {
+			return "List[" + x.Elem.Annotation() + "]"
 		}
 		return "List"
 	case *Dict:
-		if x.KeyType != "" {
-			return "Dict[" + x.KeyType + ", " + x.ValueType + "]"
+		if x.KeyType != nil && x.ValueType != nil {
+			return "Dict[" + x.KeyType.Annotation() + ", " + x.ValueType.Annotation() + "]"
 		}
 		return "Dict"
 	case *Tuple:
@@ -396,7 +403,9 @@ func TypeName(v any) string {
 		}
 		return "Tuple"
 	case *Object:
-		return x.Class.Name
+		return x.Class.Name()
+	case *Function:
+		return "Function"
 	}
 	return fmt.Sprintf("%T", v)
 }
@@ -710,7 +719,7 @@ func writeValue(b *strings.Builder, v any, quote bool) {
 		})
 		b.WriteByte('}')
 	case *Object:
-		fmt.Fprintf(b, "<%s object at %p>", x.Class.Name, x)
+		fmt.Fprintf(b, "<%s object at %p>", x.Class.Name(), x)
 	default:
 		fmt.Fprintf(b, "%v", v)
 	}

@@ -7,13 +7,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchscript/types"
 )
 
 // TestStrMatchesPyTorch: expected strings are what PyTorch 2.6's
 // TorchScript str() returns for the same values (a scripted function
 // run with ../shared/tools/torch2).
 func TestStrMatchesPyTorch(t *testing.T) {
-	d := NewDict("str", "int")
+	d := NewDict(types.Str, types.Int)
 	require.NoError(t, d.Set("a", int64(1)))
 	require.NoError(t, d.Set("b", int64(2)))
 	for _, c := range []struct {
@@ -27,9 +28,9 @@ func TestStrMatchesPyTorch(t *testing.T) {
 		{1e10, "10000000000."},
 		{123456789.0, "123456789."},
 		{1.0 / 3, "0.33333333333333331"},
-		{NewList("int", int64(1), int64(2)), "[1, 2]"},
-		{NewList("float", 1.5, 2.0), "[1.5, 2.]"},
-		{NewList("str", "a", "b"), "[a, b]"},
+		{NewList(types.Int, int64(1), int64(2)), "[1, 2]"},
+		{NewList(types.Float, 1.5, 2.0), "[1.5, 2.]"},
+		{NewList(types.Str, "a", "b"), "[a, b]"},
 		{NewTuple(int64(1), "x"), "(1, x)"},
 		{NewTuple(int64(3)), "(3,)"},
 		{d, "{a: 1, b: 2}"},
@@ -37,16 +38,16 @@ func TestStrMatchesPyTorch(t *testing.T) {
 		{nil, "None"},
 		{tensor.Float32, "6"},
 		{CPU, "cpu"},
-		{NewList("bool", true, false), "[True, False]"},
+		{NewList(types.Bool, true, false), "[True, False]"},
 	} {
 		assert.Equal(t, c.want, Str(c.v), "%#v", c.v)
 	}
-	assert.Equal(t, `["a", "b\n"]`, Repr(NewList("str", "a", "b\n")))
+	assert.Equal(t, `["a", "b\n"]`, Repr(NewList(types.Str, "a", "b\n")))
 }
 
 func TestEqual(t *testing.T) {
-	a := NewList("int", int64(1), int64(2))
-	b := NewList("int", int64(1), int64(2))
+	a := NewList(types.Int, int64(1), int64(2))
+	b := NewList(types.Int, int64(1), int64(2))
 	for _, c := range []struct {
 		a, b any
 		want bool
@@ -58,7 +59,7 @@ func TestEqual(t *testing.T) {
 		{"a", int64(1), false},
 		{nil, nil, true},
 		{a, b, true},
-		{a, NewList("int", int64(1)), false},
+		{a, NewList(types.Int, int64(1)), false},
 		{NewTuple(int64(1), "x"), NewTuple(1.0, "x"), true},
 		{tensor.Scalar[float32](2), tensor.Scalar[int64](2), true},
 	} {
@@ -75,7 +76,7 @@ func TestEqual(t *testing.T) {
 }
 
 func TestDictOrderAndDelete(t *testing.T) {
-	d := NewDict("int", "str")
+	d := NewDict(types.Int, types.Str)
 	for i := int64(0); i < 40; i++ {
 		require.NoError(t, d.Set(i, Str(i)))
 	}
@@ -91,11 +92,11 @@ func TestDictOrderAndDelete(t *testing.T) {
 	v, ok := d.Get(int64(39))
 	assert.True(t, ok)
 	assert.Equal(t, "39", v)
-	assert.Error(t, d.Set(NewList(""), 1))
+	assert.Error(t, d.Set(NewList(nil), 1))
 }
 
 func TestObjectAttrs(t *testing.T) {
-	c := NewClass("__torch__.M", []Attr{{Name: "training", Type: "bool"}, {Name: "w", Type: "Tensor", Parameter: true}})
+	c := NewClass(&types.Class{Name: "__torch__.M", Module: true, Attrs: []types.Attr{{Name: "training", Type: types.Bool}, {Name: "w", Type: types.Tensor, Parameter: true}}})
 	o := NewObject(c)
 	require.NoError(t, o.SetAttr("training", false))
 	v, ok := o.Attr("training")
