@@ -5,8 +5,8 @@
 // int64, float64, bool, string, nil (None), complex128, Device, and the
 // containers defined here: *List (mutable, shared by reference), *Dict
 // (insertion-ordered, mutable, shared by reference), *Tuple (immutable,
-// optionally named) and *Object (an instance of a Class: attribute slots,
-// mutable, shared by reference). A dtype is an int64 (c10::ScalarType's
+// optionally named) and *Object (an instance of a *types.Class: one slot per
+// attribute, mutable, shared by reference). A dtype is an int64 (c10::ScalarType's
 // number, as TorchScript keeps it; ScalarTypeCode), and tensor.DType is
 // accepted wherever one is. Equal is TorchScript's ==, Str its str() and
 // print(), Repr IValue::repr, Isinstance its isinstance.
@@ -14,8 +14,9 @@
 // An Interpreter runs a Function (a graph, or a lazily compiled one):
 // prim::If runs one of its blocks, prim::Loop runs its body while its
 // condition holds and fewer than its trip count iterations ran, carrying
-// values; prim::CallMethod finds the method in the object's Class (or asks
-// Interpreter.Resolve), prim::CallFunction the function its constant names.
+// values; prim::CallMethod finds the method by the object's class name and
+// the method's name in Interpreter.Functions (or asks Interpreter.Resolve),
+// prim::CallFunction the function its constant names.
 // Operators run in two ways: the JIT operators that are not tensor kernels
 // (register_prim_ops.cpp: arithmetic and comparisons on ints, floats and
 // strings, list, dict and str operations, conversions such as aten::Int and

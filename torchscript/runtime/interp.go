@@ -38,17 +38,20 @@ func (f *Function) graph() (*ir.Graph, error) {
 	return f.Graph, f.err
 }
 
-// Interpreter runs graphs. Functions resolves the functions prim::CallFunction
-// calls (by the name on their prim::Constant, qualified or not); methods
-// come from the classes of the objects they are called on. An Interpreter
+// Interpreter runs graphs. Functions holds the compiled functions and
+// methods by qualified name ("__torch__.foo", "__torch__.M.forward"):
+// prim::CallFunction finds a function by the name on its prim::Constant
+// (qualified or not), prim::CallMethod a method by the object's class name
+// and the method's name. An Interpreter
 // may run several graphs at once in different goroutines as long as the
 // objects they touch are not shared.
 type Interpreter struct {
-	// Functions maps a function's name to its compiled form.
+	// Functions maps a function's or method's qualified name to its
+	// compiled form.
 	Functions map[string]*Function
-	// Resolve, when set, finds the functions Functions lacks (by the name
-	// on a prim::Constant of type Function) and the methods a class lacks
-	// (by the class's qualified name + "." + the method's name).
+	// Resolve, when set, finds the functions and methods Functions lacks
+	// (by the name on a prim::Constant of type Function, or by the class's
+	// qualified name + "." + the method's name); what it returns is added.
 	Resolve func(name string) (*Function, error)
 	// MaxDepth bounds the nesting of calls (recursion); 0 means 200.
 	MaxDepth int
@@ -578,7 +581,11 @@ func (in *Interpreter) function(name string) (*Function, error) {
 	case found != nil:
 		return found, nil
 	case in.Resolve != nil:
-		return in.Resolve(name)
+		f, err := in.Resolve(name)
+		if err == nil && f != nil {
+			in.Define(name, f)
+		}
+		return f, err
 	}
 	return nil, fmt.Errorf("unknown function %q", name)
 }
@@ -674,7 +681,7 @@ func (fr *frame) getAttr(n *ir.Node) error {
 	}
 	v, ok := o.Attr(name)
 	if !ok {
-		return fmt.Errorf("object of class %s has no attribute '%s'", o.Class.Name(), name)
+		return fmt.Errorf("object of class %s has no attribute '%s'", o.ClassName(), name)
 	}
 	return fr.setOutput(n, v)
 }
@@ -697,7 +704,7 @@ func (fr *frame) callMethod(n *ir.Node) error {
 	if err != nil {
 		return err
 	}
-	f, err := fr.in.Method(o.Class, name)
+	f, err := fr.in.Method(o.Type, name)
 	if err != nil {
 		return err
 	}
@@ -708,30 +715,45 @@ func (fr *frame) callMethod(n *ir.Node) error {
 	return fr.results(n, out)
 }
 
-// Method returns the method name of class c, asking Resolve for one the
-// class does not hold yet.
-func (in *Interpreter) Method(c *Class, name string) (*Function, error) {
+// Method returns the method name of class t ("forward"), from Functions
+// or through Resolve.
+func (in *Interpreter) Method(t *types.Class, name string) (*Function, error) {
+	if t == nil {
+		return nil, fmt.Errorf("object without a class has no method '%s'", name)
+	}
+	q := t.Name + "." + name
 	in.mu.Lock()
-	f, ok := c.Methods[name]
+	f, ok := in.Functions[q]
 	in.mu.Unlock()
 	if ok {
 		return f, nil
 	}
 	if in.Resolve != nil {
-		f, err := in.Resolve(c.Name() + "." + name)
-		if err == nil && f != nil {
-			in.mu.Lock()
-			c.AddMethod(f)
-			in.mu.Unlock()
+		f, err := in.Resolve(q)
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			in.Define(q, f)
 			return f, nil
 		}
 	}
-	return nil, fmt.Errorf("class %s has no method '%s'", c.Name(), name)
+	return nil, fmt.Errorf("class %s has no method '%s'", t.Name, name)
+}
+
+// Define adds (or replaces) the function or method called qualified.
+func (in *Interpreter) Define(qualified string, f *Function) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.Functions == nil {
+		in.Functions = map[string]*Function{}
+	}
+	in.Functions[qualified] = f
 }
 
 // CallMethod runs method name of o with args (self is added).
 func (in *Interpreter) CallMethod(o *Object, name string, args ...any) ([]any, error) {
-	f, err := in.Method(o.Class, name)
+	f, err := in.Method(o.Type, name)
 	if err != nil {
 		return nil, err
 	}
@@ -959,7 +981,7 @@ func Isinstance(v any, t types.Type) bool {
 		return ok
 	case types.ClassKind:
 		o, ok := v.(*Object)
-		return ok && o.Class.Type != nil && o.Class.Type.Name == t.(*types.Class).Name
+		return ok && o.Type != nil && o.Type.Name == t.(*types.Class).Name
 	case types.InterfaceKind, types.AnyClassKind:
 		_, ok := v.(*Object)
 		return ok

@@ -101,7 +101,7 @@ func TestLoopIfMatchesPyTorch(t *testing.T) {
 	}{{f.Inputs, f.Outputs}}, f.Cases...)
 	fn := &Function{Name: "__torch__.LoopIf.forward", Graph: loopIfGraph(t)}
 	in := NewInterpreter(nil)
-	self := NewObject(NewClass(&types.Class{Name: "__torch__.LoopIf", Module: true}))
+	self := NewObject(&types.Class{Name: "__torch__.LoopIf", Module: true})
 	for _, c := range cases {
 		args := decodeAll(t, c.Inputs)
 		want := decodeAll(t, c.Outputs)
@@ -159,7 +159,7 @@ func TestObjectsAndMethods(t *testing.T) {
 		{Name: "count", Type: types.Int},
 		{Name: "log", Type: &types.List{Elem: types.Int}},
 	}}
-	cls := NewClass(ct)
+	in := NewInterpreter(nil)
 
 	// def bump(self, k: int) -> int: self.count = self.count + k; self.log.append(k); return self.count
 	bump := ir.NewGraph()
@@ -175,7 +175,7 @@ func TestObjectsAndMethods(t *testing.T) {
 	lg.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: "log"})
 	b.n("aten::append", vals(lg.Output(), k), &types.List{Elem: types.Int})
 	bump.RegisterOutput(sum)
-	cls.AddMethod(&Function{Name: "__torch__.M.bump", Graph: bump})
+	in.Define("__torch__.M.bump", &Function{Name: "__torch__.M.bump", Graph: bump})
 
 	// def forward(self) -> int: return self.bump(2) + self.bump(3)
 	fwd := ir.NewGraph()
@@ -186,14 +186,13 @@ func TestObjectsAndMethods(t *testing.T) {
 	c2 := b.n("prim::CallMethod", vals(self, b.c(int64(3))), types.Int)
 	c2.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: "bump"})
 	fwd.RegisterOutput(b.n("aten::add", vals(c1.Output(), c2.Output()), types.Int).Output())
-	cls.AddMethod(&Function{Name: "forward", Graph: fwd})
+	in.Define("__torch__.M.forward", &Function{Name: "__torch__.M.forward", Graph: fwd})
 
-	o := NewObject(cls)
+	o := NewObject(ct)
 	require.NoError(t, o.SetAttr("training", false))
 	require.NoError(t, o.SetAttr("count", int64(10)))
 	log := NewList(types.Int)
 	require.NoError(t, o.SetAttr("log", log))
-	in := NewInterpreter(nil)
 	out, err := in.CallMethod(o, "forward")
 	require.NoError(t, err)
 	assert.Equal(t, []any{int64(27)}, out) // 12 + 15

@@ -260,87 +260,41 @@ func (d Device) String() string {
 }
 
 // Object is an instance of a TorchScript class (a module or a user
-// class): its class and one slot per attribute, in the class's attribute
-// order. Objects are mutable and shared by reference.
+// class): its type and one slot per attribute, in the order of the
+// type's attributes. Objects are mutable and shared by reference. The
+// methods of its class are the Interpreter's (Interpreter.Method).
 type Object struct {
-	Class *Class
+	Type  *types.Class
 	Slots []any
 }
 
-// Class is a TorchScript class at run time: its type (qualified name,
-// attributes in slot order, constants, whether it is a module), its
-// compiled methods, and a module's hooks.
-type Class struct {
-	Type *types.Class
-	// Methods maps a method name to its compiled function.
-	Methods map[string]*Function
-	// MethodOrder lists the method names in definition order.
-	MethodOrder []string
-	// ForwardPreHooks and ForwardHooks name the methods run before and
-	// after forward when the module is called (Module.Forward): a
-	// pre-hook takes (self, input tuple) and may return new input, a hook
-	// takes (self, input tuple, output) and may return a new output.
-	ForwardPreHooks, ForwardHooks []string
-	index                         map[string]int
+// NewObject returns an object of class t with every slot None.
+func NewObject(t *types.Class) *Object {
+	return &Object{Type: t, Slots: make([]any, len(t.Attrs))}
 }
 
-// NewClass returns the run-time class of t.
-func NewClass(t *types.Class) *Class {
-	return &Class{Type: t, Methods: map[string]*Function{}}
-}
-
-// Name returns the class's qualified name.
-func (c *Class) Name() string {
-	if c.Type == nil {
+// ClassName returns the qualified name of the object's class.
+func (o *Object) ClassName() string {
+	if o.Type == nil {
 		return "<class>"
 	}
-	return c.Type.Name
+	return o.Type.Name
 }
 
-// Slot returns the slot index of the attribute name, or -1.
-func (c *Class) Slot(name string) int {
-	if c.Type == nil {
+func (o *Object) slot(name string) int {
+	if o.Type == nil {
 		return -1
 	}
-	if c.index == nil || len(c.index) != len(c.Type.Attrs) {
-		c.index = make(map[string]int, len(c.Type.Attrs))
-		for i, x := range c.Type.Attrs {
-			c.index[x.Name] = i
-		}
+	_, i, ok := o.Type.Attr(name)
+	if !ok {
+		return -1
 	}
-	if i, ok := c.index[name]; ok {
-		return i
-	}
-	return -1
-}
-
-// AddMethod adds (or replaces) a method.
-func (c *Class) AddMethod(f *Function) {
-	if c.Methods == nil {
-		c.Methods = map[string]*Function{}
-	}
-	name := f.Name
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
-	if _, ok := c.Methods[name]; !ok {
-		c.MethodOrder = append(c.MethodOrder, name)
-	}
-	c.Methods[name] = f
-}
-
-// NewObject returns an object of c with every slot None.
-func NewObject(c *Class) *Object {
-	n := 0
-	if c.Type != nil {
-		n = len(c.Type.Attrs)
-	}
-	return &Object{Class: c, Slots: make([]any, n)}
+	return i
 }
 
 // Attr returns the attribute name and whether the class has it.
 func (o *Object) Attr(name string) (any, bool) {
-	i := o.Class.Slot(name)
+	i := o.slot(name)
 	if i < 0 || i >= len(o.Slots) {
 		return nil, false
 	}
@@ -349,9 +303,9 @@ func (o *Object) Attr(name string) (any, bool) {
 
 // SetAttr sets the attribute name, which the class must have.
 func (o *Object) SetAttr(name string, v any) error {
-	i := o.Class.Slot(name)
+	i := o.slot(name)
 	if i < 0 {
-		return fmt.Errorf("object of class %s has no attribute '%s'", o.Class.Name(), name)
+		return fmt.Errorf("object of class %s has no attribute '%s'", o.ClassName(), name)
 	}
 	for len(o.Slots) <= i {
 		o.Slots = append(o.Slots, nil)
@@ -403,7 +357,7 @@ func TypeName(v any) string {
 		}
 		return "Tuple"
 	case *Object:
-		return x.Class.Name()
+		return x.ClassName()
 	case *Function:
 		return "Function"
 	}
@@ -719,7 +673,7 @@ func writeValue(b *strings.Builder, v any, quote bool) {
 		})
 		b.WriteByte('}')
 	case *Object:
-		fmt.Fprintf(b, "<%s object at %p>", x.Class.Name(), x)
+		fmt.Fprintf(b, "<%s object at %p>", x.ClassName(), x)
 	default:
 		fmt.Fprintf(b, "%v", v)
 	}

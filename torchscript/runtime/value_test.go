@@ -96,7 +96,7 @@ func TestDictOrderAndDelete(t *testing.T) {
 }
 
 func TestObjectAttrs(t *testing.T) {
-	c := NewClass(&types.Class{Name: "__torch__.M", Module: true, Attrs: []types.Attr{{Name: "training", Type: types.Bool}, {Name: "w", Type: types.Tensor, Parameter: true}}})
+	c := (&types.Class{Name: "__torch__.M", Module: true, Attrs: []types.Attr{{Name: "training", Type: types.Bool}, {Name: "w", Type: types.Tensor, Parameter: true}}})
 	o := NewObject(c)
 	require.NoError(t, o.SetAttr("training", false))
 	v, ok := o.Attr("training")
