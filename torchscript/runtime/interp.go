@@ -993,3 +993,28 @@ func Isinstance(v any, t types.Type) bool {
 }
 
 var _ = ops.Global
+
+// NumNodes returns the number of nodes (those in blocks included) of the
+// functions compiled so far.
+func (in *Interpreter) NumNodes() int {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	n := 0
+	seen := map[*ir.Graph]bool{}
+	var count func(b *ir.Block)
+	count = func(b *ir.Block) {
+		for _, x := range b.Nodes {
+			n++
+			for _, sub := range x.Blocks {
+				count(sub)
+			}
+		}
+	}
+	for _, f := range in.Functions {
+		if g := f.Graph; g != nil && !seen[g] {
+			seen[g] = true
+			count(g.Block())
+		}
+	}
+	return n
+}
