@@ -1,0 +1,752 @@
+package frontend
+
+import (
+	"math"
+	"sort"
+
+	"github.com/gofx/gofx/torchscript/ir"
+	"github.com/gofx/gofx/torchscript/syntax"
+	"github.com/gofx/gofx/torchscript/types"
+)
+
+// scope is one frame of the variable environment: a block and the
+// variables assigned in it, in order of first assignment.
+type scope struct {
+	parent *scope
+	block  *ir.Block
+	vars   map[string]sugared
+	order  []string
+}
+
+func newScope(parent *scope, b *ir.Block) *scope {
+	return &scope{parent: parent, block: b, vars: map[string]sugared{}}
+}
+
+func (s *scope) lookup(name string) (sugared, bool) {
+	for f := s; f != nil; f = f.parent {
+		if v, ok := f.vars[name]; ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+func (s *scope) set(name string, v sugared) {
+	if _, ok := s.vars[name]; !ok {
+		s.order = append(s.order, name)
+	}
+	s.vars[name] = v
+}
+
+// emitter compiles one function body.
+type emitter struct {
+	f     *fileCtx
+	fn    *Function
+	g     *ir.Graph
+	env   *scope
+	depth int
+}
+
+func (fn *Function) compile() (*ir.Graph, error) {
+	if fn.graph != nil || fn.err != nil {
+		return fn.graph, fn.err
+	}
+	if fn.busy {
+		// recursion: TorchScript refuses it as well
+		return nil, fn.file.errorf(fn.def, "%s is recursive, which TorchScript does not support", fn.Qualified)
+	}
+	fn.busy = true
+	defer func() { fn.busy = false }()
+	g, err := fn.emit()
+	if err != nil {
+		fn.err = err
+		return nil, err
+	}
+	fn.graph = g
+	return g, nil
+}
+
+func (fn *Function) emit() (g *ir.Graph, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g, err = nil, fn.file.errorf(fn.def, "internal error compiling %s: %v", fn.Qualified, r)
+		}
+	}()
+	g = ir.NewGraph()
+	e := &emitter{f: fn.file, fn: fn, g: g, env: newScope(nil, g.Block())}
+	for _, p := range fn.Params {
+		v, err := g.AddInput("", p.Type)
+		if err != nil {
+			return nil, err
+		}
+		if ir.ValidName(p.Name) {
+			_ = v.SetDebugName(p.Name)
+		}
+		e.env.set(p.Name, v)
+	}
+	body := fn.def.Body
+	var ret *syntax.Return
+	if n := len(body); n > 0 {
+		if r, ok := body[n-1].(*syntax.Return); ok {
+			ret, body = r, body[:n-1]
+		}
+	}
+	if err := e.stmts(body); err != nil {
+		return nil, err
+	}
+	var out *ir.Value
+	if ret != nil && ret.Value != nil {
+		v, err := e.expr(ret.Value, fn.Returns)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = e.asValue(ret.Value, v); err != nil {
+			return nil, err
+		}
+	} else {
+		out = e.constant(nil, types.None)
+	}
+	if fn.Returns != nil {
+		conv, err := e.convertTo(ret, out, fn.Returns, "return value of "+fn.Qualified)
+		if err != nil {
+			return nil, err
+		}
+		out = conv
+	} else {
+		fn.Returns = out.Type
+	}
+	g.RegisterOutput(out)
+	if err := cleanup(g); err != nil {
+		return nil, e.f.errorf(fn.def, "%s: %v", fn.Qualified, err)
+	}
+	return g, nil
+}
+
+// convertTo checks that v may be used as a t, applying the implicit
+// conversions TorchScript allows (a homogeneous tuple as a list, ...).
+func (e *emitter) convertTo(at syntax.Node, v *ir.Value, t types.Type, what string) (*ir.Value, error) {
+	if types.IsSubtype(v.Type, t) {
+		return v, nil
+	}
+	if conv, _ := conversion(v.Type, t, false); conv != nil {
+		w, err := conv(e, v)
+		if err != nil {
+			return nil, err
+		}
+		if types.IsSubtype(w.Type, t) {
+			return w, nil
+		}
+	}
+	return nil, e.f.errorf(at, "%s: expected a value of type %s, got %s", what, t, v.Type)
+}
+
+func (e *emitter) stmts(ss []syntax.Stmt) error {
+	for _, s := range ss {
+		if err := e.stmt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *emitter) stmt(s syntax.Stmt) error {
+	switch st := s.(type) {
+	case *syntax.Pass, *syntax.Import, *syntax.Global:
+		return nil
+	case *syntax.ExprStmt:
+		_, err := e.expr(st.X, nil)
+		return err
+	case *syntax.Assign:
+		return e.assign(st)
+	case *syntax.AugAssign:
+		return e.augAssign(st)
+	case *syntax.If:
+		return e.ifStmt(st)
+	case *syntax.While:
+		return e.loop(st, nil, nil, st.Cond, st.Body)
+	case *syntax.For:
+		return e.forStmt(st)
+	case *syntax.Assert:
+		return e.assert(st)
+	case *syntax.Raise:
+		return e.raise(st)
+	case *syntax.Return:
+		return e.f.errorf(st, "a return before the end of the function is not supported (the serialized code returns once, at the end)")
+	case *syntax.Break, *syntax.Continue:
+		return e.f.errorf(st, "break and continue are not supported (the serialized code has none: PyTorch's exit transforms removed them)")
+	}
+	return e.f.errorf(s, "unsupported statement %T", s)
+}
+
+// meaningfulName reports whether a variable name is worth a value's debug
+// name (ir_emitter's meaningfulName: not _0, _12, ...).
+func meaningfulName(name string) bool {
+	if name == "" || name[0] == '$' {
+		return false
+	}
+	if name[0] != '_' {
+		return true
+	}
+	for i := 1; i < len(name); i++ {
+		if name[i] < '0' || name[i] > '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// setVar binds name in the current frame, naming an unnamed value.
+func (e *emitter) setVar(name string, v sugared) {
+	if val, ok := v.(*ir.Value); ok && val.DebugName() == "" && meaningfulName(name) && ir.ValidName(name) {
+		_ = val.SetDebugName(name)
+	}
+	e.env.set(name, v)
+}
+
+func (e *emitter) assign(st *syntax.Assign) error {
+	if st.Value == nil {
+		return e.f.errorf(st, "a bare annotation is not supported in a function body")
+	}
+	var hint types.Type
+	if st.Type != nil {
+		t, err := e.f.parseType(st.Type)
+		if err != nil {
+			return err
+		}
+		hint = t
+	}
+	// a, b = x, y: assign element-wise (LowerSimpleTuples removes the
+	// tuple PyTorch builds)
+	if tt, ok := st.Target.(*syntax.TupleExpr); ok {
+		if tv, ok := syntax.Unparen(st.Value).(*syntax.TupleExpr); ok && len(tv.Elts) == len(tt.Elts) {
+			vals := make([]sugared, len(tv.Elts))
+			for i, el := range tv.Elts {
+				v, err := e.expr(el, nil)
+				if err != nil {
+					return err
+				}
+				vals[i] = v
+			}
+			for i, t := range tt.Elts {
+				if err := e.assignTo(t, el(tv, i), vals[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	v, err := e.expr(st.Value, hint)
+	if err != nil {
+		return err
+	}
+	if hint != nil {
+		val, err := e.asValue(st.Value, v)
+		if err != nil {
+			return err
+		}
+		if v, err = e.convertTo(st.Value, val, hint, "assignment"); err != nil {
+			return err
+		}
+	}
+	for _, t := range append([]syntax.Expr{st.Target}, st.More...) {
+		if err := e.assignTo(t, st.Value, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func el(t *syntax.TupleExpr, i int) syntax.Expr { return t.Elts[i] }
+
+// assignTo binds a target (a name, a tuple of targets, self.attr, x[i]) to
+// the value v of the expression at.
+func (e *emitter) assignTo(target syntax.Expr, at syntax.Expr, v sugared) error {
+	switch t := syntax.Unparen(target).(type) {
+	case *syntax.Name:
+		e.setVar(t.Name, v)
+		return nil
+	case *syntax.TupleExpr:
+		val, err := e.asValue(at, v)
+		if err != nil {
+			return err
+		}
+		elems, err := e.unpack(at, val, len(t.Elts))
+		if err != nil {
+			return err
+		}
+		for i, te := range t.Elts {
+			if err := e.assignTo(te, at, elems[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *syntax.Attribute:
+		obj, err := e.expr(t.X, nil)
+		if err != nil {
+			return err
+		}
+		self, ok := obj.(*ir.Value)
+		if !ok {
+			return e.f.errorf(t, "cannot assign to an attribute of %s", describe(obj))
+		}
+		cls, ok := self.Type.(*types.Class)
+		if !ok {
+			return e.f.errorf(t, "cannot assign attribute %s of a value of type %s", t.Name, self.Type)
+		}
+		a, _, ok := cls.Attr(t.Name)
+		if !ok {
+			return e.f.errorf(t, "class %s has no attribute %s to assign", cls.Name, t.Name)
+		}
+		val, err := e.asValue(at, v)
+		if err != nil {
+			return err
+		}
+		if val, err = e.convertTo(at, val, a.Type, "attribute "+t.Name); err != nil {
+			return err
+		}
+		n := e.insert("prim::SetAttr", []*ir.Value{self, val})
+		n.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: t.Name})
+		e.setSource(n, t)
+		return nil
+	case *syntax.Subscript:
+		obj, err := e.exprValue(t.X, nil)
+		if err != nil {
+			return err
+		}
+		if len(t.Index) != 1 {
+			return e.f.errorf(t, "subscript assignment takes one index")
+		}
+		idx, err := e.exprValue(t.Index[0], nil)
+		if err != nil {
+			return err
+		}
+		val, err := e.asValue(at, v)
+		if err != nil {
+			return err
+		}
+		_, err = e.builtin(t, "aten", "_set_item", []nv{{v: obj, at: t.X}, {v: idx, at: t.Index[0]}, {v: val, at: at}}, nil, nil)
+		return err
+	}
+	return e.f.errorf(target, "cannot assign to this expression")
+}
+
+// unpack splits a tuple value into n values (prim::TupleUnpack), or reads
+// the elements of a TupleConstruct directly.
+func (e *emitter) unpack(at syntax.Node, v *ir.Value, n int) ([]sugared, error) {
+	if lt, ok := v.Type.(*types.List); ok {
+		// a list unpacks with prim::ListUnpack (a wrong length fails at run time)
+		outs := make([]types.Type, n)
+		for i := range outs {
+			outs[i] = lt.Elem
+		}
+		node := e.insert("prim::ListUnpack", []*ir.Value{v}, outs...)
+		e.setSource(node, at)
+		res := make([]sugared, n)
+		for i, o := range node.Outputs {
+			res[i] = o
+		}
+		return res, nil
+	}
+	tt, ok := v.Type.(*types.Tuple)
+	if !ok {
+		return nil, e.f.errorf(at, "cannot unpack a value of type %s into %d targets", v.Type, n)
+	}
+	if len(tt.Elems) != n {
+		return nil, e.f.errorf(at, "cannot unpack a tuple of %d elements into %d targets", len(tt.Elems), n)
+	}
+	out := make([]sugared, n)
+	if p := v.Node(); p != nil && p.Kind == "prim::TupleConstruct" && len(p.Inputs) == n {
+		for i, in := range p.Inputs {
+			out[i] = in
+		}
+		return out, nil
+	}
+	node := e.insert("prim::TupleUnpack", []*ir.Value{v}, tt.Elems...)
+	e.setSource(node, at)
+	for i, o := range node.Outputs {
+		out[i] = o
+	}
+	return out, nil
+}
+
+func (e *emitter) augAssign(st *syntax.AugAssign) error {
+	name, ok := binaryOps[st.Op]
+	if !ok {
+		return e.f.errorf(st, "unsupported augmented assignment %s=", st.Op)
+	}
+	lhs, err := e.exprValue(st.Target, nil)
+	if err != nil {
+		return err
+	}
+	rhs, err := e.exprValue(st.Value, nil)
+	if err != nil {
+		return err
+	}
+	switch lhs.Type.(type) {
+	case *types.TensorType, *types.List:
+		// in place, as __iadd__ on a tensor or list
+		_, err := e.builtin(st, "aten", name+"_", []nv{{v: lhs, at: st.Target}, {v: rhs, at: st.Value}}, nil, nil)
+		return err
+	}
+	out, err := e.builtin(st, "aten", name, []nv{{v: lhs, at: st.Target}, {v: rhs, at: st.Value}}, nil, nil)
+	if err != nil {
+		return err
+	}
+	return e.assignTo(st.Target, st.Value, out)
+}
+
+// insert creates a node at the insert point.
+func (e *emitter) insert(kind string, inputs []*ir.Value, outs ...types.Type) *ir.Node {
+	n, err := e.g.InsertNode(kind, inputs, outs...)
+	if err != nil {
+		panic(err) // the emitter always has an insert point
+	}
+	return n
+}
+
+func (e *emitter) setSource(n *ir.Node, at syntax.Node) {
+	if at == nil {
+		return
+	}
+	if p := at.Pos(); p.IsValid() {
+		n.Source = &ir.SourceRange{File: e.f.name, Line: p.Line, Col: p.Col}
+	}
+}
+
+// withBlock runs body with b as the insert point and a new frame.
+func (e *emitter) withBlock(b *ir.Block, body func() error) (*scope, error) {
+	saved, savedBlock := e.env, b
+	_ = savedBlock
+	pb, pn := e.g.InsertPoint()
+	e.env = newScope(saved, b)
+	e.g.SetInsertPoint(b)
+	err := body()
+	frame := e.env
+	e.env = saved
+	if pn != nil {
+		e.g.SetInsertBefore(pn)
+	} else {
+		e.g.SetInsertPoint(pb)
+	}
+	return frame, err
+}
+
+func (e *emitter) ifStmt(st *syntax.If) error {
+	cond, err := e.cond(st.Cond)
+	if err != nil {
+		return err
+	}
+	n := e.insert("prim::If", []*ir.Value{cond})
+	e.setSource(n, st)
+	tb, fb := n.AddBlock(), n.AddBlock()
+	tf, err := e.withBlock(tb, func() error { return e.stmts(st.Body) })
+	if err != nil {
+		return err
+	}
+	ff, err := e.withBlock(fb, func() error { return e.stmts(st.Else) })
+	if err != nil {
+		return err
+	}
+	return e.joinIf(st, n, tf, ff)
+}
+
+// joinIf makes the variables both branches define (in the branch or
+// before the if) outputs of the prim::If, in name order as
+// convert_to_ssa's std::set.
+func (e *emitter) joinIf(at syntax.Node, n *ir.Node, tf, ff *scope) error {
+	set := map[string]bool{}
+	for _, v := range tf.order {
+		if _, ok := ff.lookup(v); ok {
+			set[v] = true
+		}
+	}
+	for _, v := range ff.order {
+		if _, ok := tf.lookup(v); ok {
+			set[v] = true
+		}
+	}
+	names := make([]string, 0, len(set))
+	for v := range set {
+		names = append(names, v)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ts, _ := tf.lookup(name)
+		fs, _ := ff.lookup(name)
+		tv, ok1 := ts.(*ir.Value)
+		fv, ok2 := fs.(*ir.Value)
+		if !ok1 || !ok2 {
+			if ts == fs {
+				continue // the same sugared value (a function, a module)
+			}
+			continue // a non-value defined differently: not visible after the if
+		}
+		u, ok := types.Unify(tv.Type, fv.Type)
+		if !ok {
+			// PyTorch leaves the variable undefined after the if
+			continue
+		}
+		n.Blocks[0].AddOutput(tv)
+		n.Blocks[1].AddOutput(fv)
+		out := n.AddOutput(u)
+		e.setVar(name, out)
+	}
+	return nil
+}
+
+// assigned collects the names a statement list assigns (recursively),
+// in order of first assignment.
+func assigned(ss []syntax.Stmt, seen map[string]bool, out *[]string) {
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			*out = append(*out, n)
+		}
+	}
+	var targets func(e syntax.Expr)
+	targets = func(e syntax.Expr) {
+		switch t := syntax.Unparen(e).(type) {
+		case *syntax.Name:
+			add(t.Name)
+		case *syntax.TupleExpr:
+			for _, x := range t.Elts {
+				targets(x)
+			}
+		}
+	}
+	for _, s := range ss {
+		switch st := s.(type) {
+		case *syntax.Assign:
+			targets(st.Target)
+		case *syntax.AugAssign:
+			targets(st.Target)
+		case *syntax.If:
+			assigned(st.Body, seen, out)
+			assigned(st.Else, seen, out)
+		case *syntax.While:
+			assigned(st.Body, seen, out)
+		case *syntax.For:
+			targets(st.Target)
+			assigned(st.Body, seen, out)
+		}
+	}
+}
+
+func (e *emitter) forStmt(st *syntax.For) error {
+	iter := syntax.Unparen(st.Iter)
+	if call, ok := iter.(*syntax.Call); ok && dottedName(call.Fun) == "range" {
+		if _, shadowed := e.env.lookup("range"); !shadowed {
+			if len(call.Keywords) > 0 || len(call.Args) == 0 || len(call.Args) > 3 {
+				return e.f.errorf(call, "range takes 1 to 3 positional arguments")
+			}
+			args := make([]*ir.Value, len(call.Args))
+			for i, a := range call.Args {
+				v, err := e.exprValue(a, types.Int)
+				if err != nil {
+					return err
+				}
+				if v.Type != types.Int {
+					return e.f.errorf(a, "range expects an int, got %s", v.Type)
+				}
+				args[i] = v
+			}
+			if len(args) == 1 {
+				return e.loop(st, args[0], func(i *ir.Value) (sugared, error) { return i, nil }, nil, st.Body)
+			}
+			// range(start, stop[, step]): trip count aten::__range_length,
+			// element aten::__derive_index, as ir_emitter's RangeValue
+			start, stop := args[0], args[1]
+			step := e.constant(int64(1), types.Int)
+			if len(args) == 3 {
+				step = args[2]
+			}
+			n, err := e.builtin(call, "aten", "__range_length", []nv{{v: start}, {v: stop}, {v: step}}, nil, nil)
+			if err != nil {
+				return err
+			}
+			return e.loop(st, n.(*ir.Value), func(i *ir.Value) (sugared, error) {
+				return e.builtin(call, "aten", "__derive_index", []nv{{v: i}, {v: start}, {v: step}}, nil, nil)
+			}, nil, st.Body)
+		}
+	}
+	// iterating a list, a tuple of one type, a string or a tensor's first
+	// dim: trip count len(x), element x[i]
+	seq, err := e.exprValue(st.Iter, nil)
+	if err != nil {
+		return err
+	}
+	switch seq.Type.(type) {
+	case *types.List, *types.TensorType:
+	default:
+		if seq.Type != types.Str {
+			return e.f.errorf(st.Iter, "cannot iterate over a value of type %s", seq.Type)
+		}
+	}
+	n, err := e.builtin(st.Iter, "aten", "len", []nv{{v: seq}}, nil, nil)
+	if err != nil {
+		return err
+	}
+	return e.loop(st, n.(*ir.Value), func(i *ir.Value) (sugared, error) {
+		if seq.Type.Kind() == types.TensorKind {
+			zero := e.constant(int64(0), types.Int)
+			return e.builtin(st.Iter, "aten", "select", []nv{{v: seq}, {v: zero}, {v: i}}, nil, nil)
+		}
+		return e.builtin(st.Iter, "aten", "__getitem__", []nv{{v: seq}, {v: i}}, nil, nil)
+	}, nil, st.Body)
+}
+
+// loop emits a prim::Loop: with a trip count for a for loop (elem gives the
+// target's value from the counter), or with cond for a while loop
+// (maximum trip count, the condition evaluated before the loop and at the
+// end of each iteration). Variables the body assigns that exist before the
+// loop are carried, in order of first assignment.
+func (e *emitter) loop(at syntax.Stmt, trip *ir.Value, elem func(*ir.Value) (sugared, error), cond syntax.Expr, body []syntax.Stmt) error {
+	var first *ir.Value
+	if cond != nil {
+		c, err := e.cond(cond)
+		if err != nil {
+			return err
+		}
+		first = c
+		trip = e.constant(int64(math.MaxInt64), types.Int)
+	} else {
+		first = e.constant(true, types.Bool)
+	}
+	var names []string
+	seen := map[string]bool{}
+	if f, ok := at.(*syntax.For); ok {
+		var tgt []string
+		assigned([]syntax.Stmt{&syntax.Assign{Target: f.Target, Value: f.Iter}}, map[string]bool{}, &tgt)
+		for _, t := range tgt {
+			seen[t] = true // the target is the loop's own
+		}
+	}
+	assigned(body, seen, &names)
+	type carried struct {
+		name string
+		init *ir.Value
+	}
+	var cs []carried
+	for _, name := range names {
+		v, ok := e.env.lookup(name)
+		if !ok {
+			continue
+		}
+		if val, ok := v.(*ir.Value); ok {
+			cs = append(cs, carried{name, val})
+		}
+	}
+	inputs := []*ir.Value{trip, first}
+	for _, c := range cs {
+		inputs = append(inputs, c.init)
+	}
+	n := e.insert("prim::Loop", inputs)
+	e.setSource(n, at)
+	b := n.AddBlock()
+	counter := b.AddParam(types.Int)
+	params := make([]*ir.Value, len(cs))
+	for i, c := range cs {
+		params[i] = b.AddParam(c.init.Type)
+	}
+	frame, err := e.withBlock(b, func() error {
+		for i, c := range cs {
+			e.env.set(c.name, params[i])
+		}
+		if f, ok := at.(*syntax.For); ok {
+			v, err := elem(counter)
+			if err != nil {
+				return err
+			}
+			if err := e.assignTo(f.Target, f.Iter, v); err != nil {
+				return err
+			}
+		}
+		if err := e.stmts(body); err != nil {
+			return err
+		}
+		if cond != nil {
+			c, err := e.cond(cond)
+			if err != nil {
+				return err
+			}
+			b.AddOutput(c)
+		} else {
+			b.AddOutput(e.constant(true, types.Bool))
+		}
+		for i, c := range cs {
+			s, _ := e.env.lookup(c.name)
+			v, ok := s.(*ir.Value)
+			if !ok {
+				return e.f.errorf(at, "loop variable %s is no longer a value at the end of the loop", c.name)
+			}
+			u, ok := types.Unify(c.init.Type, v.Type)
+			if !ok {
+				return e.f.errorf(at, "loop variable %s has type %s before the loop and %s at the end of the body", c.name, c.init.Type, v.Type)
+			}
+			if !types.Equal(u, params[i].Type) {
+				params[i].Type = u
+			}
+			b.AddOutput(v)
+		}
+		return nil
+	})
+	_ = frame
+	if err != nil {
+		return err
+	}
+	for i, c := range cs {
+		out := n.AddOutput(params[i].Type)
+		e.setVar(c.name, out)
+	}
+	return nil
+}
+
+func (e *emitter) assert(st *syntax.Assert) error {
+	c, err := e.cond(st.Test)
+	if err != nil {
+		return err
+	}
+	n := e.insert("prim::If", []*ir.Value{c})
+	e.setSource(n, st)
+	n.AddBlock()
+	fb := n.AddBlock()
+	_, err = e.withBlock(fb, func() error {
+		msg := e.constant("AssertionError: ", types.Str)
+		if st.Msg != nil {
+			m, err := e.exprValue(st.Msg, nil)
+			if err != nil {
+				return err
+			}
+			if m.Type != types.Str {
+				if m, err = e.castTo(st.Msg, m, types.Str); err != nil {
+					return err
+				}
+			}
+			out, err := e.builtin(st, "aten", "add", []nv{{v: msg}, {v: m}}, nil, nil)
+			if err != nil {
+				return err
+			}
+			msg = out.(*ir.Value)
+		}
+		_, err := e.builtin(st, "prim", "RaiseException", []nv{{v: msg}}, nil, nil)
+		return err
+	})
+	return err
+}
+
+func (e *emitter) raise(st *syntax.Raise) error {
+	msg := e.constant("Exception", types.Str)
+	if st.Exc != nil {
+		if call, ok := syntax.Unparen(st.Exc).(*syntax.Call); ok && len(call.Args) == 1 {
+			m, err := e.exprValue(call.Args[0], nil)
+			if err != nil {
+				return err
+			}
+			if m.Type == types.Str {
+				msg = m
+			}
+		}
+	}
+	_, err := e.builtin(st, "prim", "RaiseException", []nv{{v: msg}}, nil, nil)
+	return err
+}
