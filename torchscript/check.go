@@ -51,6 +51,9 @@ func NumOps(m *Module) int {
 // tol).
 func CheckCase(m *Module, c *pt2.IOCase, tol float64) CaseResult {
 	res := CaseResult{Note: c.Note}
+	if res.Note == "" {
+		res.Note = fmt.Sprintf("seed %d", c.Seed)
+	}
 	args := make([]any, len(c.Inputs))
 	for i, v := range c.Inputs {
 		a, err := fromNN(v)
