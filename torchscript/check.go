@@ -44,8 +44,8 @@ func NumOps(m *Module) int {
 	return m.in.NumNodes()
 }
 
-// CheckCase runs m's forward on the case's inputs (cloned: PyTorch ran
-// each case on fresh inputs) and compares the flattened outputs with
+// CheckCase runs forward on a fresh copy of m (Clone: PyTorch ran each
+// case on the freshly loaded module) with the case's inputs and compares the flattened outputs with
 // PyTorch's: tensors element by element (|got - want| <= tol + tol*|want|,
 // same shape and dtype), numbers, strings and None exactly (floats within
 // tol).
@@ -63,7 +63,7 @@ func CheckCase(m *Module, c *pt2.IOCase, tol float64) CaseResult {
 		}
 		args[i] = a
 	}
-	out, err := m.Forward(args...)
+	out, err := m.Clone().Forward(args...)
 	if err != nil {
 		res.Err = err
 		return res

@@ -356,3 +356,67 @@ func Flatten(v any) []any {
 	walk(v)
 	return out
 }
+
+// Clone returns a module over a deep copy of m's state: every object,
+// tensor, list and dict reachable from m's object copied once (values
+// shared in m are shared in the copy), the compiled code shared. Runs of
+// the copy do not change m (io.json cases each start from the loaded
+// state).
+func (m *Module) Clone() *Module {
+	memo := map[any]any{}
+	obj := cloneValue(m.obj, memo).(*runtime.Object)
+	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks}
+}
+
+func cloneValue(v any, memo map[any]any) any {
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		if x == nil {
+			return nil
+		}
+		if c, ok := memo[x]; ok {
+			return c
+		}
+		c := x.Clone()
+		memo[x] = c
+		return c
+	case *runtime.Object:
+		if c, ok := memo[x]; ok {
+			return c
+		}
+		c := &runtime.Object{Type: x.Type, Slots: make([]any, len(x.Slots))}
+		memo[x] = c
+		for i, s := range x.Slots {
+			c.Slots[i] = cloneValue(s, memo)
+		}
+		return c
+	case *runtime.List:
+		if c, ok := memo[x]; ok {
+			return c
+		}
+		c := runtime.NewList(x.Elem, make([]any, len(x.Items))...)
+		memo[x] = c
+		for i, e := range x.Items {
+			c.Items[i] = cloneValue(e, memo)
+		}
+		return c
+	case *runtime.Dict:
+		if c, ok := memo[x]; ok {
+			return c
+		}
+		c := runtime.NewDict(x.KeyType, x.ValueType)
+		memo[x] = c
+		x.Range(func(k, e any) bool {
+			_ = c.Set(k, cloneValue(e, memo))
+			return true
+		})
+		return c
+	case *runtime.Tuple:
+		items := make([]any, len(x.Items))
+		for i, e := range x.Items {
+			items[i] = cloneValue(e, memo)
+		}
+		return &runtime.Tuple{Items: items, Names: x.Names, Type: x.Type}
+	}
+	return v
+}
