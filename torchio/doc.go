@@ -49,5 +49,10 @@
 // a single tensor (named ""). The OrderedDict's _metadata attribute (module
 // versions) is accepted and dropped. Storage locations ("cpu", "cuda:0")
 // are ignored: all tensors are CPU tensors. The legacy (pre-1.6, non-zip)
-// format and TorchScript archives are not read.
+// format is not read, nor are TorchScript archives as state dicts.
+//
+// OpenArchive opens the zip container record by record: Archive.Unpickle
+// decodes one pickle with the tensor globals above plus those a caller's
+// Find allows, over the storage records of a given folder. The
+// torchscript/archive package reads torch.jit.save archives with it.
 package torchio

@@ -115,7 +115,7 @@ func openReader(r io.ReaderAt, size int64, lim Limits) (*reader, error) {
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // we never extract to disk
 		return nil, fmt.Errorf("torchio: not a torch.save zip archive: %w", err)
 	}
-	rd := &reader{lim: lim, size: size, files: map[string]*zip.File{}, storages: map[string]*storage{}, bo: binary.LittleEndian}
+	rd := &reader{lim: lim, size: size, files: map[string]*zip.File{}, storages: map[string]*storage{}, bo: binary.LittleEndian, storageDir: "data/"}
 	if err := rd.index(zr); err != nil {
 		return nil, fmt.Errorf("torchio: %w", err)
 	}
@@ -130,6 +130,11 @@ type reader struct {
 	storages map[string]*storage
 	total    int64 // storage bytes read so far
 	bo       binary.ByteOrder
+	order    []string // record names in zip order, without the prefix
+	// storageDir is the folder of the storage records the pickle being
+	// decoded refers to ("data/" for data.pkl); storages are cached under
+	// storageDir+key.
+	storageDir string
 }
 
 // storage is one loaded persistent-id storage.
@@ -158,6 +163,7 @@ func (rd *reader) index(zr *zip.Reader) error {
 		}
 		if _, dup := rd.files[name]; !dup {
 			rd.files[name] = f
+			rd.order = append(rd.order, name)
 		}
 	}
 	return nil
@@ -267,29 +273,39 @@ func (rd *reader) unpickle() (pickle.Value, error) {
 	if err := rd.checkVersion(); err != nil {
 		return nil, err
 	}
-	if b, ok := rd.files["byteorder"]; ok && b != nil {
-		data, err := rd.entry("byteorder", 16)
-		if err != nil {
-			return nil, err
-		}
-		switch string(data) {
-		case "little":
-		case "big":
-			rd.bo = binary.BigEndian
-		default:
-			return nil, fmt.Errorf("byteorder: unknown byte order %q", data)
-		}
+	if err := rd.readByteOrder(); err != nil {
+		return nil, err
 	}
 	data, err := rd.entry("data.pkl", rd.lim.MaxPickleBytes)
 	if err != nil {
 		return nil, err
 	}
-	dec := pickle.Decoder{Find: find, PersistentLoad: rd.persistentLoad, Limits: rd.lim.Pickle}
+	dec := pickle.Decoder{Find: findGlobal, PersistentLoad: rd.persistentLoad, Limits: rd.lim.Pickle}
 	v, err := dec.Unpickle(data)
 	if err != nil {
 		return nil, fmt.Errorf("data.pkl: %w", err)
 	}
 	return v, nil
+}
+
+// readByteOrder sets rd.bo from the "byteorder" record, if there is one.
+func (rd *reader) readByteOrder() error {
+	if b, ok := rd.files["byteorder"]; !ok || b == nil {
+		return nil
+	}
+	data, err := rd.entry("byteorder", 16)
+	if err != nil {
+		return err
+	}
+	switch string(data) {
+	case "little":
+		rd.bo = binary.LittleEndian
+	case "big":
+		rd.bo = binary.BigEndian
+	default:
+		return fmt.Errorf("byteorder: unknown byte order %q", data)
+	}
+	return nil
 }
 
 func (rd *reader) hasCode() bool {
@@ -350,7 +366,7 @@ func (rd *reader) persistentLoad(pid pickle.Value) (pickle.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := rd.storages[key]; ok {
+	if s, ok := rd.storages[rd.storageDir+key]; ok {
 		if s.dtype != st.dtype || s.numel != numel {
 			return nil, fmt.Errorf("storage %q is used as %d %v elements and as %d %v elements", key, s.numel, s.dtype, numel, st.dtype)
 		}
@@ -360,13 +376,21 @@ func (rd *reader) persistentLoad(pid pickle.Value) (pickle.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd.storages[key] = s
+	rd.storages[rd.storageDir+key] = s
 	return s, nil
 }
 
 func (rd *reader) loadStorage(key string, dt tensor.DType, numel int) (*storage, error) {
-	name := "data/" + key
+	name := rd.storageDir + key
 	f := rd.files[name]
+	if f == nil && numel == 0 {
+		// PyTorch reads no record for an empty storage.
+		t, err := readStorage(bytes.NewReader(nil), dt, 0, rd.bo)
+		if err != nil {
+			return nil, err
+		}
+		return &storage{key: key, dtype: dt, t: t}, nil
+	}
 	if f == nil {
 		return nil, fmt.Errorf("storage %q: archive has no %s", key, name)
 	}

@@ -40,9 +40,9 @@ var storageNames = func() map[tensor.DType]string {
 	return m
 }()
 
-// find is the allowlist of globals: it resolves the few that tensor state
+// findGlobal is the allowlist of globals: it resolves the few that tensor state
 // dicts need and refuses everything else.
-func find(module, name string) (pickle.Value, error) {
+func findGlobal(module, name string) (pickle.Value, error) {
 	switch module + "." + name {
 	case "collections.OrderedDict":
 		return pickle.OrderedDict, nil
