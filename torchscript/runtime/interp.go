@@ -25,8 +25,8 @@ type Function struct {
 	err  error
 }
 
-// graph returns the function's graph, compiling it on first use.
-func (f *Function) graph() (*ir.Graph, error) {
+// Compiled returns the function's graph, compiling it on first use.
+func (f *Function) Compiled() (*ir.Graph, error) {
 	f.once.Do(func() {
 		if f.Graph == nil && f.Compile != nil {
 			f.Graph, f.err = f.Compile()
@@ -235,7 +235,7 @@ func (in *Interpreter) run(f *Function, args []any, depth int) (out []any, err e
 	if depth > max {
 		return nil, fmt.Errorf("%s: maximum call depth %d exceeded", f.Name, max)
 	}
-	g, err := f.graph()
+	g, err := f.Compiled()
 	if err != nil {
 		return nil, err
 	}
