@@ -111,11 +111,17 @@ func (e *Exception) Error() string {
 }
 
 // plan is what the interpreter precomputes for a graph: the number of
-// value slots and, per node, the values whose last use it is.
+// value slots (a value's slot is its Unique number) and, per block, a step
+// per node: the Go implementation of its kind, and the slots of the values
+// whose last use it is.
 type plan struct {
 	slots int
-	free  map[*ir.Node][]int
-	index map[*ir.Value]int
+	steps map[*ir.Block][]step
+}
+
+type step struct {
+	fn   builtin
+	free []int
 }
 
 func (in *Interpreter) planOf(g *ir.Graph) *plan {
@@ -127,23 +133,36 @@ func (in *Interpreter) planOf(g *ir.Graph) *plan {
 	if in.plans == nil {
 		in.plans = map[*ir.Graph]*plan{}
 	}
-	p := &plan{free: map[*ir.Node][]int{}, index: map[*ir.Value]int{}}
+	p := &plan{steps: map[*ir.Block][]step{}}
+	grow := func(v *ir.Value) {
+		if v.Unique() >= p.slots {
+			p.slots = v.Unique() + 1
+		}
+	}
 	var number func(b *ir.Block)
 	number = func(b *ir.Block) {
+		steps := make([]step, len(b.Nodes))
 		for _, v := range b.Params {
-			p.index[v] = len(p.index)
+			grow(v)
 		}
-		for _, n := range b.Nodes {
+		for _, v := range b.Outputs {
+			grow(v)
+		}
+		for i, n := range b.Nodes {
+			steps[i].fn = builtins[n.Kind]
 			for _, v := range n.Outputs {
-				p.index[v] = len(p.index)
+				grow(v)
+			}
+			for _, v := range n.Inputs {
+				grow(v)
 			}
 			for _, sub := range n.Blocks {
 				number(sub)
 			}
 		}
+		p.steps[b] = steps
 	}
 	number(g.Block())
-	p.slots = len(p.index)
 	// A value dies after the node of its defining block that (itself or
 	// inside its blocks) uses it last; values a block yields live on.
 	var lastUse func(b *ir.Block)
@@ -152,6 +171,7 @@ func (in *Interpreter) planOf(g *ir.Graph) *plan {
 		for i, n := range b.Nodes {
 			pos[n] = i
 		}
+		steps := p.steps[b]
 		consider := func(v *ir.Value) {
 			var last *ir.Node
 			for _, u := range v.Uses() {
@@ -171,7 +191,7 @@ func (in *Interpreter) planOf(g *ir.Graph) *plan {
 				}
 			}
 			if last != nil {
-				p.free[last] = append(p.free[last], p.index[v])
+				steps[pos[last]].free = append(steps[pos[last]].free, v.Unique())
 			}
 		}
 		for _, v := range b.Params {
@@ -220,6 +240,8 @@ type frame struct {
 	slots []any
 	fn    string
 	depth int
+	// scratch holds an operator node's inputs while it runs.
+	scratch []any
 }
 
 // Run runs f with args (self first for a method) and returns its outputs.
@@ -248,7 +270,7 @@ func (in *Interpreter) run(f *Function, args []any, depth int) (out []any, err e
 		if err := checkArg(v, args[i]); err != nil {
 			return nil, fmt.Errorf("%s: argument %d (%s): %w", f.Name, i, v.Name(), err)
 		}
-		fr.slots[p.index[v]] = args[i]
+		fr.slots[v.Unique()] = args[i]
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -261,7 +283,7 @@ func (in *Interpreter) run(f *Function, args []any, depth int) (out []any, err e
 	outs := g.Outputs()
 	out = make([]any, len(outs))
 	for i, v := range outs {
-		out[i] = fr.slots[p.index[v]]
+		out[i] = fr.slots[v.Unique()]
 	}
 	return out, nil
 }
@@ -286,20 +308,24 @@ func checkArg(v *ir.Value, a any) error {
 	return nil
 }
 
-func (fr *frame) get(v *ir.Value) any { return fr.slots[fr.p.index[v]] }
+func (fr *frame) get(v *ir.Value) any { return fr.slots[v.Unique()] }
 
-func (fr *frame) set(v *ir.Value, x any) { fr.slots[fr.p.index[v]] = x }
+func (fr *frame) set(v *ir.Value, x any) { fr.slots[v.Unique()] = x }
 
 func (fr *frame) block(b *ir.Block) error {
-	for _, n := range b.Nodes {
-		if err := fr.node(n); err != nil {
+	steps := fr.p.steps[b]
+	if len(steps) != len(b.Nodes) {
+		return fmt.Errorf("%s: the graph changed after it first ran", fr.fn)
+	}
+	for k, n := range b.Nodes {
+		if err := fr.node(n, &steps[k]); err != nil {
 			var ne *Error
 			if errors.As(err, &ne) {
 				return err
 			}
 			return &Error{Kind: n.Kind, Source: n.Source, Func: fr.fn, Err: err}
 		}
-		for _, i := range fr.p.free[n] {
+		for _, i := range steps[k].free {
 			fr.slots[i] = nil
 		}
 	}
@@ -335,7 +361,7 @@ func (fr *frame) setOutput(n *ir.Node, x any) error {
 	return nil
 }
 
-func (fr *frame) node(n *ir.Node) error {
+func (fr *frame) node(n *ir.Node, st *step) error {
 	switch n.Kind {
 	case "prim::Constant":
 		v, err := fr.constant(n)
@@ -409,17 +435,24 @@ func (fr *frame) node(n *ir.Node) error {
 	case "prim::ignored_attribute":
 		return nil
 	}
-	return fr.op(n)
+	return fr.op(n, st)
 }
 
 // op runs an operator node: the runtime's Go implementation of the
 // non-tensor JIT operators first (when the node resolved to an operator
 // without a kernel, or to none), the operator's kernel otherwise.
-func (fr *frame) op(n *ir.Node) error {
-	in := fr.inputs(n)
+func (fr *frame) op(n *ir.Node, st *step) error {
+	// The builtins and callOp do not keep their argument slice, so one
+	// scratch slice per frame serves every operator node.
+	in := fr.scratch[:0]
+	for _, v := range n.Inputs {
+		in = append(in, fr.get(v))
+	}
+	fr.scratch = in
+	defer clear(in)
 	op := n.Op
 	if op == nil || !op.HasKernel() {
-		if b, ok := builtins[n.Kind]; ok {
+		if b := st.fn; b != nil {
 			v, handled, err := b(in)
 			if err != nil {
 				return err
