@@ -164,7 +164,9 @@ func formatComplex(c complex128) string {
 }
 
 // QuoteString quotes s as c10::printQuotedString: double quotes, C escapes
-// for \ ' " \a \b \f \n \r \t \v, octal \ooo for other unprintable bytes.
+// for \ ' " \a \b \f \n \r \t \v, and three "octal digits" for other
+// unprintable bytes, computed as c10 does on a signed char: \001 for 1, but
+// \0)+ for 0xC3 (the digits of a negative number, below '0').
 func QuoteString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -195,7 +197,7 @@ func QuoteString(s string) string {
 			if c >= 0x20 && c < 0x7f {
 				b.WriteByte(c)
 			} else {
-				fmt.Fprintf(&b, "\\%03o", c)
+				b.WriteString(octalEscape(c))
 			}
 		}
 	}
@@ -406,4 +408,19 @@ func (n *Node) ConstantValue() (v any, ok bool) {
 		return i != 0, true
 	}
 	return a.Value, a.Value != nil
+}
+
+// octalEscape writes byte c as printQuotedString does: its value as a C
+// signed char, written as three digits '0'+d where d comes from C's
+// truncating division and so is negative for bytes above 0x7f.
+func octalEscape(c byte) string {
+	s := int(int8(c))
+	var buf [4]byte
+	buf[0] = '\\'
+	buf[3] = byte('0' + s%8)
+	s /= 8
+	buf[2] = byte('0' + s%8)
+	s /= 8
+	buf[1] = byte('0' + s)
+	return string(buf[:])
 }

@@ -651,3 +651,18 @@ func (n *Node) Float(name string) (float64, bool) {
 	v, ok2 := a.Value.(float64)
 	return v, ok && ok2 && a.Kind == AttrFloat
 }
+
+// Walk calls f on every node of the graph in program order, the nodes of a
+// node's blocks right after it.
+func (g *Graph) Walk(f func(n *Node)) { g.top.Walk(f) }
+
+// Walk calls f on every node of the block in order, the nodes of a node's
+// blocks right after it.
+func (b *Block) Walk(f func(n *Node)) {
+	for _, n := range b.Nodes {
+		f(n)
+		for _, blk := range n.Blocks {
+			blk.Walk(f)
+		}
+	}
+}

@@ -20,7 +20,7 @@ import (
 // carried values, and which yields the condition and the carried values,
 // and as many outputs as carried values.
 func (g *Graph) Lint() error {
-	l := &linter{g: g, uniques: map[int]*Value{}}
+	l := &linter{g: g, uniques: map[int]*Value{}, uses: map[Use]*Value{}}
 	l.block(g.top, nil)
 	for name, v := range g.names {
 		if v.name != name {
@@ -33,6 +33,7 @@ func (g *Graph) Lint() error {
 type linter struct {
 	g       *Graph
 	uniques map[int]*Value
+	uses    map[Use]*Value // every use the defined values record
 	errs    []error
 }
 
@@ -79,6 +80,10 @@ func (l *linter) define(s *scope, v *Value, what string) {
 		l.errf("%s %%%s: its name is not registered in the graph", what, v.Name())
 	}
 	for _, u := range v.uses {
+		if _, dup := l.uses[u]; dup {
+			l.errf("%%%s records a use twice, or another value records it too", v.Name())
+		}
+		l.uses[u] = v
 		switch {
 		case u.User != nil:
 			if u.Index < 0 || u.Index >= len(u.User.Inputs) || u.User.Inputs[u.Index] != v {
@@ -94,14 +99,7 @@ func (l *linter) define(s *scope, v *Value, what string) {
 	}
 }
 
-func (l *linter) hasUse(v *Value, u Use) bool {
-	for _, w := range v.uses {
-		if w == u {
-			return true
-		}
-	}
-	return false
-}
+func (l *linter) hasUse(v *Value, u Use) bool { return l.uses[u] == v }
 
 func (l *linter) block(b *Block, parent *scope) {
 	s := &scope{vals: map[*Value]bool{}, parent: parent}

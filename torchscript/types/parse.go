@@ -162,6 +162,9 @@ func (p *typeParser) typ(depth int) (Type, error) {
 		switch {
 		case p.accept("[]"):
 			t = &List{t}
+			if err := p.skipAlias(); err != nil {
+				return nil, err
+			}
 		case p.peek() == '[' && p.i+1 < len(p.s) && p.s[p.i+1] >= '0' && p.s[p.i+1] <= '9':
 			j := p.i + 1
 			for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
@@ -172,6 +175,9 @@ func (p *typeParser) typ(depth int) (Type, error) {
 			}
 			p.i = j + 1
 			t = &List{t}
+			if err := p.skipAlias(); err != nil {
+				return nil, err
+			}
 		case p.accept("?"):
 			t = &Optional{t}
 		default:
@@ -322,7 +328,7 @@ func (p *typeParser) primary(depth int) (Type, error) {
 		}
 		return &Class{Name: name}, nil
 	}
-	return &Var{Name: name}, nil
+	return &Var{Name: name}, p.skipAlias()
 }
 
 func closer(open byte) string {
@@ -464,6 +470,9 @@ func (p *typeParser) tensorRest(dtype string, plainName bool) (Type, error) {
 				return nil, p.errf("unterminated tensor type")
 			}
 		}
+	}
+	if t.Strides != nil && (len(t.Strides) != len(t.Sizes) || len(t.Sizes) == 0) {
+		return nil, p.errf("a tensor type's strides must match its %d sizes", len(t.Sizes))
 	}
 	if p.accept("[Undefined]") {
 		t.Undefined = true
