@@ -50,6 +50,11 @@ func NumOps(m *Module) int {
 // same shape and dtype), numbers, strings and None exactly (floats within
 // tol).
 func CheckCase(m *Module, c *pt2.IOCase, tol float64) CaseResult {
+	return checkWith(func(args []any) (any, error) { return m.Clone().Forward(args...) }, c, tol)
+}
+
+// checkWith runs a case through run and compares its outputs.
+func checkWith(run func(args []any) (any, error), c *pt2.IOCase, tol float64) CaseResult {
 	res := CaseResult{Note: c.Note}
 	if res.Note == "" {
 		res.Note = fmt.Sprintf("seed %d", c.Seed)
@@ -63,7 +68,7 @@ func CheckCase(m *Module, c *pt2.IOCase, tol float64) CaseResult {
 		}
 		args[i] = a
 	}
-	out, err := m.Clone().Forward(args...)
+	out, err := run(args)
 	if err != nil {
 		res.Err = err
 		return res

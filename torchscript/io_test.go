@@ -1,12 +1,18 @@
 package torchscript
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gofx/gofx/ops"
+	"github.com/gofx/gofx/torchscript/ir"
+	"github.com/gofx/gofx/torchscript/runtime"
 )
 
 // sharedDir is ../shared seen from this package.
@@ -84,5 +90,71 @@ func TestArchivesMatchPyTorch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// graphSection returns the first "# graph" section of a code.txt file
+// (forward's graph as PyTorch prints it).
+func graphSection(text string) (string, bool) {
+	_, rest, ok := strings.Cut(text, "\n# graph\n")
+	if !ok {
+		return "", false
+	}
+	if i := strings.Index(rest, "\n# "); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.TrimSpace(rest) + "\n", true
+}
+
+// TestPrintedGraphsMatchPyTorch runs the forward graph PyTorch printed
+// for each archive (the "# graph" section of NAME.{script,trace}.code.txt,
+// parsed by ir.Parse, whose nodes resolve their overloads from the printed
+// types) on the loaded module's state, and checks every io.json case: the
+// interpreter runs PyTorch's own IR as well as the frontend's. It runs
+// each graph twice: with the overloads ir.ResolveOp chose, and with none
+// (the interpreter then resolves each operator from its arguments).
+func TestPrintedGraphsMatchPyTorch(t *testing.T) {
+	checks := ioChecks(t)
+	n := 0
+	for _, c := range checks {
+		code := strings.TrimSuffix(c.archive, ".pt") + ".code.txt"
+		data, err := os.ReadFile(code)
+		if err != nil {
+			continue
+		}
+		text, ok := graphSection(string(data))
+		if !ok {
+			continue
+		}
+		n++
+		name, _ := filepath.Rel(sharedDir, code)
+		for _, resolved := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/resolved=%v", name, resolved), func(t *testing.T) {
+				opts := ir.ParseOptions{}
+				if !resolved {
+					opts.Resolve = func(*ir.Node) *ops.Operator { return nil }
+				}
+				g, err := ir.ParseWith(text, opts)
+				require.NoError(t, err)
+				m, err := Load(c.archive)
+				require.NoError(t, err)
+				io, err := ReadIO(tracedIO(c))
+				require.NoError(t, err)
+				fn := &runtime.Function{Name: name + " forward", Graph: g}
+				for i := range io.Cases {
+					r := checkWith(func(args []any) (any, error) {
+						out, err := m.Interpreter().Run(fn, append([]any{m.Clone().Object()}, args...)...)
+						if err != nil {
+							return nil, err
+						}
+						return single(out), nil
+					}, &io.Cases[i], 1e-4)
+					assert.True(t, r.Passed(), "case %d (%s): %v", i, r.Note, r.Err)
+				}
+			})
+		}
+	}
+	if n == 0 {
+		t.Skipf("no code.txt files in %s/torchscript", sharedDir)
 	}
 }
