@@ -2,6 +2,7 @@ package torchscript
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/gofx/gofx/tensor"
@@ -269,7 +270,8 @@ func (m *Module) Train(on bool) {
 // Value converts a Go value to a runtime value: runtime values are kept;
 // int, int32 become int64, float32 float64; []int64/[]int, []float64,
 // []bool, []string and []*tensor.Tensor become lists; []any a list of
-// converted elements; map[string]any a dict of str keys.
+// converted elements; map[string]any a dict of str keys (in sorted key
+// order: a Go map has none).
 func Value(v any) (any, error) {
 	switch x := v.(type) {
 	case nil, *tensor.Tensor, int64, float64, bool, string, complex128, runtime.Device,
@@ -307,7 +309,13 @@ func Value(v any) (any, error) {
 		return l, nil
 	case map[string]any:
 		d := runtime.NewDict(types.Str, nil)
-		for k, e := range x {
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			e := x[k]
 			c, err := Value(e)
 			if err != nil {
 				return nil, fmt.Errorf("key %q: %w", k, err)
