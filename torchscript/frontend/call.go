@@ -24,6 +24,16 @@ func (e *emitter) call(c *syntax.Call, hint types.Type) (sugared, error) {
 	if sf, ok := fun.(specialForm); ok {
 		return e.specialForm(c, sf.name, hint)
 	}
+	if nv, ok := fun.(newValue); ok {
+		// __torch__.C.__new__(__torch__.C): prim::CreateObject; the code
+		// then calls (obj).__init__(...)
+		if len(c.Args) != 1 || dottedName(c.Args[0]) != nv.c.Type.Name {
+			return nil, e.f.errorf(c, "%s.__new__ takes the class itself", nv.c.Type.Name)
+		}
+		n := e.insert("prim::CreateObject", nil, nv.c.Type)
+		e.setSource(n, c)
+		return n.Output(), nil
+	}
 	args := make([]nv, 0, len(c.Args))
 	for _, a := range c.Args {
 		if _, ok := a.(*syntax.Starred); ok {
@@ -67,6 +77,10 @@ func (e *emitter) call(c *syntax.Call, hint types.Type) (sugared, error) {
 		return e.callFunction(c, f.fn, f.self, args, kwargs)
 	case classValue:
 		return nil, e.f.errorf(c, "constructing an object of class %s is not supported", f.c.Type.Name)
+	case typeValue:
+		if tt, ok := f.t.(*types.Tuple); ok {
+			return e.construct(c, tt, args, kwargs)
+		}
 	}
 	return nil, e.f.errorf(c, "%s is not callable", describe(fun))
 }
@@ -88,13 +102,15 @@ func (e *emitter) callFunction(c *syntax.Call, fn *Function, self *ir.Value, arg
 		}
 		s.formals = append(s.formals, f)
 	}
-	if fn.Returns == nil {
-		// the return type is inferred: compile the callee first
+	// the callee is compiled first, as PyTorch's ensure_defined: its
+	// errors (and recursion) are the caller's, and an undeclared return
+	// type is inferred
+	if !fn.abstract {
 		if _, err := fn.compile(); err != nil {
 			return nil, err
 		}
-		s.returns = []types.Type{fn.Returns}
 	}
+	s.returns = []types.Type{fn.Returns}
 	m, err := e.matchAll(c, []*callSig{s}, args, kwargs, nil)
 	if err != nil {
 		return nil, err
@@ -156,6 +172,10 @@ func (e *emitter) specialForm(c *syntax.Call, name string, hint types.Type) (sug
 		v, err := e.exprValue(c.Args[1], nil)
 		if err != nil {
 			return nil, err
+		}
+		// no nested casts: a refinement may have made the same one
+		if p := v.Node(); p != nil && p.Kind == "prim::unchecked_cast" && types.Equal(v.Type, t) {
+			return v, nil
 		}
 		n := e.insert("prim::unchecked_cast", []*ir.Value{v}, t)
 		e.setSource(n, c)
@@ -277,6 +297,22 @@ func (e *emitter) specialForm(c *syntax.Call, name string, hint types.Type) (sug
 		if err != nil {
 			return nil, err
 		}
+		if tt, ok := v.Type.(*types.Tuple); ok {
+			// list(tuple): an empty list, the tuple unpacked, each element
+			// appended, as ir_emitter's emitListComprehension over a tuple
+			elem, ok := types.UnifyList(tt.Elems)
+			if !ok || len(tt.Elems) == 0 {
+				return nil, e.f.errorf(c, "list() of a tuple of mixed types %s", v.Type)
+			}
+			l := e.insert("prim::ListConstruct", nil, &types.List{Elem: elem})
+			u := e.insert("prim::TupleUnpack", []*ir.Value{v}, tt.Elems...)
+			for _, o := range u.Outputs {
+				if _, err := e.builtin(c, "aten", "append", []nv{{v: l.Output()}, {v: o}}, nil, nil); err != nil {
+					return nil, err
+				}
+			}
+			return l.Output(), nil
+		}
 		return e.builtin(c, "aten", "list", []nv{{v: v, at: c.Args[0]}}, nil, nil)
 	case "dict":
 		if len(c.Args) == 0 && len(c.Keywords) == 0 {
@@ -301,6 +337,13 @@ func (e *emitter) builtin(at syntax.Node, ns, name string, args, kwargs []nv, se
 	var sigs []*callSig
 	for _, o := range opsList {
 		s := opSig(o)
+		if u := e.f.cu.upgraderFor(o); u != nil && !e.f.current {
+			us, err := e.f.cu.upgraderSig(o, u)
+			if err != nil {
+				return nil, e.f.errorf(at, "%v", err)
+			}
+			s = us
+		}
 		if s == nil {
 			continue
 		}
@@ -317,9 +360,17 @@ func (e *emitter) builtin(at syntax.Node, ns, name string, args, kwargs []nv, se
 	if err != nil {
 		return nil, err
 	}
+	if u := m.sig.upgrader; u != nil {
+		g, err := e.f.cu.upgraderGraph(u)
+		if err != nil {
+			return nil, e.f.errorf(at, "upgrader %s of %s: %v", u.Name, u.Op, err)
+		}
+		return e.inline(at, g, ins)
+	}
 	n := e.insert(ns+"::"+name, ins, m.returns...)
 	n.Op = m.sig.op
 	e.setSource(n, at)
+	e.f.cu.normalizeOp(n)
 	if len(n.Outputs) == 1 {
 		return n.Output(), nil
 	}

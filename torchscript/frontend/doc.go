@@ -28,7 +28,7 @@
 //
 // An operator call is resolved as schema_matching.cpp's matchSchemas: the
 // overloads of the name in the order of PyTorch's JIT registry
-// (registry_order.txt: PyTorch 2.14's order, then the names only 2.6 or
+// (ir.RegistryRank: PyTorch 2.14's order, then the names only 2.6 or
 // 1.13 have; gofx's ops registry itself is sorted by name), first without
 // implicit conversions and then with them (a tensor for an int, float or
 // Scalar through aten::IntImplicit/FloatImplicit/ScalarImplicit, a Scalar
@@ -55,13 +55,40 @@
 // removed (with unused prim::If outputs and loop-carried values) and the
 // constants are pooled at the top of the graph, as runCleanupPasses.
 //
-// Refused with an error naming file:line:col: a return before the end of a
-// function, break and continue (the serializer never writes them: PyTorch's
-// exit transforms removed them before printing), classes with bases other
-// than Module, NamedTuple and enum types, interfaces, object construction,
-// fork, comprehensions and lambdas, recursion.
+// Conditions `x is None` / `x is not None` (or torch.__is__/__isnot__)
+// refine an Optional variable in the branch where it is not None
+// (prim::unchecked_cast; an explicit unchecked_cast of the refined value
+// is not repeated). A return before the end of a function is lowered as
+// PyTorch's exit transforms do (the rest of the code moves into the
+// branch that did not return). Aliases are renamed as NormalizeOps does
+// (divide → div, true_divide → div, ...), and what
+// ConstantPropagationImmutableTypes folds that the loaded graph's shape
+// depends on is folded: a prim::If on a constant, prim::isinstance decided
+// by the static type, scalar operators on constants.
 //
-// The versioned operators of old archives (div before version 4, full
-// before 5, ...) are not yet applied: calls resolve against the current
-// schemas.
+// Old archives: with Options.Version and Options.Upgraders (PyTorch's
+// table of versioned operators, which torchscript/archive provides), a
+// call of an operator whose meaning changed after the archive's version
+// (div before 4, full before 5, linspace before 8, logspace before 9, gelu
+// before 10) is matched against the old schema and compiled as the
+// upgrader function's body, inlined, as PyTorch's loader does.
+//
+// Besides classes and modules, the code may define NamedTuples (Type gives
+// a *types.Tuple with Names; __torch__.P(a, b) is prim::TupleConstruct,
+// p.x prim::TupleIndex), enums (*types.Enum; members are constants,
+// e.name and e.value prim::EnumName and prim::EnumValue), and interfaces
+// (Interface: method signatures; a call on an interface-typed value is a
+// prim::CallMethod that runs the object's own method). An object of a
+// TorchScript class is made as the serializer writes it:
+// __torch__.C.__new__(__torch__.C) is prim::CreateObject, then
+// (obj).__init__(...) a prim::CallMethod.
+//
+// Refused with an error naming file:line:col: return, break and continue
+// inside loops (the serializer never writes them: PyTorch's exit transforms
+// removed them before printing), classes with other bases, nested
+// functions (fork's closures), comprehensions, recursion. A with statement
+// is prim::Enter and prim::Exit around its body, as emitWith.
+//
+// Loop-carried values are in order of first assignment in the body (PyTorch's
+// order comes from a hash map; the set is the same).
 package frontend

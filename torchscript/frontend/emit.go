@@ -40,16 +40,20 @@ func (s *scope) set(name string, v sugared) {
 
 // emitter compiles one function body.
 type emitter struct {
-	f     *fileCtx
-	fn    *Function
-	g     *ir.Graph
-	env   *scope
-	depth int
+	f       *fileCtx
+	fn      *Function
+	g       *ir.Graph
+	env     *scope
+	depth   int
+	lowered int
 }
 
 func (fn *Function) compile() (*ir.Graph, error) {
 	if fn.graph != nil || fn.err != nil {
 		return fn.graph, fn.err
+	}
+	if fn.abstract {
+		return nil, fn.file.errorf(fn.def, "%s is an interface method: it has no body", fn.Qualified)
 	}
 	if fn.busy {
 		// recursion: TorchScript refuses it as well
@@ -84,24 +88,24 @@ func (fn *Function) emit() (g *ir.Graph, err error) {
 		}
 		e.env.set(p.Name, v)
 	}
-	body := fn.def.Body
-	var ret *syntax.Return
-	if n := len(body); n > 0 {
-		if r, ok := body[n-1].(*syntax.Return); ok {
-			ret, body = r, body[:n-1]
-		}
+	body, exits, err := e.lowerReturns(fn.def.Body)
+	if err != nil {
+		return nil, err
 	}
 	if err := e.stmts(body); err != nil {
 		return nil, err
 	}
 	var out *ir.Value
-	if ret != nil && ret.Value != nil {
-		v, err := e.expr(ret.Value, fn.Returns)
-		if err != nil {
-			return nil, err
+	var ret syntax.Node = fn.def
+	if exits {
+		v, ok := e.env.lookup(retVar)
+		val, isVal := v.(*ir.Value)
+		if !ok || !isVal {
+			return nil, e.f.errorf(fn.def, "%s: the return value is not a value", fn.Qualified)
 		}
-		if out, err = e.asValue(ret.Value, v); err != nil {
-			return nil, err
+		out = val
+		if n := len(fn.def.Body); n > 0 {
+			ret = fn.def.Body[n-1]
 		}
 	} else {
 		out = e.constant(nil, types.None)
@@ -116,6 +120,8 @@ func (fn *Function) emit() (g *ir.Graph, err error) {
 		fn.Returns = out.Type
 	}
 	g.RegisterOutput(out)
+	for constProp(e, g.Block()) {
+	}
 	if err := cleanup(g); err != nil {
 		return nil, e.f.errorf(fn.def, "%s: %v", fn.Qualified, err)
 	}
@@ -171,7 +177,11 @@ func (e *emitter) stmt(s syntax.Stmt) error {
 	case *syntax.Raise:
 		return e.raise(st)
 	case *syntax.Return:
-		return e.f.errorf(st, "a return before the end of the function is not supported (the serialized code returns once, at the end)")
+		return e.f.errorf(st, "a return here is not supported")
+	case *syntax.FuncDef:
+		return e.f.errorf(st, "nested functions (the closures of fork) are not supported")
+	case *syntax.With:
+		return e.with(st)
 	case *syntax.Break, *syntax.Continue:
 		return e.f.errorf(st, "break and continue are not supported (the serialized code has none: PyTorch's exit transforms removed them)")
 	}
@@ -439,15 +449,78 @@ func (e *emitter) ifStmt(st *syntax.If) error {
 	n := e.insert("prim::If", []*ir.Value{cond})
 	e.setSource(n, st)
 	tb, fb := n.AddBlock(), n.AddBlock()
-	tf, err := e.withBlock(tb, func() error { return e.stmts(st.Body) })
+	refName, refType, refIn := e.refinement(st.Cond)
+	tf, err := e.withBlock(tb, func() error {
+		if refName != "" && refIn {
+			e.refine(st, refName, refType)
+		}
+		return e.stmts(st.Body)
+	})
 	if err != nil {
 		return err
 	}
-	ff, err := e.withBlock(fb, func() error { return e.stmts(st.Else) })
+	ff, err := e.withBlock(fb, func() error {
+		if refName != "" && !refIn {
+			e.refine(st, refName, refType)
+		}
+		return e.stmts(st.Else)
+	})
 	if err != nil {
 		return err
 	}
 	return e.joinIf(st, n, tf, ff)
+}
+
+// refinement reads an Optional refinement from a condition, as
+// ir_emitter's findIsNoneRefinements: `x is not None` refines the variable
+// x of type Optional[T] to T in the true branch (inTrue), `x is None` in
+// the false one.
+func (e *emitter) refinement(cond syntax.Expr) (name string, t types.Type, inTrue bool) {
+	b, ok := syntax.Unparen(cond).(*syntax.BinaryExpr)
+	var x, y syntax.Expr
+	var op string
+	if ok && (b.Op == "is" || b.Op == "is not") {
+		x, y, op = b.X, b.Y, b.Op
+	} else if c, ok := syntax.Unparen(cond).(*syntax.Call); ok && len(c.Args) == 2 && len(c.Keywords) == 0 {
+		switch dottedName(c.Fun) {
+		case "torch.__is__":
+			x, y, op = c.Args[0], c.Args[1], "is"
+		case "torch.__isnot__":
+			x, y, op = c.Args[0], c.Args[1], "is not"
+		}
+	}
+	if x == nil {
+		return "", nil, false
+	}
+	if _, isNone := syntax.Unparen(y).(*syntax.NoneLit); !isNone {
+		x, y = y, x
+		if _, isNone := syntax.Unparen(y).(*syntax.NoneLit); !isNone {
+			return "", nil, false
+		}
+	}
+	nm, ok := syntax.Unparen(x).(*syntax.Name)
+	if !ok {
+		return "", nil, false
+	}
+	v, ok := e.env.lookup(nm.Name)
+	val, isVal := v.(*ir.Value)
+	if !ok || !isVal {
+		return "", nil, false
+	}
+	o, ok := val.Type.(*types.Optional)
+	if !ok {
+		return "", nil, false
+	}
+	return nm.Name, o.Elem, op == "is not"
+}
+
+// refine rebinds name to its value cast to t (prim::unchecked_cast) in the
+// current block.
+func (e *emitter) refine(at syntax.Node, name string, t types.Type) {
+	v, _ := e.env.lookup(name)
+	n := e.insert("prim::unchecked_cast", []*ir.Value{v.(*ir.Value)}, t)
+	e.setSource(n, at)
+	e.setVar(name, n.Output())
 }
 
 // joinIf makes the variables both branches define (in the branch or
@@ -749,4 +822,147 @@ func (e *emitter) raise(st *syntax.Raise) error {
 	}
 	_, err := e.builtin(st, "prim", "RaiseException", []nv{{v: msg}}, nil, nil)
 	return err
+}
+
+// maxLowered bounds the statements lowerReturns may produce for one
+// function.
+const maxLowered = 1 << 16
+
+// retVar holds a function's return value while its body compiles (not a
+// valid identifier, so no variable of the code can clash with it).
+const retVar = "$return"
+
+// returns reports whether a statement list contains a return.
+func hasReturn(ss []syntax.Stmt) bool {
+	for _, s := range ss {
+		switch st := s.(type) {
+		case *syntax.Return:
+			return true
+		case *syntax.If:
+			if hasReturn(st.Body) || hasReturn(st.Else) {
+				return true
+			}
+		case *syntax.While:
+			if hasReturn(st.Body) {
+				return true
+			}
+		case *syntax.For:
+			if hasReturn(st.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lowerReturns rewrites the returns of a body into assignments of retVar,
+// as PyTorch's exit transforms: `if c: return a` followed by more code
+// becomes `if c: $return = a else: <more code>`. exits reports whether
+// every path assigns retVar. Returns inside loops are refused.
+func (e *emitter) lowerReturns(ss []syntax.Stmt) (out []syntax.Stmt, exits bool, err error) {
+	// moving the rest of a body into branches copies it: a budget keeps
+	// hostile nestings from growing it exponentially
+	e.lowered += len(ss)
+	if e.lowered > maxLowered {
+		return nil, false, e.f.errorf(e.fn.def, "%s is too large once its returns are lowered", e.fn.Qualified)
+	}
+	for i, s := range ss {
+		switch st := s.(type) {
+		case *syntax.Return:
+			var v syntax.Expr = &syntax.NoneLit{At: st.ReturnPos}
+			if st.Value != nil {
+				v = st.Value
+			}
+			out = append(out, &syntax.Assign{Target: &syntax.Name{NamePos: st.ReturnPos, Name: retVar}, Value: v})
+			return out, true, nil
+		case *syntax.While:
+			if hasReturn(st.Body) {
+				return nil, false, e.f.errorf(st, "a return inside a loop is not supported")
+			}
+		case *syntax.For:
+			if hasReturn(st.Body) {
+				return nil, false, e.f.errorf(st, "a return inside a loop is not supported")
+			}
+		case *syntax.If:
+			if !hasReturn(st.Body) && !hasReturn(st.Else) {
+				break
+			}
+			rest := ss[i+1:]
+			body, bexit, err := e.lowerReturns(st.Body)
+			if err != nil {
+				return nil, false, err
+			}
+			els, eexit, err := e.lowerReturns(st.Else)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(rest) > 0 {
+				if !bexit {
+					r, x, err := e.lowerReturns(append(append([]syntax.Stmt(nil), body...), rest...))
+					if err != nil {
+						return nil, false, err
+					}
+					body, bexit = r, x
+				}
+				if !eexit {
+					r, x, err := e.lowerReturns(append(append([]syntax.Stmt(nil), els...), rest...))
+					if err != nil {
+						return nil, false, err
+					}
+					els, eexit = r, x
+				}
+			}
+			out = append(out, &syntax.If{IfPos: st.IfPos, Cond: st.Cond, Body: body, Else: els})
+			return out, bexit && eexit, nil
+		}
+		out = append(out, s)
+	}
+	return out, false, nil
+}
+
+// with emits `with a as x, b: body` as ir_emitter's emitWith: prim::Enter
+// of each object (typed as its __enter__ returns; x names it), the body
+// inline, then prim::Exit of each in reverse order.
+func (e *emitter) with(st *syntax.With) error {
+	var entered []*ir.Value
+	for _, it := range st.Items {
+		v, err := e.exprValue(it.X, nil)
+		if err != nil {
+			return err
+		}
+		ct, ok := v.Type.(*types.Class)
+		if !ok {
+			return e.f.errorf(it.X, "a with item must be an object, got %s", v.Type)
+		}
+		c, err := e.f.cu.class(ct.Name)
+		if err != nil {
+			return e.f.errorf(it.X, "%v", err)
+		}
+		enter, ok1 := c.Method("__enter__")
+		_, ok2 := c.Method("__exit__")
+		if !ok1 || !ok2 {
+			return e.f.errorf(it.X, "class %s has no __enter__ and __exit__", ct.Name)
+		}
+		rt := enter.Returns
+		if rt == nil {
+			rt = types.None
+		}
+		n := e.insert("prim::Enter", []*ir.Value{v}, rt)
+		e.setSource(n, it)
+		entered = append(entered, v)
+		if it.Var != nil {
+			if err := e.assignTo(it.Var, it.X, n.Output()); err != nil {
+				return err
+			}
+		}
+	}
+	if err := e.stmts(st.Body); err != nil {
+		return err
+	}
+	for i := len(entered) - 1; i >= 0; i-- {
+		// graph->create(prim::Exit) gives the node one output, typed Tensor
+		n := e.insert("prim::Exit", []*ir.Value{entered[i]}, types.Tensor)
+		e.setSource(n, st)
+	}
+	return nil
 }

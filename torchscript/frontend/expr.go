@@ -48,6 +48,10 @@ type (
 	}
 	// classValue is a class of the archive used as a value.
 	classValue struct{ c *Class }
+	// typeValue is a NamedTuple or enum of the archive used as a value.
+	typeValue struct{ t types.Type }
+	// newValue is `C.__new__`, which creates an uninitialized object.
+	newValue struct{ c *Class }
 )
 
 func describe(s sugared) string {
@@ -74,6 +78,8 @@ func describe(s sugared) string {
 		return x.t.String()
 	case classValue:
 		return "the class " + x.c.Type.Name
+	case typeValue:
+		return "the type " + x.t.String()
 	}
 	return fmt.Sprintf("%T", s)
 }
@@ -150,7 +156,9 @@ func (e *emitter) asValue(at syntax.Node, s sugared) (*ir.Value, error) {
 		return x, nil
 	case fnValue:
 		n := e.insert("prim::Constant", nil, types.Function)
-		n.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: x.fn.Name})
+		// PyTorch prints the function's short name; the value keeps the
+		// qualified one for Callee
+		n.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: x.fn.Qualified, Text: ir.QuoteString(x.fn.Name)})
 		return n.Output(), nil
 	}
 	return nil, e.f.errorf(at, "%s cannot be used as a value", describe(s))
@@ -627,13 +635,36 @@ func (e *emitter) attr(at *syntax.Attribute, base sugared, name string) (sugared
 			return nil, e.f.errorf(at, "CONSTANTS.%s: %v", name, err)
 		}
 		return e.constant(c, t), nil
+	case classValue:
+		if name == "__new__" {
+			return newValue{b.c}, nil
+		}
+		// a method through its class, self passed explicitly (how the
+		// serializer calls a submodule's hooks: ClassValue::attr's
+		// findHook): prim::CallFunction of the method
+		if m, ok := b.c.Method(name); ok {
+			return fnValue{m}, nil
+		}
+		return nil, e.f.errorf(at, "%s has no attribute %s", describe(base), name)
+	case typeValue:
+		if et, ok := b.t.(*types.Enum); ok {
+			return e.enumMember(at, et, name)
+		}
+		return nil, e.f.errorf(at, "%s has no attribute %s", describe(base), name)
 	case qualName:
 		q := b.name + "." + name
 		if _, def, err := e.f.cu.lookupDef(q); err != nil {
 			return nil, err
 		} else if def != nil {
-			switch def.(type) {
+			switch d := def.(type) {
 			case *syntax.ClassDef:
+				if classKind(d) != "class" {
+					t, err := e.f.cu.namedType(q)
+					if err != nil {
+						return nil, e.f.errorf(at, "%v", err)
+					}
+					return typeValue{t}, nil
+				}
 				c, err := e.f.cu.class(q)
 				if err != nil {
 					return nil, err
@@ -671,6 +702,34 @@ func (e *emitter) attr(at *syntax.Attribute, base sugared, name string) (sugared
 				return methodValue{self: b, fn: m}, nil
 			}
 			return nil, e.f.errorf(at, "class %s has no attribute or method %s", t.Name, name)
+		case *types.Interface:
+			i, err := e.f.cu.iface(t.Name)
+			if err != nil {
+				return nil, e.f.errorf(at, "%v", err)
+			}
+			if m, ok := i.Method(name); ok {
+				return methodValue{self: b, fn: m}, nil
+			}
+			return nil, e.f.errorf(at, "interface %s has no method %s", t.Name, name)
+		case *types.Enum:
+			switch name {
+			case "name":
+				return e.builtin(at, "prim", "EnumName", []nv{{v: b}}, nil, nil)
+			case "value":
+				// the overload of the enum's value type, as SimpleValue::attr
+				// types prim::EnumValue's output
+				out, err := e.builtin(at, "prim", "EnumValue", []nv{{v: b}}, nil, nil)
+				if err != nil {
+					return nil, err
+				}
+				v := out.(*ir.Value)
+				v.Type = t.Value
+				if op, ok := e.f.cu.reg.Lookup("prim::EnumValue." + t.Value.String()); ok && v.Node() != nil {
+					v.Node().Op = op
+				}
+				return v, nil
+			}
+			return nil, e.f.errorf(at, "enum %s values have no attribute %s", t.Name, name)
 		case *types.Tuple:
 			for i, n := range t.Names {
 				if n == name {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/torchscript/ir"
@@ -35,34 +36,44 @@ type callSig struct {
 	formals []formal
 	varargs bool
 	returns []types.Type
+	// upgrader, when set, is the versioned operator whose old schema this
+	// is: a call is compiled as the upgrader's body.
+	upgrader *Upgrader
 }
 
-var opSigCache = map[*ops.Operator]*callSig{}
+var opSigCache sync.Map // *ops.Operator → *callSig
 
 // opSig converts an operator's schema; nil when it holds a type the
 // frontend cannot represent (then it never matches).
 func opSig(o *ops.Operator) *callSig {
-	if s, ok := opSigCache[o]; ok {
-		return s
+	if s, ok := opSigCache.Load(o); ok {
+		return s.(*callSig)
 	}
 	sg := sigOf(o)
 	var s *callSig
 	if sg.err == nil {
-		s = &callSig{name: sg.schema.QualifiedName(), op: o, varargs: sg.schema.VarArgs, returns: sg.returns}
-		for i, a := range sg.schema.Args {
-			f := formal{name: a.Name, t: sg.args[i], kwOnly: a.KwargOnly, opDef: a.Default, opType: a.Type}
-			if a.Type.Kind == ops.ListOf {
-				f.n = a.Type.Size
-			} else if a.Type.Kind == ops.OptionalOf && a.Type.Elem.Kind == ops.ListOf {
-				f.n = a.Type.Elem.Size
-			}
-			s.formals = append(s.formals, f)
-		}
-		if sg.schema.VarRets {
-			s = nil // a variadic result is only for special ops
-		}
+		s = schemaSig(o, sg.schema, sg.args, sg.returns)
 	}
-	opSigCache[o] = s
+	opSigCache.Store(o, s)
+	return s
+}
+
+// schemaSig makes the signature of schema (an operator's, or the old
+// schema of an upgrader) with its converted argument and return types.
+func schemaSig(o *ops.Operator, schema *ops.Schema, args, returns []types.Type) *callSig {
+	if schema.VarRets {
+		return nil // a variadic result is only for special ops
+	}
+	s := &callSig{name: schema.QualifiedName(), op: o, varargs: schema.VarArgs, returns: returns}
+	for i, a := range schema.Args {
+		f := formal{name: a.Name, t: args[i], kwOnly: a.KwargOnly, opDef: a.Default, opType: a.Type}
+		if a.Type.Kind == ops.ListOf {
+			f.n = a.Type.Size
+		} else if a.Type.Kind == ops.OptionalOf && a.Type.Elem.Kind == ops.ListOf {
+			f.n = a.Type.Elem.Size
+		}
+		s.formals = append(s.formals, f)
+	}
 	return s
 }
 

@@ -25,7 +25,7 @@ func cleanup(g *ir.Graph) error {
 // unused.
 func sideEffects(n *ir.Node) bool {
 	switch n.Kind {
-	case "prim::SetAttr", "prim::RaiseException", "prim::CallMethod", "prim::CallFunction",
+	case "prim::SetAttr", "prim::RaiseException", "prim::CallMethod", "prim::CallFunction", "prim::CreateObject", "prim::Enter", "prim::Exit",
 		"prim::Print", "aten::warn", "prim::Uninitialized":
 		return n.Kind != "prim::Uninitialized"
 	case "prim::If", "prim::Loop":
@@ -124,7 +124,7 @@ func constKey(n *ir.Node) string {
 			k += fmt.Sprintf("|%s=%p", a.Name, a.Value)
 			continue
 		}
-		k += fmt.Sprintf("|%s:%s=%s", a.Name, a.Kind, a)
+		k += fmt.Sprintf("|%s:%s=%s/%#v", a.Name, a.Kind, a, a.Value)
 	}
 	return k
 }

@@ -29,30 +29,49 @@ type Options struct {
 	// FileName maps a module to the file name errors name; nil gives
 	// "code/" + the module's path + ".py".
 	FileName func(module string) string
+	// Version is the archive's format version (its `version` record); 0
+	// means current. Calls of operators that changed after it are
+	// compiled with Upgraders.
+	Version int64
+	// Upgraders is the table of versioned operators (from
+	// torchscript/archive's Upgraders).
+	Upgraders []Upgrader
 }
 
 // CompilationUnit compiles an archive's code: it finds the classes and
 // functions the code defines when they are first asked for, and compiles a
 // function's body to an ir.Graph when its graph is first asked for. It is
-// safe for use by one goroutine at a time per unit; the graphs it returns
-// are the unit's (copy them before changing them).
+// safe for concurrent use; the graphs it returns are the unit's and
+// shared (copy one before changing it).
 type CompilationUnit struct {
 	src    Source
 	reg    *ops.Registry
 	consts []any
 	fname  func(string) string
 
-	mu      sync.Mutex
-	files   map[string]*fileCtx // by module, nil entry: absent
-	classes map[string]*Class
-	funcs   map[string]*Function
+	version   int64
+	upgraders []Upgrader
+	upSigs    map[string]*callSig
+	upFuncs   map[string]*Function
+
+	mu       sync.Mutex
+	files    map[string]*fileCtx // by module, nil entry: absent
+	classes  map[string]*Class
+	funcs    map[string]*Function
+	named    map[string]types.Type // NamedTuples, enums, interfaces
+	enumVals map[string][]any
+	ifaces   map[string]*Interface
 }
 
 // New returns a compilation unit reading code through src.
 func New(src Source, opts *Options) *CompilationUnit {
 	cu := &CompilationUnit{src: src, reg: ops.Global(), files: map[string]*fileCtx{},
-		classes: map[string]*Class{}, funcs: map[string]*Function{}}
+		classes: map[string]*Class{}, funcs: map[string]*Function{},
+		upSigs: map[string]*callSig{}, upFuncs: map[string]*Function{},
+		named: map[string]types.Type{}, enumVals: map[string][]any{}, ifaces: map[string]*Interface{}}
 	if opts != nil {
+		cu.version = opts.Version
+		cu.upgraders = append([]Upgrader(nil), opts.Upgraders...)
 		if opts.Registry != nil {
 			cu.reg = opts.Registry
 		}
@@ -121,6 +140,7 @@ type Function struct {
 	err      error
 	busy     bool
 	declared bool
+	abstract bool // an interface method: a signature without a body
 }
 
 // fileCtx is one parsed code file.
@@ -130,6 +150,9 @@ type fileCtx struct {
 	name   string
 	ast    *syntax.File
 	defs   map[string]syntax.Stmt // class and function definitions by name
+	// current: the code is for the current operator versions (an
+	// upgrader's own body), so no upgrader applies in it
+	current bool
 }
 
 // Error is a compile error at a place in the archive's code.
@@ -234,6 +257,9 @@ func (cu *CompilationUnit) class(qualified string) (*Class, error) {
 	if !ok {
 		return nil, fmt.Errorf("the archive's code defines no class %s", qualified)
 	}
+	if k := classKind(cd); k != "class" {
+		return nil, fmt.Errorf("%s is a %s, not a class (see Type)", qualified, k)
+	}
 	c := &Class{Type: &types.Class{Name: qualified}, file: f, def: cd}
 	cu.classes[qualified] = c
 	if err := f.declareClass(c); err != nil {
@@ -262,16 +288,6 @@ func (cu *CompilationUnit) function(qualified string) (*Function, error) {
 		return nil, err
 	}
 	return fn, nil
-}
-
-// namedType resolves a qualified type name of an annotation: a class of the
-// archive (NamedTuples and enums are not supported yet).
-func (cu *CompilationUnit) namedType(qualified string) (types.Type, error) {
-	c, err := cu.class(qualified)
-	if err != nil {
-		return nil, err
-	}
-	return c.Type, nil
 }
 
 // declareClass reads a class body: attributes, __parameters__,
@@ -591,4 +607,67 @@ func typedList(vals []any, et types.Type) any {
 		return out
 	}
 	return vals
+}
+
+// Callee returns the function a prim::CallFunction node calls (its first
+// input is the Function constant, whose name attribute holds the
+// qualified name; PyTorch prints the short one; a method called through
+// its class, as a submodule's hook is, takes self as its first argument) or the method a
+// prim::CallMethod node calls (by its name attribute, on the class of its
+// first input; for an interface, the interface's method, a signature
+// without a graph: the object's own class's method of that name runs).
+func (cu *CompilationUnit) Callee(n *ir.Node) (*Function, error) {
+	switch n.Kind {
+	case "prim::CallFunction":
+		if len(n.Inputs) == 0 || n.Inputs[0].Node() == nil {
+			return nil, fmt.Errorf("prim::CallFunction without a function input")
+		}
+		q, ok := n.Inputs[0].Node().Str("name")
+		if !ok {
+			return nil, fmt.Errorf("prim::CallFunction's first input is not a function constant")
+		}
+		fn, err := cu.Function(q)
+		if err == nil {
+			return fn, nil
+		}
+		// a method called through its class (a submodule's hook)
+		if dot := strings.LastIndexByte(q, '.'); dot > 0 {
+			if c, cerr := cu.Class(q[:dot]); cerr == nil {
+				if m, ok := c.Method(q[dot+1:]); ok {
+					return m, nil
+				}
+			}
+		}
+		return nil, err
+	case "prim::CallMethod":
+		name, ok := n.Str("name")
+		if !ok || len(n.Inputs) == 0 {
+			return nil, fmt.Errorf("prim::CallMethod without a name or object")
+		}
+		if it, ok := n.Inputs[0].Type.(*types.Interface); ok {
+			i, err := cu.Interface(it.Name)
+			if err != nil {
+				return nil, err
+			}
+			m, ok := i.Method(name)
+			if !ok {
+				return nil, fmt.Errorf("interface %s has no method %s", it.Name, name)
+			}
+			return m, nil
+		}
+		ct, ok := n.Inputs[0].Type.(*types.Class)
+		if !ok {
+			return nil, fmt.Errorf("prim::CallMethod[name=%q] on a value of type %s", name, n.Inputs[0].Type)
+		}
+		c, err := cu.Class(ct.Name)
+		if err != nil {
+			return nil, err
+		}
+		m, ok := c.Method(name)
+		if !ok {
+			return nil, fmt.Errorf("class %s has no method %s", ct.Name, name)
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("%s is not a call", n.Kind)
 }

@@ -60,6 +60,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 			n++
 		}
 	}
+	t.Logf("%d graphs printed back byte for byte", n)
 	assert.Greater(t, n, 0)
 }
 

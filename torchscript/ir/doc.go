@@ -18,7 +18,9 @@
 // after its definition across blocks, the block arities of If and Loop,
 // uses and owners consistent, types present). Values are named as PyTorch
 // names them: SetDebugName renames a clashing older value to "x.1", "x.2",
-// ...; unnamed values print as their number (%5).
+// ...; unnamed values print as their number (%5). Copy copies a graph;
+// InsertGraph copies one graph into another at the insert point (inlining a
+// call, as PyTorch's insertGraph).
 //
 // Graph.String prints as print(m.graph) does (Graph::print: typed inputs,
 // one line per node, "block0(...):" and "-> (...)" for nested blocks, "= "

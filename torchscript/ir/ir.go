@@ -363,6 +363,9 @@ func (n *Node) MoveBefore(ref *Node) error {
 	if n == ref {
 		return nil
 	}
+	if err := n.checkMove(ref); err != nil {
+		return err
+	}
 	n.unlink()
 	return n.InsertBefore(ref)
 }
@@ -372,8 +375,25 @@ func (n *Node) MoveAfter(ref *Node) error {
 	if n == ref {
 		return nil
 	}
+	if err := n.checkMove(ref); err != nil {
+		return err
+	}
 	n.unlink()
 	return n.InsertAfter(ref)
+}
+
+// checkMove refuses to move n next to a node in no block or inside n's
+// own blocks.
+func (n *Node) checkMove(ref *Node) error {
+	if ref.block == nil {
+		return fmt.Errorf("ir: moving %s next to %s, which is in no block", n.Kind, ref.Kind)
+	}
+	for b := ref.block; b != nil && b.owner != nil; b = b.owner.block {
+		if b.owner == n {
+			return fmt.Errorf("ir: moving %s into one of its own blocks", n.Kind)
+		}
+	}
+	return nil
 }
 
 func (n *Node) unlink() {

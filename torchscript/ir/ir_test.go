@@ -119,3 +119,19 @@ func TestReplaceAllUsesAfterWith(t *testing.T) {
 	assert.Same(t, tru, g.Nodes()[9].Inputs[1])
 	assert.Same(t, fls, g.Nodes()[9].Blocks[0].Outputs[0])
 }
+
+func TestMoveAndOpChecks(t *testing.T) {
+	g := buildLoopIf(t)
+	loop := g.Nodes()[9]
+	inner := loop.Blocks[0].Nodes[0]
+	assert.Error(t, loop.MoveBefore(inner), "into its own block")
+	assert.Error(t, loop.MoveAfter(inner), "into its own block")
+	require.NoError(t, g.Lint())
+	add := loop.Blocks[0].Nodes[1].Blocks[1].Nodes[0]
+	add.Op = ResolveOp(add)
+	require.NotNil(t, add.Op)
+	assert.Equal(t, "aten::add.Scalar", add.Op.Schema().QualifiedName())
+	require.NoError(t, g.Lint())
+	add.Kind = "aten::mul"
+	assert.ErrorContains(t, g.Lint(), "aten::mul resolved to aten::add.Scalar")
+}

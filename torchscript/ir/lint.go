@@ -18,7 +18,8 @@ import (
 // prim::Loop has a trip count (int) and a condition (bool) followed by the
 // carried values, one block whose params are the iteration number and the
 // carried values, and which yields the condition and the carried values,
-// and as many outputs as carried values.
+// and as many outputs as carried values; a node's Op is an overload of its
+// kind.
 func (g *Graph) Lint() error {
 	l := &linter{g: g, uniques: map[int]*Value{}, uses: map[Use]*Value{}}
 	l.block(g.top, nil)
@@ -162,6 +163,11 @@ func (l *linter) node(n *Node, b *Block, s *scope) {
 		l.define(s, o, "output of "+n.Kind)
 		if o != nil && (o.node != n || o.offset != i) {
 			l.errf("output %%%s of %s does not record its node and position %d", o.Name(), n.Kind, i)
+		}
+	}
+	if n.Op != nil {
+		if s := n.Op.Schema(); s.Namespace+"::"+s.Name != n.Kind {
+			l.errf("%s resolved to %s, an operator of another name", n.Kind, s.QualifiedName())
 		}
 	}
 	l.arity(n)

@@ -1,6 +1,9 @@
 package syntax
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Pos is a position in a source file: Line and Col count from 1, Col in
 // bytes. The zero Pos means "no position" (a node built by code).
@@ -10,6 +13,31 @@ type Pos struct {
 
 // IsValid reports whether p is a real position.
 func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// Offset returns the byte offset of p in src, the source it was parsed
+// from (the offsets the source ranges of an archive's debug_pkl records
+// use), or -1 when p is not a position in src.
+func (p Pos) Offset(src []byte) int {
+	if p.Line < 1 || p.Col < 1 {
+		return -1
+	}
+	off := 0
+	for line := 1; line < p.Line; line++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+	}
+	end := bytes.IndexByte(src[off:], '\n')
+	if end < 0 {
+		end = len(src) - off
+	}
+	if p.Col-1 > end {
+		return -1
+	}
+	return off + p.Col - 1
+}
 
 // String formats p as line:col.
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
@@ -344,6 +372,9 @@ type BinaryExpr struct {
 	OpPos Pos
 	Op    string
 	Y     Expr
+	// Compact: written without spaces around the operator, as PyTorch
+	// prints a complex constant (`1.5-2.j` is 1.5 - 2.j).
+	Compact bool
 }
 
 // CondExpr is `Then if Cond else Else`.

@@ -70,7 +70,16 @@ func codeSection(t *testing.T, name string, txt []byte) []byte {
 func corpus(t *testing.T) []sourceFile {
 	t.Helper()
 	var out []sourceFile
-	local, _ := filepath.Glob("testdata/*.py")
+	var local []string
+	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") && !strings.HasPrefix(filepath.Base(p), "make_") {
+			local = append(local, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range local {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -148,4 +157,31 @@ func firstDiff(want, got string) string {
 		}
 	}
 	return "(no line differs)"
+}
+
+// BenchmarkParse parses the code of testdata/torch-2.6/resnet18 (34 files).
+func BenchmarkParse(b *testing.B) {
+	var files [][]byte
+	var size int64
+	err := filepath.WalkDir("testdata/torch-2.6/resnet18", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			src, err := os.ReadFile(p)
+			files = append(files, src)
+			size += int64(len(src))
+			return err
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range files {
+			if _, err := Parse("bench.py", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

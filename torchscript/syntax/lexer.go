@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // tokKind is the kind of a token.
@@ -91,6 +92,8 @@ type lexer struct {
 	line     int
 	lineOff  int // offset of the current line's first byte
 	nesting  int
+	open     []token // the open brackets, innermost last
+	unclosed *token  // the innermost bracket still open at the end
 	indents  []int
 	toks     []token
 	err      *Error
@@ -115,13 +118,14 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
 
 // tokenize lexes all of src.
-func tokenize(filename string, src []byte) ([]token, error) {
+func tokenize(filename string, src []byte) ([]token, *token, error) {
 	l := &lexer{filename: filename, src: src, line: 1}
+	l.toks = make([]token, 0, len(src)/4+8) // about one token per four bytes of code
 	l.run()
 	if l.err != nil {
-		return nil, l.err
+		return nil, nil, l.err
 	}
-	return l.toks, nil
+	return l.toks, l.unclosed, nil
 }
 
 func (l *lexer) emit(k tokKind, text string, p Pos) {
@@ -262,7 +266,8 @@ func (l *lexer) run() {
 				}
 			}
 			if op == "" {
-				l.errorf(p, "unexpected character %q", rune(c))
+				r, _ := utf8.DecodeRune(l.src[l.off:])
+				l.errorf(p, "unexpected character %q", r)
 				return
 			}
 			l.off += len(op)
@@ -273,9 +278,11 @@ func (l *lexer) run() {
 					l.errorf(p, "brackets nested more than %d deep", maxNesting)
 					return
 				}
+				l.open = append(l.open, token{kind: tOp, text: op, pos: p})
 			case ")", "]", "}":
 				if l.nesting > 0 {
 					l.nesting--
+					l.open = l.open[:len(l.open)-1]
 				}
 			}
 			l.emit(tOp, op, p)
@@ -285,6 +292,12 @@ func (l *lexer) run() {
 		return
 	}
 	p := l.pos()
+	if n := len(l.open); n > 0 {
+		// the parser reports it where it meets the end of the file
+		l.unclosed = &l.open[n-1]
+		l.emit(tEOF, "", p)
+		return
+	}
 	if lineHasTokens {
 		l.emit(tNewline, "", p)
 	}

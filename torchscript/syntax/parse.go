@@ -12,11 +12,11 @@ import (
 // messages only. The error, if any, is an *Error naming file:line:col and
 // what was expected.
 func Parse(filename string, src []byte) (*File, error) {
-	toks, err := tokenize(filename, src)
+	toks, unclosed, err := tokenize(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{filename: filename, toks: toks}
+	p := &parser{filename: filename, toks: toks, unclosed: unclosed}
 	f := &File{Name: filename}
 	for p.err == nil && p.tok().kind != tEOF {
 		if s := p.stmt(); s != nil {
@@ -33,11 +33,11 @@ func Parse(filename string, src []byte) (*File, error) {
 // (`Dict[str, List[Tensor]]`); a comma-separated list is an unparenthesized
 // TupleExpr. filename is used in error messages only.
 func ParseExpr(filename string, src []byte) (Expr, error) {
-	toks, err := tokenize(filename, src)
+	toks, unclosed, err := tokenize(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{filename: filename, toks: toks}
+	p := &parser{filename: filename, toks: toks, unclosed: unclosed}
 	e := p.exprOrTuple()
 	if p.err == nil && p.tok().kind == tNewline {
 		p.next()
@@ -56,6 +56,7 @@ type parser struct {
 	toks     []token
 	i        int
 	depth    int
+	unclosed *token // a bracket the source never closes
 	err      *Error
 }
 
@@ -91,6 +92,10 @@ func (p *parser) errorf(pos Pos, format string, args ...any) {
 
 func (p *parser) errorExpected(what string) {
 	t := p.tok()
+	if t.kind == tEOF && p.unclosed != nil {
+		p.errorf(p.unclosed.pos, "'%s' is never closed", p.unclosed.text)
+		return
+	}
 	p.errorf(t.pos, "expected %s, found %s", what, t)
 }
 
@@ -316,6 +321,11 @@ func (p *parser) assign(lhs Expr) Stmt {
 	}
 	p.endLine()
 	return s
+}
+
+// adjacent reports whether token b starts right where token a ends.
+func adjacent(a, b token) bool {
+	return a.pos.Line == b.pos.Line && a.pos.Col+tokenWidth(a) == b.pos.Col
 }
 
 // tokenWidth is the width in bytes of a token on its line.
@@ -569,6 +579,7 @@ func (p *parser) binary(prec int) Expr {
 		if !ok || bp <= prec {
 			break
 		}
+		compact := p.i > 0 && adjacent(p.toks[p.i-1], t) && p.i+1 < len(p.toks) && adjacent(t, p.toks[p.i+1])
 		p.next()
 		if t.text == "**" || t.text == "if" { // right associative
 			bp--
@@ -579,7 +590,7 @@ func (p *parser) binary(prec int) Expr {
 			x = &CondExpr{Then: x, Cond: cond, Else: p.binary(bp)}
 			continue
 		}
-		x = &BinaryExpr{X: x, OpPos: t.pos, Op: t.text, Y: p.binary(bp)}
+		x = &BinaryExpr{X: x, OpPos: t.pos, Op: t.text, Y: p.binary(bp), Compact: compact}
 	}
 	return x
 }

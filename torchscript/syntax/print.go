@@ -524,7 +524,7 @@ func (pr *printer) expr(e Expr, top bool) {
 		}
 		pr.exprs(e.Elts)
 		switch {
-		case len(e.Elts) == 1 && (parens || e.Trailing):
+		case len(e.Elts) == 1:
 			pr.ws(",")
 		case e.Trailing && len(e.Elts) > 1:
 			if parens {
@@ -563,7 +563,7 @@ func (pr *printer) expr(e Expr, top bool) {
 		pr.ws("}")
 	case *ListComp:
 		pr.ws("[")
-		pr.operand(e.Elt, 2)
+		pr.operand(e.Elt, 1)
 		pr.ws(" for ")
 		pr.operand(e.Target, 5)
 		pr.ws(" in ")
@@ -573,7 +573,7 @@ func (pr *printer) expr(e Expr, top bool) {
 		pr.ws("{")
 		pr.expr(e.Key, false)
 		pr.ws(": ")
-		pr.operand(e.Value, 2)
+		pr.operand(e.Value, 1)
 		pr.ws(" for ")
 		pr.operand(e.Target, 5)
 		pr.ws(" in ")
@@ -595,10 +595,22 @@ func (pr *printer) expr(e Expr, top bool) {
 		if e.Op == "**" {
 			left, right = bp+1, bp
 		}
+		// a prefix operator on the right needs no parentheses when it binds
+		// at least as tightly as this operator (`a * -b`)
+		if u, ok := e.Y.(*UnaryExpr); ok && u != nil && unaryPrec[u.Op] >= bp {
+			right = 0
+		}
+		if st, ok := e.Y.(*Starred); ok && st != nil && unaryPrec["*"] >= bp {
+			right = 0
+		}
 		pr.operand(e.X, left)
-		pr.ws(" ")
-		pr.ws(e.Op)
-		pr.ws(" ")
+		if e.Compact {
+			pr.ws(e.Op)
+		} else {
+			pr.ws(" ")
+			pr.ws(e.Op)
+			pr.ws(" ")
+		}
 		pr.operand(e.Y, right)
 	case *CondExpr:
 		pr.operand(e.Then, 2)

@@ -7,7 +7,7 @@ import (
 )
 
 // Unquote decodes one string literal as written in the source (quotes
-// included: "...", '...', """...""" or ”'...”'). It accepts the escapes
+// included: "..." or '...', or tripled quotes of either kind). It accepts the escapes
 // of PyTorch's parseStringLiteral (\\ \' \" \a \b \f \n \t \v, a
 // backslash-newline, three-digit octal \ooo) plus the ones Python has and
 // PyTorch's printer writes or Python programs use: \r, one- and two-digit

@@ -31,8 +31,11 @@ type Lookup func(name string) (Type, bool)
 // FloatTensor(requires_grad=0), Tensor(*, *). The Python spelling (List[int],
 // Optional[Tensor], Tuple[int, str], Dict[str, int], number) is accepted
 // too. The schema's SymInt, SymFloat and SymBool read as int, float and
-// bool; a fixed list size (int[2]) and alias annotations (Tensor(a!)) are
-// accepted and dropped.
+// bool, and ScalarType, Layout and MemoryFormat read as int, as PyTorch's
+// IR parser reads them (the singletons ScalarType, Layout, MemoryFormat are
+// for those who need the distinction); Union(...) is normalized as NewUnion
+// (Union(int, NoneType) is int?); a fixed list size (int[2]) and alias
+// annotations (Tensor(a!)) are accepted and dropped.
 func ParseIR(s string) (Type, error) {
 	return ParseIRWith(s, nil)
 }
@@ -125,7 +128,7 @@ func (p *typeParser) ident() string {
 var basicNames = map[string]Type{
 	"Any": Any, "int": Int, "float": Float, "complex": Complex, "bool": Bool, "str": Str,
 	"NoneType": None, "None": None, "Device": Device, "Scalar": Number, "number": Number,
-	"Layout": Layout, "ScalarType": ScalarType, "MemoryFormat": MemoryFormat,
+	"Layout": Int, "ScalarType": Int, "MemoryFormat": Int, // ints in the IR, as PyTorch's parser reads them
 	"Generator": Generator, "Storage": Storage, "Stream": Stream, "QScheme": QScheme,
 	"Capsule": Capsule, "list": AnyList, "tuple": AnyTuple, "AnyClassType": AnyClass,
 	"AnyEnumType": AnyEnum, "Function": Function,
@@ -264,7 +267,7 @@ func (p *typeParser) primary(depth int) (Type, error) {
 			if len(ts) == 0 {
 				return nil, p.errf("empty Union")
 			}
-			return &Union{ts}, nil
+			return NewUnion(ts...), nil
 		}
 	case "Tuple":
 		if open == '[' {

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -312,9 +313,12 @@ func (t *Union) String() string { return "Union(" + joinStr(t.Types) + ")" }
 // Annotation returns "Union[A, B]".
 func (t *Union) Annotation() string { return "Union[" + joinAnn(t.Types) + "]" }
 
-// NewUnion returns the union of ts: nested unions and optionals flattened,
-// duplicates (and subtypes of other members) dropped; a single type is
-// returned as is, and T with None becomes Optional[T].
+// NewUnion returns the union of ts as UnionType::create makes it: nested
+// unions and optionals flattened, duplicates (and subtypes of other
+// members) dropped, the members sorted in the order of c10's TypeKind
+// (Tensor, float, int, NoneType, str, ...: Union(str, Tensor) is
+// Union(Tensor, str)); a single type is returned as is, and T with None
+// becomes Optional[T] (T?).
 func NewUnion(ts ...Type) Type {
 	var flat []Type
 	var add func(t Type)
@@ -354,6 +358,7 @@ func NewUnion(ts ...Type) Type {
 			keep = append(keep, t)
 		}
 	}
+	sort.SliceStable(keep, func(i, j int) bool { return c10Kind(keep[i]) < c10Kind(keep[j]) })
 	switch len(keep) {
 	case 0:
 		return None
@@ -521,4 +526,22 @@ func joinAnn(ts []Type) string {
 		s[i] = t.Annotation()
 	}
 	return strings.Join(s, ", ")
+}
+
+// c10KindOrder is the position of each kind in c10's TypeKind enum
+// (C10_FORALL_TYPES), the order union members are kept in.
+var c10KindOrder = map[Kind]int{
+	AnyKind: 0, EnumKind: 1, AnyEnumKind: 2, TensorKind: 3, StorageKind: 4, TupleKind: 5, ListKind: 6,
+	DictKind: 7, NumberKind: 8, FloatKind: 9, ComplexKind: 10, FutureKind: 11, AwaitKind: 12, RRefKind: 13,
+	IntKind: 14, NoneKind: 15, StrKind: 16, GeneratorKind: 17, BoolKind: 19, OptionalKind: 20, VarKind: 21,
+	DeviceKind: 22, StreamKind: 23, FunctionKind: 24, ClassKind: 25, CapsuleKind: 27, InterfaceKind: 28,
+	QSchemeKind: 29, ScalarTypeKind: 30, LayoutKind: 31, MemoryFormatKind: 32, AnyListKind: 33,
+	AnyTupleKind: 34, AnyClassKind: 35, UnionKind: 39,
+}
+
+func c10Kind(t Type) int {
+	if k, ok := c10KindOrder[t.Kind()]; ok {
+		return k
+	}
+	return 100
 }

@@ -7,8 +7,9 @@ its parent and /tmp):
 
 extra.code.txt   "# graph" sections printed by PyTorch: scripted functions with constants of
                  every kind (strings with escapes, floats, lists, tuples, tensors, devices, None)
-                 before and after constant propagation, and traced graphs with refined tensor
-                 types, scopes and tensor constants.
+                 before and after constant propagation, traced graphs with refined tensor
+                 types, scopes and tensor constants, and the profiling executor's optimized graph
+                 with its differentiable subgraphs.
 schemas.txt      for every node of the forward graphs of ../shared/torchscript's archives (and of
                  extra.code.txt's graphs): its kind and the schema PyTorch resolved it to
                  (node.schema(), "(no schema)" when none), one line each, per section.
@@ -104,6 +105,21 @@ record("traced_module", tm.graph)
 record("traced_inlined", tm.inlined_graph)
 tf = torch.jit.trace(lambda a: (a * torch.tensor([[1, 2], [3, 4]]) + torch.tensor(3)).t().contiguous(), (torch.ones(2, 2, dtype=torch.int64),))
 record("traced_function", tf.graph)
+
+# the profiling executor's optimized graph: differentiable subgraphs printed after the return
+# ("with prim::DifferentiableGraph_0 = graph(...)"), type-check nodes with type list attributes
+@torch.jit.script
+def fused(x, y):
+    z = x * y + x
+    if bool(z.sum() > 0):
+        z = z.relu()
+    return z.sigmoid() * 2
+
+
+xg = torch.randn(4, requires_grad=True)
+for _ in range(4):
+    fused(xg, xg)
+record("differentiable", torch.jit.last_executed_optimized_graph())
 
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.pt"))):
     m = torch.jit.load(f)
