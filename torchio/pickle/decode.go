@@ -14,6 +14,13 @@ type Callable interface {
 	Call(args Tuple) (Value, error)
 }
 
+// RawCallable is a stand-in that REDUCE may call with an argument that is
+// not a tuple. Python's pickle refuses such a REDUCE, but TorchScript's
+// pickler writes enum values that way (the enum class, the value, REDUCE).
+type RawCallable interface {
+	CallRaw(arg Value) (Value, error)
+}
+
 // Builder is an object whose state BUILD can set (Python's __setstate__ or
 // __dict__ update).
 type Builder interface {
@@ -505,6 +512,16 @@ func (m *machine) step(op byte) error {
 		}
 		args, ok := av.(Tuple)
 		if !ok {
+			if f, ok := fv.(RawCallable); ok && op == opReduce {
+				v, err := f.CallRaw(av)
+				if err != nil {
+					return err
+				}
+				if v == nil {
+					return fmt.Errorf("%T returned nothing", f)
+				}
+				return m.push(v)
+			}
 			return fmt.Errorf("arguments must be a tuple, got %s", TypeName(av))
 		}
 		f, ok := fv.(Callable)

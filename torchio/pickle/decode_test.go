@@ -266,3 +266,24 @@ func FuzzUnpickle(f *testing.F) {
 		}
 	})
 }
+
+type rawFunc func(pickle.Value) (pickle.Value, error)
+
+func (f rawFunc) CallRaw(v pickle.Value) (pickle.Value, error) { return f(v) }
+
+// TestReduceRaw: a REDUCE whose argument is not a tuple calls a
+// RawCallable (TorchScript's enum values) and is an error otherwise.
+func TestReduceRaw(t *testing.T) {
+	data := []byte("\x80\x02cm\nE\nK\x02R.")
+	d := pickle.Decoder{Find: func(module, name string) (pickle.Value, error) {
+		return rawFunc(func(v pickle.Value) (pickle.Value, error) { return pickle.Tuple{"E", v}, nil }), nil
+	}}
+	v, err := d.Unpickle(data)
+	if err != nil || fmt.Sprint(v) != "[E 2]" {
+		t.Fatalf("got %v, %v", v, err)
+	}
+	d.Find = func(module, name string) (pickle.Value, error) { return pickle.OrderedDict, nil }
+	if _, err := d.Unpickle(data); err == nil || !strings.Contains(err.Error(), "arguments must be a tuple") {
+		t.Fatalf("got %v", err)
+	}
+}

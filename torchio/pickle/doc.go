@@ -7,7 +7,9 @@
 // which returns a Go stand-in or refuses it, so the set of reachable
 // "callables" is exactly the caller's allowlist, as in
 // torch.load(weights_only=True). REDUCE and NEWOBJ call a stand-in only if
-// it implements Callable; BUILD updates an object only if it implements
+// it implements Callable (REDUCE of an argument that is not a tuple, as
+// TorchScript writes enum values, only if it implements RawCallable);
+// BUILD updates an object only if it implements
 // Builder; BINPERSID hands the persistent id to the caller's PersistentLoad.
 //
 // The decoder is meant for hostile input: the memo, the stack and the mark

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,6 +204,19 @@ func match(diffs *[]string, path string, want any, got archive.Value) {
 				match(diffs, fmt.Sprintf("%s[key %d]", path, i), kv[0], g.Keys[i])
 				match(diffs, fmt.Sprintf("%s[%v]", path, g.Keys[i]), kv[1], g.Values[i])
 			}
+		case w["complex"] != nil:
+			parts := w["complex"].([]any)
+			g, ok := got.(complex128)
+			if !ok || !near(real(g), parts[0]) || !near(imag(g), parts[1]) {
+				bad("got %v (%T), want complex %v", got, got, parts)
+			}
+		case w["enum"] != nil:
+			// PyTorch shows the member's name, the pickle holds its value
+			// (checked in TestTypeTags).
+			g, ok := got.(*archive.Enum)
+			if !ok || !strings.HasSuffix(g.Class, "."+w["enum"].(string)) {
+				bad("got %v (%T), want a value of enum %v", got, got, w["enum"])
+			}
 		case w["device"] != nil:
 			if g, ok := got.(archive.Device); !ok || string(g) != w["device"] {
 				bad("got %v, want device %v", got, w["device"])
@@ -229,8 +243,9 @@ func near(got float64, want any) bool {
 	switch w := want.(type) {
 	case float64:
 		return got == w || math.Abs(got-w) <= 1e-6*math.Max(1, math.Abs(w))
-	case string:
-		return fmt.Sprint(got) == strings.ReplaceAll(w, "inf", "Inf") || (w == "nan" && math.IsNaN(got))
+	case string: // "inf", "-inf", "nan"
+		f, err := strconv.ParseFloat(w, 64)
+		return err == nil && (f == got || math.IsNaN(f) && math.IsNaN(got))
 	}
 	return false
 }
@@ -380,6 +395,14 @@ func TestTypeTags(t *testing.T) {
 	view, _ := root.Attr("view")
 	require.Equal(t, 4, view.(*tensor.Tensor).Offset())
 	require.Equal(t, "traced.trace", mustOpen(t, "testdata/traced.trace.pt").Name)
+
+	misc, err := mustOpen(t, "testdata/misc.script.pt").Root()
+	require.NoError(t, err)
+	color, _ := misc.Attr("color")
+	require.Equal(t, &archive.Enum{Class: "__torch__.Color", Value: int64(2)}, color, "Color.GREEN")
+	nested, _ := misc.Attr("nested")
+	require.Equal(t, "List[List[int]]", nested.(*archive.List).Type)
+	require.Equal(t, "List[int]", nested.(*archive.List).Items[0].(*archive.List).Type, "inner lists are tagged too")
 }
 
 func mustOpen(t *testing.T, path string) *archive.Archive {

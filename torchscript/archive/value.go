@@ -38,9 +38,9 @@ type Tuple []Value
 // List is a list. Type is its TorchScript type as the pickle tags it, in
 // the Python spelling: "List[int]", "List[float]", "List[bool]",
 // "List[Tensor]" (torch.jit._pickle.build_intlist and its kin) or any type
-// restore_type_tag names ("List[str]", "List[Tuple[int, Tensor]]"); ""
-// when the pickle gives none (archive versions 1 and 2, and lists inside
-// other values), when the element type comes from the class's annotation.
+// restore_type_tag names ("List[str]", "List[List[int]]"); "" when the
+// pickle gives none (archive versions 1 and 2), when the element type comes
+// from the class's annotation.
 type List struct {
 	Type  string
 	Items []Value
@@ -136,8 +136,8 @@ type tagged struct {
 }
 
 // class is the stand-in for a global naming a class of the archive's code:
-// NEWOBJ with no arguments makes an Object, REDUCE with one argument an
-// Enum value.
+// NEWOBJ with no arguments makes an Object, REDUCE of a value (not a
+// tuple, see CallRaw) or of a 1-tuple an Enum value.
 type class struct{ name string }
 
 func (c class) Call(args pickle.Tuple) (pickle.Value, error) {
@@ -148,6 +148,12 @@ func (c class) Call(args pickle.Tuple) (pickle.Value, error) {
 		return &Enum{Class: c.name, Value: args[0]}, nil
 	}
 	return nil, fmt.Errorf("class %s called with %d arguments, want none (an object) or one (an enum value)", c.name, len(args))
+}
+
+// CallRaw makes an Enum value: TorchScript pickles one as the class, the
+// member's value and REDUCE, without an argument tuple.
+func (c class) CallRaw(v pickle.Value) (pickle.Value, error) {
+	return &Enum{Class: c.name, Value: v}, nil
 }
 
 // maxTypeLen bounds a type tag's length.

@@ -57,11 +57,14 @@ def summary(v):
         return {"dict": [[summary(k), summary(x)] for k, x in v.items()]}
     if isinstance(v, torch.device):
         return {"device": str(v)}
+    if isinstance(v, complex):
+        return {"complex": [num(v.real), num(v.imag)]}
     return {"other": type(v).__name__}
 
 
 ATTR = re.compile(r"^    (\w+) = (.*)$")
 OBJ = re.compile(r"^<([\w.]+) object at 0x[0-9a-f]+>$")
+ENUM = re.compile(r"^Enum<(\w+)\.(\w+)>$")
 
 
 def module_summary(c):
@@ -79,8 +82,8 @@ def module_summary(c):
         try:
             v = summary(c.getattr(name))
         except RuntimeError:
-            o = OBJ.match(shown)
-            v = {"object": o.group(1)} if o else {"unreadable": shown}
+            o, e = OBJ.match(shown), ENUM.match(shown)
+            v = {"object": o.group(1)} if o else {"enum": e.group(1), "member": e.group(2)} if e else {"unreadable": shown}
         attrs.append([name, v])
     return {"object": c.qualified_name, "attrs": attrs}
 

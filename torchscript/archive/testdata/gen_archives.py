@@ -3,6 +3,7 @@
 # attribute the archive reader decodes, the old (pre-string-table) debug_pkl
 # format, extra files, and one archive per versioned operator (div 4, full 5,
 # linspace 8, logspace 9, gelu 10).
+from enum import Enum
 from typing import Dict, List, Optional, Tuple
 
 import torch
@@ -79,6 +80,33 @@ class Attrs(torch.nn.Module):
         return y + self.point.norm() + self.stateful.n + float(len(self.strs))
 
 
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+
+class Misc(torch.nn.Module):
+    nested: List[List[int]]
+    opt_list: Optional[List[int]]
+
+    def __init__(self):
+        super().__init__()
+        self.color = Color.GREEN
+        self.dev = torch.device("cpu")
+        self.c = complex(1.5, -2.0)
+        self.nested = [[1], [], [2, 3]]
+        self.opt_list = [-7]
+        self.pair = (torch.tensor([True, False]), -(2**40))
+        self.lists: Dict[str, List[Tensor]] = {"a": [torch.zeros(0)], "b": []}
+        self.inf = float("inf")
+        self.nan = float("nan")
+
+    def forward(self, x: Tensor) -> Tensor:
+        if self.color == Color.GREEN and self.opt_list is not None:
+            return x.to(self.dev) + len(self.nested) + self.pair[1] + self.inf
+        return x
+
+
 def save(m, name, **kw):
     torch.jit.save(m, name, **kw)
     print("wrote", name)
@@ -88,6 +116,7 @@ def main():
     torch.manual_seed(0)
     m = torch.jit.script(Attrs())
     save(m, "attrs.script.pt", _extra_files={"meta.json": b'{"k": 1}', "notes/readme.txt": b"hello"})
+    save(torch.jit.script(Misc()), "misc.script.pt")
     torch._C._set_should_use_format_with_string_table(False)
     save(m, "attrs_oldfmt.script.pt")
     torch._C._set_should_use_format_with_string_table(True)
