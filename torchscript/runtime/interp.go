@@ -424,6 +424,15 @@ func (fr *frame) node(n *ir.Node, st *step) error {
 		return ex
 	case "prim::Uninitialized":
 		return fr.setOutput(n, nil)
+	case "prim::CreateObject":
+		if len(n.Outputs) != 1 {
+			return fmt.Errorf("expected one output")
+		}
+		ct, ok := n.Outputs[0].Type.(*types.Class)
+		if !ok {
+			return fmt.Errorf("expected a class type, got %s", n.Outputs[0].Type)
+		}
+		return fr.setOutput(n, NewObject(ct))
 	case "prim::unchecked_cast", "prim::unchecked_unwrap_optional":
 		return fr.setOutput(n, fr.get(n.Inputs[0]))
 	case "aten::__isinstance", "prim::isinstance":
