@@ -1,0 +1,27 @@
+// Package torchscript loads TorchScript archives (torch.jit.save's zip
+// files, scripted or traced, PyTorch 1.x and 2.x) and runs them without
+// libtorch.
+//
+// Load reads the archive (package archive: the zip, data.pkl and
+// constants.pkl through the restricted unpickler, tensors, code), builds
+// its objects as instances of the classes its code defines (package
+// frontend compiles that code to IR graphs, a function when it first runs;
+// an old archive's calls of operators whose meaning changed compile to
+// PyTorch's upgraders) and returns the root Module, whose Forward and Method(name).Run run on
+// package runtime's interpreter:
+//
+//	m, err := torchscript.Load("model.pt")
+//	out, err := m.Forward(x) // x a *tensor.Tensor
+//
+// Values in and out are runtime values: *tensor.Tensor, int64, float64,
+// bool, string, nil, *runtime.List, *runtime.Dict, *runtime.Tuple, ...
+// (Value converts Go ints, floats and slices). Forward runs a module's
+// forward pre-hooks and forward hooks around forward, as PyTorch's
+// Module::operator(). Parameters, buffers, submodules and attributes are
+// reachable (NamedParameters, NamedBuffers, Submodule, Attr, SetAttr), and
+// Train sets the training flag of the module tree.
+//
+// ReadIO, CheckCase and CheckIO compare runs with PyTorch's recorded
+// io.json files (../shared/torchscript, ../shared/models): outputs
+// flattened, within 1e-4 (1e-3 for code of over 100 operations).
+package torchscript
