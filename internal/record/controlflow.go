@@ -52,6 +52,17 @@ type Subgraphs interface {
 	PredicateArg(r *Recorder, pred nn.Value) (node.Arg, error)
 }
 
+// BranchMerger is a Subgraphs policy whose cond results may differ in
+// size between the branches, as PyTorch's cond allows (since 2.7): a
+// dimension where they differ gets a fresh unbacked size.
+type BranchMerger interface {
+	// MergeBranches checks a and b, output i of the true and the false
+	// branch: an error says how they differ where they cannot merge
+	// (dtype, rank); otherwise SubgraphResult gives the result with like
+	// a the merged val.
+	MergeBranches(r *Recorder, a, b *node.Node) error
+}
+
 // ConstantPredicates is a Policy that wants to know of the conds whose
 // predicate was a constant (specialized: only the taken branch runs).
 type ConstantPredicates interface {
@@ -465,7 +476,14 @@ func (r *Recorder) TraceCond(pred nn.Value, trueFn, falseFn nn.Subfunc, operands
 	if len(tt.outs) != len(ft.outs) || tt.tuple != ft.tuple {
 		return nn.None, fmt.Errorf("cond: the true branch (%s) returns %d values, the false branch (%s) %d: both branches must return the same number of tensors", tname, len(tt.outs), fname, len(ft.outs))
 	}
+	merger, merges := r.policy.(BranchMerger)
 	for i := range tt.outs {
+		if merges {
+			if err := merger.MergeBranches(r, tt.outs[i], ft.outs[i]); err != nil {
+				return nn.None, fmt.Errorf("cond: output %d differs between the true branch (%s) and the false branch (%s): %w", i, tname, fname, err)
+			}
+			continue
+		}
 		if err := sub.SameValue(tt.outs[i], ft.outs[i]); err != nil {
 			return nn.None, fmt.Errorf("cond: output %d differs between the true branch (%s) and the false branch (%s): %w", i, tname, fname, err)
 		}
