@@ -133,9 +133,11 @@
 // get_attr (so constant folding and the batch-norm foldings work in a
 // branch as in the program); afterwards every tensor a subgraph reads
 // (the state, constant folding's results) becomes an operand of the node
-// again, one placeholder per tensor in each of its graphs, in the order
-// the graphs read them, named as the program's inputs (p_lin1_bias,
-// c__folded_constant_0).
+// again, one placeholder per tensor in each of its graphs, named as the
+// program's inputs (p_lin1_bias, c__folded_constant_0), in the order the
+// program had its operands (PyTorch's: the lifted parameters and buffers
+// as 2.6 orders them), a tensor a pass made after them in the order the
+// graphs read it.
 //
 // # Data-dependent values
 //
