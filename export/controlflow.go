@@ -122,6 +122,28 @@ func (r *recorder) MergeBranches(_ *record.Recorder, a, b *node.Node) error {
 	return nil
 }
 
+// SameLeadingSize (record.LeadingSizes) checks that the tensors a map
+// maps over have one leading size (compared symbolically).
+func (r *recorder) SameLeadingSize(xs []*node.Node) error {
+	var lead sym.Expr
+	for i, x := range xs {
+		f, err := valFake(x)
+		if err != nil {
+			return err
+		}
+		if len(f.Shape) == 0 {
+			return fmt.Errorf("xs[%d] (%s) is a 0-d tensor: map needs a leading dimension to map over", i, x.Name())
+		}
+		d := r.env.Simplify(f.Shape[0])
+		if i == 0 {
+			lead = d
+		} else if !d.Equal(lead) {
+			return fmt.Errorf("the mapped tensors' leading sizes differ: xs[0] (%s) has %s, xs[%d] (%s) has %s", xs[0].Name(), lead, i, x.Name(), d)
+		}
+	}
+	return nil
+}
+
 // EnterSubgraph gives the branch its own cache of symbolic sizes (a size
 // read inside a branch is a sym_size node of the branch's graph).
 func (r *recorder) EnterSubgraph(*record.Recorder) func() {

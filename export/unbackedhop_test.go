@@ -257,3 +257,70 @@ func TestExportSumAllLikePyTorch(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, ep.String(), want)
 }
+
+// TestExportMapPytreeLikePyTorch: map over a tuple of tensors, as torch's
+// map takes a pytree of xs: one map_impl whose mapped inputs are the
+// leaves ([a, b]) and whose body takes a row of each, then the args, as
+// PyTorch 2.6 records it (testdata/unbackedhop/map_tuple.ep.json); the
+// eager run, the exported program's run and PyTorch's eager outputs agree.
+func TestExportMapPytreeLikePyTorch(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "unbackedhop", "map_tuple.ep.json"))
+	require.NoError(t, err)
+	var doc struct {
+		Program struct {
+			unbackedHopRef
+			Placeholders map[string][]string `json:"placeholders"`
+		} `json:"program"`
+		Values [][]float64 `json:"outputs_eager_values"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	a := tensor.Must(tensor.Ones(tensor.Float32, 3, 4))
+	b := tensor.Must(tensor.Arange(tensor.Float32, 0, 12, 1))
+	b = tensor.Must(b.Reshape(3, 4))
+	y := tensor.Must(tensor.Ones(tensor.Float32, 4))
+	m := newFnModel([]string{"a", "b", "y"}, func(in []nn.Value) nn.Value {
+		return F.Map(func(xs nn.Value, args ...nn.Value) nn.Value {
+			pq := xs.Tuple()
+			return pq[0].Mul(pq[1]).Add(args[0])
+		}, nn.Tuple(in[0], in[1]), in[2])
+	})
+	eager, err := nn.Run(m, nn.Tensor(a), nn.Tensor(b), nn.Tensor(y))
+	require.NoError(t, err)
+	assert.Equal(t, doc.Values[0], eager.Tensor().Float64s(), "eager")
+
+	ep, err := export.Export(m, []any{a, b, y}, nil)
+	require.NoError(t, err)
+	t.Log(ep)
+	got := map[string][]string{"<root>": graphTargets(ep.Graph)}
+	phs := map[string][]string{"<root>": placeholderNames(ep.Graph)}
+	for _, s := range ep.Subgraphs() {
+		got[s.Name] = graphTargets(s.Graph)
+		phs[s.Name] = placeholderNames(s.Graph)
+	}
+	assert.Equal(t, doc.Program.Graphs, got, "call_function targets of each graph")
+	assert.Equal(t, doc.Program.Placeholders, phs, "placeholders of each graph")
+	outs, err := ep.RunFlat(a, b, y)
+	require.NoError(t, err)
+	require.Len(t, outs, 1)
+	assert.Equal(t, doc.Values[0], outs[0].Tensor().Float64s(), "the program's run")
+}
+
+// TestMapPytreeBadInput: the leaves of a mapped pytree must have one
+// leading size, eagerly and when exported; the error names map and the
+// sizes.
+func TestMapPytreeBadInput(t *testing.T) {
+	a := tensor.Must(tensor.Ones(tensor.Float32, 3, 4))
+	b := tensor.Must(tensor.Ones(tensor.Float32, 2, 4))
+	m := newFnModel([]string{"a", "b"}, func(in []nn.Value) nn.Value {
+		return F.Map(func(xs nn.Value, _ ...nn.Value) nn.Value {
+			pq := xs.Tuple()
+			return pq[0].Add(pq[1])
+		}, nn.Tuple(in[0], in[1]))
+	})
+	_, err := nn.Run(m, nn.Tensor(a), nn.Tensor(b))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "map: the mapped tensors' leading sizes differ: xs[0] has 3, xs[1] has 2")
+	_, err = export.Export(m, []any{a, b}, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "map: the mapped tensors' leading sizes differ: xs[0] (a) has 3, xs[1] (b) has 2")
+}

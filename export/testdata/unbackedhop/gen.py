@@ -56,7 +56,10 @@ def structure(ep):
     outs = list(ep.graph.nodes)[-1].args[0]
     return {"nodes": len(ep.graph.nodes), "op_counts": dict(sorted(c.items())),
             "graphs": graphs(ep.graph_module), "range_constraints": rc,
-            "outputs": [val(o) for o in outs]}
+            "outputs": [val(o) for o in outs],
+            "placeholders": {name or "<root>": [n.name for n in mod.graph.nodes if n.op == "placeholder"]
+                             for name, mod in ep.graph_module.named_modules()
+                             if isinstance(mod, torch.fx.GraphModule)}}
 
 
 class CondNonzero(torch.nn.Module):
@@ -99,7 +102,16 @@ class CondDiffSym(torch.nn.Module):
         return torch.cond(x.shape[0] > 4, t, f, (x,))
 
 
+class MapTuple(torch.nn.Module):
+    def forward(self, a, b, y):
+        def body(xs, y):
+            p, q = xs
+            return p * q + y
+        return tmap(body, (a, b), y)
+
+
 PROGRAMS = [
+    ("map_tuple", MapTuple(), (torch.ones(3, 4), torch.arange(12.).reshape(3, 4), torch.ones(4)), None),
     ("cond_nonzero", CondNonzero(), (torch.tensor([1., 0., 2.]),), None),
     ("map_item", MapItem(), (torch.ones(2, 3), torch.tensor(2)), None),
     ("while_nonzero", WhileNonzero(), (torch.tensor(0), torch.tensor([1., -1., 2.])), None),
@@ -110,7 +122,9 @@ PROGRAMS = [
 for name, m, args, dyn in PROGRAMS:
     doc = {"torch": torch.__version__}
     try:
-        doc["outputs_eager"] = [list(o.shape) for o in torch.utils._pytree.tree_leaves(m(*args))]
+        res = torch.utils._pytree.tree_leaves(m(*args))
+        doc["outputs_eager"] = [list(o.shape) for o in res]
+        doc["outputs_eager_values"] = [o.flatten().tolist() for o in res]
     except Exception as e:  # 2.6's eager map_item fails its own _check
         doc["eager_error"] = f"{type(e).__name__}: {str(e).splitlines()[0]}"
     try:
