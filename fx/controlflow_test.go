@@ -155,3 +155,31 @@ func TestSymbolicTraceMapPytree(t *testing.T) {
 	assert.Equal(t, []float64{12, 24, 13, 24, 10, 14}, want.MustTensor().Float64s(), "eager: a*b + y")
 	assert.Equal(t, want.MustTensor().Float64s(), got.MustTensor().Float64s())
 }
+
+// constCond branches on a Go bool: a constant predicate.
+type constCond struct {
+	nn.Base
+	flip bool
+}
+
+func (m *constCond) Forward(x nn.Value) nn.Value {
+	return F.Cond(nn.Of(m.flip),
+		func(o ...nn.Value) nn.Value { return o[0].Method("sin") },
+		func(o ...nn.Value) nn.Value { return o[0].Method("cos") }, x)
+}
+
+// TestSymbolicTraceConstantPredicate: a Go bool predicate is specialized
+// (only its branch is traced, no cond node) and Specialized reports the
+// Go line, as export's Specialized does.
+func TestSymbolicTraceConstantPredicate(t *testing.T) {
+	m := &constCond{flip: true}
+	m.Init(m, "ConstCond")
+	gm, err := fx.SymbolicTrace(m)
+	require.NoError(t, err)
+	code := gm.Code()
+	assert.Contains(t, code, "sin")
+	assert.NotContains(t, code, "cos")
+	assert.NotContains(t, code, "higher_order.cond")
+	require.Len(t, gm.Specialized(), 1)
+	assert.Regexp(t, `controlflow_test\.go:\d+: cond with a constant predicate: only the taken branch is recorded$`, gm.Specialized()[0])
+}
