@@ -183,3 +183,31 @@ func TestSymbolicTraceConstantPredicate(t *testing.T) {
 	require.Len(t, gm.Specialized(), 1)
 	assert.Regexp(t, `controlflow_test\.go:\d+: cond with a constant predicate: only the taken branch is recorded$`, gm.Specialized()[0])
 }
+
+// itemSlice slices by a value read from data: x[:k.item()].sum(0).
+type itemSlice struct{ nn.Base }
+
+func (m *itemSlice) ArgNames() []string { return []string{"x", "k"} }
+
+func (m *itemSlice) Forward(x, k nn.Value) nn.Value {
+	return x.Index(nn.Slice(nil, k.Item())).Sum(0)
+}
+
+// TestSymbolicTraceItemSlice: x[:n] with n from Item traces as torch.fx
+// traces x[:k.item()] (item = k.item(); x[slice(None, item, None)]), and
+// the traced module slices by each input's k.
+func TestSymbolicTraceItemSlice(t *testing.T) {
+	m := &itemSlice{}
+	m.Init(m, "ItemSlice")
+	gm, err := fx.SymbolicTrace(m)
+	require.NoError(t, err)
+	code := gm.Code()
+	assert.Contains(t, code, "item = k.item();  k = None")
+	assert.Contains(t, code, "getitem = x[slice(None, item, None)];  x = item = None")
+	x := tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 3, 2))
+	for k, want := range map[int64][]float64{1: {1, 2}, 2: {4, 6}, 3: {9, 12}} {
+		got, err := gm.Run(nn.Of(x), nn.Of(tensor.Scalar(k)))
+		require.NoError(t, err, "k = %d", k)
+		assert.Equal(t, want, got.MustTensor().Float64s(), "k = %d", k)
+	}
+}
