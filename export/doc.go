@@ -162,9 +162,12 @@
 // RangeConstraints and, as 2.6 records them, no runtime assertion inside
 // the subgraph (unbackedhop_test.go compares with 2.6's exports). A checked condition that is not a range of one
 // symbol (Check(n.Le(x.Size(0))) with a dynamic x: u0 <= s0) is asserted
-// after the nodes of both sides when each side is one symbol with a node;
-// one on larger expressions (u0 + 1 <= s0) narrows what the exporter
-// knows but is not asserted at run time.
+// after the nodes of both sides when each side is one symbol with a node,
+// or one symbol plus a constant (u0 + 1 <= s0, with model code's add node
+// or one of its own, as 2.6 records it); such a check also narrows the
+// unbacked symbol's range by the other side's (s0 <= 64: u0 <= 63). A
+// check on larger expressions narrows what the exporter knows but is not
+// asserted at run time.
 //
 // # Programs from parts, and pytrees
 //

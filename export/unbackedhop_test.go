@@ -324,3 +324,40 @@ func TestMapPytreeBadInput(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "map: the mapped tensors' leading sizes differ: xs[0] (a) has 3, xs[1] (b) has 2")
 }
+
+// TestExportCheckExpressionLikePyTorch: Check(n + 1 <= x.Size(0)) with
+// an unbacked n and a dynamic size becomes a runtime assertion of
+// "u0 + 1 <= s0", and narrows n's range (s0 <= 64: u0 <= 63), as PyTorch
+// 2.6 records it (testdata/unbackedhop/check_expr.ep.json, its core
+// program: the same operators; 2.6 reads s0 first, gofx where model code
+// reads it).
+func TestExportCheckExpressionLikePyTorch(t *testing.T) {
+	ref := readUnbackedHopRef(t, "check_expr.ep.json", "core")
+	m := newFnModel([]string{"x", "k"}, func(in []nn.Value) nn.Value {
+		n := in[1].Item()
+		F.CheckIsSize(n)
+		F.Check(n.Add(1).Le(in[0].Size(0)))
+		return in[0].Index(nn.Slice(nil, n.Add(1))).Sum(0)
+	})
+	x := tensor.Must(tensor.Ones(tensor.Float32, 6, 3))
+	ep, err := export.Export(m, []any{x, tensor.Scalar(int64(2))}, export.Dims{"x": {0: export.Dim("b", 2, 64)}})
+	require.NoError(t, err)
+	t.Log(ep)
+	count := func(ts []string) map[string]int {
+		out := map[string]int{}
+		for _, s := range ts {
+			out[s]++
+		}
+		return out
+	}
+	assert.Equal(t, count(ref.Graphs["<root>"]), count(graphTargets(ep.Graph)), "operators")
+	assert.Contains(t, ep.String(), `"Runtime assertion failed for expression u0 + 1 <= s0 on node 'le_1'"`)
+	r := ep.RangeConstraints["u0"]
+	assert.Equal(t, jsonString(ref.RangeConstraints["u0"][0])+".."+jsonString(ref.RangeConstraints["u0"][1]), bound(r.Lo)+".."+bound(r.Hi))
+	// It runs: k = 5 passes (6 rows), k = 6 fails the assertion.
+	_, err = ep.RunFlat(x, tensor.Scalar(int64(5)))
+	require.NoError(t, err)
+	_, err = ep.RunFlat(x, tensor.Scalar(int64(6)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "u0 + 1 <= s0")
+}

@@ -110,7 +110,16 @@ class MapTuple(torch.nn.Module):
         return tmap(body, (a, b), y)
 
 
+class CheckExpr(torch.nn.Module):
+    def forward(self, x, k):
+        n = k.item()
+        torch._check_is_size(n)
+        torch._check(n + 1 <= x.shape[0])
+        return x[:n + 1].sum(0)
+
+
 PROGRAMS = [
+    ("check_expr", CheckExpr(), (torch.ones(6, 3), torch.tensor(2)), {"x": {0: Dim("b", min=2, max=64)}, "k": None}),
     ("map_tuple", MapTuple(), (torch.ones(3, 4), torch.arange(12.).reshape(3, 4), torch.ones(4)), None),
     ("cond_nonzero", CondNonzero(), (torch.tensor([1., 0., 2.]),), None),
     ("map_item", MapItem(), (torch.ones(2, 3), torch.tensor(2)), None),
