@@ -85,7 +85,7 @@ func Example_cond() {
 	//     class GraphModule(torch.nn.Module):
 	//         def forward(self, x: "f32[2, 3]"):
 	//              # File: example_cond_test.go:45 in (*mNew).Forward, code: return F.Cond(x.Sum().Gt(0),
-	//             sum_1: "f32[]" = torch.ops.aten.sum.dim_IntList(x, None)
+	//             sum_1: "f32[]" = torch.ops.aten.sum.dim_IntList(x, [])
 	//             gt: "b8[]" = torch.ops.aten.gt.Scalar(sum_1, 0);  sum_1 = None
 	//             true_graph_0 = self.true_graph_0
 	//             false_graph_0 = self.false_graph_0

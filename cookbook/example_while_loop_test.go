@@ -77,7 +77,7 @@ func Example_whileLoop() {
 	//             def forward(self, arg0_1: "i64[]", arg1_1: "f32[3]"):
 	//                  # File: example_while_loop_test.go:39 in (*halve).Forward.func1, code: func(v ...nn.Value) nn.Value { return v[1].Method("abs").Sum().Gt(1) },
 	//                 abs_1: "f32[3]" = torch.ops.aten.abs.default(arg1_1);  arg1_1 = None
-	//                 sum_1: "f32[]" = torch.ops.aten.sum.dim_IntList(abs_1, None);  abs_1 = None
+	//                 sum_1: "f32[]" = torch.ops.aten.sum.dim_IntList(abs_1, []);  abs_1 = None
 	//                 gt: "b8[]" = torch.ops.aten.gt.Scalar(sum_1, 1);  sum_1 = None
 	//                 return gt
 	//

@@ -126,11 +126,13 @@ func coreRules() Table {
 	t.add(aten.SplitTensor, func(a []nn.Value) nn.Value { return split(a[0], a[1], a[2]) })
 	t.add(opChunk, chunk)
 	t.add(aten.Squeeze, squeeze)
+	// sum.default is sum.dim_IntList(self, [], dtype=dtype), as PyTorch's
+	// sum_default decomposition records it (an empty list of dims: all).
 	t.add(aten.Sum, func(a []nn.Value) nn.Value {
 		if a[1].IsNone() {
-			return call(aten.SumDimIntList, a[0], nn.None)
+			return call(aten.SumDimIntList, a[0], intList())
 		}
-		return callKw(aten.SumDimIntList, []any{a[0], nn.None, false}, map[string]any{"dtype": a[1]})
+		return callKw(aten.SumDimIntList, []any{a[0], intList()}, map[string]any{"dtype": a[1]})
 	})
 	t.add(aten.T, func(a []nn.Value) nn.Value { return transposeT(a[0]) })
 	t.add(aten.TransposeInt, func(a []nn.Value) nn.Value { return transpose(a[0], a[1].Int(), a[2].Int()) })

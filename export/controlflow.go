@@ -54,6 +54,10 @@ func (r *recorder) SubgraphResult(_ *record.Recorder, n, like, stacked *node.Nod
 	if err != nil {
 		return nn.None, err
 	}
+	if m := r.merged[like]; m != nil {
+		f = m
+		delete(r.merged, like)
+	}
 	if stacked != nil {
 		xs, err := valFake(stacked)
 		if err != nil {
@@ -81,6 +85,61 @@ func (r *recorder) SameValue(a, b *node.Node) error {
 	}
 	if !sameShape(r.env, fa, fb) {
 		return fmt.Errorf("shape %s (%s) vs %s (%s)", shapeString(fa), a.Name(), shapeString(fb), b.Name())
+	}
+	return nil
+}
+
+// MergeBranches (record.BranchMerger) merges the fakes of output i of a
+// cond's two branches as PyTorch's cond does (shapeprop.MergeBranches):
+// sizes that differ, or unbacked sizes a branch gives, become fresh
+// unbacked sizes of the result, whose ranges the runtime assertions
+// after its getitem check; dtype and rank must agree.
+func (r *recorder) MergeBranches(_ *record.Recorder, a, b *node.Node) error {
+	fa, err := valFake(a)
+	if err != nil {
+		return err
+	}
+	fb, err := valFake(b)
+	if err != nil {
+		return err
+	}
+	if fa.DType != fb.DType {
+		return fmt.Errorf("dtype %s (%s) vs %s (%s)", fa.DType, a.Name(), fb.DType, b.Name())
+	}
+	if len(fa.Shape) != len(fb.Shape) {
+		return fmt.Errorf("shape %s (%s) vs %s (%s): the ranks differ", shapeString(fa), a.Name(), shapeString(fb), b.Name())
+	}
+	m, fresh, err := shapeprop.MergeBranches(r.env, fa, fb)
+	if err != nil {
+		return err
+	}
+	if len(fresh) > 0 {
+		if r.merged == nil {
+			r.merged = map[*node.Node]*shapeprop.Fake{}
+		}
+		r.merged[a] = m
+	}
+	return nil
+}
+
+// SameLeadingSize (record.LeadingSizes) checks that the tensors a map
+// maps over have one leading size (compared symbolically).
+func (r *recorder) SameLeadingSize(xs []*node.Node) error {
+	var lead sym.Expr
+	for i, x := range xs {
+		f, err := valFake(x)
+		if err != nil {
+			return err
+		}
+		if len(f.Shape) == 0 {
+			return fmt.Errorf("xs[%d] (%s) is a 0-d tensor: map needs a leading dimension to map over", i, x.Name())
+		}
+		d := r.env.Simplify(f.Shape[0])
+		if i == 0 {
+			lead = d
+		} else if !d.Equal(lead) {
+			return fmt.Errorf("the mapped tensors' leading sizes differ: xs[0] (%s) has %s, xs[%d] (%s) has %s", xs[0].Name(), lead, i, x.Name(), d)
+		}
 	}
 	return nil
 }

@@ -86,7 +86,11 @@
 //     (Subgraphs: true_graph_0, false_graph_0, while_loop_cond_graph_0,
 //     while_loop_body_graph_0, body_graph_0; nested ones inside theirs),
 //     results read with getitem. Both branches are traced; their outputs
-//     must agree in count, dtype and shape (sizes compared symbolically).
+//     must agree in count, dtype and rank; a size that differs between
+//     them (sizes compared symbolically) is a fresh unbacked size of the
+//     cond's result, whose range spans both and is asserted after its
+//     getitem, as PyTorch 2.7 and later merge branch outputs
+//     (shapeprop.MergeBranches; 2.6 refuses such a cond).
 //     Parameters, buffers and constants a branch reads are lifted into
 //     its operands in 2.6's order (the operands and what both branches
 //     read, then what only the true branch reads, then what only the
@@ -129,9 +133,11 @@
 // get_attr (so constant folding and the batch-norm foldings work in a
 // branch as in the program); afterwards every tensor a subgraph reads
 // (the state, constant folding's results) becomes an operand of the node
-// again, one placeholder per tensor in each of its graphs, in the order
-// the graphs read them, named as the program's inputs (p_lin1_bias,
-// c__folded_constant_0).
+// again, one placeholder per tensor in each of its graphs, named as the
+// program's inputs (p_lin1_bias, c__folded_constant_0), in the order the
+// program had its operands (PyTorch's: the lifted parameters and buffers
+// as 2.6 orders them), a tensor a pass made after them in the order the
+// graphs read it.
 //
 // # Data-dependent values
 //
@@ -150,11 +156,18 @@
 // (operator.ge / operator.le nodes) for each finite end. Run checks
 // them; RangeConstraints holds the ranges. The Go-written equivalent of
 // ../shared/pt2's unbacked program gets PyTorch 2.6's core structure
-// (unbacked_test.go). A checked condition that is not a range of one
+// (unbacked_test.go). Inside a cond branch, a while_loop body or a map
+// body, data-dependent values are unbacked symbols of the subgraph's
+// nodes (nonzero: i64[u0, 1]; item: Sym(u0)) with their ranges in
+// RangeConstraints and, as 2.6 records them, no runtime assertion inside
+// the subgraph (unbackedhop_test.go compares with 2.6's exports). A checked condition that is not a range of one
 // symbol (Check(n.Le(x.Size(0))) with a dynamic x: u0 <= s0) is asserted
-// after the nodes of both sides when each side is one symbol with a node;
-// one on larger expressions (u0 + 1 <= s0) narrows what the exporter
-// knows but is not asserted at run time.
+// after the nodes of both sides when each side is one symbol with a node,
+// or one symbol plus a constant (u0 + 1 <= s0, with model code's add node
+// or one of its own, as 2.6 records it); such a check also narrows the
+// unbacked symbol's range by the other side's (s0 <= 64: u0 <= 63). A
+// check on larger expressions narrows what the exporter knows but is not
+// asserted at run time.
 //
 // # Programs from parts, and pytrees
 //

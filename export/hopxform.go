@@ -303,7 +303,7 @@ const maxSubgraphDepth = 64
 // last placeholder of each of the node's subgraphs, as torch.export
 // passes state into branches. Nested subgraphs go first, so state moves
 // up one level at a time.
-func hoistSubgraphState(gm *fx.GraphModule, depth int, origin map[any]string) error {
+func hoistSubgraphState(gm *fx.GraphModule, depth int, origin *sunk) error {
 	if depth > maxSubgraphDepth {
 		return fmt.Errorf("subgraphs nested deeper than %d", maxSubgraphDepth)
 	}
@@ -342,7 +342,7 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int, origin map[any]string) er
 				if !ok {
 					var from string
 					if depth == 0 {
-						from = origin[a]
+						from = origin.path[a]
 					}
 					if phs, err = hoistOperand(gm, n, subs, a, b, from); err != nil {
 						return fmt.Errorf("%s %s: %w", n.Target(), n.Name(), err)
@@ -355,6 +355,137 @@ func hoistSubgraphState(gm *fx.GraphModule, depth int, origin map[any]string) er
 				if err := sub.Graph.EraseNode(b); err != nil {
 					return err
 				}
+			}
+		}
+		if want, ok := origin.order[n]; ok && len(hoisted) > 0 {
+			if err := reorderOperands(gm, n, subs, want); err != nil {
+				return fmt.Errorf("%s %s: %w", n.Target(), n.Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// sunk is what sinkStateOperands notes for hoistSubgraphState: where the
+// program's module held each parameter and buffer it moved into a
+// subgraph (path), and each higher-order node's operands in their order
+// before (order: an operand node, or the state a get_attr operand reads).
+type sunk struct {
+	path  map[any]string
+	order map[*node.Node][]any
+}
+
+func newSunk() *sunk { return &sunk{path: map[any]string{}, order: map[*node.Node][]any{}} }
+
+// operandKey identifies an operand of a higher-order node of gm across a
+// pass: the parameter or buffer a get_attr reads, else the node itself.
+func operandKey(gm *fx.GraphModule, e node.Arg) any {
+	ga, ok := e.(*node.Node)
+	if !ok {
+		return e
+	}
+	if ga.Op() == node.GetAttr {
+		if a, err := nn.Attr(gm, ga.Target().String()); err == nil {
+			switch a.(type) {
+			case *nn.Parameter, *nn.Buffer:
+				return a
+			}
+		}
+	}
+	return ga
+}
+
+// operandList returns the index of n's operand list (cond's operands,
+// while_loop's additional inputs, map_impl's extra arguments) and how
+// many subgraph placeholders come before its elements (carried inputs,
+// mapped xs); ok is false for another form.
+func operandList(n *node.Node) (at, first int, ok bool) {
+	switch hopName(n) {
+	case "cond":
+		return 3, 0, n.NumArgs() > 3
+	case "while_loop":
+		if n.NumArgs() < 4 {
+			return 0, 0, false
+		}
+		carried, ok := seqArgs(n.Arg(2))
+		return 3, len(carried), ok
+	case "map_impl":
+		if n.NumArgs() < 3 {
+			return 0, 0, false
+		}
+		xs, ok := seqArgs(n.Arg(1))
+		return 2, len(xs), ok
+	}
+	return 0, 0, false
+}
+
+// reorderOperands puts the operands of n (and the matching placeholders
+// of its subgraphs subs) back in the order want lists them, as the
+// program had them before the passes (PyTorch's order: the parameters and
+// buffers a branch reads lifted in 2.6's order); operands want does not
+// know (a tensor a pass made) follow, in their order.
+func reorderOperands(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, want []any) error {
+	at, first, ok := operandList(n)
+	if !ok {
+		return nil
+	}
+	elems, ok := seqArgs(n.Arg(at))
+	if !ok {
+		return nil
+	}
+	rank := make(map[any]int, len(want))
+	for i, k := range want {
+		if _, dup := rank[k]; !dup {
+			rank[k] = i
+		}
+	}
+	perm := make([]int, len(elems))
+	keyRank := make([]int, len(elems))
+	for i, e := range elems {
+		perm[i] = i
+		r, known := rank[operandKey(gm, e)]
+		if !known {
+			r = len(want)
+		}
+		keyRank[i] = r
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return keyRank[a] - keyRank[b] })
+	if slices.IsSorted(perm) {
+		return nil
+	}
+	for _, sub := range subs {
+		if len(sub.Graph.Placeholders()) != first+len(elems) {
+			return nil // not the operator's usual form: left as it is
+		}
+	}
+	out := make([]node.Arg, len(elems))
+	for i, j := range perm {
+		out[i] = elems[j]
+	}
+	var err error
+	if _, isTuple := n.Arg(at).(node.Tuple); isTuple {
+		err = n.UpdateArg(at, node.Tuple(out))
+	} else {
+		err = n.UpdateArg(at, node.List(out))
+	}
+	if err != nil {
+		return err
+	}
+	for _, sub := range subs {
+		phs := sub.Graph.Placeholders()
+		var anchor *node.Node
+		for x := range sub.Graph.Nodes() {
+			if x.Op() != node.Placeholder {
+				anchor = x
+				break
+			}
+		}
+		if anchor == nil {
+			return fmt.Errorf("subgraph has no output node")
+		}
+		for _, j := range perm {
+			if err := sub.Graph.MoveBefore(phs[first+j], anchor); err != nil {
+				return err
 			}
 		}
 	}
@@ -516,7 +647,7 @@ func ownAttr(gm *fx.GraphModule, a any) (path, placeholder string) {
 // placeholders, so that passes inside a branch see state as state
 // (constant folding, the batch-norm foldings). Nested subgraphs follow.
 // hoistSubgraphState turns them back into operands.
-func sinkStateOperands(gm *fx.GraphModule, depth int, origin map[any]string) error {
+func sinkStateOperands(gm *fx.GraphModule, depth int, origin *sunk) error {
 	if depth > maxSubgraphDepth {
 		return fmt.Errorf("subgraphs nested deeper than %d", maxSubgraphDepth)
 	}
@@ -560,7 +691,7 @@ func sinkStateOperands(gm *fx.GraphModule, depth int, origin map[any]string) err
 
 // sinkInto moves the state operands of the higher-order node n into its
 // subgraphs subs.
-func sinkInto(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, origin map[any]string) error {
+func sinkInto(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, origin *sunk) error {
 	var at, first int
 	switch hopName(n) {
 	case "cond":
@@ -600,6 +731,13 @@ func sinkInto(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, origin m
 			return nil // not the operator's usual form: left as it is
 		}
 	}
+	// The operands' order (PyTorch's), by operand node or by the state
+	// each reads, for hoistSubgraphState to restore.
+	order := make([]any, len(elems))
+	for j, e := range elems {
+		order[j] = operandKey(gm, e)
+	}
+	origin.order[n] = order
 	var kept []node.Arg
 	type erase struct {
 		sub *fx.GraphModule
@@ -618,8 +756,8 @@ func sinkInto(gm *fx.GraphModule, n *node.Node, subs []*fx.GraphModule, origin m
 			kept = append(kept, e)
 			continue
 		}
-		if _, seen := origin[a]; !seen {
-			origin[a] = ga.Target().String() // the program's own path comes first
+		if _, seen := origin.path[a]; !seen {
+			origin.path[a] = ga.Target().String() // the program's own path comes first
 		}
 		for i, sub := range subs {
 			ph := phs[i][first+j]

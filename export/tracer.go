@@ -25,6 +25,10 @@ import (
 // parameters, buffers and constants are placeholders, and sizes are
 // symbolic (sproxy).
 type recorder struct {
+	// merged holds, for output i of a cond's true branch, the merged val
+	// of the cond's result i when the branches differ in size
+	// (MergeBranches), until SubgraphResult takes it.
+	merged map[*node.Node]*shapeprop.Fake
 	// replayVal is, while RunDecompositions replays a node, the node's
 	// recorded val (nil otherwise).
 	replayVal node.Value

@@ -68,7 +68,7 @@ func (ep *ExportedProgram) Transform(passes ...Pass) (*ExportedProgram, error) {
 	// State reaches a subgraph as an operand: the passes see it there as
 	// state (read with get_attr) while they run; lift makes it an
 	// operand again.
-	origin := map[any]string{}
+	origin := newSunk()
 	if err := sinkStateOperands(gm, 0, origin); err != nil {
 		return nil, fmt.Errorf("export: Transform: %w", err)
 	}
@@ -122,7 +122,7 @@ type lifted struct {
 
 // lift turns gm, a GraphModule made by ep.Module and transformed, back
 // into a program.
-func (ep *ExportedProgram) lift(gm *fx.GraphModule, origin map[any]string) (*ExportedProgram, error) {
+func (ep *ExportedProgram) lift(gm *fx.GraphModule, origin *sunk) (*ExportedProgram, error) {
 	src := gm.Graph
 	if err := hoistSubgraphState(gm, 0, origin); err != nil {
 		return nil, err

@@ -31,8 +31,8 @@ import (
 // A symbol that is the size of a tensor (nonzero's) is read first with
 // aten.sym_size.int. sym_constrain_range_for_size marks a size-like
 // symbol (CheckIsSize, ConstrainAsSize, nonzero's length). A checked
-// comparison of two symbols (u0 <= s0) is asserted after both nodes
-// (assertChecks).
+// comparison of two symbols (u0 <= s0), or of a symbol plus a constant
+// (u0 + 1 <= s0), is asserted after both nodes (assertChecks).
 
 var (
 	opAssertScalar        = nn.Op("aten::_assert_scalar")
@@ -73,6 +73,9 @@ func (r *recorder) unbackedFunction(fn node.Function, args []nn.Value) (out nn.V
 			return fail(fmt.Errorf("cond must be a bool, but got the int %s", s.e))
 		}
 		if err := r.env.Check(*s.cond, w); err != nil {
+			return fail(err)
+		}
+		if err := r.narrowFromCheck(*s.cond); err != nil {
 			return fail(err)
 		}
 		return nn.None, true, nil
@@ -119,6 +122,66 @@ func (r *recorder) unbackedFunction(fn node.Function, args []nn.Value) (out nn.V
 		return fail(torchErr("Invalid value range for %s between [%s, %s]: %w", u, bound(bounds.Lo), bound(bounds.Hi), err))
 	}
 	return nn.None, true, nil
+}
+
+// narrowFromCheck narrows the range of the one unbacked symbol u of a
+// checked comparison that is linear in u with coefficient 1 (u + 1 <= s0)
+// by the range of the rest (s0 in [2, 64]: u <= 63), as PyTorch's
+// ShapeEnv does when it learns a checked fact.
+func (r *recorder) narrowFromCheck(c sym.Cond) error {
+	d := c.L.Sub(c.R) // the fact is d REL 0
+	var u *sym.Symbol
+	for _, s := range d.Symbols() {
+		if !s.Backed() {
+			if u != nil && u != s {
+				return nil // two unbacked symbols: nothing to narrow
+			}
+			u = s
+		}
+	}
+	if u == nil {
+		return nil
+	}
+	at := func(v int64) sym.Expr { return d.Subst(map[*sym.Symbol]sym.Expr{u: sym.Const(v)}) }
+	c1, ok1 := at(1).Sub(at(0)).Const()
+	c2, ok2 := at(2).Sub(at(1)).Const()
+	if !ok1 || !ok2 || c1 != c2 || (c1 != 1 && c1 != -1) {
+		return nil // not linear in u with coefficient ±1
+	}
+	rest := r.env.Range(at(0)) // d = c1*u + rest
+	var bounds sym.Range
+	switch c.Rel {
+	case sym.LE, sym.LT:
+		// c1*u <= -rest (minus one for <): bounded by -min(rest).
+		if rest.Lo == sym.NegInf {
+			return nil
+		}
+		end := -rest.Lo
+		if c.Rel == sym.LT {
+			end--
+		}
+		if c1 == 1 {
+			bounds = sym.Range{Lo: sym.NegInf, Hi: end}
+		} else {
+			bounds = sym.Range{Lo: -end, Hi: sym.Inf}
+		}
+	case sym.GE, sym.GT:
+		if rest.Hi == sym.Inf {
+			return nil
+		}
+		end := -rest.Hi
+		if c.Rel == sym.GT {
+			end++
+		}
+		if c1 == 1 {
+			bounds = sym.Range{Lo: end, Hi: sym.Inf}
+		} else {
+			bounds = sym.Range{Lo: sym.NegInf, Hi: -end}
+		}
+	default:
+		return nil
+	}
+	return r.env.Constrain(u, r.env.RangeOf(u).Intersect(bounds))
 }
 
 func bound(v int64) string {
@@ -232,11 +295,32 @@ checks:
 			continue // a range (asserted above), or no unbacked symbol
 		}
 		var args []node.Arg
+		var offsets [2]int64 // a side s + k: k, added by a node of its own
 		var after *node.Node
-		for _, e := range []sym.Expr{c.Cond.L, c.Cond.R} {
+		for side, e := range []sym.Expr{c.Cond.L, c.Cond.R} {
 			s, ok := lone(e)
 			if !ok {
-				continue checks
+				// One symbol plus a constant (u0 + 1), as 2.6 asserts
+				// "u0 + 1 <= s0" with an add node of its own.
+				ss := e.Symbols()
+				if len(ss) != 1 {
+					continue checks
+				}
+				k, isConst := e.Sub(ss[0].Expr()).Const()
+				if !isConst {
+					continue checks
+				}
+				if sp, ok := r.syms[e.String()]; ok && sp.n != nil {
+					// Model code computed it (n.Add(1)): its node.
+					if _, inGraph := pos[sp.n]; inGraph {
+						if after == nil || pos[sp.n] > pos[after] {
+							after = sp.n
+						}
+						args = append(args, sp.n)
+						continue
+					}
+				}
+				s, offsets[side] = ss[0], k
 			}
 			n := symNode[s]
 			if n == nil {
@@ -258,7 +342,17 @@ checks:
 		}
 		r.rec.Source = after
 		restore := g.InsertingAfter(after)
-		cmp, err := r.rec.Create(node.CallFunction, fns[c.Cond.Rel], args, nil, "", c.Cond)
+		var err error
+		for side, k := range offsets {
+			if k != 0 && err == nil {
+				e := []sym.Expr{c.Cond.L, c.Cond.R}[side]
+				args[side], err = r.rec.Create(node.CallFunction, nn.OperatorAdd, []node.Arg{node.Int(k), args[side]}, nil, "", e)
+			}
+		}
+		var cmp *node.Node
+		if err == nil {
+			cmp, err = r.rec.Create(node.CallFunction, fns[c.Cond.Rel], args, nil, "", c.Cond)
+		}
 		if err == nil {
 			msg := fmt.Sprintf("Runtime assertion failed for expression %s on node '%s'", c.Cond, cmp.Name())
 			_, err = r.rec.Create(node.CallFunction, opAssertScalar, []node.Arg{cmp, node.Str(msg)}, nil, "_assert_scalar_default", nil)

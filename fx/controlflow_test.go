@@ -114,3 +114,100 @@ func TestSymbolicTraceWhileLoopMap(t *testing.T) {
 		assert.Equal(t, want.MustTensor().Float64s(), got.MustTensor().Float64s(), "x = %v", xs)
 	}
 }
+
+// pairMap maps over a tuple of tensors (torch's map over a pytree of xs).
+type pairMap struct{ nn.Base }
+
+func (m *pairMap) ArgNames() []string { return []string{"a", "b", "y"} }
+
+func (m *pairMap) Forward(a, b, y nn.Value) nn.Value {
+	return F.Map(func(xs nn.Value, args ...nn.Value) nn.Value {
+		pq := xs.Tuple()
+		return pq[0].Mul(pq[1]).Add(args[0])
+	}, nn.Tuple(a, b), y)
+}
+
+// TestSymbolicTraceMapPytree: a map over (a, b) is one map_impl mapping
+// over [a, b] whose body takes a row of each, then y, as torch.export
+// 2.6 records torch's map over a tuple
+// (export/testdata/unbackedhop/map_tuple.ep.json); the traced module
+// computes what the model computes eagerly.
+func TestSymbolicTraceMapPytree(t *testing.T) {
+	m := &pairMap{}
+	m.Init(m, "PairMap")
+	gm, err := fx.SymbolicTrace(m)
+	require.NoError(t, err)
+	assert.Contains(t, gm.Code(), "map_impl = torch.ops.higher_order.map_impl(body_graph_0, [a, b], [y])")
+	body, ok := gm.Child("body_graph_0")
+	require.True(t, ok)
+	var phs []string
+	for _, p := range body.(*fx.GraphModule).Graph.Placeholders() {
+		phs = append(phs, p.Name())
+	}
+	assert.Equal(t, []string{"a", "b", "y"}, phs)
+	a := tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 3, 2))
+	b := tensor.Must(tensor.FromSlice([]float32{2, 2, 1, 1, 0, -1}, 3, 2))
+	y := tensor.Must(tensor.FromSlice([]float32{10, 20}, 2))
+	want, err := nn.Run(m, nn.Of(a), nn.Of(b), nn.Of(y))
+	require.NoError(t, err)
+	got, err := gm.Run(nn.Of(a), nn.Of(b), nn.Of(y))
+	require.NoError(t, err)
+	assert.Equal(t, []float64{12, 24, 13, 24, 10, 14}, want.MustTensor().Float64s(), "eager: a*b + y")
+	assert.Equal(t, want.MustTensor().Float64s(), got.MustTensor().Float64s())
+}
+
+// constCond branches on a Go bool: a constant predicate.
+type constCond struct {
+	nn.Base
+	flip bool
+}
+
+func (m *constCond) Forward(x nn.Value) nn.Value {
+	return F.Cond(nn.Of(m.flip),
+		func(o ...nn.Value) nn.Value { return o[0].Method("sin") },
+		func(o ...nn.Value) nn.Value { return o[0].Method("cos") }, x)
+}
+
+// TestSymbolicTraceConstantPredicate: a Go bool predicate is specialized
+// (only its branch is traced, no cond node) and Specialized reports the
+// Go line, as export's Specialized does.
+func TestSymbolicTraceConstantPredicate(t *testing.T) {
+	m := &constCond{flip: true}
+	m.Init(m, "ConstCond")
+	gm, err := fx.SymbolicTrace(m)
+	require.NoError(t, err)
+	code := gm.Code()
+	assert.Contains(t, code, "sin")
+	assert.NotContains(t, code, "cos")
+	assert.NotContains(t, code, "higher_order.cond")
+	require.Len(t, gm.Specialized(), 1)
+	assert.Regexp(t, `controlflow_test\.go:\d+: cond with a constant predicate: only the taken branch is recorded$`, gm.Specialized()[0])
+}
+
+// itemSlice slices by a value read from data: x[:k.item()].sum(0).
+type itemSlice struct{ nn.Base }
+
+func (m *itemSlice) ArgNames() []string { return []string{"x", "k"} }
+
+func (m *itemSlice) Forward(x, k nn.Value) nn.Value {
+	return x.Index(nn.Slice(nil, k.Item())).Sum(0)
+}
+
+// TestSymbolicTraceItemSlice: x[:n] with n from Item traces as torch.fx
+// traces x[:k.item()] (item = k.item(); x[slice(None, item, None)]), and
+// the traced module slices by each input's k.
+func TestSymbolicTraceItemSlice(t *testing.T) {
+	m := &itemSlice{}
+	m.Init(m, "ItemSlice")
+	gm, err := fx.SymbolicTrace(m)
+	require.NoError(t, err)
+	code := gm.Code()
+	assert.Contains(t, code, "item = k.item();  k = None")
+	assert.Contains(t, code, "getitem = x[slice(None, item, None)];  x = item = None")
+	x := tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 3, 2))
+	for k, want := range map[int64][]float64{1: {1, 2}, 2: {4, 6}, 3: {9, 12}} {
+		got, err := gm.Run(nn.Of(x), nn.Of(tensor.Scalar(k)))
+		require.NoError(t, err, "k = %d", k)
+		assert.Equal(t, want, got.MustTensor().Float64s(), "k = %d", k)
+	}
+}

@@ -30,7 +30,11 @@
 // GraphModule with its subgraphs as one text (nested "subgraph NAME { }"
 // sections); Readable prints it as torch.fx's print_readable does, a
 // nested class per subgraph; Tabular adds a table per subgraph; Lint
-// checks the signatures between each call and its graphs.
+// checks the signatures between each call and its graphs. A cond whose
+// predicate is a Go bool is specialized (only its branch is traced) and
+// GraphModule.Specialized reports its Go line, as export's does. Map
+// takes a pytree of xs (a tuple of tensors): map_impl maps over its
+// leaves.
 //
 // SplitModule and SplitModuleWith split a GraphModule into submodules by a
 // partition callback, with torch.fx's split_module semantics (the golden

@@ -3,6 +3,7 @@ package fx
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gofx/gofx/graph"
@@ -24,7 +25,16 @@ type GraphModule struct {
 	nn.Base
 	// Graph is the program; passes edit it in place.
 	Graph *graph.Graph
+
+	specialized []string // Specialized
 }
+
+// Specialized lists the decisions of model code that tracing specialized
+// into the graph, each with its Go line: a cond whose predicate was a Go
+// bool (a constant, as a Python bool is to torch.cond), of which only the
+// taken branch was traced (export.ExportedProgram.Specialized reports the
+// same for an export). Nil for a GraphModule not made by tracing.
+func (gm *GraphModule) Specialized() []string { return slices.Clone(gm.specialized) }
 
 // NewGraphModule returns a GraphModule running g over root's module tree.
 func NewGraphModule(root nn.Module, g *graph.Graph) (*GraphModule, error) {

@@ -149,6 +149,7 @@ func (t *Tracer) Trace(root nn.Module) (gm *GraphModule, err error) {
 	if err != nil {
 		return nil, err
 	}
+	gm.specialized = p.specialized
 	if err := attachSubgraphs(gm, root, rec.Subgraphs()); err != nil {
 		return nil, err
 	}
@@ -168,6 +169,16 @@ type policy struct {
 	consts  []constant
 	constOf map[*tensor.Tensor]string
 	nconst  int // number of the next constant name to try
+	// specialized lists the conds whose predicate was a Go bool
+	// (GraphModule.Specialized).
+	specialized []string
+}
+
+// ConstantPredicate records a cond whose predicate was a Go bool
+// (record.ConstantPredicates): only the taken branch is traced, and the
+// GraphModule's Specialized reports the Go line, as export's does.
+func (p *policy) ConstantPredicate(op, where string) {
+	p.specialized = append(p.specialized, fmt.Sprintf("%s: %s with a constant predicate: only the taken branch is recorded", where, op))
 }
 
 type constant struct {

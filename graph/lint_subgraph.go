@@ -213,15 +213,26 @@ func checkHigherOrder(n *node.Node, subs []Subgraph) []string {
 				for i := range outs[0] {
 					mt, ok1 := argMeta(outs[0][i])
 					mf, ok2 := argMeta(outs[1][i])
-					if ok1 && ok2 && !sameMeta(mt, mf) {
+					var mc *node.TensorMeta
+					if i < len(outVals) {
+						if m, ok := metaOf(outVals[i]); ok {
+							mc = &m
+						}
+					}
+					if ok1 && ok2 && !mergedMeta(mt, mf, mc) {
 						add("output %d of the true branch %s is %s, of the false branch %s %s", i, t.name, mt, f.name, mf)
 					}
 				}
 			}
 		}
 		for i, o := range outs[0] {
-			if i < len(outVals) {
-				checkSame(add, o, outVals[i], fmt.Sprintf("output %d of the true branch %s", i, t.name), "the cond's")
+			if i >= len(outVals) {
+				continue
+			}
+			mb, ok1 := argMeta(o)
+			mc, ok2 := metaOf(outVals[i])
+			if ok1 && ok2 && !mergedMeta(mb, mb, &mc) {
+				add("output %d of the true branch %s is %s, the cond's %s", i, t.name, mb, mc)
 			}
 		}
 	case hopWhileLoop:
@@ -438,6 +449,45 @@ func metaOf(v any) (node.TensorMeta, bool) {
 func isNilPointer(v any) bool {
 	rv := reflect.ValueOf(v)
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+// mergedMeta reports whether a cond's branch outputs a and b agree with
+// each other and with the cond's result c (nil: unknown), as PyTorch's
+// cond merges them: same dtype and rank; a size may differ between the
+// branches, or from c's, only where c has an unbacked size (u0), which
+// the cond made for it (shapeprop.MergeBranches).
+func mergedMeta(a, b node.TensorMeta, c *node.TensorMeta) bool {
+	if a.DType != b.DType || len(a.Shape) != len(b.Shape) {
+		return false
+	}
+	if c == nil {
+		return true // the cond's sizes are unknown: the branches may differ in size
+	}
+	if c.DType != a.DType || len(c.Shape) != len(a.Shape) {
+		return false
+	}
+	for i := range a.Shape {
+		if unbackedDim(c.Shape[i]) {
+			continue
+		}
+		if a.Shape[i] != c.Shape[i] || b.Shape[i] != c.Shape[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// unbackedDim reports whether d is an unbacked size, u0, u1, ...
+func unbackedDim(d node.Dim) bool {
+	if len(d.Sym) < 2 || d.Sym[0] != 'u' {
+		return false
+	}
+	for _, r := range d.Sym[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func sameMeta(a, b node.TensorMeta) bool {

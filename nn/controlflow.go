@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -29,9 +30,10 @@ type controlFlowTracer interface {
 	// TraceWhileLoop records while_loop(cond_fn, body_fn, carried,
 	// additional) and returns the final carried values.
 	TraceWhileLoop(condFn, bodyFn Subfunc, carried, additional []Value) ([]Value, error)
-	// TraceMap records map_impl(body_fn, [xs], args) and returns the
+	// TraceMap records map_impl(body_fn, xs, args), xs the leaves of the
+	// mapped pytree (fn gets their rows, then args), and returns the
 	// stacked results.
-	TraceMap(fn Subfunc, xs Value, args []Value) (Value, error)
+	TraceMap(fn Subfunc, xs []Value, args []Value) (Value, error)
 }
 
 // constantPredicates is implemented by tracers that report a cond whose
@@ -221,32 +223,50 @@ func RunMap(fn func(x Value, args ...Value) Value, xs Value, args []Value) Value
 	if fn == nil {
 		panic(errorf("map: nil function"))
 	}
-	cf, err := controlFlowOf("map", append([]Value{xs}, args...)...)
+	leaves, rebuild, err := mapLeaves(xs)
+	if err != nil {
+		panic(errorf("map: %v", err))
+	}
+	cf, err := controlFlowOf("map", append(slices.Clone(leaves), args...)...)
 	if err != nil {
 		panic(errorf("%v", err))
 	}
 	if cf != nil {
 		body := func(a []Value) (out Value, err error) {
 			defer Recover(&err)
-			return fn(a[0], a[1:]...), nil
+			return fn(rebuild(a[:len(leaves)]), a[len(leaves):]...), nil
 		}
-		out, err := cf.TraceMap(body, xs, args)
+		out, err := cf.TraceMap(body, leaves, args)
 		if err != nil {
 			panic(wrapErr(err))
 		}
 		return out
 	}
-	t := xs.Tensor()
-	if t == nil {
-		panic(errorf("map: xs must be a tensor, got %s", xs.Kind()))
-	}
-	if t.Dim() == 0 || t.Shape()[0] == 0 {
-		panic(errorf("map: xs must have a non-empty leading dimension, got shape %v", t.Shape()))
+	n := -1
+	for i, l := range leaves {
+		what := "xs"
+		if xs.IsTuple() {
+			what = fmt.Sprintf("xs[%d]", i)
+		}
+		t := l.Tensor()
+		if t == nil {
+			panic(errorf("map: %s must be a tensor, got %s", what, l.Kind()))
+		}
+		if t.Dim() == 0 || t.Shape()[0] == 0 {
+			panic(errorf("map: %s must have a non-empty leading dimension, got shape %v", what, t.Shape()))
+		}
+		if n >= 0 && t.Shape()[0] != n {
+			panic(errorf("map: the mapped tensors' leading sizes differ: xs[0] has %d, xs[%d] has %d", n, i, t.Shape()[0]))
+		}
+		n = t.Shape()[0]
 	}
 	var outs []Value
-	for i := 0; i < t.Shape()[0]; i++ {
-		x := CallOp(opSelectInt, xs, Of(0), Of(i))
-		outs = append(outs, fn(x, args...))
+	for i := 0; i < n; i++ {
+		rows := make([]Value, len(leaves))
+		for j, l := range leaves {
+			rows[j] = CallOp(opSelectInt, l, Of(0), Of(i))
+		}
+		outs = append(outs, fn(rebuild(rows), args...))
 	}
 	if outs[0].IsTuple() {
 		k := len(outs[0].Tuple())
@@ -264,4 +284,51 @@ func RunMap(fn func(x Value, args ...Value) Value, xs Value, args []Value) Value
 		return Tuple(res...)
 	}
 	return CallOp(opStack, Tuple(outs...))
+}
+
+// maxMapDepth bounds the nesting of a mapped pytree.
+const maxMapDepth = 64
+
+// mapLeaves flattens the mapped pytree xs (a tensor, or tuples of them
+// nested, as torch.map takes): its leaves in order, and the function that
+// builds the same structure from new leaves (the rows the body gets).
+func mapLeaves(xs Value) (leaves []Value, rebuild func([]Value) Value, err error) {
+	var walk func(v Value, depth int) (func(*[]Value) Value, error)
+	walk = func(v Value, depth int) (func(*[]Value) Value, error) {
+		if depth > maxMapDepth {
+			return nil, fmt.Errorf("xs nests deeper than %d", maxMapDepth)
+		}
+		if !v.IsTuple() {
+			leaves = append(leaves, v)
+			return func(next *[]Value) Value {
+				x := (*next)[0]
+				*next = (*next)[1:]
+				return x
+			}, nil
+		}
+		elems := v.Tuple()
+		kids := make([]func(*[]Value) Value, len(elems))
+		for i, e := range elems {
+			k, err := walk(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			kids[i] = k
+		}
+		return func(next *[]Value) Value {
+			out := make([]Value, len(kids))
+			for i, k := range kids {
+				out[i] = k(next)
+			}
+			return Tuple(out...)
+		}, nil
+	}
+	build, err := walk(xs, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(leaves) == 0 {
+		return nil, nil, fmt.Errorf("xs has no tensors to map over")
+	}
+	return leaves, func(vs []Value) Value { return build(&vs) }, nil
 }

@@ -119,6 +119,11 @@ func (v Value) Item() Value { return v.Method("item") }
 // proxy.
 type symSlice struct{ parts [3]Value }
 
+// SliceParts returns the slice's start, stop and step (None where left
+// out): a recorder writes the slice into a graph with their arguments
+// (slice(None, item, None) in torch.fx's spelling).
+func (s symSlice) SliceParts() [3]Value { return s.parts }
+
 // symbolicSlice returns the Slice of parts (at most 3, at least one
 // symbolic) as Slice lays them out: stop; start, stop; start, stop, step.
 func symbolicSlice(parts []any) Value {

@@ -26,8 +26,12 @@
 // predicate (a bool) the result is the taken branch's; with an unknown one
 // (a fake bool tensor, or a comparison of sizes that the ranges do not
 // decide, such as s0 > 4, which is kept symbolic and not guarded on) the
-// branches must return as many values with the same dtypes and
-// (symbolically) equal shapes, and that common output is the result. A
+// branches must return as many values with the same dtypes and ranks,
+// and the result is their common output, except that a size that
+// differs between the branches (x[:2] vs x[:3]; s0 vs s0 - 1), or that
+// holds an unbacked symbol a branch made, becomes a fresh unbacked size
+// whose range spans both, as PyTorch's cond merges branch outputs since
+// 2.7 (MergeBranches; 2.6 refuses such a cond). A
 // while_loop's cond_fn and body run once on the carried fakes, which the
 // body must give back with the same dtypes and shapes (loop-carried shapes
 // are invariant); a map_impl's body runs on one slice of the mapped

@@ -205,12 +205,44 @@ func (p *fakeProp) cond(args []nn.Value) (nn.Value, error) {
 	if len(tout) != len(fout) {
 		return nn.None, fmt.Errorf("%s: the branches return different numbers of values: %s %d, %s %d", hopName(fn), tname, len(tout), fname, len(fout))
 	}
+	out := make([]nn.Value, len(tout))
 	for i := range tout {
-		if d := p.fakeDiffers(tout[i], fout[i]); d != "" {
+		d := p.fakeDiffers(tout[i], fout[i])
+		if d == "" && !p.leaksUnbacked(tout[i], fout[i]) {
+			out[i] = tout[i]
+			continue
+		}
+		// Sizes that differ (or unbacked sizes of a branch) merge into
+		// fresh unbacked sizes, as PyTorch's cond does; dtype, rank or
+		// kind that differ are errors.
+		ft, aok := unwrap(tout[i]).(*Fake)
+		ff, bok := unwrap(fout[i]).(*Fake)
+		if !aok || !bok {
 			return nn.None, fmt.Errorf("%s: output %d differs between the branches: %s (%s) vs %s (%s)", hopName(fn), i, tname, d, fname, p.describe(fout[i]))
 		}
+		m, _, err := MergeBranches(p.env, ft, ff)
+		if err != nil {
+			return nn.None, fmt.Errorf("%s: output %d differs between the branches: %s (%s) vs %s (%s): %w", hopName(fn), i, tname, d, fname, p.describe(fout[i]), err)
+		}
+		out[i] = nn.Of(&fakeTensor{f: m, p: p})
 	}
-	return p.rebind(nn.Tuple(tout...)), nil
+	return p.rebind(nn.Tuple(out...)), nil
+}
+
+// leaksUnbacked reports whether a branch output a or b is a tensor with
+// an unbacked size (made inside the branch or not): PyTorch's cond gives
+// the result a fresh unbacked size there.
+func (p *fakeProp) leaksUnbacked(a, b nn.Value) bool {
+	for _, v := range []nn.Value{a, b} {
+		if f, ok := unwrap(v).(*Fake); ok {
+			for _, d := range f.Shape {
+				if hasUnbacked(p.env.Simplify(d)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // describe spells a fake value for messages.

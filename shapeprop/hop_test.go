@@ -257,6 +257,10 @@ func TestFakePropHOPBadInput(t *testing.T) {
 %x = placeholder "x"()
 %s = call_function aten.slice.Tensor(%x, 1, 0, 1)
 %output = output "output"((%s,))`
+	reduced := `
+%x = placeholder "x"()
+%s = call_function aten.sum.dim_IntList(%x, [1])
+%output = output "output"((%s,))`
 	whileMain := `
 %x = placeholder "x"()
 %c = get_attr "while_loop_cond_graph_0"()
@@ -290,8 +294,8 @@ func TestFakePropHOPBadInput(t *testing.T) {
 		in   []any
 		msg  string
 	}{
-		{"branches' shapes differ", hopModule(t, condMain, map[string]string{"true_graph_0": same, "false_graph_0": narrower}), []any{x},
-			"torch.ops.higher_order.cond: output 0 differs between the branches: true branch true_graph_0 (f32[s0, 3]) vs false branch false_graph_0 (f32[s0, 1])"},
+		{"branches' ranks differ", hopModule(t, condMain, map[string]string{"true_graph_0": same, "false_graph_0": reduced}), []any{x},
+			"torch.ops.higher_order.cond: output 0 differs between the branches: true branch true_graph_0 (f32[s0, 3]) vs false branch false_graph_0 (f32[s0]): rank 2 (shape f32[s0, 3]) vs 1 (shape f32[s0])"},
 		{"non-bool predicate", hopModule(t, tensorPred, map[string]string{"true_graph_0": same, "false_graph_0": same}), []any{x},
 			"torch.ops.higher_order.cond: pred must be a bool or a one-element bool tensor, got a float32 tensor f32[]"},
 		{"body changes a carried shape", hopModule(t, whileMain, map[string]string{"while_loop_cond_graph_0": whileCond, "while_loop_body_graph_0": narrower}), []any{x},
@@ -304,6 +308,56 @@ func TestFakePropHOPBadInput(t *testing.T) {
 			_, err := shapeprop.FakeProp(tc.gm, env, tc.in...)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.msg)
+		})
+	}
+}
+
+// TestFakePropCondMergesSizes: a cond under a symbolic predicate whose
+// branches give different sizes has a fresh unbacked size there, as
+// PyTorch's cond merges them (2.14's exports of the same branches:
+// export/testdata/unbackedhop/cond_diff*.2.14.ep.json: x[:2] vs x[:3] is u0 in [2, 3];
+// x.sin() vs x[1:].cos() with x's first size s77 is u0 in [0, int_oo]
+// once a size, [-int_oo, int_oo] before).
+func TestFakePropCondMergesSizes(t *testing.T) {
+	condMain := `
+%x = placeholder "x"()
+%n = call_function aten.sym_size.int(%x, 0)
+%p = call_function operator.gt(%n, 4)
+%t = get_attr "true_graph_0"()
+%f = get_attr "false_graph_0"()
+%cond = call_function higher_order.cond(%p, %t, %f, [%x])
+%output = output "output"(%cond)`
+	branch := func(body string) string {
+		return "\n%x = placeholder \"x\"()\n" + body + "\n%output = output \"output\"((%r,))"
+	}
+	cases := []struct {
+		name      string
+		t, f      string
+		wantShape string
+		wantRange sym.Range
+	}{
+		{"constant sizes", branch(`%s = call_function aten.slice.Tensor(%x, 0, 0, 2)
+%r = call_function aten.clone.default(%s)`), branch(`%s = call_function aten.slice.Tensor(%x, 0, 0, 3)
+%r = call_function aten.clone.default(%s)`), "f32[u0, 3]", sym.Range{Lo: 2, Hi: 3}},
+		{"symbolic sizes", branch(`%r = call_function aten.sin.default(%x)`), branch(`%s = call_function aten.slice.Tensor(%x, 0, 1, 9223372036854775807)
+%r = call_function aten.cos.default(%s)`), "f32[u0, 3]", sym.Full},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := sym.NewEnv()
+			s0, err := env.NewSymbol("s0", 6, sym.Range{Lo: 4, Hi: 100})
+			require.NoError(t, err)
+			gm := hopModule(t, condMain, map[string]string{"true_graph_0": c.t, "false_graph_0": c.f})
+			out, err := shapeprop.FakeProp(gm, env, shapeprop.NewFake(tensor.Float32, s0, 3))
+			require.NoError(t, err)
+			require.Len(t, out, 1)
+			f, ok := out[0].(*shapeprop.Fake)
+			require.True(t, ok, "%T", out[0])
+			assert.Equal(t, c.wantShape, f.String())
+			u, ok := env.Lookup("u0")
+			require.True(t, ok)
+			assert.False(t, u.Backed())
+			assert.Equal(t, c.wantRange, env.RangeOf(u))
 		})
 	}
 }

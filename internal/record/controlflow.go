@@ -52,6 +52,24 @@ type Subgraphs interface {
 	PredicateArg(r *Recorder, pred nn.Value) (node.Arg, error)
 }
 
+// BranchMerger is a Subgraphs policy whose cond results may differ in
+// size between the branches, as PyTorch's cond allows (since 2.7): a
+// dimension where they differ gets a fresh unbacked size.
+type BranchMerger interface {
+	// MergeBranches checks a and b, output i of the true and the false
+	// branch: an error says how they differ where they cannot merge
+	// (dtype, rank); otherwise SubgraphResult gives the result with like
+	// a the merged val.
+	MergeBranches(r *Recorder, a, b *node.Node) error
+}
+
+// LeadingSizes is a Subgraphs policy that checks the tensors a map maps
+// over (their vals) have the same leading size.
+type LeadingSizes interface {
+	// SameLeadingSize reports how the leading sizes of xs differ, or nil.
+	SameLeadingSize(xs []*node.Node) error
+}
+
 // ConstantPredicates is a Policy that wants to know of the conds whose
 // predicate was a constant (specialized: only the taken branch runs).
 type ConstantPredicates interface {
@@ -256,13 +274,13 @@ type traced struct {
 // the current graph), its placeholders named by names; with row, the
 // first input is one row of its node (map). single makes the output a
 // single value instead of a tuple (while_loop's cond_fn).
-func (r *Recorder) traceSub(what string, fn nn.Subfunc, inputs []*node.Node, names []string, row, single bool) (*traced, error) {
-	return r.traceSubWith(what, fn, inputs, names, row, single, false)
+func (r *Recorder) traceSub(what string, fn nn.Subfunc, inputs []*node.Node, names []string, rows int, single bool) (*traced, error) {
+	return r.traceSubWith(what, fn, inputs, names, rows, single, false)
 }
 
 // traceSubWith is traceSub; positional names lifted placeholders for
 // renaming to argN_1 (while_loop).
-func (r *Recorder) traceSubWith(what string, fn nn.Subfunc, inputs []*node.Node, names []string, row, single, positional bool) (*traced, error) {
+func (r *Recorder) traceSubWith(what string, fn nn.Subfunc, inputs []*node.Node, names []string, rows int, single, positional bool) (*traced, error) {
 	sub := r.policy.(Subgraphs)
 	s := &scope{
 		what: what, g: graph.New(), parent: r.scope, outer: r.g,
@@ -285,7 +303,7 @@ func (r *Recorder) traceSubWith(what string, fn nn.Subfunc, inputs []*node.Node,
 		}
 		s.inputs[p] = true
 		s.phOf[in], s.lifted[in] = p, p
-		if args[i], err = sub.SubgraphInput(r, p, in, row && i == 0); err != nil {
+		if args[i], err = sub.SubgraphInput(r, p, in, i < rows); err != nil {
 			return nil, err
 		}
 	}
@@ -454,18 +472,25 @@ func (r *Recorder) TraceCond(pred nn.Value, trueFn, falseFn nn.Subfunc, operands
 		ins[i], names[i] = n, n.Name()
 	}
 	tname, fname := r.subName("true_graph"), r.subName("false_graph")
-	tt, err := r.traceSub("cond: the true branch ("+tname+")", trueFn, ins, names, false, false)
+	tt, err := r.traceSub("cond: the true branch ("+tname+")", trueFn, ins, names, 0, false)
 	if err != nil {
 		return nn.None, err
 	}
-	ft, err := r.traceSub("cond: the false branch ("+fname+")", falseFn, ins, names, false, false)
+	ft, err := r.traceSub("cond: the false branch ("+fname+")", falseFn, ins, names, 0, false)
 	if err != nil {
 		return nn.None, err
 	}
 	if len(tt.outs) != len(ft.outs) || tt.tuple != ft.tuple {
 		return nn.None, fmt.Errorf("cond: the true branch (%s) returns %d values, the false branch (%s) %d: both branches must return the same number of tensors", tname, len(tt.outs), fname, len(ft.outs))
 	}
+	merger, merges := r.policy.(BranchMerger)
 	for i := range tt.outs {
+		if merges {
+			if err := merger.MergeBranches(r, tt.outs[i], ft.outs[i]); err != nil {
+				return nn.None, fmt.Errorf("cond: output %d differs between the true branch (%s) and the false branch (%s): %w", i, tname, fname, err)
+			}
+			continue
+		}
 		if err := sub.SameValue(tt.outs[i], ft.outs[i]); err != nil {
 			return nn.None, fmt.Errorf("cond: output %d differs between the true branch (%s) and the false branch (%s): %w", i, tname, fname, err)
 		}
@@ -573,11 +598,11 @@ func (r *Recorder) TraceWhileLoop(condFn, bodyFn nn.Subfunc, carried, additional
 		return out
 	}
 	cname, bname := r.subName("while_loop_cond_graph"), r.subName("while_loop_body_graph")
-	ct, err := r.traceSubWith("while_loop: cond_fn ("+cname+")", condFn, ins, names(len(ins)), false, true, true)
+	ct, err := r.traceSubWith("while_loop: cond_fn ("+cname+")", condFn, ins, names(len(ins)), 0, true, true)
 	if err != nil {
 		return nil, err
 	}
-	bt, err := r.traceSubWith("while_loop: body_fn ("+bname+")", bodyFn, ins, names(len(ins)), false, false, true)
+	bt, err := r.traceSubWith("while_loop: body_fn ("+bname+")", bodyFn, ins, names(len(ins)), 0, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -637,25 +662,35 @@ func (r *Recorder) TraceWhileLoop(condFn, bodyFn nn.Subfunc, carried, additional
 	return r.results(n, len(carried), func(i int) *node.Node { return ins[i] }, nil)
 }
 
-// TraceMap records map_impl(body_fn, [xs], args) (nn's
-// controlFlowTracer): the body is traced into body_graph_N on one row of
-// xs and the args (placeholders named as the operands), parameters and
-// buffers it reads lifted as extra args.
-func (r *Recorder) TraceMap(fn nn.Subfunc, xs nn.Value, args []nn.Value) (nn.Value, error) {
-	if _, ok := r.policy.(Subgraphs); !ok {
+// TraceMap records map_impl(body_fn, xs, args) (nn's controlFlowTracer):
+// the body is traced into body_graph_N on one row of each of xs (the
+// leaves of the mapped pytree, whose leading sizes must agree) and the
+// args (placeholders named as the operands), parameters and buffers it
+// reads lifted as extra args.
+func (r *Recorder) TraceMap(fn nn.Subfunc, xs []nn.Value, args []nn.Value) (nn.Value, error) {
+	sub, ok := r.policy.(Subgraphs)
+	if !ok {
 		return nn.None, errors.New("map: this tracer cannot record control flow")
+	}
+	if len(xs) == 0 {
+		return nn.None, errors.New("map: xs has no tensors to map over")
 	}
 	var ins []*node.Node
 	var names []string
-	for i, v := range append([]nn.Value{xs}, args...) {
+	for i, v := range append(slices.Clone(xs), args...) {
 		n, err := r.outerNode("map", i, v)
 		if err != nil {
 			return nn.None, err
 		}
 		ins, names = append(ins, n), append(names, n.Name())
 	}
+	if lc, ok := sub.(LeadingSizes); ok {
+		if err := lc.SameLeadingSize(ins[:len(xs)]); err != nil {
+			return nn.None, fmt.Errorf("map: %w", err)
+		}
+	}
 	bname := r.subName("body_graph")
-	bt, err := r.traceSub("map: the body ("+bname+")", fn, ins, names, true, false)
+	bt, err := r.traceSub("map: the body ("+bname+")", fn, ins, names, len(xs), false)
 	if err != nil {
 		return nn.None, err
 	}
@@ -676,11 +711,15 @@ func (r *Recorder) TraceMap(fn nn.Subfunc, xs nn.Value, args []nn.Value) (nn.Val
 	if err != nil {
 		return nn.None, err
 	}
+	mapped := node.List{}
+	for _, n := range all[:len(xs)] {
+		mapped = append(mapped, n)
+	}
 	rest := node.List{}
-	for _, n := range all[1:] {
+	for _, n := range all[len(xs):] {
 		rest = append(rest, n)
 	}
-	n, err := r.Create(node.CallFunction, hop("map_impl"), []node.Arg{bg, node.List{all[0]}, rest}, nil, "map_impl", nil)
+	n, err := r.Create(node.CallFunction, hop("map_impl"), []node.Arg{bg, mapped, rest}, nil, "map_impl", nil)
 	if err != nil {
 		return nn.None, err
 	}

@@ -633,6 +633,18 @@ func (r *Recorder) OpArg(v any, typ string) (node.Arg, error) {
 			return nil, errors.New("a symbolic value of another trace")
 		}
 		return r.localArg(r.policy.Symbolic(r, x))
+	case interface{ SliceParts() [3]nn.Value }:
+		// A slice with a symbolic part (x[:n], n := k.Item()): a slice
+		// argument whose parts are the values' arguments.
+		var parts [3]node.Arg
+		for i, p := range x.SliceParts() {
+			a, err := r.Arg(p)
+			if err != nil {
+				return nil, fmt.Errorf("slice part %d: %w", i, err)
+			}
+			parts[i] = a
+		}
+		return node.Slice{Start: parts[0], Stop: parts[1], Step: parts[2]}, nil
 	}
 	return nil, fmt.Errorf("cannot record a %T in a graph", v)
 }

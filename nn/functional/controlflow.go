@@ -43,8 +43,12 @@ func WhileLoop(condFn func(vals ...nn.Value) nn.Value, bodyFn func(vals ...nn.Va
 
 // Map is torch's map (torch.ops.higher_order.map_impl): fn(xs[i], args...)
 // for every i along xs's leading dimension, the results (a tensor, or a
-// tuple of tensors) stacked along a new leading dimension. Traced, it is
-// one map_impl node whose body is a subgraph (body_graph_0).
+// tuple of tensors) stacked along a new leading dimension. xs may be a
+// pytree of tensors (nn.Tuple(a, b), nested tuples), as torch's map
+// takes: fn then gets the same structure of rows (a[i], b[i]), and every
+// tensor of xs must have the same leading size. Traced, it is one
+// map_impl node whose body is a subgraph (body_graph_0) mapping over the
+// leaves ([a, b]), as torch.export 2.6 records it.
 func Map(fn func(x nn.Value, args ...nn.Value) nn.Value, xs nn.Value, args ...nn.Value) nn.Value {
 	return nn.RunMap(fn, xs, args)
 }

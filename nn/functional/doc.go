@@ -49,7 +49,8 @@
 // Cond (torch.cond), WhileLoop (torch's while_loop) and Map (torch's map)
 // take Go functions as branches and bodies. Eagerly they run them: Cond
 // the taken branch, WhileLoop until its condition is false, Map once per
-// row of xs, results stacked. Traced (fx.SymbolicTrace, export.Export)
+// row of xs (a tensor or a tuple of tensors, as torch's map takes a
+// pytree), results stacked. Traced (fx.SymbolicTrace, export.Export)
 // they are recorded as one higher-order node each, every branch and body
 // traced into a subgraph, so a decision on tensor data or on a dynamic
 // size stays in the program:
