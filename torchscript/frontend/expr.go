@@ -637,7 +637,7 @@ func (e *emitter) attr(at *syntax.Attribute, base sugared, name string) (sugared
 		return e.constant(c, t), nil
 	case classValue:
 		if name == "__new__" {
-			return newValue{b.c}, nil
+			return newValue(b), nil
 		}
 		// a method through its class, self passed explicitly (how the
 		// serializer calls a submodule's hooks: ClassValue::attr's

@@ -670,7 +670,7 @@ func sizeOp(in []any) (any, bool, error) {
 		}
 		nd, err := tensor.NormDim(int(d), t.Dim())
 		if err != nil {
-			return nil, true, fmt.Errorf("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -t.Dim(), t.Dim()-1, d)
+			return nil, true, torchErr("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -t.Dim(), t.Dim()-1, d)
 		}
 		return int64(t.Size(nd)), true, nil
 	}
@@ -776,7 +776,7 @@ func convBool(in []any) (any, bool, error) {
 				break
 			}
 			if x.Numel() != 1 {
-				return nil, fmt.Errorf("Boolean value of Tensor with more than one value is ambiguous")
+				return nil, torchErr("Boolean value of Tensor with more than one value is ambiguous")
 			}
 			it, err := x.Item()
 			if err != nil {
@@ -818,7 +818,7 @@ func scalarImplicit(in []any) (any, bool, error) {
 			return nil, fmt.Errorf("expected Tensor, got %s", TypeName(v))
 		}
 		if t.Dim() != 0 {
-			return nil, fmt.Errorf("Cannot input a tensor of dimension other than 0 as a scalar argument")
+			return nil, torchErr("Cannot input a tensor of dimension other than 0 as a scalar argument")
 		}
 		return item(t)
 	})
@@ -870,7 +870,7 @@ func formatOp(in []any) (any, bool, error) {
 		}
 		b.WriteString(f[:i])
 		if used >= len(args) {
-			return nil, true, fmt.Errorf("Too few arguments for format string: %s", in[0])
+			return nil, true, torchErr("Too few arguments for format string: %s", in[0])
 		}
 		b.WriteString(Str(args[used]))
 		used++

@@ -852,7 +852,7 @@ func (fr *frame) unpack(n *ir.Node, what string) error {
 		return fmt.Errorf("expected a %s, got %s", what, TypeName(x))
 	}
 	if len(items) != len(n.Outputs) {
-		return fmt.Errorf("Expected %d elements in a list but found %d", len(n.Outputs), len(items))
+		return torchErr("Expected %d elements in a list but found %d", len(n.Outputs), len(items))
 	}
 	return fr.setOutputs(n, append([]any(nil), items...))
 }

@@ -404,7 +404,7 @@ func Equal(a, b any) (bool, error) {
 			return true, nil
 		}
 		if x.Numel() != 1 || y.Numel() != 1 {
-			return false, fmt.Errorf("Boolean value of Tensor with more than one value is ambiguous")
+			return false, torchErr("Boolean value of Tensor with more than one value is ambiguous")
 		}
 		xv, err := x.Item()
 		if err != nil {
@@ -731,3 +731,7 @@ func ScalarTypeCode(dt tensor.DType) int64 {
 	}
 	return -1
 }
+
+// torchErr makes an error whose message is PyTorch's own, capitalized as
+// PyTorch writes it, so that users can search for it.
+func torchErr(format string, a ...any) error { return fmt.Errorf(format, a...) }
