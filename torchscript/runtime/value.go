@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"github.com/gofx/gofx/torchscript/ir"
 	"math"
 	"strconv"
 	"strings"
@@ -622,7 +623,7 @@ func writeValue(b *strings.Builder, v any, quote bool) {
 		}
 	case string:
 		if quote {
-			b.WriteString(quoteString(x))
+			b.WriteString(ir.QuoteString(x))
 		} else {
 			b.WriteString(x)
 		}
@@ -677,44 +678,6 @@ func writeValue(b *strings.Builder, v any, quote bool) {
 	default:
 		fmt.Fprintf(b, "%v", v)
 	}
-}
-
-// quoteString quotes s as c10::printQuotedString does: double quotes,
-// with \" \\ \n \t ... escaped and other control bytes as octal.
-func quoteString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '\\':
-			b.WriteString(`\\`)
-		case '"':
-			b.WriteString(`\"`)
-		case '\a':
-			b.WriteString(`\a`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\v':
-			b.WriteString(`\v`)
-		default:
-			if c < 0x20 || c == 0x7f {
-				fmt.Fprintf(&b, "\\%03o", c)
-			} else {
-				b.WriteByte(c)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // scalarTypeCodes are c10::ScalarType's numbers, which TorchScript uses
