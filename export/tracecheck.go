@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -392,40 +393,148 @@ func source(n *node.Node) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// lineDiff is difflib.ndiff's form of the line diff of a and b, over
-// their longest common subsequence.
+// lineDiff is difflib.ndiff's form of the line diff of a and b: lines of
+// both prefixed "  ", of a only "- ", of b only "+ "; in a run of changed
+// lines, a line of a and one of b that are alike (PyTorch's example:
+// "return (%15)" and "return (%19)") are paired, each followed by a "? "
+// line marking the characters that differ (^ replaced, - deleted,
+// + inserted).
 func lineDiff(a, b []string) string {
-	n, m := len(a), len(b)
-	lcs := make([][]int, n+1)
+	ops := lcsOps(len(a), len(b), func(i, j int) bool { return a[i] == b[j] })
+	var out []string
+	i, j := 0, 0
+	for k := 0; k < len(ops); {
+		if ops[k] == '=' {
+			out = append(out, "  "+a[i])
+			i, j, k = i+1, j+1, k+1
+			continue
+		}
+		i0, j0 := i, j
+		for ; k < len(ops) && ops[k] != '='; k++ {
+			if ops[k] == '-' {
+				i++
+			} else {
+				j++
+			}
+		}
+		out = fancyReplace(out, a[i0:i], b[j0:j])
+	}
+	return strings.Join(out, "\n")
+}
+
+// lcsOps aligns two sequences of lengths n and m by their longest common
+// subsequence: '=' (both), '-' (the first only), '+' (the second only).
+func lcsOps(n, m int, eq func(i, j int) bool) []byte {
+	lcs := make([][]int32, n+1)
 	for i := range lcs {
-		lcs[i] = make([]int, m+1)
+		lcs[i] = make([]int32, m+1)
 	}
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
+			if eq(i, j) {
 				lcs[i][j] = lcs[i+1][j+1] + 1
 			} else {
 				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
 			}
 		}
 	}
-	var out []string
+	var ops []byte
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {
-		case i < n && j < m && a[i] == b[j]:
-			out = append(out, "  "+a[i])
+		case i < n && j < m && eq(i, j):
+			ops = append(ops, '=')
+			i, j = i+1, j+1
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
+			ops = append(ops, '-')
 			i++
-			j++
-		case j < m && (i == n || lcs[i][j+1] > lcs[i+1][j]):
-			out = append(out, "+ "+b[j])
-			j++
 		default:
-			out = append(out, "- "+a[i])
-			i++
+			ops = append(ops, '+')
+			j++
 		}
 	}
-	return strings.Join(out, "\n")
+	return ops
+}
+
+// fancyReplace writes a run of changed lines as ndiff does: the most alike
+// pair (similarity at least 0.75) with its "? " lines, the lines before it
+// and after it recursively; without such a pair, the lines of a then
+// those of b.
+func fancyReplace(out, a, b []string) []string {
+	best, bi, bj := 0.74, -1, -1
+	if len(a)*len(b) <= 400 {
+		for i := range a {
+			for j := range b {
+				if r := ratio(a[i], b[j]); r > best {
+					best, bi, bj = r, i, j
+				}
+			}
+		}
+	}
+	if bi < 0 {
+		for _, l := range a {
+			out = append(out, "- "+l)
+		}
+		for _, l := range b {
+			out = append(out, "+ "+l)
+		}
+		return out
+	}
+	out = fancyReplace(out, a[:bi], b[:bj])
+	ha, hb := hints(a[bi], b[bj])
+	out = append(out, "- "+a[bi])
+	if ha != "" {
+		out = append(out, "? "+ha)
+	}
+	out = append(out, "+ "+b[bj])
+	if hb != "" {
+		out = append(out, "? "+hb)
+	}
+	return fancyReplace(out, a[bi+1:], b[bj+1:])
+}
+
+// ratio is the similarity of two lines: twice the characters in common
+// over the characters of both (difflib's SequenceMatcher.ratio).
+func ratio(a, b string) float64 {
+	if len(a)+len(b) == 0 {
+		return 1
+	}
+	common := 0
+	for _, op := range lcsOps(len(a), len(b), func(i, j int) bool { return a[i] == b[j] }) {
+		if op == '=' {
+			common++
+		}
+	}
+	return 2 * float64(common) / float64(len(a)+len(b))
+}
+
+// hints returns ndiff's "? " lines of a paired line: ^ under characters
+// replaced, - under those only a has, + under those only b has.
+func hints(a, b string) (ha, hb string) {
+	ops := lcsOps(len(a), len(b), func(i, j int) bool { return a[i] == b[j] })
+	var x, y []byte
+	for k := 0; k < len(ops); {
+		if ops[k] == '=' {
+			x, y = append(x, ' '), append(y, ' ')
+			k++
+			continue
+		}
+		da, db := 0, 0
+		for ; k < len(ops) && ops[k] != '='; k++ {
+			if ops[k] == '-' {
+				da++
+			} else {
+				db++
+			}
+		}
+		ca, cb := byte('-'), byte('+')
+		if da > 0 && db > 0 {
+			ca, cb = '^', '^'
+		}
+		x = append(x, bytes.Repeat([]byte{ca}, da)...)
+		y = append(y, bytes.Repeat([]byte{cb}, db)...)
+	}
+	return strings.TrimRight(string(x), " "), strings.TrimRight(string(y), " ")
 }
 
 // runTrace runs the program's graph on the check input's leaves, without
