@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gofx/gofx/graph"
@@ -136,10 +137,14 @@ type OutputDiff struct {
 	Index   int    // the output's index among the tensor outputs (0-based)
 	Against string // "Go function" or "repeated trace"
 	// Detail is the comparison's message, as torch.testing.assert_close
-	// words it: the shapes or dtypes that differ, or the first element
-	// not within tolerance and how many others.
+	// (PyTorch 2.6) words it: the shapes that differ, or the mismatched
+	// elements and the greatest absolute and relative differences.
 	Detail     string
 	MaxAbsDiff float64 // NaN when the shapes differ
+	MaxRelDiff float64 // |got - want| / |want|, NaN when the shapes differ
+	At         []int   // the index of the greatest absolute difference
+	// Mismatched of Total elements are not within tolerance.
+	Mismatched, Total int
 }
 
 func (e *TraceCheckError) Error() string {
@@ -321,8 +326,8 @@ func diagnose(e *TraceCheckError, ep, check *ExportedProgram) {
 		if x == nil || y == nil {
 			continue // the graphs differ already
 		}
-		if detail, diff, ok := assertClose(x, y, 1e-5, 0); !ok {
-			e.Constant = &ConstantDiff{Name: in.Name, MaxAbsDiff: diff, Detail: detail}
+		if c := assertClose(x, y, 1e-5, 0); c.detail != "" {
+			e.Constant = &ConstantDiff{Name: in.Name, MaxAbsDiff: c.maxAbs, Detail: c.detail}
 			return
 		}
 	}
@@ -608,8 +613,9 @@ func compareOutputs(got, want nn.Value, against string, rtol float64) *OutputDif
 			Detail: fmt.Sprintf("the trace returned %d tensors, the %s %d", len(g), against, len(w))}
 	}
 	for i := range g {
-		if detail, diff, ok := assertClose(g[i], w[i], rtol, defaultAtol(g[i], w[i])); !ok {
-			return &OutputDiff{Index: i, Against: against, Detail: detail, MaxAbsDiff: diff}
+		if c := assertClose(g[i], w[i], rtol, defaultAtol(g[i], w[i])); c.detail != "" {
+			return &OutputDiff{Index: i, Against: against, Detail: c.detail, MaxAbsDiff: c.maxAbs, MaxRelDiff: c.maxRel,
+				At: c.at, Mismatched: c.mismatched, Total: c.total}
 		}
 	}
 	return nil
@@ -630,39 +636,90 @@ func defaultAtol(a, b *tensor.Tensor) float64 {
 	return max(atol(a.DType()), atol(b.DType()))
 }
 
+// closeness is the outcome of comparing two tensors element by element.
+type closeness struct {
+	detail            string // assert_close's message; "" when close
+	maxAbs, maxRel    float64
+	at                []int // the index of the greatest absolute difference
+	mismatched, total int
+}
+
 // assertClose compares a and b as torch.testing.assert_close does (as
-// float64, NaN equal to NaN) and words the first mismatch as it does.
-func assertClose(a, b *tensor.Tensor, rtol, atol float64) (detail string, maxDiff float64, ok bool) {
+// float64, NaN equal to NaN) and words a mismatch as PyTorch 2.6 does
+// ("Tensor-likes are not close!", the mismatched elements, the greatest
+// absolute and relative differences and where they are).
+func assertClose(a, b *tensor.Tensor, rtol, atol float64) closeness {
 	if !slices.Equal(a.Shape(), b.Shape()) {
-		return fmt.Sprintf("The values for attribute 'shape' do not match: %v != %v.", a.Shape(), b.Shape()), math.NaN(), false
+		return closeness{detail: fmt.Sprintf("The values for attribute 'shape' do not match: %v != %v.", torchSize(a.Shape()), torchSize(b.Shape())),
+			maxAbs: math.NaN(), maxRel: math.NaN()}
 	}
 	av, bv := a.Contiguous().Float64s(), b.Contiguous().Float64s()
-	first, bad := -1, 0
+	c := closeness{total: len(av)}
+	absAt, relAt := -1, -1
 	for i := range av {
 		x, y := av[i], bv[i]
-		d := math.Abs(x - y)
 		if math.IsNaN(x) && math.IsNaN(y) || x == y {
 			continue
 		}
-		if math.IsNaN(d) || math.IsInf(d, 0) {
-			maxDiff = math.Inf(1)
-		} else {
-			maxDiff = max(maxDiff, d)
+		d := math.Abs(x - y)
+		if math.IsNaN(d) {
+			d = math.Inf(1)
+		}
+		r := d / math.Abs(y)
+		if absAt < 0 || d > c.maxAbs {
+			c.maxAbs, absAt = d, i
+		}
+		if relAt < 0 || r > c.maxRel {
+			c.maxRel, relAt = r, i
 		}
 		if !(d <= atol+rtol*math.Abs(y)) {
-			bad++
-			if first < 0 {
-				first = i
-			}
+			c.mismatched++
 		}
 	}
-	if bad == 0 {
-		return "", maxDiff, true
+	if c.mismatched == 0 {
+		return c
 	}
-	idx := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(unravel(first, a.Shape()))), ", "), "[]")
-	detail = fmt.Sprintf("Not within tolerance rtol=%g atol=%g at input[%s] (%v vs. %v) and %d other locations (%.2f%%); greatest absolute difference: %g",
-		rtol, atol, idx, av[first], bv[first], bad-1, 100*float64(bad)/float64(len(av)), maxDiff)
-	return detail, maxDiff, false
+	c.at = unravel(absAt, a.Shape())
+	c.detail = fmt.Sprintf("Tensor-likes are not close!\n\nMismatched elements: %d / %d (%.1f%%)\n"+
+		"Greatest absolute difference: %s at index %s (up to %s allowed)\n"+
+		"Greatest relative difference: %s at index %s (up to %s allowed)",
+		c.mismatched, c.total, 100*float64(c.mismatched)/float64(c.total),
+		pyFloat(c.maxAbs), pyIndex(c.at), pyFloat(atol),
+		pyFloat(c.maxRel), pyIndex(unravel(relAt, a.Shape())), pyFloat(rtol))
+	return c
+}
+
+// pyFloat formats x as Python's repr does (1e-05, 2.53125, inf).
+func pyFloat(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsNaN(x):
+		return "nan"
+	case x == math.Trunc(x) && math.Abs(x) < 1e16:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// pyIndex formats an index as a Python tuple: (0, 0), (3,).
+func pyIndex(idx []int) string {
+	parts := make([]string, len(idx))
+	for i, k := range idx {
+		parts[i] = strconv.Itoa(k)
+	}
+	if len(parts) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func torchSize(shape []int) string {
+	parts := make([]string, len(shape))
+	for i, k := range shape {
+		parts[i] = strconv.Itoa(k)
+	}
+	return "torch.Size([" + strings.Join(parts, ", ") + "])"
 }
 
 func unravel(i int, shape []int) []int {

@@ -3,6 +3,7 @@ package export_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -149,7 +150,7 @@ func TestCheckInputs(t *testing.T) {
 				assert.Contains(t, err.Error(), "ERROR: Graphs differed across invocations!")
 				require.NotNil(t, e.Diverging)
 				assert.Equal(t, tc.trace, e.Diverging.Trace)
-				assert.Contains(t, e.Diverging.TraceSource+e.Diverging.CheckSource, "tracecheck_test.go:30 in export_test.(*loopInTraced).Forward")
+				assert.Contains(t, e.Diverging.TraceSource+e.Diverging.CheckSource, fmt.Sprintf("tracecheck_test.go:%d in export_test.(*loopInTraced).Forward", loopBodyLine(t)))
 			} else {
 				assert.Empty(t, e.GraphDiff)
 			}
@@ -220,4 +221,77 @@ func TestCheckInputsErrors(t *testing.T) {
 	_, err = export.Export(newLoopInTraced(), []any{randT(1, 3, 4)}, nil,
 		export.CheckInputs([]any{randT(2, 3, 4)}), export.CheckTolerance(0))
 	require.NoError(t, err)
+}
+
+// TestCheckInputsMatchesPyTorch compares the check of the seed's loop
+// with what torch.jit.trace 2.6 reports for the same function and inputs
+// (testdata/tracecheck/loop_in_traced_fn.txt, made by make_reference.py):
+// the graph diff adds the same operators (one select, one mul: the loop's
+// extra step), and the output mismatch has the same numbers, worded the
+// same.
+func TestCheckInputsMatchesPyTorch(t *testing.T) {
+	ref, err := os.ReadFile("testdata/tracecheck/loop_in_traced_fn.txt")
+	require.NoError(t, err)
+	full := func(shape ...int) *tensor.Tensor {
+		x, err := tensor.Full(tensor.Float32, 1.5, shape...)
+		require.NoError(t, err)
+		return x
+	}
+	_, err = export.Export(newLoopInTraced(), []any{full(3, 4, 5)}, nil,
+		export.CheckInputs([]any{full(4, 5, 6)}, []any{full(2, 3, 4)}))
+	var e *export.TraceCheckError
+	require.True(t, errors.As(err, &e), "%v", err)
+	assert.Equal(t, export.GraphsDiffered, e.Kind)
+	assert.Equal(t, 0, e.Check)
+
+	// Net operators added by the diff: PyTorch's aten::select and
+	// aten::mul, gofx's aten.select.int and aten.mul.Tensor.
+	netOps := func(diff string, ops map[string]string) map[string]int {
+		out := map[string]int{}
+		for _, l := range strings.Split(diff, "\n") {
+			l = strings.TrimPrefix(l, "\t\t")
+			for name, spelling := range ops {
+				if !strings.Contains(l, spelling) {
+					continue
+				}
+				switch {
+				case strings.HasPrefix(l, "+ "):
+					out[name]++
+				case strings.HasPrefix(l, "- "):
+					out[name]--
+				}
+			}
+		}
+		return out
+	}
+	want := netOps(string(ref), map[string]string{"select": "aten::select(", "mul": "aten::mul("})
+	got := netOps(e.GraphDiff, map[string]string{"select": "aten.select.int", "mul": "aten.mul.Tensor"})
+	assert.Equal(t, map[string]int{"select": 1, "mul": 1}, want)
+	assert.Equal(t, want, got)
+	assert.Contains(t, string(ref), "ERROR: Graphs differed across invocations!")
+	assert.Contains(t, err.Error(), "ERROR: Graphs differed across invocations!")
+
+	// The output: PyTorch's warning's detailed error, line for line.
+	require.NotNil(t, e.Output)
+	i := strings.Index(string(ref), "Tensor-likes are not close!")
+	require.GreaterOrEqual(t, i, 0)
+	assert.Equal(t, strings.TrimSpace(string(ref)[i:]), e.Output.Detail)
+	assert.Equal(t, 0, e.Output.Index)
+	assert.Contains(t, string(ref), "Output nr 1. of the traced function does not match the corresponding output of the Python function.")
+	assert.Equal(t, []int{0, 0}, e.Output.At)
+	assert.Equal(t, 30, e.Output.Mismatched)
+	assert.Equal(t, 30, e.Output.Total)
+}
+
+// loopBodyLine is the line of loopInTraced's loop body in this file.
+func loopBodyLine(t *testing.T) int {
+	src, err := os.ReadFile("tracecheck_test.go")
+	require.NoError(t, err)
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.TrimSpace(l) == "result = result.Mul(x.Index(i))" {
+			return i + 1
+		}
+	}
+	t.Fatal("no loop body in tracecheck_test.go")
+	return 0
 }
