@@ -187,6 +187,10 @@ func (e *TraceCheckError) Error() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// Unwrap returns the error of the run on the check input (CheckRunFailed),
+// or nil.
+func (e *TraceCheckError) Unwrap() error { return e.Err }
+
 func nodeDiff(a, b string) string {
 	var lines []string
 	if a != "" {

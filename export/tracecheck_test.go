@@ -166,6 +166,7 @@ func TestCheckInputs(t *testing.T) {
 			assert.Equal(t, tc.ran, e.Ran)
 			if tc.ran != "" {
 				assert.Error(t, e.Err)
+				assert.Equal(t, e.Err, errors.Unwrap(err))
 				assert.Contains(t, err.Error(), "encountered an exception while running the "+tc.ran)
 			}
 			if tc.kind == export.ConstantsDiffered {
