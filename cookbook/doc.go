@@ -83,4 +83,10 @@
 //     function with a parameter and an extra input to every row, recorded
 //     as map_impl with a body graph; the same numbers as the whole-matrix
 //     computation. torch.export: torch's map (map_impl).
+//   - Example_traceCheck (example_trace_check_test.go): the seed's
+//     "Automatic Trace Checking": a Go loop over x.Size(0) is unrolled by
+//     the trace; export.CheckInputs traces again on inputs of other sizes
+//     and reports the graph diff, the first diverging node and the first
+//     differing output; a dynamic dimension makes Export refuse the same
+//     loop with its guard. torch.jit: trace with check_inputs.
 package cookbook

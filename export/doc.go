@@ -169,6 +169,34 @@
 // check on larger expressions narrows what the exporter knows but is not
 // asserted at run time.
 //
+// # Trace checking
+//
+// An exported program is a trace: Go code ran once on the example
+// inputs, and what it decided from Go values (a static size read with
+// Size, a loop over it, a tensor it made itself) is baked into the graph.
+// The CheckInputs option is torch.jit.trace's check_inputs (the seed's
+// "Automatic Trace Checking"): Export traces the module again on each
+// check input and compares the graphs as printed (without users' counts,
+// so only the computation counts); it compares the constant tensors the
+// two traces lifted; it runs the first trace's graph on the check input
+// (its Module, without the input checks Run makes: the sizes the trace
+// baked in are what is checked) and compares its tensor outputs with the
+// Go Forward's and then with the repeated trace's, within CheckTolerance
+// (torch.testing's assert_close). The first check input that fails gives
+// a *TraceCheckError, whose Error prints as PyTorch's TracingCheckError:
+// "ERROR: Graphs differed across invocations!" with the graph diff in
+// difflib.ndiff's form (- and + lines, "? " lines marking the characters
+// that differ in alike lines), the first diverging operator with the Go
+// lines that made each side, "ERROR: Tensor-valued Constant nodes
+// differed in value across invocations", the first output not within
+// tolerance (which PyTorch only warns about), "Trace had nondeterministic
+// nodes" when the trace has random operators (dropout in training mode,
+// rand, bernoulli: PyTorch's Node::isNondeterministic list), and the
+// error of a run on the check input. Its fields give the same parts to
+// programs (Kind, GraphDiff, Diverging, Constant, Output). The seed's
+// loop over x.size(0) is ExampleCheckInputs; declaring the dimension
+// dynamic instead makes Export refuse the loop with its guard.
+//
 // # Programs from parts, and pytrees
 //
 // New assembles a program from its parts (Parts: graph, signature with

@@ -23,6 +23,10 @@ type config struct {
 	table   decomp.Table
 	allAuto bool
 	report  *[]Specialization
+	// checks, checkTol: CheckInputs and CheckTolerance (tracecheck.go).
+	checks      [][]any
+	checkTol    float64
+	checkTolSet bool
 }
 
 // Kwargs passes inputs by name (the names of the module's Forward
@@ -64,6 +68,9 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 	cfg := config{table: decomp.Core()}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if len(cfg.checks) > 0 {
+		return exportChecked(m, args, dims, cfg, opts)
 	}
 	if cfg.allAuto || usesAuto(dims) {
 		return exportAuto(m, args, dims, cfg, opts)
