@@ -1,0 +1,30 @@
+# Makes the archives TestRefused expects Convert to refuse (PyTorch 2.6):
+#   ../../../../shared/tools/torch2 gen_refused.py
+import torch
+
+
+class Counter(torch.nn.Module):
+    """Writes an attribute: not functional."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def forward(self, x):
+        self.calls += 1
+        return x + self.calls
+
+
+class Doubling(torch.nn.Module):
+    """A while loop on tensor data."""
+
+    def forward(self, x):
+        while bool(x.sum() < 100.0):
+            x = x * 2.0
+        return x
+
+
+for name, m in [("counter", Counter()), ("doubling", Doubling())]:
+    torch.jit.save(torch.jit.script(m), name + ".pt")
+
+# max_branch.script.pt (the Example's) is ../shared/torchscript/max_branch.script.pt.
