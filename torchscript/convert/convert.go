@@ -918,7 +918,10 @@ func (c *converter) loop(n *ir.Node, e env, in []any) error {
 	}
 	cont, ok := in[1].(bool)
 	if !ok {
-		return c.fail(n, "the loop condition depends on tensor data: %w (not converted to while_loop)", ErrNotFunctional)
+		if p, isPred := in[1].(*predicate); isPred {
+			return c.whileLoop(n, e, max, p, in[2:])
+		}
+		return c.fail(n, "the loop condition is a %s, not a bool", runtime.TypeName(in[1]))
 	}
 	carried := append([]any(nil), in[2:]...)
 	b := n.Blocks[0]
@@ -935,9 +938,92 @@ func (c *converter) loop(n *ir.Node, e env, in []any) error {
 			return err
 		}
 		if cont, ok = out[0].(bool); !ok {
-			return c.fail(n, "the loop condition depends on tensor data: %w (not converted to while_loop)", ErrNotFunctional)
+			return c.fail(n, "the loop condition becomes data-dependent after %d iterations: %w (a while_loop needs it from the start)", i+1, ErrNotFunctional)
 		}
 		carried = out[1:]
 	}
 	return c.set(n, e, carried)
+}
+
+// infiniteTrips is the trip count TorchScript gives a while loop.
+const infiniteTrips = 1<<63 - 1
+
+// whileLoop records torch's while_loop for a while loop on tensor data:
+// the condition (a one-element bool tensor) is carried with the loop's
+// values, the traced values the body reads are its additional inputs.
+// The loop must be a while (no trip count), carry tensors only and not
+// read its iteration number.
+func (c *converter) whileLoop(n *ir.Node, e env, max int64, p *predicate, carried []any) (err error) {
+	b := n.Blocks[0]
+	switch {
+	case max != infiniteTrips:
+		return c.fail(n, "a for loop with a condition on tensor data: %w (while_loop carries no trip count)", ErrNotFunctional)
+	case len(b.Params[0].Uses()) > 0:
+		return c.fail(n, "the loop reads its iteration number: %w (while_loop carries tensors only)", ErrNotFunctional)
+	}
+	init := []nn.Value{p.t}
+	for i, v := range carried {
+		x, ok := v.(nn.Value)
+		if !ok || !x.IsTensor() && !x.IsSymbolic() {
+			return c.fail(n, "loop-carried value %d is a %s: %w (while_loop carries tensors only)", i, runtime.TypeName(v), ErrNotFunctional)
+		}
+		init = append(init, x)
+	}
+	var extra []nn.Value
+	var extraVals []*ir.Value
+	for _, v := range freeValues(n) {
+		x := e[v]
+		if nv, ok := x.(nn.Value); ok && nv.IsSymbolic() {
+			extra = append(extra, nv)
+			extraVals = append(extraVals, v)
+		} else if symbolic(x) {
+			return c.fail(n, "the loop reads %%%s, a container of traced values: %w", v.Name(), ErrNotFunctional)
+		}
+	}
+	body := func(vals ...nn.Value) []nn.Value {
+		sub := env{}
+		for k, v := range e {
+			sub[k] = v
+		}
+		sub[b.Params[0]] = int64(0) // unused (checked above)
+		for j, prm := range b.Params[1:] {
+			sub[prm] = vals[1+j]
+		}
+		for j, v := range extraVals {
+			sub[v] = vals[len(init)+j]
+		}
+		out, err := c.block(b, sub)
+		if err != nil {
+			panic(err)
+		}
+		next, ok := out[0].(*predicate)
+		if !ok {
+			panic(c.fail(n, "the body's condition is a %s, not a traced bool: %w", runtime.TypeName(out[0]), ErrNotFunctional))
+		}
+		res := []nn.Value{next.t}
+		for j, o := range out[1:] {
+			v, err := toNN(o)
+			if err != nil {
+				panic(c.fail(n, "loop-carried value %d: %v", j, err))
+			}
+			res = append(res, v)
+		}
+		return res
+	}
+	cond := func(vals ...nn.Value) nn.Value { return vals[0] }
+	defer func() {
+		if r := recover(); r != nil {
+			if x, ok := r.(error); ok {
+				err = c.wrap(n, x)
+				return
+			}
+			panic(r)
+		}
+	}()
+	out := functional.WhileLoop(cond, body, init, extra)
+	res := make([]any, len(out)-1)
+	for i, v := range out[1:] {
+		res[i] = v
+	}
+	return c.set(n, e, res)
 }

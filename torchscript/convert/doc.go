@@ -41,16 +41,22 @@
 //     range(n), over x.size(0) with a static size, a while on ints) is
 //     unrolled, list-building loops (outs.append(...)) included: the list
 //     is a value of the evaluation, not of the program.
+//   - A while loop on tensor data (while bool(x.sum() < 100): ...) whose
+//     carried values are tensors and which does not read its iteration
+//     number becomes functional.WhileLoop (higher_order.while_loop): the
+//     condition tensor is carried first, the traced values the body reads
+//     are its additional inputs. (PyTorch 2.6 saves such programs but
+//     cannot run them; gofx runs them.)
 //   - Non-tensor inputs (ints, strings) are specialized, as torch.export
 //     specializes them: the program holds their example values and
 //     refuses others.
 //
 // What is not functional is refused with an *Error that names the archive
 // (File), the node's kind and its source range in the archive's code, and
-// wraps ErrNotFunctional: attribute writes (prim::SetAttr), loops whose
-// trip count or condition depends on tensor data (a while_loop
-// conversion is not implemented), an if on tensor data that yields a
-// non-tensor (a break out of a loop), Python values read from tensors
-// (int(t), t.item()), forward hooks. Traced archives hold none of these
+// wraps ErrNotFunctional: attribute writes (prim::SetAttr), loops on
+// tensor data that carry non-tensors (an int counter), read their
+// iteration number or have a trip count, an if on tensor data that
+// yields a non-tensor (a break out of a loop), Python values read from
+// tensors (int(t), t.item()), forward hooks. Traced archives hold none of these
 // and always convert.
 package convert

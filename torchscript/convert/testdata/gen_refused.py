@@ -1,4 +1,4 @@
-# Makes the archives TestRefused expects Convert to refuse (PyTorch 2.6):
+# Makes the archives of TestRefused and TestWhileLoop (PyTorch 2.6):
 #   ../../../../shared/tools/torch2 gen_refused.py
 import torch
 
@@ -16,7 +16,7 @@ class Counter(torch.nn.Module):
 
 
 class Doubling(torch.nn.Module):
-    """A while loop on tensor data."""
+    """A while loop on tensor data: converts to while_loop."""
 
     def forward(self, x):
         while bool(x.sum() < 100.0):
@@ -24,7 +24,18 @@ class Doubling(torch.nn.Module):
         return x
 
 
-for name, m in [("counter", Counter()), ("doubling", Doubling())]:
+class Counting(torch.nn.Module):
+    """A while loop on tensor data carrying an int: refused."""
+
+    def forward(self, x):
+        n = 0
+        while bool(x.sum() < 100.0):
+            x = x * 2.0
+            n += 1
+        return x, n
+
+
+for name, m in [("counter", Counter()), ("doubling", Doubling()), ("counting", Counting())]:
     torch.jit.save(torch.jit.script(m), name + ".pt")
 
 # max_branch.script.pt (the Example's) is ../shared/torchscript/max_branch.script.pt.
