@@ -86,6 +86,11 @@ func Convert(m *torchscript.Module, args []any, opts ...Option) (ep *export.Expo
 	for _, o := range opts {
 		o(&cfg)
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			ep, err = nil, &Error{File: cfg.file, Err: fmt.Errorf("internal error: %v", r)}
+		}
+	}()
 	if c, ok := m.Type().Constant("__forward_hooks__"); ok && nonEmpty(c.Value) && cfg.method == "forward" {
 		return nil, &Error{File: cfg.file, Err: fmt.Errorf("the module %s has forward hooks: %w (convert the hooked methods one by one with Method)", m.Type().Name, ErrNotFunctional)}
 	}
