@@ -5,8 +5,9 @@
 // Load reads the archive (package archive: the zip, data.pkl and
 // constants.pkl through the restricted unpickler, tensors, code), builds
 // its objects as instances of the classes its code defines (package
-// frontend compiles that code to IR graphs, a function when it first runs)
-// and returns the root Module, whose Forward and Method(name).Run run on
+// frontend compiles that code to IR graphs, a function when it first runs;
+// an old archive's calls of operators whose meaning changed compile to
+// PyTorch's upgraders) and returns the root Module, whose Forward and Method(name).Run run on
 // package runtime's interpreter:
 //
 //	m, err := torchscript.Load("model.pt")

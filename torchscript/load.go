@@ -53,7 +53,7 @@ func FromArchive(a *archive.Archive) (*Module, error) {
 			return nil, false
 		}
 		return []byte(f.Text), true
-	}, &frontend.Options{Constants: consts})
+	}, &frontend.Options{Constants: consts, Version: int64(a.Version), Upgraders: upgraders()})
 	l := &loader{a: a, cu: cu, memo: map[any]any{}, hooks: map[string]Hooks{}}
 	l.in = runtime.NewInterpreter(nil)
 	l.in.Resolve = l.resolve
@@ -70,6 +70,17 @@ func FromArchive(a *archive.Archive) (*Module, error) {
 		return nil, fmt.Errorf("torchscript: data.pkl's root is a %s, not a module", runtime.TypeName(v))
 	}
 	return NewModule(obj, l.in, l.hooks)
+}
+
+// upgraders is the archive package's table of versioned operators in the
+// frontend's form: an old archive's calls of operators whose meaning
+// changed compile to their upgraders (integer div before version 4, ...).
+func upgraders() []frontend.Upgrader {
+	var out []frontend.Upgrader
+	for _, u := range archive.Upgraders() {
+		out = append(out, frontend.Upgrader{Op: u.Op, Before: u.Before, Name: u.Name, OldSchema: u.OldSchema, Source: u.Source})
+	}
+	return out
 }
 
 // constOf converts a constants.pkl value to the form the frontend's

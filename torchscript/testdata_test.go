@@ -3,7 +3,6 @@ package torchscript
 import (
 	"bytes"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,12 +16,17 @@ import (
 // test runs with nothing beside the repository) on their io.json cases:
 // loop_if and attributes from ../shared/torchscript, and root_hooks
 // (testdata/hooks/gen_hooks.py: a forward pre-hook and a forward hook on
-// the root, made with PyTorch 2.6).
+// the root, and hooks, with a submodule's hook too, made with PyTorch
+// 2.6), and div_v3 (testdata/upgraders/gen_div_v3.py: a version 3 archive
+// of torch.div, whose integer division truncates as PyTorch's upgrader
+// makes it).
 func TestTestdataArchives(t *testing.T) {
 	for _, c := range []struct{ archive, io string }{
 		{"testdata/loop_if.script.pt", "testdata/loop_if.io.json"},
 		{"testdata/attributes.script.pt", "testdata/attributes.io.json"},
 		{"testdata/hooks/root_hooks.script.pt", "testdata/hooks/root_hooks.io.json"},
+		{"testdata/hooks/hooks.script.pt", "testdata/hooks/hooks.io.json"},
+		{"testdata/upgraders/div_v3.script.pt", "testdata/upgraders/div_v3.io.json"},
 	} {
 		t.Run(c.archive, func(t *testing.T) {
 			m, err := Load(c.archive)
@@ -33,23 +37,6 @@ func TestTestdataArchives(t *testing.T) {
 				assert.True(t, r.Passed(), "case %d (%s): %v", i, r.Note, r.Err)
 			}
 		})
-	}
-}
-
-// TestSubmoduleHook: a submodule's forward hook is compiled into its
-// caller's code as a call of the class's method
-// (__torch__.Inner.inner_hook(inner, (x,), (inner).forward(x, ), )).
-func TestSubmoduleHook(t *testing.T) {
-	m, err := Load("testdata/hooks/hooks.script.pt")
-	require.NoError(t, err)
-	io, err := ReadIO("testdata/hooks/hooks.io.json")
-	require.NoError(t, err)
-	r := CheckCase(m, &io.Cases[0], 1e-4)
-	if r.Err != nil && strings.Contains(r.Err.Error(), "has no attribute inner_hook") {
-		t.Skip("the frontend does not compile a method called through its class yet:", r.Err)
-	}
-	for i, r := range CheckIO(m, io) {
-		assert.True(t, r.Passed(), "case %d (%s): %v", i, r.Note, r.Err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -23,6 +24,7 @@ type Function struct {
 
 	once sync.Once
 	err  error
+	done atomic.Bool // Compiled has finished
 }
 
 // Compiled returns the function's graph, compiling it on first use.
@@ -34,6 +36,7 @@ func (f *Function) Compiled() (*ir.Graph, error) {
 		if f.Graph == nil && f.err == nil {
 			f.err = fmt.Errorf("%s has no graph", f.Name)
 		}
+		f.done.Store(true)
 	})
 	return f.Graph, f.err
 }
@@ -424,6 +427,15 @@ func (fr *frame) node(n *ir.Node, st *step) error {
 		return ex
 	case "prim::Uninitialized":
 		return fr.setOutput(n, nil)
+	case "prim::CreateObject":
+		if len(n.Outputs) != 1 {
+			return fmt.Errorf("expected one output")
+		}
+		ct, ok := n.Outputs[0].Type.(*types.Class)
+		if !ok {
+			return fmt.Errorf("expected a class type, got %s", n.Outputs[0].Type)
+		}
+		return fr.setOutput(n, NewObject(ct))
 	case "prim::unchecked_cast", "prim::unchecked_unwrap_optional":
 		return fr.setOutput(n, fr.get(n.Inputs[0]))
 	case "aten::__isinstance", "prim::isinstance":
@@ -1044,6 +1056,9 @@ func (in *Interpreter) NumNodes() int {
 		}
 	}
 	for _, f := range in.Functions {
+		if !f.done.Load() {
+			continue
+		}
 		if g := f.Graph; g != nil && !seen[g] {
 			seen[g] = true
 			count(g.Block())

@@ -233,3 +233,20 @@ func TestLoopWithCondition(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "(0, 0)", Str(out[0]))
 }
+
+// TestCreateObject: prim::CreateObject makes an object of its output's
+// class with every attribute None; __init__ (a CallMethod) sets them.
+func TestCreateObject(t *testing.T) {
+	ct := &types.Class{Name: "__torch__.P", Attrs: []types.Attr{{Name: "x", Type: types.Int}}}
+	g := ir.NewGraph()
+	b := builder{t, g}
+	obj := b.n("prim::CreateObject", nil, ct).Output()
+	set := b.n("prim::SetAttr", vals(obj, b.c(int64(5))))
+	set.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: "x"})
+	get := b.n("prim::GetAttr", vals(obj), types.Int)
+	get.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: "x"})
+	g.RegisterOutput(get.Output())
+	out, err := NewInterpreter(nil).Run(&Function{Name: "f", Graph: g})
+	require.NoError(t, err)
+	assert.Equal(t, []any{int64(5)}, out)
+}
