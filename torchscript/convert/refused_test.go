@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gofx/gofx/pt2"
 	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchscript"
 )
@@ -84,4 +85,26 @@ func TestWhileLoop(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want.(*tensor.Tensor).Float64s(), got.Tensor().Float64s(), "x = %v", v)
 	}
+}
+
+// TestMethod converts a method other than forward (script_holds_trace's
+// helper, which forward calls) and compares it with the interpreter.
+func TestMethod(t *testing.T) {
+	path := sharedDir + "/torchscript/script_holds_trace.script.pt"
+	m, err := torchscript.Load(path)
+	if err != nil {
+		t.Skipf("%s: %v", path, err)
+	}
+	io, err := pt2.ReadIO(sharedDir + "/torchscript/script_holds_trace.io.json")
+	require.NoError(t, err)
+	args := caseArgs(&io.Cases[0])
+	ep, err := Convert(m, args, Method("helper"), File(path))
+	require.NoError(t, err)
+	h, err := m.Method("helper")
+	require.NoError(t, err)
+	want, err := h.Run(caseArgs(&io.Cases[0])...)
+	require.NoError(t, err)
+	got, err := ep.Run(args...)
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, want.(*tensor.Tensor).Float64s(), got.Tensor().Float64s(), 1e-5)
 }
