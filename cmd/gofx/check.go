@@ -36,6 +36,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		if *ioPath == "" {
 			return fmt.Errorf("%w: -io IO.json is required", errUsage)
 		}
+		if ts, _ := isTorchScript(file); ts {
+			return checkTorchScript(file, *ioPath, splitList(*via, tsPipelines), stdout)
+		}
 		return checkFile(file, *program, *ioPath, splitList(*via, filePipelines), stdout)
 	}
 	if *model == "" || *weights == "" || *ioPath == "" {
@@ -98,6 +101,9 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 		}
 		if *model != "" {
 			return fmt.Errorf("%w: give a zoo model (-model) or a .pt2 file, not both", errUsage)
+		}
+		if ts, _ := isTorchScript(file); ts {
+			return inspectTorchScript(file, stdout)
 		}
 		pf, err := loadProgramFile(file, *program)
 		if err != nil {

@@ -21,7 +21,7 @@ import (
 )
 
 // drawUsage is the usage line of gofx draw.
-const drawUsage = "gofx draw FILE.pt2 [-via load|decomposed] [-format dot|svg] [-cluster] [-o FILE]\n       gofx draw -model NAME [-via trace|export|decomposed] [-io FILE | -shape 2x3x16x16,...] [-weights FILE] [-format dot|svg] [-cluster] [-o FILE]"
+const drawUsage = "gofx draw FILE.pt2 [-via load|decomposed] [-format dot|svg] [-cluster] [-o FILE]\n       gofx draw FILE.pt [-io FILE] [-format dot|svg] [-cluster] [-o FILE] (TorchScript: the converted program)\n       gofx draw -model NAME [-via trace|export|decomposed] [-io FILE | -shape 2x3x16x16,...] [-weights FILE] [-format dot|svg] [-cluster] [-o FILE]"
 
 // runDraw writes a zoo model's traced or exported graph as Graphviz DOT or
 // SVG.
@@ -53,6 +53,9 @@ func runDraw(args []string, stdout, stderr io.Writer) error {
 		}
 		if *model != "" {
 			return fmt.Errorf("%w: give a zoo model (-model) or a .pt2 file, not both", errUsage)
+		}
+		if ts, _ := isTorchScript(file); ts {
+			return drawTorchScript(file, *ioFile, dot.Options{Name: filepath.Base(file), Cluster: *cluster}, *format, *out, stdout)
 		}
 		pf, err := loadProgramFile(file, *program)
 		if err != nil {

@@ -7,12 +7,12 @@
 //
 // The commands are:
 //
-//	optimize    optimize a .pt2 program or a zoo model, check and time the result
+//	optimize    optimize a .pt2 program, a TorchScript archive (to .pt2) or a zoo model, check and time the result
 //	demo        print a small example graph in every form gofx has
 //	bench       time gofx on a benchmark workload (bench graph|chain -n N)
 //	conformance run ATen conformance vectors (*.jsonl) through the kernels
-//	check       run a .pt2 program or a zoo model on recorded inputs, compare with PyTorch
-//	inspect     print a .pt2 program, or a zoo model's traced graph
+//	check       run a .pt2 program, a TorchScript archive or a zoo model on recorded inputs, compare with PyTorch
+//	inspect     print a .pt2 program, a TorchScript archive's code and graphs, or a zoo model's traced graph
 //	export      export a zoo model, print it or save it as .pt2
 //	draw        write a .pt2 program's or a zoo model's graph as Graphviz DOT or SVG
 //	version     print the version
@@ -45,12 +45,12 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{"optimize", "gofx optimize [-o OUT.pt2] [-io FILE] [-time D] [-graph=false] FILE.pt2\n       gofx optimize [-model NAME [-weights FILE] [-io FILE]] [-time D] [-graph=false]", "optimize a .pt2 program (or export a zoo model) with the default passes, check the outputs and time the result", runOptimize},
+		{"optimize", "gofx optimize [-o OUT.pt2] [-io FILE] [-time D] [-graph=false] FILE.pt2\n       gofx optimize [-o OUT.pt2] [-io FILE] [-graph=false] FILE.pt (TorchScript: convert, optimize, check, save .pt2)\n       gofx optimize [-model NAME [-weights FILE] [-io FILE]] [-time D] [-graph=false]", "optimize a .pt2 program (or export a zoo model) with the default passes, check the outputs and time the result", runOptimize},
 		{"demo", "gofx demo", "print a small example graph in every form gofx has", runDemo},
 		{"bench", "gofx bench graph|chain [-n N]", "time gofx on a benchmark workload of ../shared/bench (one JSON line)", runBench},
 		{"conformance", "gofx conformance DIR", "run the ATen conformance vectors of DIR (*.jsonl) through the kernels", runConformance},
-		{"check", "gofx check -io IO.json [-via load,decomposed,optimized,roundtrip] FILE.pt2\n       gofx check -model NAME -weights FILE -io FILE [-via eager,trace,export,decomposed,optimized]", "run a .pt2 program or a zoo model on recorded inputs and compare with PyTorch's outputs", runCheck},
-		{"inspect", "gofx inspect FILE.pt2 | gofx inspect -model NAME", "print a .pt2 program as print(ep) does, or a zoo model's traced graph as text, table and code", runInspect},
+		{"check", "gofx check -io IO.json [-via load,decomposed,optimized,roundtrip] FILE.pt2\n       gofx check -io IO.json [-via load,export,optimized] FILE.pt\n       gofx check -model NAME -weights FILE -io FILE [-via eager,trace,export,decomposed,optimized]", "run a .pt2 program or a zoo model on recorded inputs and compare with PyTorch's outputs", runCheck},
+		{"inspect", "gofx inspect FILE.pt2 | gofx inspect FILE.pt | gofx inspect -model NAME", "print a .pt2 program as print(ep) does, a TorchScript archive's code and method graphs, or a zoo model's traced graph as text, table and code", runInspect},
 		{"export", "gofx export -model NAME (-io FILE | -shape 2x3x16x16,...) [-weights FILE] [-dynamic SPEC] [-decompose] [-o NAME.pt2 [-format legacy|archive]]", "export a zoo model and print the ExportedProgram or save it as .pt2", runExport},
 		{"draw", drawUsage, "write a .pt2 program's graph, or a zoo model's traced or exported graph, as Graphviz DOT or SVG", runDraw},
 		{"version", "gofx version", "print the version", func(_ []string, out, _ io.Writer) error {

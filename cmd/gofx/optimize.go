@@ -63,6 +63,9 @@ func runOptimize(args []string, stdout, stderr io.Writer) error {
 		if *model != "" || *weights != "" {
 			return fmt.Errorf("%w: a .pt2 file carries its program and weights: -model and -weights are for zoo models", errUsage)
 		}
+		if ts, _ := isTorchScript(file); ts {
+			return optimizeTorchScript(file, *ioPath, *out, *showGraph, stdout)
+		}
 		return optimizeFile(file, *program, *ioPath, *out, *runFor, *showGraph, stdout)
 	}
 	if *out != "" {
