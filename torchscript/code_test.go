@@ -64,6 +64,16 @@ func checkCode(t *testing.T, pt, codeTxt string) {
 	}
 }
 
+// TestCode prints the archives of testdata beside the code PyTorch 2.6
+// printed for them.
+func TestCode(t *testing.T) {
+	for _, name := range []string{"attributes.script", "loop_if.script"} {
+		t.Run(name, func(t *testing.T) {
+			checkCode(t, filepath.Join("testdata", name+".pt"), filepath.Join("testdata", name+".code.txt"))
+		})
+	}
+}
+
 func TestCodeShared(t *testing.T) {
 	root := filepath.Join("..", "..", "shared", "torchscript")
 	for _, dir := range []string{root, filepath.Join(root, "torch-2.14")} {

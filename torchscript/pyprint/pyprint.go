@@ -63,11 +63,11 @@ func Print(sig Signature, g *ir.Graph) (code *Code, err error) {
 	p := newPrinter()
 	defer func() {
 		if r := recover(); r != nil {
-			pe, ok := r.(printError)
-			if !ok {
-				panic(r)
+			msg := fmt.Sprintf("malformed graph (%v)", r)
+			if pe, ok := r.(printError); ok {
+				msg = pe.msg
 			}
-			code, err = nil, fmt.Errorf("pyprint: %s: %s", sig.Name, pe.msg)
+			code, err = nil, fmt.Errorf("pyprint: %s: %s", sig.Name, msg)
 		}
 	}()
 	p.function(sig, g)
