@@ -50,6 +50,8 @@ type emitter struct {
 	// the outputs of the prim::TupleUnpack it emits, which LowerSimpleTuples
 	// then replaces by x and y, so x and y stay unnamed.
 	unnamed bool
+	// anon are values no variable names (an upgrader's result).
+	anon map[*ir.Value]bool
 }
 
 func (fn *Function) compile() (*ir.Graph, error) {
@@ -211,7 +213,7 @@ func meaningfulName(name string) bool {
 
 // setVar binds name in the current frame, naming an unnamed value.
 func (e *emitter) setVar(name string, v sugared) {
-	if val, ok := v.(*ir.Value); ok && !e.unnamed && val.DebugName() == "" && meaningfulName(name) && ir.ValidName(name) {
+	if val, ok := v.(*ir.Value); ok && !e.unnamed && !e.anon[val] && val.DebugName() == "" && meaningfulName(name) && ir.ValidName(name) {
 		_ = val.SetDebugName(name)
 	}
 	e.env.set(name, v)
