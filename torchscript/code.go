@@ -35,7 +35,11 @@ func (mt *Method) Code() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c, err := pyprint.Method(mt.name, g)
+	sig := pyprint.Signature{Name: mt.name, Method: true, Params: mt.params()}
+	if sig.Params != nil && len(sig.Params) != len(g.Inputs()) {
+		sig.Params = nil
+	}
+	c, err := pyprint.Print(sig, g)
 	if err != nil {
 		return "", fmt.Errorf("torchscript: %s.%s: %w", mt.m.obj.Type.Name, mt.name, err)
 	}
@@ -57,4 +61,25 @@ func (mt *Method) compiled() (*ir.Graph, error) {
 		return nil, fmt.Errorf("torchscript: %s.%s: %w", mt.m.obj.Type.Name, mt.name, err)
 	}
 	return g, nil
+}
+
+// params is the method's signature as the frontend compiled it (names and
+// default values), nil when unknown (the graph's input names are used).
+func (mt *Method) params() []pyprint.Param {
+	if mt.m.cu == nil {
+		return nil
+	}
+	c, err := mt.m.cu.Class(mt.m.obj.Type.Name)
+	if err != nil {
+		return nil
+	}
+	fn, ok := c.Method(mt.name)
+	if !ok {
+		return nil
+	}
+	out := make([]pyprint.Param, len(fn.Params))
+	for i, p := range fn.Params {
+		out[i] = pyprint.Param{Name: p.Name, Type: p.Type, Default: p.Default, HasDefault: p.HasDefault}
+	}
+	return out
 }

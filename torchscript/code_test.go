@@ -128,3 +128,39 @@ func appliesUpgraders(t *testing.T, pt string) bool {
 	}
 	return strings.Contains(code, "rounding_mode")
 }
+
+// TestCodeMethods prints every method of testdata/code's archives (made
+// by gen_code.py with PyTorch 2.6) beside what PyTorch printed.
+func TestCodeMethods(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "code", "*.code.txt"))
+	if len(files) == 0 {
+		t.Fatal("no testdata/code/*.code.txt")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Load(strings.TrimSuffix(f, ".code.txt") + ".pt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sec := range strings.Split(string(data), "# method ")[1:] {
+			name, want, _ := strings.Cut(sec, "\n")
+			want = strings.TrimSuffix(want, "\n")
+			t.Run(filepath.Base(f)+"/"+name, func(t *testing.T) {
+				mt, err := m.Method(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := mt.Code()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("got\n%s--- want\n%s", got, want)
+				}
+			})
+		}
+	}
+}
