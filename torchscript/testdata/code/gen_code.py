@@ -64,9 +64,52 @@ class Many(torch.nn.Module):
         return u + v + 0.10000000000000001 + 1e-5 + 1e10
 
 
+from typing import NamedTuple
+
+
+class Pair(NamedTuple):
+    a: torch.Tensor
+    b: int
+
+
+class Misc(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(3))
+
+    def forward(self, x: torch.Tensor, xs: List[torch.Tensor], o: Optional[int]) -> Tuple[torch.Tensor, int, str]:
+        c = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        d = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        p = Pair(x, 3)
+        q, r = p
+        y = x + c.sum() + d.mean() + q
+        h = x.shape[0]
+        if isinstance(o, int):
+            y = y * o
+        m = o if o is not None else 7
+        with torch.no_grad():
+            z = y.detach() * 2
+        n = 0
+        for t in xs:
+            n += t.numel()
+        msg = "tab\there \"q\" \\ end"
+        assert n >= 0, "negative"
+        return torch.where(z > 0, z, self.w.sum()).view(-1)[h - 1:], n + m + r, msg
+
+    @torch.jit.export
+    def loops(self, x: torch.Tensor) -> torch.Tensor:
+        acc = x
+        while bool(acc.sum() < 100.0):
+            acc = acc * 2.0 + torch.ones_like(acc, dtype=torch.float32)
+        for i in range(3):
+            for j in range(i):
+                acc = acc - float(j)
+        return acc
+
+
 def main():
     torch.manual_seed(0)
-    for name, mod, methods in [("many", Many(), ["forward", "strings", "early"])]:
+    for name, mod, methods in [("many", Many(), ["forward", "strings", "early"]), ("misc", Misc(), ["forward", "loops"])]:
         m = torch.jit.script(mod)
         m.save(name + ".pt")
         lm = torch.jit.load(name + ".pt")
