@@ -164,3 +164,38 @@ func TestCodeMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeZoo prints forward of ../shared/models' traced archives (PyTorch
+// 1.13) beside what PyTorch 2.6 prints for them (testdata/code/zoo).
+func TestCodeZoo(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "code", "zoo", "*.code.txt"))
+	if len(files) == 0 {
+		t.Fatal("no testdata/code/zoo/*.code.txt")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".code.txt")
+		pt := filepath.Join("..", "..", "shared", "models", name+".traced.pt")
+		t.Run(name, func(t *testing.T) {
+			if _, err := os.Stat(pt); err != nil {
+				t.Skipf("no %s (../shared absent)", pt)
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want, _ := strings.Cut(string(data), "# method forward\n")
+			want = strings.TrimSuffix(want, "\n")
+			m, err := Load(pt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Code()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("got\n%s--- want\n%s", got, want)
+			}
+		})
+	}
+}
