@@ -21,6 +21,12 @@
 // reachable (NamedParameters, NamedBuffers, Submodule, Attr, SetAttr), and
 // Train sets the training flag of the module tree.
 //
+// Code prints a method's code as PyTorch's m.code does (package pyprint
+// re-prints the compiled graph, so temporaries and inlining are PyTorch's,
+// not the archive file's), Graph its graph as print(m.graph):
+//
+//	code, err := m.Code() // def forward(self,\n    x: Tensor) -> Tensor: ...
+//
 // ReadIO, CheckCase and CheckIO compare runs with PyTorch's recorded
 // io.json files (../shared/torchscript, ../shared/models): outputs
 // flattened, within 1e-4 (1e-3 for code of over 100 operations).

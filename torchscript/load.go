@@ -69,7 +69,11 @@ func FromArchive(a *archive.Archive) (*Module, error) {
 	if !ok || !obj.Type.Module {
 		return nil, fmt.Errorf("torchscript: data.pkl's root is a %s, not a module", runtime.TypeName(v))
 	}
-	return NewModule(obj, l.in, l.hooks)
+	m, err := NewModule(obj, l.in, l.hooks)
+	if m != nil {
+		m.cu = cu // signatures for Code (code.go)
+	}
+	return m, err
 }
 
 // upgraders is the archive package's table of versioned operators in the

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchscript/frontend"
 	"github.com/gofx/gofx/torchscript/runtime"
 	"github.com/gofx/gofx/torchscript/types"
 )
@@ -19,6 +20,9 @@ type Module struct {
 	// hooks by class name: the methods Forward runs before and after
 	// forward (a class's __forward_pre_hooks__ and __forward_hooks__).
 	hooks map[string]Hooks
+	// cu compiled the code (nil for a module NewModule made): Code's
+	// method signatures.
+	cu *frontend.CompilationUnit
 }
 
 // Hooks names a module class's forward pre-hooks and forward hooks, in
@@ -193,7 +197,7 @@ func (m *Module) child(name string, o *runtime.Object) *Module {
 	if m.path != "" {
 		p = m.path + "." + name
 	}
-	return &Module{obj: o, in: m.in, path: p, hooks: m.hooks}
+	return &Module{obj: o, in: m.in, path: p, hooks: m.hooks, cu: m.cu}
 }
 
 // NamedModule is a submodule and its name relative to its parent.
@@ -373,7 +377,7 @@ func Flatten(v any) []any {
 func (m *Module) Clone() *Module {
 	memo := map[any]any{}
 	obj := cloneValue(m.obj, memo).(*runtime.Object)
-	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks}
+	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks, cu: m.cu}
 }
 
 func cloneValue(v any, memo map[any]any) any {

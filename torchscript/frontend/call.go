@@ -378,7 +378,7 @@ func (e *emitter) builtin(at syntax.Node, ns, name string, args, kwargs []nv, se
 		if err != nil {
 			return nil, e.f.errorf(at, "upgrader %s of %s: %v", u.Name, u.Op, err)
 		}
-		return e.inline(at, g, ins)
+		return e.inlineUpgrader(at, g, ins)
 	}
 	n := e.insert(ns+"::"+name, ins, m.returns...)
 	n.Op = m.sig.op

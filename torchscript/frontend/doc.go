@@ -94,4 +94,13 @@
 //
 // Loop-carried values are in order of first assignment in the body (PyTorch's
 // order comes from a hash map; the set is the same).
+//
+// Values are named as ir_emitter names them, since m.code
+// (torchscript/pyprint) prints those names: a variable's first unnamed
+// value takes its name (not _0, _12: meaningfulName), a prim::GetAttr
+// value its field's (_0 for "0": createGetAttr); a, b = x, y names neither
+// x nor y (PyTorch names the outputs of a tuple unpack that
+// LowerSimpleTuples then removes), nor is an inlined upgrader's result
+// named (its pass runs after compiling), while the upgrader's own values
+// keep their names.
 package frontend

@@ -46,6 +46,12 @@ type emitter struct {
 	env     *scope
 	depth   int
 	lowered int
+	// unnamed is set while a, b = x, y binds element-wise: PyTorch names
+	// the outputs of the prim::TupleUnpack it emits, which LowerSimpleTuples
+	// then replaces by x and y, so x and y stay unnamed.
+	unnamed bool
+	// anon are values no variable names (an upgrader's result).
+	anon map[*ir.Value]bool
 }
 
 func (fn *Function) compile() (*ir.Graph, error) {
@@ -207,7 +213,7 @@ func meaningfulName(name string) bool {
 
 // setVar binds name in the current frame, naming an unnamed value.
 func (e *emitter) setVar(name string, v sugared) {
-	if val, ok := v.(*ir.Value); ok && val.DebugName() == "" && meaningfulName(name) && ir.ValidName(name) {
+	if val, ok := v.(*ir.Value); ok && !e.unnamed && !e.anon[val] && val.DebugName() == "" && meaningfulName(name) && ir.ValidName(name) {
 		_ = val.SetDebugName(name)
 	}
 	e.env.set(name, v)
@@ -237,6 +243,8 @@ func (e *emitter) assign(st *syntax.Assign) error {
 				}
 				vals[i] = v
 			}
+			e.unnamed = true
+			defer func() { e.unnamed = false }()
 			for i, t := range tt.Elts {
 				if err := e.assignTo(t, el(tv, i), vals[i]); err != nil {
 					return err

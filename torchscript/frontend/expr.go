@@ -689,6 +689,9 @@ func (e *emitter) attr(at *syntax.Attribute, base sugared, name string) (sugared
 			if a, _, ok := t.Attr(name); ok {
 				n := e.insert("prim::GetAttr", []*ir.Value{b}, a.Type)
 				n.SetAttr(ir.Attr{Name: "name", Kind: ir.AttrString, Value: name})
+				// Graph::createGetAttr names the value after the field
+				// (normalizeAttrName: "_0" for "0").
+				_ = n.Output().SetDebugName(attrValueName(name))
 				return n.Output(), nil
 			}
 			if k, ok := t.Constant(name); ok {
@@ -888,4 +891,15 @@ func (e *emitter) constant(v any, t types.Type) *ir.Value {
 		n.SetAttr(ir.Attr{Name: "value", Kind: ir.AttrIValue, Value: v})
 	}
 	return n.Output()
+}
+
+// attrValueName is normalizeAttrName: a field that is a number ("0", a
+// ModuleList's) names its value "_0".
+func attrValueName(field string) string {
+	for i := 0; i < len(field); i++ {
+		if field[i] < '0' || field[i] > '9' {
+			return field
+		}
+	}
+	return "_" + field
 }

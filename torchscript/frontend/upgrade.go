@@ -116,6 +116,44 @@ func (e *emitter) inline(at syntax.Node, g *ir.Graph, ins []*ir.Value) (*ir.Valu
 	return m[g.Outputs()[0]], nil
 }
 
+// inlineUpgrader inlines an upgrader's graph as PyTorch's
+// ReplaceOldOperatorsWithUpgraders pass does after compiling: the copied
+// values keep the upgrader's debug names (steps), and the result takes no
+// name from the assignment it feeds (the pass replaces the old operator's
+// output, which had the name).
+func (e *emitter) inlineUpgrader(at syntax.Node, g *ir.Graph, ins []*ir.Value) (*ir.Value, error) {
+	if len(g.Inputs()) != len(ins) || len(g.Outputs()) != 1 {
+		return nil, e.f.errorf(at, "cannot inline a graph of %d inputs and %d outputs for %d arguments", len(g.Inputs()), len(g.Outputs()), len(ins))
+	}
+	m := map[*ir.Value]*ir.Value{}
+	for i, p := range g.Inputs() {
+		m[p] = ins[i]
+	}
+	if err := e.copyNodes(g.Block(), m); err != nil {
+		return nil, err
+	}
+	g.Walk(func(n *ir.Node) {
+		for _, b := range n.Blocks {
+			for _, p := range b.Params {
+				if w := m[p]; p.DebugName() != "" && w.DebugName() == "" {
+					_ = w.SetDebugName(p.DebugName())
+				}
+			}
+		}
+		for _, o := range n.Outputs {
+			if w := m[o]; o.DebugName() != "" && w.DebugName() == "" {
+				_ = w.SetDebugName(o.DebugName())
+			}
+		}
+	})
+	out := m[g.Outputs()[0]]
+	if e.anon == nil {
+		e.anon = map[*ir.Value]bool{}
+	}
+	e.anon[out] = true
+	return out, nil
+}
+
 func (e *emitter) copyNodes(src *ir.Block, m map[*ir.Value]*ir.Value) error {
 	lookup := func(v *ir.Value) (*ir.Value, error) {
 		w, ok := m[v]

@@ -1,0 +1,85 @@
+package torchscript
+
+import (
+	"fmt"
+
+	"github.com/gofx/gofx/torchscript/ir"
+	"github.com/gofx/gofx/torchscript/pyprint"
+)
+
+// Code returns forward's code as PyTorch's m.code prints it (see
+// Method.Code).
+func (m *Module) Code() (string, error) {
+	mt, err := m.Method("forward")
+	if err != nil {
+		return "", err
+	}
+	return mt.Code()
+}
+
+// Graph returns forward's graph as print(m.graph) prints it.
+func (m *Module) Graph() (string, error) {
+	mt, err := m.Method("forward")
+	if err != nil {
+		return "", err
+	}
+	return mt.Graph()
+}
+
+// Code returns the method's code as PyTorch's m.name.code prints it: the
+// compiled graph printed back as TorchScript source by package pyprint
+// (python_print), with `def name(self,\n    x: Tensor) -> Tensor:`,
+// temporaries _0, _1, ... and tensor constants as CONSTANTS.cN.
+func (mt *Method) Code() (string, error) {
+	g, err := mt.compiled()
+	if err != nil {
+		return "", err
+	}
+	sig := pyprint.Signature{Name: mt.name, Method: true, Params: mt.params()}
+	if sig.Params != nil && len(sig.Params) != len(g.Inputs()) {
+		sig.Params = nil
+	}
+	c, err := pyprint.Print(sig, g)
+	if err != nil {
+		return "", fmt.Errorf("torchscript: %s.%s: %w", mt.m.obj.Type.Name, mt.name, err)
+	}
+	return c.Text, nil
+}
+
+// Graph returns the method's graph as print(m.name.graph) prints it.
+func (mt *Method) Graph() (string, error) {
+	g, err := mt.compiled()
+	if err != nil {
+		return "", err
+	}
+	return g.String(), nil
+}
+
+func (mt *Method) compiled() (*ir.Graph, error) {
+	g, err := mt.fn.Compiled()
+	if err != nil {
+		return nil, fmt.Errorf("torchscript: %s.%s: %w", mt.m.obj.Type.Name, mt.name, err)
+	}
+	return g, nil
+}
+
+// params is the method's signature as the frontend compiled it (names and
+// default values), nil when unknown (the graph's input names are used).
+func (mt *Method) params() []pyprint.Param {
+	if mt.m.cu == nil {
+		return nil
+	}
+	c, err := mt.m.cu.Class(mt.m.obj.Type.Name)
+	if err != nil {
+		return nil
+	}
+	fn, ok := c.Method(mt.name)
+	if !ok {
+		return nil
+	}
+	out := make([]pyprint.Param, len(fn.Params))
+	for i, p := range fn.Params {
+		out[i] = pyprint.Param{Name: p.Name, Type: p.Type, Default: p.Default, HasDefault: p.HasDefault}
+	}
+	return out
+}
