@@ -94,32 +94,31 @@ func methodNames(m *torchscript.Module, a *archive.Archive) []string {
 	return names
 }
 
-// inspectTorchScript prints the archive's code and the graph of each
-// method of its root module.
-//
-// The code is the archive's own code/ files: PyTorch's python_print of
-// the graphs (m.code, package torchscript/pyprint) was not merged when
-// this was written.
+// inspectTorchScript prints, for each method of the archive's root module,
+// its code and its graph as PyTorch prints m.code and m.graph (the code by
+// torchscript/pyprint, PyTorch's python_print, from the loaded graph).
 func inspectTorchScript(path string, w io.Writer) error {
 	m, a, err := loadTorchScript(path)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "# %s: TorchScript archive %s (version %d), root module %s\n", path, a.Name, a.Version, m.Type().Name)
-	for _, cf := range a.Code {
-		fmt.Fprintf(w, "\n## code: %s\n%s", cf.Record, cf.Text)
-		if !strings.HasSuffix(cf.Text, "\n") {
-			fmt.Fprintln(w)
-		}
-	}
 	for _, name := range methodNames(m, a) {
 		meth, err := m.Method(name)
 		if err != nil {
 			return fmt.Errorf("%s: method %s: %w", path, name, err)
 		}
-		g, err := meth.Function().Compiled()
+		code, err := meth.Code()
 		if err != nil {
 			return fmt.Errorf("%s: method %s: %w", path, name, err)
+		}
+		g, err := meth.Graph()
+		if err != nil {
+			return fmt.Errorf("%s: method %s: %w", path, name, err)
+		}
+		fmt.Fprintf(w, "\n## code: %s\n%s", name, code)
+		if !strings.HasSuffix(code, "\n") {
+			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "\n## graph: %s\n%s", name, g)
 	}
