@@ -2,6 +2,7 @@ package torchscript
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gofx/gofx/torchscript/ir"
 	"github.com/gofx/gofx/torchscript/pyprint"
@@ -17,7 +18,8 @@ func (m *Module) Code() (string, error) {
 	return mt.Code()
 }
 
-// Graph returns forward's graph as print(m.graph) prints it.
+// Graph returns forward's graph in print(m.graph)'s format (see
+// Method.Graph).
 func (m *Module) Graph() (string, error) {
 	mt, err := m.Method("forward")
 	if err != nil {
@@ -46,7 +48,12 @@ func (mt *Method) Code() (string, error) {
 	return c.Text, nil
 }
 
-// Graph returns the method's graph as print(m.name.graph) prints it.
+// Graph returns the method's compiled graph in the format of PyTorch's
+// print(m.name.graph) (package ir's printer). The node kinds, types, blocks
+// and chosen overloads are PyTorch's; value names (PyTorch prints x.1 where
+// this prints x), the order of the constants at the top and the source
+// comments (the archive's code/ file, not the original Python file the
+// debug_pkl records) are not byte for byte PyTorch's.
 func (mt *Method) Graph() (string, error) {
 	g, err := mt.compiled()
 	if err != nil {
@@ -82,4 +89,29 @@ func (mt *Method) params() []pyprint.Param {
 		out[i] = pyprint.Param{Name: p.Name, Type: p.Type, Default: p.Default, HasDefault: p.HasDefault}
 	}
 	return out
+}
+
+// MethodNames returns the names of the methods the module's class defines,
+// in source order, without its forward pre-hooks and hooks, as PyTorch's
+// m._c._method_names() lists them. A module NewModule made has no compiled
+// class and lists forward only when its interpreter defines it.
+func (m *Module) MethodNames() ([]string, error) {
+	if m.cu == nil {
+		if _, err := m.Method("forward"); err != nil {
+			return nil, nil
+		}
+		return []string{"forward"}, nil
+	}
+	c, err := m.cu.Class(m.Type().Name)
+	if err != nil {
+		return nil, err
+	}
+	h := m.hooks[m.Type().Name]
+	var names []string
+	for _, f := range c.Methods {
+		if !slices.Contains(h.Pre, f.Name) && !slices.Contains(h.Post, f.Name) {
+			names = append(names, f.Name)
+		}
+	}
+	return names, nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/gofx/gofx/torchscript"
 	"github.com/gofx/gofx/torchscript/archive"
 	"github.com/gofx/gofx/torchscript/convert"
-	"github.com/gofx/gofx/torchscript/syntax"
 )
 
 // The file commands on TorchScript archives (torch.jit.save): gofx
@@ -64,34 +63,19 @@ func loadTorchScript(path string) (*torchscript.Module, *archive.Archive, error)
 }
 
 // methodNames lists the methods the root module's class defines, in
-// source order, forward first.
-func methodNames(m *torchscript.Module, a *archive.Archive) []string {
-	names := []string{"forward"}
-	q := m.Type().Name
-	i := strings.LastIndex(q, ".")
-	if i < 0 {
-		return names
-	}
-	cf, ok := a.Source(q[:i])
-	if !ok {
-		return names
-	}
-	f, err := syntax.Parse(cf.Record, []byte(cf.Text))
+// source order, forward first, without the dunder methods.
+func methodNames(m *torchscript.Module) ([]string, error) {
+	all, err := m.MethodNames()
 	if err != nil {
-		return names
+		return nil, err
 	}
-	for _, s := range f.Stmts {
-		c, ok := s.(*syntax.ClassDef)
-		if !ok || c.Name != q[i+1:] {
-			continue
-		}
-		for _, b := range c.Body {
-			if fd, ok := b.(*syntax.FuncDef); ok && fd.Name != "forward" && !strings.HasPrefix(fd.Name, "__") {
-				names = append(names, fd.Name)
-			}
+	names := []string{"forward"}
+	for _, n := range all {
+		if n != "forward" && !strings.HasPrefix(n, "__") {
+			names = append(names, n)
 		}
 	}
-	return names
+	return names, nil
 }
 
 // inspectTorchScript prints, for each method of the archive's root module,
@@ -103,7 +87,11 @@ func inspectTorchScript(path string, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "# %s: TorchScript archive %s (version %d), root module %s\n", path, a.Name, a.Version, m.Type().Name)
-	for _, name := range methodNames(m, a) {
+	names, err := methodNames(m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	for _, name := range names {
 		meth, err := m.Method(name)
 		if err != nil {
 			return fmt.Errorf("%s: method %s: %w", path, name, err)
