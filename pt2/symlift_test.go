@@ -1,0 +1,54 @@
+package pt2_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/pt2"
+	"github.com/gofx/gofx/tensor"
+)
+
+// TestSymLiftPrograms loads PyTorch 2.14's exports of branches and bodies
+// that close over an outer symbolic size n = x.shape[0], lifted as an
+// operand (testdata/symlift, made by export/testdata/symlift/gen.py), runs
+// them at a size other than the example's, and writes them back: the
+// cond's operands, a size and a tensor, are written as 2.14 writes them
+// (as_tensors naming both) and the reloaded program computes the same.
+func TestSymLiftPrograms(t *testing.T) {
+	x := tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3))
+	neg := tensor.Must(tensor.FromSlice([]float32{-1, -2, -3, -4, -5, -6}, 2, 3))
+	for _, tc := range []struct {
+		name string
+		args []any
+		want []float64 // computed by hand: n = 2
+	}{
+		{"cond_add", []any{x}, []float64{3, 4, 5, 6, 7, 8}},         // sum > 0: x + n
+		{"cond_add", []any{neg}, []float64{-3, -4, -5, -6, -7, -8}}, // x - n
+		{"cond_view", []any{x}, []float64{2, 3, 4, 5, 6, 7}},        // x.reshape(n, -1) + 1
+		{"cond_view", []any{neg}, []float64{-2, -4, -6, -8, -10, -12}},
+		{"while_add", []any{tensor.Scalar(int64(0)), x}, []float64{7, 8, 9, 10, 11, 12}}, // three times x + n
+		{"map_add", []any{tensor.Must(x.Reshape(2, 1, 3))}, []float64{2, 3, 4, 5, 6, 7}}, // n = xs.shape[1] = 1
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ep, err := pt2.Load(filepath.Join("testdata", "symlift", tc.name+".pt2"))
+			require.NoError(t, err)
+			var buf bytes.Buffer
+			require.NoError(t, pt2.Save(&buf, ep, pt2.SaveOptions{}))
+			back, err := pt2.Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+			require.NoError(t, err)
+			for i, p := range []*export.ExportedProgram{ep, back} {
+				out, err := p.Run(tc.args...)
+				require.NoError(t, err, "program %d", i)
+				if out.IsTuple() {
+					out = out.Tuple()[len(out.Tuple())-1]
+				}
+				assert.Equal(t, tc.want, out.MustTensor().Float64s(), "program %d (0: loaded, 1: written back)", i)
+			}
+		})
+	}
+}
