@@ -2,7 +2,9 @@ package pt2_test
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,4 +53,56 @@ func TestSymLiftPrograms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// symliftRun is run by PyTorch 2.14 in TestTorchRunsSymLift: it loads
+// each .pt2 and prints the last output's values, flattened.
+const symliftRun = `import sys, torch
+for path in sys.argv[1:]:
+    ep = torch.export.load(path)
+    x = torch.tensor([[1., 2., 3.], [4., 5., 6.]])
+    name = path.rsplit("/", 1)[-1][:-4]
+    args = {"while_add": (torch.tensor(0), x), "map_add": (x.reshape(2, 1, 3),)}.get(name, (x,))
+    out = ep.module()(*args)
+    if isinstance(out, (tuple, list)):
+        out = out[-1]
+    print(name, " ".join(repr(v) for v in out.flatten().tolist()))
+`
+
+// TestTorchRunsSymLift writes the four programs back in 2.14's archive
+// format and has PyTorch 2.14 load and run them (2.6 cannot: it refuses
+// to export such programs and to load a cond whose operands hold a size).
+func TestTorchRunsSymLift(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PyTorch")
+	}
+	cmd := torch2(t, "sid")
+	dir := t.TempDir()
+	script := filepath.Join(dir, "run.py")
+	require.NoError(t, os.WriteFile(script, []byte(symliftRun), 0o644))
+	cmd.Args = append(cmd.Args, script)
+	want := map[string]string{
+		"cond_add":  "3.0 4.0 5.0 6.0 7.0 8.0",
+		"cond_view": "2.0 3.0 4.0 5.0 6.0 7.0",
+		"while_add": "7.0 8.0 9.0 10.0 11.0 12.0",
+		"map_add":   "2.0 3.0 4.0 5.0 6.0 7.0",
+	}
+	for _, name := range []string{"cond_add", "cond_view", "while_add", "map_add"} {
+		ep, err := pt2.Load(filepath.Join("testdata", "symlift", name+".pt2"))
+		require.NoError(t, err)
+		path := filepath.Join(dir, name+".pt2")
+		require.NoError(t, pt2.Write(path, ep, pt2.SaveOptions{Format: pt2.Archive}))
+		cmd.Args = append(cmd.Args, path)
+	}
+	out, err := cmd.Output()
+	require.NoError(t, err, "%s", out)
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if name, vals, ok := strings.Cut(line, " "); ok {
+			if _, known := want[name]; known {
+				got[name] = vals
+			}
+		}
+	}
+	assert.Equal(t, want, got)
 }
