@@ -90,7 +90,8 @@ func symliftStructure(text string) (sigs, hops []string) {
 // TestExportLiftsSymbolicSize exports the four programs and compares each
 // graph's signature (operand order, placeholder names and types) and the
 // higher-order calls with PyTorch 2.14's export of the same program
-// (testdata/symlift/NAME.ep.txt), then runs them at another size.
+// (testdata/symlift/NAME.ep.txt), then runs them, and their
+// RunDecompositions, at the example size and another.
 func TestExportLiftsSymbolicSize(t *testing.T) {
 	x := tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 4, 3))
 	x2 := tensor.Must(tensor.FromSlice([]float32{-1, -2, -3, -4, -5, -6}, 2, 3))
@@ -120,6 +121,8 @@ func TestExportLiftsSymbolicSize(t *testing.T) {
 			require.NotEmpty(t, wantHops)
 			assert.Equal(t, wantSigs, gotSigs, "forward signatures:\n%s", ep)
 			assert.Equal(t, wantHops, gotHops, "higher-order calls:\n%s", ep)
+			dec, err := ep.RunDecompositions(nil)
+			require.NoError(t, err, "RunDecompositions")
 			for _, args := range append([][]any{tc.args}, tc.others...) {
 				vals := make([]nn.Value, len(args))
 				for i, a := range args {
@@ -130,6 +133,9 @@ func TestExportLiftsSymbolicSize(t *testing.T) {
 				got, err := ep.Run(args...)
 				require.NoError(t, err)
 				assert.Equal(t, want.String(), got.String())
+				got, err = dec.Run(args...)
+				require.NoError(t, err, "decomposed")
+				assert.Equal(t, want.String(), got.String(), "decomposed")
 			}
 		})
 	}
