@@ -30,9 +30,26 @@ func valFake(n *node.Node) (*shapeprop.Fake, error) {
 	return f, nil
 }
 
+// symVal returns the symbolic int n computes (its val), if it is one.
+func symVal(n *node.Node) (sym.Expr, bool) {
+	v, _ := node.Val.Get(&n.Meta)
+	e, ok := v.(sym.Expr)
+	if !ok {
+		return sym.Expr{}, false
+	}
+	if _, c := e.Const(); c {
+		return sym.Expr{}, false
+	}
+	return e, true
+}
+
 // SubgraphInput gives a branch's placeholder the fake of the value it
 // stands for (one row of it for map's xs).
 func (r *recorder) SubgraphInput(_ *record.Recorder, n, outer *node.Node, row bool) (nn.Value, error) {
+	if e, ok := symVal(outer); ok && !row {
+		node.Val.Set(&n.Meta, e)
+		return nn.Of(&sproxy{rec: r, n: n, e: e}), nil
+	}
 	f, err := valFake(outer)
 	if err != nil {
 		return nn.None, err
@@ -156,6 +173,12 @@ func (r *recorder) EnterSubgraph(*record.Recorder) func() {
 // the program) be lifted into branches, keyed by the name Dynamo gives
 // them (l__self___lin1_weight), by which torch.export 2.6 orders them.
 func (r *recorder) LiftKey(n *node.Node) (string, bool) {
+	if _, ok := symVal(n); ok {
+		// A symbolic size of the enclosing graph (n := x.Size(0) read
+		// inside a branch) is lifted as PyTorch 2.14 lifts it: before
+		// the operands of a cond, which sort by these keys.
+		return "\x00" + n.Name(), true
+	}
 	if n.Op() != node.Placeholder {
 		return "", false
 	}

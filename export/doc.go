@@ -94,7 +94,12 @@
 //     Parameters, buffers and constants a branch reads are lifted into
 //     its operands in 2.6's order (the operands and what both branches
 //     read, then what only the true branch reads, then what only the
-//     false branch reads, each sorted by Dynamo's name). The predicate
+//     false branch reads, each sorted by Dynamo's name). A symbolic size
+//     of the enclosing graph that a branch or body reads (n := x.Size(0)
+//     outside, o[0].Add(n) or Reshape(n, -1) inside) is lifted as PyTorch
+//     2.14 lifts it (2.6 refuses it): first among a cond's operands,
+//     appended to while_loop's additional inputs and map's extra args,
+//     its placeholder a Sym of the same size. The predicate
 //     stays in the program when it depends on tensor data (x.Sum().Gt(0))
 //     or on a dynamic size (x.Size(0).Gt(4): a symbolic comparison node,
 //     not a guard); a Go bool predicate is a constant: only its branch is

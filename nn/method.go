@@ -179,7 +179,10 @@ func (v Value) binary(other any, t, s *ops.Operator, py node.Function) Value {
 // tensor methods and are recorded as call_method.
 // When both operands are numbers (Go numbers or symbolic sizes) it is
 // Python's arithmetic on numbers: computed at once for Go numbers, recorded
-// as operator.add for symbolic ones.
+// as operator.add for symbolic ones. A tensor plus a symbolic size (x +
+// x.Size(0) under export with a dynamic dim, or an unbacked Item) is
+// recorded as PyTorch records it: aten.add.Tensor(x, sym_size), the size a
+// wrapped number.
 func (v Value) Add(other any) Value { return v.binary(other, opAddT, nil, OperatorAdd) }
 
 // Sub is v - other.

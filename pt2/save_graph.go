@@ -941,6 +941,19 @@ func (s *serializer) list(xs []node.Arg, t *ops.Type) (*schema.Argument, error) 
 				out.AsOptionalTensors = append(out.AsOptionalTensors, schema.OptionalTensorArgument{AsNone: ptr(true)})
 			}
 		}
+	case all(func(a node.Arg) bool { return is(a, "tensor", "sym") }):
+		// Tensors and symbolic ints together: a higher-order op's
+		// operands with a lifted size (cond(pred, t, f, [sym_size, x])),
+		// which PyTorch 2.14 writes as as_tensors naming both.
+		out.AsTensors = []schema.TensorArgument{}
+		for _, x := range xs {
+			n := x.(*node.Node)
+			name := s.fileName(n.Name())
+			if !s.isSymNode(n) {
+				name = s.tensorName(n)
+			}
+			out.AsTensors = append(out.AsTensors, schema.TensorArgument{Name: name})
+		}
 	default:
 		return nil, fmt.Errorf("a list mixing kinds of values: %v", xs)
 	}

@@ -59,6 +59,12 @@
 //     specialized to its hint: a guard Eq(s0, 4) recorded "specialized by
 //     OP at WHERE", and the meta function's static results are the answer.
 //
+// A symbolic int given where the schema wants a Tensor (x + n with n =
+// x.size(0), or an unbacked .item()) is a wrapped number, as PyTorch
+// records aten.add.Tensor(x, sym_size_int_1): the meta function gets its
+// hint (1 for an unbacked symbol without one), which never changes the
+// result's shape, and no size is specialized for it.
+//
 // Rules cover every pointwise operator (broadcasting), every in-place
 // operator (self's shape), views and reshapes (view with -1 computes the
 // missing dim symbolically as numel // known, checking divisibility with

@@ -235,6 +235,22 @@ func infer(h *hinter, op *ops.Operator, args []any, kwargs map[string]any, where
 		var mv any
 		switch info.kinds[i] {
 		case kTensor:
+			if e, isSym, _ := intArg(v, true); isSym {
+				// A symbolic int given for a Tensor parameter (x + n with
+				// n = x.size(0)) is a wrapped number, as PyTorch records
+				// aten.add.Tensor(x, sym_size_int): its value never
+				// changes the result's shape, so the meta function gets
+				// the hint (1 for an unbacked size without one).
+				vals[i] = e
+				c, ok := e.Const()
+				if !ok {
+					if c, err = h.hint(e); err != nil {
+						c = 1
+					}
+				}
+				mv = c
+				break
+			}
 			f, ok, err := fakeArg(v)
 			if err != nil {
 				return nil, argErr(op, i, err)

@@ -18,7 +18,8 @@ import (
 // bodies are subgraphs, as torch.export 2.6 makes them. While a branch is
 // traced the Recorder records into the branch's own graph (its scope):
 // values of the enclosing graphs used there are parameters, buffers or
-// constants, which are lifted into the branch as extra operands, or an
+// constants, or symbolic sizes (the policy's LiftKey says which), which
+// are lifted into the branch as extra operands, or an
 // error (a closure over a tensor that is not an operand); an in-place
 // operator on a branch input is an error too.
 
@@ -44,8 +45,10 @@ type Subgraphs interface {
 	EnterSubgraph(r *Recorder) (exit func())
 	// LiftKey reports whether n, a node of an enclosing graph that a
 	// branch uses, may be lifted into the branch as an extra operand (a
-	// parameter, buffer or constant), and the key lifted operands sort by
-	// (torch.export 2.6 sorts them by their name in Dynamo's graph).
+	// parameter, buffer or constant; export's symbolic sizes too, keyed
+	// to sort first as 2.14 orders them), and the key a cond's operands
+	// sort by (torch.export 2.6 sorts them by their name in Dynamo's
+	// graph).
 	LiftKey(n *node.Node) (key string, ok bool)
 	// PredicateArg returns the graph argument of a predicate that is a
 	// symbolic value of the policy (export's comparison of sizes).
