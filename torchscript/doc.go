@@ -14,8 +14,12 @@
 //	out, err := m.Forward(x) // x a *tensor.Tensor
 //
 // Values in and out are runtime values: *tensor.Tensor, int64, float64,
-// bool, string, nil, *runtime.List, *runtime.Dict, *runtime.Tuple, ...
-// (Value converts Go ints, floats and slices). Forward runs a module's
+// bool, string, nil, *runtime.List, *runtime.Dict, *runtime.Tuple,
+// runtime.Enum (a pickled enum attribute becomes the member of its value,
+// as PyTorch's unpickler finds it), ... (Value converts Go ints, floats and
+// slices). With statements run the context object's __enter__ and
+// __exit__ (torch.no_grad() included: gofx has no autograd, so it changes
+// nothing). Forward runs a module's
 // forward pre-hooks and forward hooks around forward, as PyTorch's
 // Module::operator(). Parameters, buffers, submodules and attributes are
 // reachable (NamedParameters, NamedBuffers, Submodule, Attr, SetAttr), and

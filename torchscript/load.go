@@ -269,10 +269,18 @@ func (l *loader) value(v any, t types.Type, at string) (any, error) {
 		}
 		return l.object(x, at)
 	case *archive.Enum:
-		return nil, fmt.Errorf("%s: a value of enum %s: enums are not supported", at, x.Class)
+		e, err := l.cu.EnumMember(x.Class, x.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", at, err)
+		}
+		return runtime.Enum(e), nil
 	}
 	return nil, fmt.Errorf("%s: a %T is not a TorchScript value", at, v)
 }
+
+// An enum constant's value (frontend.EnumValue) converts to a runtime.Enum
+// (runtime.ConstantValue relies on it).
+var _ = runtime.Enum(frontend.EnumValue{})
 
 // object builds an instance of an archive class: its attributes from
 // the pickled state, or the state given to the class's __setstate__.

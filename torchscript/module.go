@@ -279,7 +279,7 @@ func (m *Module) Train(on bool) {
 func Value(v any) (any, error) {
 	switch x := v.(type) {
 	case nil, *tensor.Tensor, int64, float64, bool, string, complex128, runtime.Device,
-		*runtime.List, *runtime.Dict, *runtime.Tuple, *runtime.Object, *runtime.Function:
+		*runtime.List, *runtime.Dict, *runtime.Tuple, *runtime.Object, *runtime.Function, runtime.Enum:
 		return v, nil
 	case tensor.DType:
 		return runtime.ScalarTypeCode(x), nil

@@ -79,7 +79,8 @@
 // Besides classes and modules, the code may define NamedTuples (Type gives
 // a *types.Tuple with Names; __torch__.P(a, b) is prim::TupleConstruct,
 // p.x prim::TupleIndex), enums (*types.Enum; members are constants,
-// e.name and e.value prim::EnumName and prim::EnumValue), and interfaces
+// e.name and e.value prim::EnumName and prim::EnumValue; EnumMember finds
+// the member of a pickled enum's value), and interfaces
 // (Interface: method signatures; a call on an interface-typed value is a
 // prim::CallMethod that runs the object's own method). An object of a
 // TorchScript class is made as the serializer writes it:

@@ -58,6 +58,32 @@ func (cu *CompilationUnit) Type(qualified string) (types.Type, error) {
 	return cu.namedType(qualified)
 }
 
+// EnumMember returns the member of enum qualified whose value is value
+// (an int64, float64 or string; an int converts), as PyTorch's unpickler
+// finds a pickled enum's member: the enum's type, the member's name and
+// its value.
+func (cu *CompilationUnit) EnumMember(qualified string, value any) (EnumValue, error) {
+	cu.mu.Lock()
+	defer cu.mu.Unlock()
+	t, err := cu.namedType(qualified)
+	if err != nil {
+		return EnumValue{}, err
+	}
+	et, ok := t.(*types.Enum)
+	if !ok {
+		return EnumValue{}, fmt.Errorf("%s is a %s, not an enum", qualified, t)
+	}
+	if i, ok := value.(int); ok {
+		value = int64(i)
+	}
+	for i, v := range cu.enumVals[qualified] {
+		if v == value {
+			return EnumValue{Type: et, Name: et.Names[i], Value: v}, nil
+		}
+	}
+	return EnumValue{}, fmt.Errorf("enum %s has no member of value %v", qualified, value)
+}
+
 // Interface returns the interface called qualified.
 func (cu *CompilationUnit) Interface(qualified string) (*Interface, error) {
 	cu.mu.Lock()

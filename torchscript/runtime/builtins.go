@@ -95,6 +95,9 @@ func init() {
 		"aten::BoolImplicit":              convBool,
 		"aten::ScalarImplicit":            scalarImplicit,
 		"prim::NumToTensor":               numToTensor,
+		"aten::to":                        toDevice,
+		"prim::EnumName":                  enumField(func(e Enum) any { return e.Name }),
+		"prim::EnumValue":                 enumField(func(e Enum) any { return e.Value }),
 		"aten::str":                       func(in []any) (any, bool, error) { return one(in, func(v any) (any, error) { return Str(v), nil }) },
 		"aten::format":                    formatOp,
 		"aten::__getitem__":               getItem,
@@ -407,6 +410,53 @@ func logic2(op string) builtin {
 
 // compare is ==, !=, <, <=, >, >= on numbers, strings, and (== and !=)
 // any values; ordering also on lists and tuples, lexicographically.
+// toDevice is aten::to.device(Tensor self, Device device, ScalarType?
+// dtype=None, bool non_blocking=False, bool copy=False, MemoryFormat?
+// memory_format=None) to the CPU with no dtype and no copy: self, as
+// PyTorch returns a tensor already there. Other calls of aten::to go to
+// their kernels.
+func toDevice(in []any) (any, bool, error) {
+	if len(in) < 2 {
+		return nil, false, nil
+	}
+	d, ok := in[1].(Device)
+	if !ok || d.Type != "cpu" {
+		return nil, false, nil
+	}
+	for i, e := range in[2:] {
+		switch {
+		case i == 0 || i == 3: // dtype, memory_format
+			if e != nil {
+				return nil, false, nil
+			}
+		case i == 2: // copy
+			if c, _ := e.(bool); c {
+				return nil, false, nil
+			}
+		}
+	}
+	x, ok := in[0].(*tensor.Tensor)
+	if !ok || x == nil {
+		return nil, false, nil
+	}
+	return x, true, nil
+}
+
+// enumField is prim::EnumName or prim::EnumValue: a field of an enum
+// value.
+func enumField(f func(Enum) any) builtin {
+	return func(in []any) (any, bool, error) {
+		if len(in) != 1 {
+			return nil, true, fmt.Errorf("expected one enum, got %d arguments", len(in))
+		}
+		e, ok := in[0].(Enum)
+		if !ok {
+			return nil, true, fmt.Errorf("expected an enum, got %s", TypeName(in[0]))
+		}
+		return f(e), true, nil
+	}
+}
+
 func compare(op string) builtin {
 	return func(in []any) (any, bool, error) {
 		if hasTensor(in) {

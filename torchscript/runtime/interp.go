@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,6 +62,9 @@ type Interpreter struct {
 
 	mu    sync.Mutex
 	plans map[*ir.Graph]*plan
+	// gradDisabled is the grad mode torch.set_grad_enabled sets (gofx
+	// has no autograd: only torch.is_grad_enabled reads it).
+	gradDisabled atomic.Bool
 }
 
 // NewInterpreter returns an interpreter with the given function table
@@ -245,6 +249,9 @@ type frame struct {
 	depth int
 	// scratch holds an operator node's inputs while it runs.
 	scratch []any
+	// entered holds the objects of the with statements being run
+	// (prim::Enter pushes, prim::Exit pops).
+	entered []*Object
 }
 
 // Run runs f with args (self first for a method) and returns its outputs.
@@ -442,8 +449,20 @@ func (fr *frame) node(n *ir.Node, st *step) error {
 		return fr.isinstance(n)
 	case "prim::Print":
 		return nil
-	case "prim::Enter", "prim::Exit":
-		return fmt.Errorf("with statements are not supported")
+	case "prim::Enter":
+		return fr.enter(n)
+	case "prim::Exit":
+		return fr.exit(n)
+	case "aten::is_grad_enabled":
+		return fr.setOutput(n, !fr.in.gradDisabled.Load())
+	case "aten::set_grad_enabled":
+		in := fr.inputs(n)
+		b, ok := in[0].(bool)
+		if len(in) != 1 || !ok {
+			return fmt.Errorf("expected one bool argument, got %s", TypeName(in[0]))
+		}
+		fr.in.gradDisabled.Store(!b)
+		return nil
 	case "prim::ignored_attribute":
 		return nil
 	}
@@ -513,6 +532,48 @@ func (fr *frame) constant(n *ir.Node) (any, error) {
 	return ConstantValue(a, t)
 }
 
+// enter runs prim::Enter, the start of a with statement's body: the
+// object's __enter__ runs and its result is the node's output (the `as`
+// name's value). The entered object is kept for the prim::Exit that ends
+// the body, as PyTorch's interpreter keeps entered_objects.
+func (fr *frame) enter(n *ir.Node) error {
+	o, err := fr.object(n)
+	if err != nil {
+		return err
+	}
+	f, err := fr.in.Method(o.Type, "__enter__")
+	if err != nil {
+		return err
+	}
+	out, err := fr.in.run(f, []any{o}, fr.depth+1)
+	if err != nil {
+		return err
+	}
+	fr.entered = append(fr.entered, o)
+	return fr.results(n, out)
+}
+
+// exit runs prim::Exit, the end of a with statement's body: the last
+// entered object's __exit__(None, None, None). An exception raised in the
+// body leaves the function without running __exit__, as in PyTorch's
+// interpreter.
+func (fr *frame) exit(n *ir.Node) error {
+	if len(fr.entered) == 0 {
+		return fmt.Errorf("no with statement was entered")
+	}
+	o := fr.entered[len(fr.entered)-1]
+	fr.entered = fr.entered[:len(fr.entered)-1]
+	f, err := fr.in.Method(o.Type, "__exit__")
+	if err != nil {
+		return err
+	}
+	out, err := fr.in.run(f, []any{o, nil, nil, nil}, fr.depth+1)
+	if err != nil {
+		return err
+	}
+	return fr.results(n, out)
+}
+
 // ConstantValue converts a prim::Constant's value attribute, whose output
 // has type t, to a runtime value: bool constants are stored as ints, a
 // device as a string, lists become fresh Lists (the runtime's lists are
@@ -534,7 +595,37 @@ func ConstantValue(a ir.Attr, t types.Type) (any, error) {
 			}
 		}
 	}
+	if e, ok := enumConstant(v); ok {
+		return e, nil
+	}
 	return ivalue(v, t), nil
+}
+
+// enumType is the type of Enum, whose layout frontend.EnumValue (the
+// value of an enum constant, printed value=__torch__.Color.RED) shares:
+// the runtime does not import the frontend, so an enum constant converts
+// by that layout (package torchscript asserts at compile time that the
+// conversion holds).
+var enumType = reflect.TypeOf(Enum{})
+
+// enumConstant converts an enum constant's value to an Enum.
+func enumConstant(v any) (Enum, bool) {
+	switch x := v.(type) {
+	case nil, int64, float64, bool, string:
+		return Enum{}, false
+	case Enum:
+		return x, true
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Struct || !rv.Type().ConvertibleTo(enumType) {
+		return Enum{}, false
+	}
+	e := rv.Convert(enumType).Interface().(Enum)
+	if e.Type == nil {
+		return Enum{}, false
+	}
+	e.Value = ivalue(e.Value, e.Type.Value)
+	return e, true
 }
 
 func ivalue(v any, t types.Type) any {
@@ -1023,6 +1114,12 @@ func Isinstance(v any, t types.Type) bool {
 		return true
 	case types.AnyTupleKind:
 		_, ok := v.(*Tuple)
+		return ok
+	case types.EnumKind:
+		e, ok := v.(Enum)
+		return ok && e.ClassName() == t.(*types.Enum).Name
+	case types.AnyEnumKind:
+		_, ok := v.(Enum)
 		return ok
 	case types.ClassKind:
 		o, ok := v.(*Object)

@@ -250,3 +250,28 @@ func TestCreateObject(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []any{int64(5)}, out)
 }
+
+// TestWithErrors: prim::Exit with no entered object, prim::Enter of a
+// class without __enter__, and .name of a value that is not an enum fail
+// with errors naming the node.
+func TestWithErrors(t *testing.T) {
+	ct := &types.Class{Name: "__torch__.Ctx"}
+	for _, c := range []struct {
+		kind, want string
+	}{
+		{"prim::Exit", "no with statement was entered"},
+		{"prim::Enter", "class __torch__.Ctx has no method '__enter__'"},
+		{"prim::EnumName", "expected an enum, got __torch__.Ctx"},
+	} {
+		g := ir.NewGraph()
+		b := builder{t, g}
+		o, err := g.AddInput("o", ct)
+		require.NoError(t, err)
+		n := b.n(c.kind, vals(o), types.Any)
+		g.RegisterOutput(n.Output())
+		_, err = NewInterpreter(nil).Run(&Function{Name: "f", Graph: g}, NewObject(ct))
+		require.Error(t, err, c.kind)
+		assert.ErrorContains(t, err, c.kind, c.kind)
+		assert.ErrorContains(t, err, c.want, c.kind)
+	}
+}

@@ -260,6 +260,35 @@ func (d Device) String() string {
 	return d.Type
 }
 
+// Enum is a member of an enum class of the archive's code (class
+// Color(Enum)): its type, the member's name and its value (an int64,
+// float64 or string), as c10::ivalue::EnumHolder. Enums are values: two
+// are == when their types and names are (Equal), str() writes
+// Enum<Color.RED> (the unqualified class name), repr __torch__.Color.RED;
+// e.name and e.value are prim::EnumName and prim::EnumValue.
+type Enum struct {
+	Type  *types.Enum
+	Name  string
+	Value any
+}
+
+// ClassName returns the enum's qualified class name ("__torch__.Color").
+func (e Enum) ClassName() string {
+	if e.Type == nil {
+		return ""
+	}
+	return e.Type.Name
+}
+
+// unqualified returns the class name without its module ("Color").
+func (e Enum) unqualified() string {
+	n := e.ClassName()
+	if i := strings.LastIndexByte(n, '.'); i >= 0 {
+		return n[i+1:]
+	}
+	return n
+}
+
 // Object is an instance of a TorchScript class (a module or a user
 // class): its type and one slot per attribute, in the order of the
 // type's attributes. Objects are mutable and shared by reference. The
@@ -358,6 +387,8 @@ func TypeName(v any) string {
 		}
 		return "Tuple"
 	case *Object:
+		return x.ClassName()
+	case Enum:
 		return x.ClassName()
 	case *Function:
 		return "Function"
@@ -463,6 +494,9 @@ func Equal(a, b any) (bool, error) {
 	case *Object:
 		y, ok := b.(*Object)
 		return ok && x == y, nil
+	case Enum:
+		y, ok := b.(Enum)
+		return ok && x.Name == y.Name && x.ClassName() == y.ClassName(), nil
 	}
 	return false, fmt.Errorf("cannot compare %s with %s", TypeName(a), TypeName(b))
 }
@@ -485,7 +519,7 @@ func equalSlices(a, b []any) (bool, error) {
 
 func comparable(v any) bool {
 	switch v.(type) {
-	case int64, bool, string, *List, *Dict, *Tuple, *Object, *tensor.Tensor, Device, tensor.DType:
+	case int64, bool, string, *List, *Dict, *Tuple, *Object, *tensor.Tensor, Device, tensor.DType, Enum:
 		return true
 	}
 	return false
@@ -675,6 +709,12 @@ func writeValue(b *strings.Builder, v any, quote bool) {
 		b.WriteByte('}')
 	case *Object:
 		fmt.Fprintf(b, "<%s object at %p>", x.ClassName(), x)
+	case Enum:
+		if quote {
+			b.WriteString(x.ClassName() + "." + x.Name)
+		} else {
+			b.WriteString("Enum<" + x.unqualified() + "." + x.Name + ">")
+		}
 	default:
 		fmt.Fprintf(b, "%v", v)
 	}
