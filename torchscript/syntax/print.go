@@ -472,7 +472,15 @@ func (pr *printer) expr(e Expr, top bool) {
 			pr.ws("...")
 		}
 	case *Attribute:
-		pr.operand(e.X, atomPrec)
+		if _, ok := e.X.(*IntLit); ok {
+			// 4.name would lex as the float 4. and a name: (4).name,
+			// as Python prints it
+			pr.ws("(")
+			pr.expr(e.X, false)
+			pr.ws(")")
+		} else {
+			pr.operand(e.X, atomPrec)
+		}
 		pr.ws(".")
 		pr.ws(e.Name)
 	case *Call:
