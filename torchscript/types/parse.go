@@ -314,6 +314,13 @@ func (p *typeParser) primary(depth int) (Type, error) {
 			return &Enum{Name: q}, nil
 		}
 	}
+	switch name {
+	case "NamedTuple", "Dict", "Union", "Tuple", "List", "Optional", "Future", "Await", "RRef", "Enum":
+		// A type constructor without its arguments is not a type (nor a
+		// type variable: List[Optional] would print as Optional[]).
+		p.i = start
+		return nil, p.errf("%s needs its element types", name)
+	}
 	if t, ok := basicNames[name]; ok {
 		return t, p.skipAlias()
 	}
