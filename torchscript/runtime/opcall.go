@@ -122,29 +122,17 @@ func fromOpValue(v any) any {
 	case []*tensor.Tensor:
 		items := make([]any, len(x))
 		for i, t := range x {
-			if t != nil {
+			if t != nil { // a nil tensor is None, not a typed nil
 				items[i] = t
 			}
 		}
 		return &List{Elem: types.Tensor, Items: items}
 	case []int64:
-		items := make([]any, len(x))
-		for i, e := range x {
-			items[i] = e
-		}
-		return &List{Elem: types.Int, Items: items}
+		return listOf(types.Int, x)
 	case []float64:
-		items := make([]any, len(x))
-		for i, e := range x {
-			items[i] = e
-		}
-		return &List{Elem: types.Float, Items: items}
+		return listOf(types.Float, x)
 	case []bool:
-		items := make([]any, len(x))
-		for i, e := range x {
-			items[i] = e
-		}
-		return &List{Elem: types.Bool, Items: items}
+		return listOf(types.Bool, x)
 	case []any:
 		items := make([]any, len(x))
 		for i, e := range x {
@@ -153,6 +141,15 @@ func fromOpValue(v any) any {
 		return &List{Items: items}
 	}
 	return v
+}
+
+// listOf wraps an operator's list result as a TorchScript list of elem.
+func listOf[T any](elem types.Type, x []T) *List {
+	items := make([]any, len(x))
+	for i, e := range x {
+		items[i] = e
+	}
+	return &List{Elem: elem, Items: items}
 }
 
 // callOp calls op with TorchScript's positional inputs, on the newest of
