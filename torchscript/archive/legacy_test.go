@@ -154,7 +154,9 @@ func TestLegacyProtoVersion2(t *testing.T) {
 		case "model.json":
 			return []byte(strings.Replace(string(d), `"protoVersion":"3"`, `"protoVersion":"2"`, 1))
 		case "attributes.pkl":
-			return []byte(pkl("](\x88K\x02ctorch.jit._pickle\nbuild_tensor_from_id\nK\x04\x85R]K\x03aK\x04a\x88e"))
+			// PyTorch 1.1's pickler: a tensor is __main__.TensorID, NEWOBJ,
+			// then BUILD with its id.
+			return []byte(pkl("](\x88K\x02c__main__\nTensorID\n)\x81K\x04b]K\x03aK\x04a\x88e"))
 		}
 		return d
 	})
@@ -165,4 +167,6 @@ func TestLegacyProtoVersion2(t *testing.T) {
 	require.NoError(t, err)
 	n, _ := root.Attr("n")
 	assert.Equal(t, int64(2), n)
+	running, _ := root.Attr("running")
+	assert.Same(t, a.Constants[4], running)
 }
