@@ -1,6 +1,8 @@
 package archive_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -169,4 +171,50 @@ func TestLegacyProtoVersion2(t *testing.T) {
 	assert.Equal(t, int64(2), n)
 	running, _ := root.Attr("running")
 	assert.Same(t, a.Constants[4], running)
+}
+
+// FuzzReadLegacy reads the legacy archive with its model.json and its
+// root module's code replaced by the fuzzer's: an error or an archive,
+// never a panic.
+func FuzzReadLegacy(f *testing.F) {
+	recs := records(f, legacyPath)
+	var model, code []byte
+	for _, r := range recs {
+		switch r.name {
+		case "legacy/model.json":
+			model = r.data
+		case "legacy/code/legacy.py":
+			code = r.data
+		}
+	}
+	f.Add(model, code)
+	f.Add([]byte(`{"protoVersion":"1","mainModule":{"name":"m","submodules":[{"name":"0"}]}}`), code)
+	f.Fuzz(func(t *testing.T, model, code []byte) {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, r := range recs {
+			data := r.data
+			switch r.name {
+			case "legacy/model.json":
+				data = model
+			case "legacy/code/legacy.py":
+				data = code
+			}
+			w, err := zw.Create(r.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write(data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		a, err := read(buf.Bytes())
+		if err != nil {
+			return
+		}
+		_, _ = a.Root()
+	})
 }
