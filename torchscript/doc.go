@@ -2,6 +2,11 @@
 // files, scripted or traced, PyTorch 1.x and 2.x) and runs them without
 // libtorch.
 //
+// Every archive format PyTorch's reader accepts loads: versions 1 to 10,
+// and the model.json format of PyTorch 1.0 to 1.2, whose modules package
+// archive turns into classes of the later form (their methods run with the
+// upgraders of version 1, integer div truncating as it did then).
+//
 // Load reads the archive (package archive: the zip, data.pkl and
 // constants.pkl through the restricted unpickler, tensors, code), builds
 // its objects as instances of the classes its code defines (package

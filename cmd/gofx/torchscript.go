@@ -22,16 +22,17 @@ import (
 // telling the two apart by the zip's records, not by the extension.
 
 // isTorchScript reports whether the zip at path is a torch.jit.save
-// archive: it holds ARCHIVE/data.pkl and code under ARCHIVE/code/ (a .pt2
-// holds ARCHIVE/models/*.json or serialized_exported_program.json
-// instead, a torch.save file no code/).
+// archive: it holds ARCHIVE/data.pkl and code under ARCHIVE/code/, or
+// ARCHIVE/model.json (the format of PyTorch 1.0 to 1.2) (a .pt2 holds
+// ARCHIVE/models/*.json or serialized_exported_program.json instead, a
+// torch.save file no code/).
 func isTorchScript(path string) (bool, error) {
 	z, err := zip.OpenReader(path)
 	if err != nil {
 		return false, nil // not a zip: the .pt2 reader says why
 	}
 	defer z.Close()
-	data, code := false, false
+	data, code, legacy := false, false, false
 	for _, f := range z.File {
 		parts := strings.SplitN(f.Name, "/", 3)
 		if len(parts) < 2 {
@@ -40,13 +41,15 @@ func isTorchScript(path string) (bool, error) {
 		switch {
 		case len(parts) == 2 && parts[1] == "data.pkl":
 			data = true
+		case len(parts) == 2 && parts[1] == "model.json":
+			legacy = true
 		case len(parts) == 3 && parts[1] == "code" && strings.HasSuffix(f.Name, ".py"):
 			code = true
 		case len(parts) >= 2 && (parts[1] == "models" || parts[1] == "serialized_exported_program.json"):
 			return false, nil
 		}
 	}
-	return data && code, nil
+	return data && code || legacy, nil
 }
 
 // loadTorchScript loads the archive at path.

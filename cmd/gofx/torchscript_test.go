@@ -24,6 +24,8 @@ func TestTorchScriptDispatch(t *testing.T) {
 		"../../pt2/testdata/custom_op.pt2":        false,
 		tsDir + "mlp.io.json":                     false,
 		"../../testdata/models/mlp.state_dict.pt": false,
+		// PyTorch 1.0-1.2's format: model.json, no data.pkl.
+		"../../torchscript/archive/testdata/legacy/legacy.pt": true,
 	} {
 		got, err := isTorchScript(file)
 		require.NoError(t, err, file)

@@ -43,6 +43,12 @@ type Archive struct {
 	// are then decoded big-endian). PyTorch 2.x writes the record, older
 	// versions do not.
 	BigEndian bool
+	// Legacy is true for an archive of PyTorch 1.0 to 1.2 (model.json; see
+	// the package documentation), read into the form of later ones.
+	Legacy bool
+	// ProtoVersion is model.json's protoVersion (1 to 5) of a Legacy
+	// archive, 0 otherwise.
+	ProtoVersion int
 
 	// Data is data.pkl decoded: the root module, an *Object whose
 	// attributes hold the submodules, parameters, buffers and other
@@ -164,7 +170,7 @@ func ReadWithLimits(r io.ReaderAt, size int64, lim Limits) (*Archive, error) {
 
 func (a *Archive) read(z *torchio.Archive, lim Limits) error {
 	if z.Has("model.json") {
-		return errors.New("model.json: this is the format of PyTorch 1.0 to 1.3 (protobuf JSON with tensors/ and attributes.pkl), which is not supported; load and re-save it with PyTorch 1.4 or later")
+		return a.readLegacy(z, lim)
 	}
 	if err := a.readVersion(z); err != nil {
 		return err
@@ -216,7 +222,7 @@ func (a *Archive) read(z *torchio.Archive, lim Limits) error {
 			a.Extra[strings.TrimPrefix(name, "extra/")] = b
 		}
 	}
-	sort.Slice(a.Code, func(i, j int) bool { return a.Code[i].Qualifier < a.Code[j].Qualifier })
+	sortCode(a.Code)
 
 	maxElems := z.Limits().MaxElements
 	conv := newConverter(maxElems)
@@ -246,6 +252,11 @@ func (a *Archive) read(z *torchio.Archive, lim Limits) error {
 		a.Constants = t
 	}
 	return nil
+}
+
+// sortCode sorts code files by qualifier.
+func sortCode(code []*CodeFile) {
+	sort.Slice(code, func(i, j int) bool { return code[i].Qualifier < code[j].Qualifier })
 }
 
 func (a *Archive) readVersion(z *torchio.Archive) error {

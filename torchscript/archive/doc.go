@@ -4,8 +4,9 @@
 //
 // # The file
 //
-// An archive is a zip with one root folder (its name varies: the file's
-// base name, or "archive") holding
+// An archive (of PyTorch 1.3 and later; for older ones see below) is a zip
+// with one root folder (its name varies: the file's base name, or
+// "archive") holding
 //
 //	version (or .data/version)   the file format version, 1 to 10
 //	byteorder                     "little" or "big" (PyTorch 2.x)
@@ -47,9 +48,30 @@
 //
 // Archives of format versions 1 and 2 (PyTorch 1.3 and 1.4) hold the same
 // records; their lists and dicts carry no type tags (Type is ""), which
-// the frontend takes from the class annotations, as PyTorch does. The
-// format of PyTorch 1.0 to 1.2 (model.json with protobuf JSON and
-// tensors/) is refused with an error that says so.
+// the frontend takes from the class annotations, as PyTorch does.
+//
+// # The format of PyTorch 1.0 to 1.2
+//
+// Older archives (Legacy, read as PyTorch's import_legacy.cpp reads them)
+// describe the module tree in model.json, the JSON form of
+// caffe2/proto/torch.proto's ModelDef (ProtoVersion 1 to 5): each module's
+// name, parameters and buffers as ids into a tensor table whose storages
+// are raw records (tensors/N, each tensor a view with its dims, strides,
+// offset and caffe2 data type), attributes with their type and an index
+// into the tuple pickled in attributes.pkl (a list for protoVersion 2; its
+// tensors are references into the tensor table:
+// torch.jit._pickle.build_tensor_from_id, or PyTorch 1.1's
+// __main__.TensorID), submodules, and a code record holding the module's
+// methods as top-level defs; classes the code uses are in libs/. Read
+// gives such an archive the form of later ones: a class per module, named
+// as PyTorch names it ("__torch__." and the module path, digit-only names
+// prefixed with "_", so "__torch__.model.sub" for the submodule sub of the
+// archive model), declared in a synthesized code file of its qualifier
+// with the module's parameters, buffers, attributes and submodules and its
+// defs indented as methods; Data an Object per module; Constants the
+// tensor table (the CONSTANTS.cN of legacy code index it). Modules with
+// __getstate__ (getStateAttributeId), quantized tensors and the
+// torchscriptDebugArena source ranges are not read.
 //
 // # Source ranges
 //

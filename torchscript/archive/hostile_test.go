@@ -119,7 +119,7 @@ func TestHostileArchives(t *testing.T) {
 		{"deep lists", replace("data.pkl", "\x80\x02"+strings.Repeat("]", 5000)+strings.Repeat("a", 4999)+"."), nil, []string{"nested more than"}},
 		{"absurd storage", replace("data.pkl", pkl("ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storagectorch\nFloatStorage\nX\x01\x00\x00\x000X\x03\x00\x00\x00cpu\x8a\x06\x00\x00\x00\x00\x00\x01tQK\x00(K\x01tK\x01\x85\x89)tR")), nil, []string{"data.pkl", "storage \"0\""}},
 		{"constants not a tuple", replace("constants.pkl", pkl("K\x01")), nil, []string{"constants.pkl", "not a tuple"}},
-		{"legacy format", nil, []record{{"attrs.script/model.json", []byte("{}")}}, []string{"model.json", "PyTorch 1.0"}},
+		{"legacy format", nil, []record{{"attrs.script/model.json", []byte("{}")}}, []string{"model.json", "protoVersion 0"}},
 		{"not a module", replace("data.pkl", pkl("K\x01")), nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -198,6 +198,7 @@ func TestLimits(t *testing.T) {
 func fuzzSeeds(t testing.TB) [][]byte {
 	paths, err := filepath.Glob("testdata/*.pt")
 	require.NoError(t, err)
+	paths = append(paths, "testdata/legacy/legacy.pt")
 	var seeds [][]byte
 	for _, p := range paths {
 		b, err := os.ReadFile(p)

@@ -272,6 +272,9 @@ type converter struct {
 	tensors  map[*tensor.Tensor]bool
 	elems    int64
 	maxElems int64
+	// table is the tensor table attributes.pkl's tensorRefs index (legacy
+	// archives; nil otherwise).
+	table []*tensor.Tensor
 }
 
 func newConverter(maxElems int64) *converter {
@@ -291,6 +294,11 @@ func (c *converter) conv(v pickle.Value, depth int) (Value, error) {
 		return v, nil
 	case *tensor.Tensor:
 		return c.tensor(v)
+	case *tensorRef:
+		if c.table == nil || !v.set || v.id < 0 || v.id >= int64(len(c.table)) {
+			return nil, fmt.Errorf("tensor id %d outside the tensor table of %d (model.json's tensors)", v.id, len(c.table))
+		}
+		return c.table[v.id], nil
 	case *torchio.Parameter:
 		return c.tensor(v.Data)
 	case pickle.Tuple:
