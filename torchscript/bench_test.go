@@ -68,3 +68,33 @@ func compileAll(m *Module, seen map[any]bool) error {
 	}
 	return nil
 }
+
+// BenchmarkIntLoop runs forward(n) of the archive $GOFX_TS_LOOP, an
+// integer loop of n iterations (bench/torchscript/torch_int_loop.py makes
+// it and times the same call in PyTorch's interpreter), reporting the
+// nanoseconds per iteration beside PyTorch's.
+func BenchmarkIntLoop(b *testing.B) {
+	path := os.Getenv("GOFX_TS_LOOP")
+	if path == "" {
+		b.Skip("GOFX_TS_LOOP is not set (bench/torchscript/torch_int_loop.py makes the archive)")
+	}
+	m, err := Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 1000
+	out, err := m.Forward(int64(n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if out != int64(n*(n+1)/2) {
+		b.Fatalf("forward(%d) = %v, want %d", n, out, n*(n+1)/2)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := m.Forward(int64(n)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/iteration")
+}
