@@ -2,6 +2,7 @@ package kernels_test
 
 import (
 	"fmt"
+	"syscall"
 	"testing"
 
 	"github.com/gofx/gofx/ops"
@@ -31,12 +32,26 @@ func benchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit stri
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
 		if _, err := o.Call(args, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime returns the CPU time (user and system, all threads) this
+// process has used, in nanoseconds: on a loaded machine, where wall time
+// says little, cpu-ns/op tells the work an op costs (summed over the
+// cores it runs on).
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkMatmul times aten::mm on square float32 matrices and reports
