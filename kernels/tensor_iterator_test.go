@@ -138,3 +138,91 @@ func TestClampRunsAgainstGeneral(t *testing.T) {
 		restore()
 	}
 }
+
+// TestSumBlockAgainstGeneral compares the in-place block sums with the
+// general path (moveLast, then sumF64 over float64 copies): float64
+// results agree to rounding of the compensated sums, float32 results
+// (summed in plain float64) to one float32 ulp.
+func TestSumBlockAgainstGeneral(t *testing.T) {
+	g := tensor.NewGenerator(9)
+	cases := []struct {
+		shape []int
+		mask  []bool
+	}{
+		{[]int{5, 7}, []bool{false, true}}, {[]int{5, 7}, []bool{true, false}},
+		{[]int{3, 4, 5}, []bool{false, true, false}}, {[]int{3, 1, 4, 5}, []bool{false, false, true, true}},
+		{[]int{2, 3, 4}, []bool{true, true, true}}, {[]int{300, 300}, []bool{false, true}},
+		{[]int{300, 300}, []bool{true, false}}, {[]int{6}, []bool{true}},
+	}
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		for _, tc := range cases {
+			x := runOperand(g, dt, tc.shape, "plain")
+			got, ok := sumFloatBlock(x, tc.mask)
+			if !ok {
+				t.Fatalf("%v %v: no block", tc.shape, tc.mask)
+			}
+			p, _, outer, inner := moveLast(x, tc.mask)
+			vals := p.Float64s()
+			for r := range outer {
+				want := sumF64(vals[r*inner : (r+1)*inner])
+				g := got[r]
+				tol := 1e-12 * math.Abs(want)
+				if dt == tensor.Float32 {
+					g, want = float64(float32(g)), float64(float32(want))
+					tol = float64(math.Nextafter32(float32(math.Abs(want)), float32(math.Inf(1))) - float32(math.Abs(want)))
+				}
+				if math.Abs(g-want) > tol {
+					t.Errorf("%v %v %v row %d: %v, want %v", dt, tc.shape, tc.mask, r, g, want)
+				}
+			}
+		}
+	}
+	if _, ok := sumFloatBlock(runOperand(g, tensor.Float32, []int{3, 4, 5}, "plain"), []bool{true, false, true}); ok {
+		t.Error("a reduction with a kept dim between reduced ones took the block path")
+	}
+}
+
+// TestSoftmaxRowsAgainstGeneral checks that the row path gives the
+// general path's results bit for bit.
+func TestSoftmaxRowsAgainstGeneral(t *testing.T) {
+	g := tensor.NewGenerator(10)
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		for _, shape := range [][]int{{7}, {3, 5}, {4, 1}, {2, 3, 1}, {70, 1000}} {
+			for _, log := range []bool{false, true} {
+				x := runOperand(g, dt, shape, "special")
+				d := len(shape) - 1
+				if shape[d] == 1 {
+					d--
+				}
+				got, ok := softmaxRows(x, d, log)
+				if !ok {
+					t.Fatalf("%v dim %d: no row path", shape, d)
+				}
+				// The general path: the same math on float64 copies.
+				want := mapRowsSoftmax(x, d, log)
+				if err := sameValues(got, want); err != nil {
+					t.Errorf("%v %v log=%v: %v", dt, shape, log, err)
+				}
+			}
+		}
+	}
+}
+
+// mapRowsSoftmax is softmax's general path (moveLast and float64 rows),
+// reached by hiding the row path: it runs on a transposed copy's view.
+func mapRowsSoftmax(x *tensor.Tensor, d int, log bool) *tensor.Tensor {
+	// A non-contiguous view of the same values makes softmaxRows decline.
+	shape := x.Shape()
+	vals := x.Float64s()
+	twice := make([]float64, 2*len(vals))
+	for i, f := range vals {
+		twice[2*i] = f
+	}
+	big := tensor.Must(tensor.FromFloat64s(x.DType(), twice, append(shape, 2)...))
+	v := tensor.Must(big.Select(len(shape), 0))
+	res, err := softmax(nil, v, int64(d), log, "self")
+	if err != nil {
+		panic(err)
+	}
+	return res[0].(*tensor.Tensor)
+}
