@@ -8,7 +8,11 @@ BenchmarkMatmul/{256,512,1024}: torch.mm on square float32 matrices, GFLOP/s
 (2n^3 per product). BenchmarkConv2d: aten::convolution on three resnet18
 convolutions (batch 1, with bias), GFLOP/s (two per multiply-add).
 BenchmarkAdd1M: aten::add.Tensor on two float32 tensors of 2^20 elements,
-GB/s (12 bytes per element).
+GB/s (12 bytes per element). BenchmarkElementwise/*: the memory-bound
+kernels (broadcast mul/add, relu, hardtanh, sum, mean, amax, softmax,
+log_softmax, layer/group/batch norm, max pool, adaptive average pool,
+nearest and bilinear upsampling) on the same inputs, GB/s (input and output
+bytes once each, as kernels/bench_test.go counts them).
 """
 import sys
 import time
@@ -52,6 +56,45 @@ def main():
         n = 1 << 20
         x, y = torch.randn(n), torch.randn(n)
         bench("BenchmarkAdd1M", lambda: A.add.Tensor(x, y), 12 * n, "GB/s")
+        elementwise()
+
+
+def elementwise():
+    """BenchmarkElementwise's cases: the same calls, inputs and byte counts."""
+    x4 = torch.randn(1, 64, 56, 56)
+    big = torch.randn(1024, 1024)
+    seq = torch.randn(512, 768)
+    w, b, m, v = torch.randn(64), torch.randn(64), torch.randn(64), torch.rand(64)
+    p = torch.randn(1, 64, 112, 112)
+    q = torch.randn(1, 512, 7, 7)
+    c64, c1024, c768 = torch.randn(1, 64, 1, 1), torch.randn(1024), torch.randn(768)
+    lw, lb, gw, gb = torch.randn(768), torch.randn(768), torch.randn(64), torch.randn(64)
+    cases = [
+        ("mul_bcast_1x64x56x56", lambda: A.mul.Tensor(x4, c64), 8 * 200704),
+        ("add_bcast_1024x1024+1024", lambda: A.add.Tensor(big, c1024), 8 << 20),
+        ("relu_1M", lambda: A.relu.default(big), 8 << 20),
+        ("hardtanh_1M", lambda: A.hardtanh.default(big, 0.0, 6.0), 8 << 20),
+        ("sum_lastdim_1024x1024", lambda: A.sum.dim_IntList(big, [-1]), 4 << 20),
+        ("sum_firstdim_1024x1024", lambda: A.sum.dim_IntList(big, [0]), 4 << 20),
+        ("mean_hw_1x64x56x56", lambda: A.mean.dim(x4, [-1, -2], True), 4 * 200704),
+        ("amax_lastdim_1024x1024", lambda: A.amax.default(big, [-1]), 4 << 20),
+        ("softmax_lastdim_1024x1024", lambda: A._softmax.default(big, -1, False), 8 << 20),
+        ("log_softmax_lastdim_1024x1024", lambda: A._log_softmax.default(big, -1, False), 8 << 20),
+        ("layer_norm_512x768", lambda: A.native_layer_norm.default(seq, [768], lw, lb, 1e-5), 8 * 512 * 768),
+        ("group_norm_1x64x56x56_g32",
+         lambda: A.native_group_norm.default(x4, gw, gb, 1, 64, 56 * 56, 32, 1e-5), 8 * 200704),
+        ("batch_norm_infer_1x64x56x56",
+         lambda: A._native_batch_norm_legit_no_training.default(x4, w, b, m, v, 0.1, 1e-5), 8 * 200704),
+        ("max_pool2d_1x64x112x112_k3s2",
+         lambda: A.max_pool2d.default(p, [3, 3], [2, 2], [1, 1]), 4 * (64 * 112 * 112 + 64 * 56 * 56)),
+        ("adaptive_avg_pool2d_1x512x7x7", lambda: A.adaptive_avg_pool2d.default(q, [1, 1]), 4 * (512 * 49 + 512)),
+        ("upsample_nearest2d_1x64x56x56_x2",
+         lambda: A.upsample_nearest2d.vec(x4, None, [2.0, 2.0]), 4 * 5 * 200704),
+        ("upsample_bilinear2d_1x64x56x56_x2",
+         lambda: A.upsample_bilinear2d.vec(x4, None, False, [2.0, 2.0]), 4 * 5 * 200704),
+    ]
+    for name, fn, nbytes in cases:
+        bench(f"BenchmarkElementwise/{name}", fn, nbytes, "GB/s")
 
 
 if __name__ == "__main__":

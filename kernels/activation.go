@@ -182,6 +182,11 @@ func (u *unary) clamp(c *ops.Call, lo, hi string) ([]any, error) {
 				return nil, err
 			}
 		}
+		if fastFloat(dt, x) {
+			if out, ok := clampRuns(x, false, l, h); ok {
+				return one(out), nil
+			}
+		}
 		return one(mapUnary(x, dt, func(v float64) float64 { return clampFloat(v, l, h) }, nil)), nil
 	}
 	var l, h int64 = 0, 6
@@ -292,7 +297,7 @@ func geluErf(x float64) float64 { return x * 0.5 * (1 + math.Erf(x*(1/math.Sqrt2
 
 // activationUnaries are the activations with no argument besides self.
 var activationUnaries = []*unary{
-	{name: "aten::relu.default", cpuName: "clamp_min_cpu", boolErr: "Boolean inputs not supported for relu",
+	{name: "aten::relu.default", cpuName: "clamp_min_cpu", boolErr: "Boolean inputs not supported for relu", relu: true,
 		ff: func(x float64) float64 {
 			if x < 0 {
 				return 0

@@ -2,6 +2,7 @@ package kernels_test
 
 import (
 	"fmt"
+	"syscall"
 	"testing"
 
 	"github.com/gofx/gofx/ops"
@@ -31,12 +32,26 @@ func benchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit stri
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
 		if _, err := o.Call(args, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime returns the CPU time (user and system, all threads) this
+// process has used, in nanoseconds: on a loaded machine, where wall time
+// says little, cpu-ns/op tells the work an op costs (summed over the
+// cores it runs on).
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkMatmul times aten::mm on square float32 matrices and reports
@@ -91,4 +106,50 @@ func BenchmarkAdd1M(b *testing.B) {
 	x := tensor.Must(g.Randn(tensor.Float32, n))
 	y := tensor.Must(g.Randn(tensor.Float32, n))
 	benchRun(b, o, []any{x, y}, 12*n, "GB/s")
+}
+
+// BenchmarkElementwise times the memory-bound kernels on inputs of
+// resnet18's and a transformer's sizes and reports GB/s: the bytes of the
+// inputs read and the output written, once each (the traffic of a
+// one-pass kernel; softmax and the norms read their input twice in
+// PyTorch too, and are counted once). ../bench/torch_kernels.py times
+// the same calls in PyTorch.
+func BenchmarkElementwise(b *testing.B) {
+	g := tensor.NewGenerator(4)
+	randn := func(shape ...int) *tensor.Tensor { return tensor.Must(g.Randn(tensor.Float32, shape...)) }
+	x4 := randn(1, 64, 56, 56) // 200704 elements
+	big := randn(1024, 1024)   // 2^20
+	seq := randn(512, 768)     // a transformer's activations
+	bn := func() []any {
+		w, bb, m, v := randn(64), randn(64), randn(64), tensor.Must(g.Rand(tensor.Float32, 64))
+		return []any{x4, w, bb, m, v, 0.1, 1e-5}
+	}
+	cases := []struct {
+		name, op string
+		args     []any
+		bytes    float64
+	}{
+		{"mul_bcast_1x64x56x56", "aten::mul.Tensor", []any{x4, randn(1, 64, 1, 1)}, 8 * 200704},
+		{"add_bcast_1024x1024+1024", "aten::add.Tensor", []any{big, randn(1024)}, 8 << 20},
+		{"relu_1M", "aten::relu.default", []any{big}, 8 << 20},
+		{"hardtanh_1M", "aten::hardtanh.default", []any{big, 0.0, 6.0}, 8 << 20},
+		{"sum_lastdim_1024x1024", "aten::sum.dim_IntList", []any{big, []int64{-1}}, 4 << 20},
+		{"sum_firstdim_1024x1024", "aten::sum.dim_IntList", []any{big, []int64{0}}, 4 << 20},
+		{"mean_hw_1x64x56x56", "aten::mean.dim", []any{x4, []int64{-1, -2}, true}, 4 * 200704},
+		{"amax_lastdim_1024x1024", "aten::amax", []any{big, []int64{-1}}, 4 << 20},
+		{"softmax_lastdim_1024x1024", "aten::_softmax", []any{big, int64(-1), false}, 8 << 20},
+		{"log_softmax_lastdim_1024x1024", "aten::_log_softmax", []any{big, int64(-1), false}, 8 << 20},
+		{"layer_norm_512x768", "aten::native_layer_norm", []any{seq, []int64{768}, randn(768), randn(768), 1e-5}, 8 * 512 * 768},
+		{"group_norm_1x64x56x56_g32", "aten::native_group_norm", []any{x4, randn(64), randn(64), int64(1), int64(64), int64(56 * 56), int64(32), 1e-5}, 8 * 200704},
+		{"batch_norm_infer_1x64x56x56", "aten::_native_batch_norm_legit_no_training", bn(), 8 * 200704},
+		{"max_pool2d_1x64x112x112_k3s2", "aten::max_pool2d", []any{randn(1, 64, 112, 112), []int64{3, 3}, []int64{2, 2}, []int64{1, 1}}, 4 * (64*112*112 + 64*56*56)},
+		{"adaptive_avg_pool2d_1x512x7x7", "aten::adaptive_avg_pool2d", []any{randn(1, 512, 7, 7), []int64{1, 1}}, 4 * (512*49 + 512)},
+		{"upsample_nearest2d_1x64x56x56_x2", "aten::upsample_nearest2d.vec", []any{x4, nil, []float64{2, 2}}, 4 * 5 * 200704},
+		{"upsample_bilinear2d_1x64x56x56_x2", "aten::upsample_bilinear2d.vec", []any{x4, nil, false, []float64{2, 2}}, 4 * 5 * 200704},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			benchRun(b, benchOp(b, tc.op), tc.args, tc.bytes, "GB/s")
+		})
+	}
 }

@@ -3,8 +3,8 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"slices"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -87,29 +87,6 @@ func addTensor(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	return axpy(c, o, o.a, o.b, scalarArg(c, "alpha"))
-}
-
-// addSame returns a + b for contiguous float32 or float64 tensors of one
-// shape and dtype, in a direct loop over both cores: the IEEE sum PyTorch
-// computes, without the per-element closure of the general path.
-func addSame(a, b *tensor.Tensor) *tensor.Tensor {
-	if a.DType() == tensor.Float64 {
-		return addTyped[float64](a, b)
-	}
-	return addTyped[float32](a, b)
-}
-
-func addTyped[T float32 | float64](a, b *tensor.Tensor) *tensor.Tensor {
-	x, y := tensor.Values[T](a), tensor.Values[T](b)
-	out := tensor.Empty(a.DType(), a.Shape()...)
-	o := tensor.Data[T](out)
-	parallelFor(len(o), func(lo, hi int) {
-		o, x, y := o[lo:hi], x[lo:hi], y[lo:hi]
-		for i := range o {
-			o[i] = x[i] + y[i]
-		}
-	})
-	return out
 }
 
 // binaryOperands holds the two operands of a binary op: a Scalar operand is a
@@ -289,10 +266,14 @@ func axpy(c *ops.Call, o *binaryOperands, x, y *tensor.Tensor, alpha ops.Scalar)
 	switch dt {
 	case tensor.Float32, tensor.Float64:
 		af := roundTo(dt, alpha.Float())
-		if af == 1 && x.IsContiguous() && y.IsContiguous() &&
-			slices.Equal(x.Shape(), o.shape) && slices.Equal(y.Shape(), o.shape) {
-			// A multiply-add by 1 is the plain sum: a direct loop.
-			return one(addSame(x, y)), nil
+		if af == 1 || af == -1 {
+			// A multiply-add by ±1 is the plain sum or difference
+			// everywhere: typed vector loops over runs.
+			op := vec.Add
+			if af == -1 {
+				op = vec.Sub
+			}
+			return one(binaryRuns(op, x, y, o.shape, dt)), nil
 		}
 		n, bc := innerRun(o.shape, x.Shape(), y.Shape())
 		if !bc[1] || bc[0] {
@@ -455,6 +436,9 @@ func mul(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	a, b := o.cast(o.dt)
+	if fastFloat(o.dt, a, b) {
+		return one(binaryRuns(vec.Mul, a, b, o.shape, o.dt)), nil
+	}
 	return one(mapBinary(a, b, o.shape, o.dt,
 		func(x, y float64) float64 { return x * y },
 		func(x, y int64) int64 { return x * y })), nil
@@ -474,6 +458,9 @@ func divKernel(c *ops.Call) ([]any, error) {
 func trueDiv(o *binaryOperands) []any {
 	dt := floatType(o.dt)
 	a, b := o.cast(dt)
+	if fastFloat(dt, a, b) && !o.isMeta() {
+		return one(binaryRuns(vec.Div, a, b, o.shape, dt))
+	}
 	return one(mapBinary(a, b, o.shape, dt, func(x, y float64) float64 { return x / y }, nil))
 }
 

@@ -14,6 +14,12 @@
 // to the output dtype (which for +, -, *, / and sqrt gives exactly IEEE
 // float32 arithmetic); float16 and bfloat16 compute in float32, as PyTorch
 // does on CPU; integer math is exact in int64 and wraps to narrower types.
+// The memory-bound float32/float64 hot paths compute in the dtype where
+// one IEEE operation gives the same result: add, sub, mul, div, relu and
+// hardtanh run internal/vec's vector loops (AVX2 where the CPU has it)
+// over TensorIterator-style coalesced runs (tensor_iterator.go's
+// planRuns); sum, mean, softmax and batch norm read contiguous inputs in
+// place with typed row loops, with float64 accumulation as before.
 //
 // Meta functions compute the dtype and shape of the outputs from meta
 // tensors (tensor.NewMeta), touching no data; they share their shape logic
@@ -82,7 +88,7 @@
 //
 // The shared machinery has files of its own: register.go (the family
 // table, the one init, register and registerBoth), tensor_iterator.go
-// (broadcasting and the elementwise maps), blas.go (matrix
+// (broadcasting, the elementwise maps and the coalesced runs), blas.go (matrix
 // multiplication, through internal/gemm for floats), parallel.go (parallelFor), dtype.go (compute dtypes,
 // rounding and dtype names for errors), helpers.go and derived.go.
 //

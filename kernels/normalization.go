@@ -151,7 +151,13 @@ func batchNormCompute(c *ops.Call, channels int, statDT tensor.DType) ([]any, er
 	for _, s := range shape[2:] {
 		spatial *= s
 	}
-	x := input.Float64s()
+	// A contiguous float32 or float64 input is read in place by a typed
+	// loop (bnApply); the statistics of training need the float64 copy.
+	fast := (dt == tensor.Float32 || dt == tensor.Float64) && input.IsContiguous()
+	var x []float64
+	if training || !fast {
+		x = input.Float64s()
+	}
 	w, b := optFloats(weight), optFloats(bias)
 	mean, invstd := make([]float64, channels), make([]float64, channels)
 	count := batch * spatial
@@ -198,22 +204,34 @@ func batchNormCompute(c *ops.Call, channels int, statDT tensor.DType) ([]any, er
 			invstd[ch] = 1 / math.Sqrt(v+eps)
 		}
 	}
-	y := make([]float64, len(x))
-	forRows(batch*channels, spatial, func(r int) {
-		ch := r % channels
-		alpha := invstd[ch]
+	// y = x*alpha + beta, alpha and beta folded per channel.
+	fold := func(ch int) (alpha, beta float64) {
+		alpha = invstd[ch]
 		if w != nil {
 			alpha *= w[ch]
 		}
-		beta := -mean[ch] * alpha
+		beta = -mean[ch] * alpha
 		if b != nil {
 			beta += b[ch]
 		}
-		for j := r * spatial; j < (r+1)*spatial; j++ {
-			y[j] = x[j]*alpha + beta
-		}
-	})
-	out := tensor.Must(tensor.FromFloat64s(dt, y, shape...))
+		return alpha, beta
+	}
+	var out *tensor.Tensor
+	switch {
+	case fast && dt == tensor.Float32:
+		out = bnApply[float32](input, batch*channels, channels, spatial, fold)
+	case fast:
+		out = bnApply[float64](input, batch*channels, channels, spatial, fold)
+	default:
+		y := make([]float64, len(x))
+		forRows(batch*channels, spatial, func(r int) {
+			alpha, beta := fold(r % channels)
+			for j := r * spatial; j < (r+1)*spatial; j++ {
+				y[j] = x[j]*alpha + beta
+			}
+		})
+		out = tensor.Must(tensor.FromFloat64s(dt, y, shape...))
+	}
 	if !training {
 		return []any{out, tensor.Empty(statDT, 0), tensor.Empty(statDT, 0)}, nil
 	}
@@ -465,4 +483,21 @@ func batchNormNoUpdate(c *ops.Call) ([]any, error) {
 		return nil, err
 	}
 	return append(out, reserveOf(input)), nil
+}
+
+// bnApply returns x*alpha + beta over a contiguous float32 or float64
+// input of rows rows of spatial elements, alpha and beta given per channel
+// by fold, computed in float64 and rounded once as the float64 path does.
+func bnApply[T float32 | float64](input *tensor.Tensor, rows, channels, spatial int, fold func(ch int) (alpha, beta float64)) *tensor.Tensor {
+	in := tensor.Values[T](input)
+	out := tensor.Empty(input.DType(), input.Shape()...)
+	o := tensor.Data[T](out)
+	forRows(rows, spatial, func(r int) {
+		alpha, beta := fold(r % channels)
+		src, dst := in[r*spatial:(r+1)*spatial], o[r*spatial:(r+1)*spatial]
+		for j, v := range src {
+			dst[j] = T(float64(v)*alpha + beta)
+		}
+	})
+	return out
 }

@@ -243,6 +243,9 @@ func sumKernel(x *tensor.Tensor, mask []bool, keepdim bool, dt tensor.DType) *te
 		return tensor.Must(tensor.NewMeta(dt, shape...))
 	}
 	x = to(x, dt)
+	if out, ok := sumFloatBlock(x, mask); ok {
+		return floatResult(false, dt, out, shape)
+	}
 	p, _, outer, inner := moveLast(x, mask)
 	if dt.IsFloat() {
 		vals := p.Float64s()
@@ -1214,4 +1217,136 @@ func cumprod(c *ops.Call) ([]any, error) {
 		res = intResult(dt, out, p.Shape())
 	}
 	return one(tensor.Must(res.Permute(inverse(perm)...)).Contiguous()), nil
+}
+
+// reduceBlock returns the layout of a reduction of a contiguous tensor of
+// shape over mask when the reduced dims (size-1 dims aside) are
+// neighbours: outer kept elements, each of red reduced rows of inner
+// kept elements; ok is false when kept dims lie between reduced ones.
+func reduceBlock(shape []int, mask []bool) (outer, red, inner int, ok bool) {
+	outer, red, inner = 1, 1, 1
+	phase := 0 // 0: kept dims before the block, 1: in it, 2: after it
+	for i, d := range shape {
+		if d == 1 {
+			continue
+		}
+		switch {
+		case mask[i] && phase == 2:
+			return 0, 0, 0, false
+		case mask[i]:
+			phase = 1
+			red *= d
+		case phase == 0:
+			outer *= d
+		default:
+			phase = 2
+			inner *= d
+		}
+	}
+	return outer, red, inner, true
+}
+
+// sumFloatBlock returns the sums of x (float32 or float64) over mask in
+// the reduced shape's row-major order, reading x in place when it is
+// contiguous and its reduced dims neighbours (reduceBlock); ok is false
+// otherwise. Sums accumulate in float64: float32 inputs in four plain
+// float64 sums per row (whose error stays far below float32's rounding,
+// as sumF64's does), float64 inputs with Neumaier's compensation as
+// sumF64 does.
+func sumFloatBlock(x *tensor.Tensor, mask []bool) (out []float64, ok bool) {
+	dt := x.DType()
+	if x.IsMeta() || (dt != tensor.Float32 && dt != tensor.Float64) || !x.IsContiguous() || x.Numel() == 0 {
+		return nil, false
+	}
+	outer, red, inner, ok := reduceBlock(x.Shape(), mask)
+	if !ok {
+		return nil, false
+	}
+	out = make([]float64, outer*inner)
+	if dt == tensor.Float32 {
+		sumBlock(tensor.Values[float32](x), out, outer, red, inner)
+	} else {
+		sumBlock(tensor.Values[float64](x), out, outer, red, inner)
+	}
+	return out, true
+}
+
+// sumBlock sets out[o*inner+j] to the sum over r of v[(o*red+r)*inner+j].
+func sumBlock[T float32 | float64](v []T, out []float64, outer, red, inner int) {
+	_, f64 := any(v).([]float64)
+	if inner == 1 {
+		forRows(outer, red, func(o int) {
+			row := v[o*red : (o+1)*red]
+			if f64 {
+				out[o] = sumF64(any(row).([]float64))
+			} else {
+				out[o] = sum4(row)
+			}
+		})
+		return
+	}
+	// Columns: accumulate whole rows of inner elements, split over the
+	// cores by output element.
+	parallelFor(outer*inner, func(lo, hi int) {
+		var comp []float64
+		if f64 {
+			comp = make([]float64, hi-lo)
+		}
+		for pos := lo; pos < hi; {
+			o, j := pos/inner, pos%inner
+			n := min(inner-j, hi-pos)
+			acc := out[pos : pos+n]
+			for r := range red {
+				base := (o*red+r)*inner + j
+				row := v[base : base+n]
+				if f64 {
+					neumaierAdd(acc, comp[pos-lo:pos-lo+n], any(row).([]float64))
+					continue
+				}
+				for i, x := range row {
+					acc[i] += float64(x)
+				}
+			}
+			if f64 {
+				for i, c := range comp[pos-lo : pos-lo+n] {
+					if s := acc[i]; !math.IsInf(s, 0) && !math.IsNaN(s) {
+						acc[i] = s + c
+					}
+				}
+			}
+			pos += n
+		}
+	})
+}
+
+// sum4 returns the float64 sum of row in four interleaved sums.
+func sum4[T float32 | float64](row []T) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(row); i += 4 {
+		s0 += float64(row[i])
+		s1 += float64(row[i+1])
+		s2 += float64(row[i+2])
+		s3 += float64(row[i+3])
+	}
+	for ; i < len(row); i++ {
+		s0 += float64(row[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// neumaierAdd adds row into the compensated sums (s, comp) elementwise,
+// as sumF64 does one value at a time.
+func neumaierAdd(s, comp, row []float64) {
+	comp = comp[:len(s)]
+	row = row[:len(s)]
+	for i, v := range row {
+		t := s[i] + v
+		if math.Abs(s[i]) >= math.Abs(v) {
+			comp[i] += (s[i] - t) + v
+		} else {
+			comp[i] += (v - t) + s[i]
+		}
+		s[i] = t
+	}
 }

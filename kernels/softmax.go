@@ -43,6 +43,9 @@ func softmax(c *ops.Call, x *tensor.Tensor, dim int64, log bool, arg string) ([]
 	if x.IsMeta() {
 		return one(x.Meta()), nil
 	}
+	if out, ok := softmaxRows(x, d, log); ok {
+		return one(out), nil
+	}
 	p, perm, outer, inner := moveLast(x, singleMask(x.Dim(), d))
 	vals := p.Float64s()
 	out := make([]float64, len(vals))
@@ -121,4 +124,68 @@ func softmaxInt(c *ops.Call) ([]any, error) {
 func logSoftmaxInt(c *ops.Call) ([]any, error) {
 	x, arg := softmaxDType(c)
 	return softmax(c, x, c.Int("dim"), true, arg)
+}
+
+// softmaxRows is softmax's fast path for a contiguous float32 or float64
+// x whose dim d is its last (size-1 dims aside): typed loops over the
+// rows, in place, with no float64 copy of x nor transposition. Each row is
+// computed with softmax's float64 steps in the same order, so the results
+// are the same bit for bit. ok is false (nothing done) for other inputs.
+func softmaxRows(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
+	dt := x.DType()
+	if (dt != tensor.Float32 && dt != tensor.Float64) || !x.IsContiguous() || x.Dim() == 0 || x.Numel() == 0 {
+		return nil, false
+	}
+	shape := x.Shape()
+	for _, s := range shape[d+1:] {
+		if s != 1 {
+			return nil, false
+		}
+	}
+	n := shape[d]
+	out := tensor.Empty(dt, shape...)
+	if dt == tensor.Float64 {
+		softmaxRowsT(tensor.Values[float64](x), tensor.Data[float64](out), n, log)
+	} else {
+		softmaxRowsT(tensor.Values[float32](x), tensor.Data[float32](out), n, log)
+	}
+	return out, true
+}
+
+func softmaxRowsT[T float32 | float64](in, out []T, n int, log bool) {
+	outer := len(in) / n
+	parallelFor(outer*n, func(lo, hi int) {
+		var e []float64
+		if !log {
+			e = make([]float64, n)
+		}
+		for r := (lo + n - 1) / n; r*n < hi && r < outer; r++ {
+			row, o := in[r*n:(r+1)*n], out[r*n:(r+1)*n]
+			m := math.Inf(-1)
+			for _, v := range row {
+				if float64(v) > m {
+					m = float64(v)
+				}
+			}
+			var s float64
+			if log {
+				for _, v := range row {
+					s += math.Exp(float64(v) - m)
+				}
+				ls := math.Log(s)
+				for i, v := range row {
+					o[i] = T(float64(v) - m - ls)
+				}
+				continue
+			}
+			for i, v := range row {
+				x := math.Exp(float64(v) - m)
+				e[i] = x
+				s += x
+			}
+			for i, x := range e {
+				o[i] = T(x / s)
+			}
+		}
+	})
 }

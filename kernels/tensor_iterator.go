@@ -1,8 +1,10 @@
 package kernels
 
 import (
+	"math"
 	"slices"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -270,4 +272,244 @@ func map3(a, b, c *tensor.Tensor, shape []int, dt tensor.DType, ff func(x, y, z 
 		}
 	})
 	return tensor.Must(tensor.FromInt64s(dt, out, shape...))
+}
+
+// Typed elementwise loops over runs, the fast path of the float32 and
+// float64 binary ops (add, sub, mul, div) and of relu and hardtanh. As
+// ATen's TensorIterator does, the broadcast iteration space is coalesced:
+// size-1 dims are dropped and neighbours merged wherever every operand
+// steps through them as through one dim, so that the inner loop runs over
+// the longest run along which each operand is contiguous (stride 1),
+// constant (stride 0, broadcast) or strided. The inner loop is one call to
+// internal/vec (AVX2 where the CPU has it) or a typed Go loop: no closure
+// or conversion per element. Large outputs are split over the cores with
+// parallelFor, chunk boundaries falling anywhere in a run.
+
+// runPlan is the coalesced iteration of an output of some shape over its
+// operands: outer dims (row-major) times an inner run of n elements.
+type runPlan struct {
+	n     int     // inner run length
+	outer []int   // sizes of the outer dims, outermost first
+	st    [][]int // per operand: strides of the outer dims
+	inner []int   // per operand: stride along the inner run
+	base  []int   // per operand: storage offset of the first element
+}
+
+// planRuns returns the coalesced iteration of a contiguous output of shape
+// over ts, each broadcastable to shape.
+func planRuns(shape []int, ts ...*tensor.Tensor) runPlan {
+	d := len(shape)
+	// Each operand's strides aligned to shape, 0 where it broadcasts.
+	full := make([][]int, len(ts))
+	p := runPlan{base: make([]int, len(ts)), inner: make([]int, len(ts)), st: make([][]int, len(ts))}
+	for k, t := range ts {
+		s := make([]int, d)
+		ts, tst := t.Shape(), t.Strides()
+		off := d - len(ts)
+		for i := range ts {
+			if ts[i] != 1 {
+				s[off+i] = tst[i]
+			}
+		}
+		full[k] = s
+		p.base[k] = t.Offset()
+	}
+	// Keep the dims of size > 1, then merge from the innermost outwards.
+	var dims []int
+	for i := range d {
+		if shape[i] != 1 {
+			dims = append(dims, i)
+		}
+	}
+	size := make([]int, 0, len(dims))
+	strides := make([][]int, len(ts))
+	for _, i := range dims {
+		j := len(size) - 1
+		if j >= 0 {
+			merge := true
+			for k := range ts {
+				if strides[k][j] != full[k][i]*shape[i] {
+					merge = false
+					break
+				}
+			}
+			if merge {
+				size[j] *= shape[i]
+				for k := range ts {
+					strides[k][j] = full[k][i]
+				}
+				continue
+			}
+		}
+		size = append(size, shape[i])
+		for k := range ts {
+			strides[k] = append(strides[k], full[k][i])
+		}
+	}
+	if len(size) == 0 {
+		p.n = 1
+		return p
+	}
+	last := len(size) - 1
+	p.n = size[last]
+	p.outer = size[:last]
+	for k := range ts {
+		p.inner[k] = strides[k][last]
+		p.st[k] = strides[k][:last]
+	}
+	return p
+}
+
+// forRuns calls f for every piece of an inner run over [0, total), the
+// elements of the output in row-major order: f gets the output position
+// of the piece, its length and each operand's storage offset there
+// (offs, reused between calls). Pieces are split over the cores.
+func (p *runPlan) forRuns(total int, f func(pos, n int, offs []int)) {
+	parallelFor(total, func(lo, hi int) {
+		offs := make([]int, len(p.base))
+		idx := make([]int, len(p.outer))
+		for pos := lo; pos < hi; {
+			row, col := pos/p.n, pos%p.n
+			// Decompose row over the outer dims.
+			r := row
+			for i := len(p.outer) - 1; i >= 0; i-- {
+				idx[i] = r % p.outer[i]
+				r /= p.outer[i]
+			}
+			for k := range offs {
+				o := p.base[k] + col*p.inner[k]
+				for i, v := range idx {
+					o += v * p.st[k][i]
+				}
+				offs[k] = o
+			}
+			m := min(p.n-col, hi-pos)
+			f(pos, m, offs)
+			pos += m
+		}
+	})
+}
+
+// fastFloat reports whether the float32/float64 fast path applies to
+// tensors ts of dtype dt.
+func fastFloat(dt tensor.DType, ts ...*tensor.Tensor) bool {
+	if dt != tensor.Float32 && dt != tensor.Float64 {
+		return false
+	}
+	for _, t := range ts {
+		if t.IsMeta() || t.DType() != dt {
+			return false
+		}
+	}
+	return true
+}
+
+// binaryRuns returns a op b broadcast to shape, a and b of dtype dt
+// (float32 or float64, see fastFloat).
+func binaryRuns(op vec.Op, a, b *tensor.Tensor, shape []int, dt tensor.DType) *tensor.Tensor {
+	if dt == tensor.Float64 {
+		return binaryRunsT[float64](op, a, b, shape)
+	}
+	return binaryRunsT[float32](op, a, b, shape)
+}
+
+func binaryRunsT[T vec.Float](op vec.Op, a, b *tensor.Tensor, shape []int) *tensor.Tensor {
+	out := tensor.Empty(a.DType(), shape...)
+	o := tensor.Data[T](out)
+	if len(o) == 0 {
+		return out
+	}
+	x, y := tensor.Data[T](a), tensor.Data[T](b)
+	p := planRuns(shape, a, b)
+	sa, sb := p.inner[0], p.inner[1]
+	p.forRuns(len(o), func(pos, n int, offs []int) {
+		dst := o[pos : pos+n]
+		ia, ib := offs[0], offs[1]
+		switch {
+		case sa == 1 && sb == 1:
+			vec.Binary(op, dst, x[ia:ia+n], y[ib:ib+n])
+		case sa == 1 && sb == 0:
+			vec.BinaryScalar(op, dst, x[ia:ia+n], y[ib])
+		case sa == 0 && sb == 1:
+			vec.ScalarBinary(op, dst, x[ia], y[ib:ib+n])
+		default:
+			stridedBinary(op, dst, x, y, ia, ib, sa, sb)
+		}
+	})
+	return out
+}
+
+// stridedBinary sets dst[i] = x[ia+i*sa] op y[ib+i*sb].
+func stridedBinary[T vec.Float](op vec.Op, dst, x, y []T, ia, ib, sa, sb int) {
+	switch op {
+	case vec.Add:
+		for i := range dst {
+			dst[i] = x[ia+i*sa] + y[ib+i*sb]
+		}
+	case vec.Sub:
+		for i := range dst {
+			dst[i] = x[ia+i*sa] - y[ib+i*sb]
+		}
+	case vec.Mul:
+		for i := range dst {
+			dst[i] = x[ia+i*sa] * y[ib+i*sb]
+		}
+	case vec.Div:
+		for i := range dst {
+			dst[i] = x[ia+i*sa] / y[ib+i*sb]
+		}
+	}
+}
+
+// clampRuns returns x (float32 or float64) clamped to [lo, hi] as
+// clampFloat does, or relu'd (x < 0 becomes 0) when relu is set; ok is
+// false (nothing done) when a bound is NaN.
+func clampRuns(x *tensor.Tensor, relu bool, lo, hi float64) (out *tensor.Tensor, ok bool) {
+	if !relu && (math.IsNaN(lo) || math.IsNaN(hi)) {
+		return nil, false
+	}
+	if x.DType() == tensor.Float64 {
+		return clampRunsT(x, relu, lo, hi), true
+	}
+	return clampRunsT(x, relu, float32(lo), float32(hi)), true
+}
+
+func clampRunsT[T vec.Float](x *tensor.Tensor, relu bool, lo, hi T) *tensor.Tensor {
+	shape := x.Shape()
+	out := tensor.Empty(x.DType(), shape...)
+	o := tensor.Data[T](out)
+	if len(o) == 0 {
+		return out
+	}
+	in := tensor.Data[T](x)
+	p := planRuns(shape, x)
+	s := p.inner[0]
+	p.forRuns(len(o), func(pos, n int, offs []int) {
+		dst, i0 := o[pos:pos+n], offs[0]
+		if s == 1 {
+			if relu {
+				vec.Relu(dst, in[i0:i0+n])
+			} else {
+				vec.Clamp(dst, in[i0:i0+n], lo, hi)
+			}
+			return
+		}
+		for i := range dst {
+			v := in[i0+i*s]
+			if relu {
+				if v < 0 {
+					v = 0
+				}
+			} else {
+				if v < lo {
+					v = lo
+				}
+				if v > hi {
+					v = hi
+				}
+			}
+			dst[i] = v
+		}
+	})
+	return out
 }

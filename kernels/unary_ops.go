@@ -270,6 +270,9 @@ type unary struct {
 	// output dtype dt, for ops whose PyTorch kernel rounds every step of
 	// the computation to the dtype.
 	ffFor func(dt tensor.DType) floatFn1
+	// relu marks aten::relu, whose float32 and float64 kernel runs the
+	// vector loop of clampRuns.
+	relu bool
 }
 
 // unaryOps are the operators with no argument besides self.
@@ -329,6 +332,10 @@ func (u *unary) kernel(c *ops.Call) ([]any, error) {
 	dt, err := u.check(c, x)
 	if err != nil {
 		return nil, err
+	}
+	if u.relu && fastFloat(dt, x) {
+		out, _ := clampRuns(x, true, 0, 0)
+		return one(out), nil
 	}
 	ff := u.ff
 	if u.ffFor != nil {

@@ -1,0 +1,11 @@
+// Package vec holds the vector loops of gofx's elementwise kernels:
+// float32 and float64 addition, subtraction, multiplication and division
+// of two slices or of a slice and a scalar, ReLU and clamp.
+//
+// On amd64 CPUs with AVX2 the loops are Go assembly (vec_amd64.s), chosen
+// at run time with golang.org/x/sys/cpu; other CPUs, the purego build tag
+// and GOFX_VEC=portable run the portable Go loops of portable.go, which
+// also handle the assembly's tails. Both compute each element with one
+// IEEE operation, so they agree bit for bit (TestAgainstPortable,
+// FuzzVec), NaN payloads aside.
+package vec
