@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/nn/functional"
 	"github.com/gofx/gofx/ops"
@@ -105,7 +106,7 @@ func Convert(m *torchscript.Module, args []any, opts ...Option) (ep *export.Expo
 	if err != nil {
 		return nil, &Error{File: cfg.file, Err: err}
 	}
-	c := &converter{in: m.Interpreter(), file: cfg.file, mods: map[*runtime.Object]*module{}}
+	c := &converter{in: m.Interpreter(), file: cfg.file, mods: map[*runtime.Object]*module{}, src: newSources(m.Archive()), method: cfg.method}
 	root, err := c.adapt(m.Object(), "")
 	if err != nil {
 		return nil, err
@@ -169,6 +170,14 @@ type converter struct {
 	in   *runtime.Interpreter
 	file string
 	mods map[*runtime.Object]*module
+	// src maps node source ranges to the user's Python source; method
+	// is the converted method's name and calls the calls being inlined
+	// (the frames of a node's stack_trace); rec is export's recorder,
+	// once a traced value has shown it.
+	src    *sources
+	method string
+	calls  []callFrame
+	rec    *record.Recorder
 }
 
 // module is the nn.Module standing for one TorchScript module object:
@@ -359,11 +368,7 @@ func symbolic(v any) bool {
 type env map[*ir.Value]any
 
 func (c *converter) fail(n *ir.Node, format string, a ...any) error {
-	e := &Error{File: c.file, Kind: n.Kind, Err: fmt.Errorf(format, a...)}
-	if n.Source != nil {
-		e.Source = n.Source.String()
-	}
-	return e
+	return &Error{File: c.file, Kind: n.Kind, Source: c.where(n), Err: fmt.Errorf(format, a...)}
 }
 
 func (c *converter) wrap(n *ir.Node, err error) error {
@@ -426,6 +431,15 @@ func (c *converter) node(n *ir.Node, e env) error {
 		in[i] = e[v]
 		sym = sym || symbolic(in[i])
 	}
+	if sym {
+		// What export records for n carries n's source range.
+		return c.provenance(n, in, func() error { return c.eval(n, e, in, sym) })
+	}
+	return c.eval(n, e, in, sym)
+}
+
+// eval evaluates n on its inputs' values in (sym: some are traced).
+func (c *converter) eval(n *ir.Node, e env, in []any, sym bool) error {
 	switch n.Kind {
 	case "prim::GetAttr":
 		return c.getAttr(n, e, in)
@@ -440,13 +454,17 @@ func (c *converter) node(n *ir.Node, e env) error {
 		if err != nil {
 			return c.wrap(n, err)
 		}
-		return c.call(n, e, f, in)
+		return c.call(n, e, attrName(n), f, in)
 	case "prim::CallFunction":
 		f, ok := in[0].(*runtime.Function)
 		if !ok {
 			return c.fail(n, "expected a function, got %s", runtime.TypeName(in[0]))
 		}
-		return c.call(n, e, f, in[1:])
+		name := f.Name
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			name = name[i+1:]
+		}
+		return c.call(n, e, name, f, in[1:])
 	case "prim::If":
 		return c.ifNode(n, e, in)
 	case "prim::Loop":
@@ -609,12 +627,14 @@ func (c *converter) getAttr(n *ir.Node, e env, in []any) error {
 }
 
 // call inlines a method or function: its graph is evaluated in place.
-func (c *converter) call(n *ir.Node, e env, f *runtime.Function, args []any) error {
+func (c *converter) call(n *ir.Node, e env, name string, f *runtime.Function, args []any) error {
 	g, err := f.Compiled()
 	if err != nil {
 		return c.wrap(n, err)
 	}
+	c.calls = append(c.calls, callFrame{site: n, fn: name})
 	out, err := c.run(g, args)
+	c.calls = c.calls[:len(c.calls)-1]
 	if err != nil {
 		return err
 	}

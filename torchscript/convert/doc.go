@@ -51,8 +51,17 @@
 //     specializes them: the program holds their example values and
 //     refuses others.
 //
+// Every node of the program carries, as its stack_trace, the traceback
+// torch.export records from Python code: a frame ("  File \"m.py\", line
+// 7, in forward" and the line's code) for each inlined call site, then the
+// TorchScript node's own, in the user's original Python source as the
+// archive's debug_pkl records it (the serialized code's line where the
+// archive records no original range, as PyTorch prints it). Errors and
+// printed programs thus point to the model's code.
+//
 // What is not functional is refused with an *Error that names the archive
-// (File), the node's kind and its source range in the archive's code, and
+// (File), the node's kind and its source range (the original file:line:col
+// and, in parentheses, the archive's code position), and
 // wraps ErrNotFunctional: attribute writes (prim::SetAttr), loops on
 // tensor data that carry non-tensors (an int counter), read their
 // iteration number or have a trip count, an if on tensor data that
