@@ -106,7 +106,7 @@ func Convert(m *torchscript.Module, args []any, opts ...Option) (ep *export.Expo
 	if err != nil {
 		return nil, &Error{File: cfg.file, Err: err}
 	}
-	c := &converter{in: m.Interpreter(), file: cfg.file, mods: map[*runtime.Object]*module{}, src: newSources(m.Archive()), method: cfg.method}
+	c := &converter{in: m.Interpreter(), file: cfg.file, mods: map[*runtime.Object]*module{}, src: newSources(m.Archive()), method: cfg.method, local: map[*runtime.Object]bool{}}
 	root, err := c.adapt(m.Object(), "")
 	if err != nil {
 		return nil, err
@@ -178,6 +178,11 @@ type converter struct {
 	method string
 	calls  []callFrame
 	rec    *record.Recorder
+	// local are the objects the program created (prim::CreateObject),
+	// whose attributes it may write; entered are the objects of the with
+	// statements being evaluated, innermost last.
+	local   map[*runtime.Object]bool
+	entered []*runtime.Object
 }
 
 // module is the nn.Module standing for one TorchScript module object:
@@ -361,6 +366,8 @@ func symbolic(v any) bool {
 				return true
 			}
 		}
+	case *runtime.Future:
+		return symbolic(x.Value)
 	}
 	return false
 }
@@ -444,7 +451,33 @@ func (c *converter) eval(n *ir.Node, e env, in []any, sym bool) error {
 	case "prim::GetAttr":
 		return c.getAttr(n, e, in)
 	case "prim::SetAttr":
-		return c.fail(n, "writes the attribute %s: %w (an ExportedProgram cannot assign module attributes)", attrName(n), ErrNotFunctional)
+		// An object the program made (a TorchScript class instance, a
+		// context manager) is a value of the evaluation: writing its
+		// attributes is functional. The module's state is not.
+		if o, ok := in[0].(*runtime.Object); ok && c.local[o] {
+			if err := o.SetAttr(attrName(n), in[1]); err != nil {
+				return c.wrap(n, err)
+			}
+			return nil
+		}
+		return c.fail(n, "writes the attribute %s of %s, which the program did not create: %w (an ExportedProgram cannot assign module attributes)", attrName(n), runtime.TypeName(in[0]), ErrNotFunctional)
+	case "prim::CreateObject":
+		out, err := c.concrete(n, in)
+		if err != nil {
+			return c.wrap(n, err)
+		}
+		if o, ok := first(out).(*runtime.Object); ok {
+			c.local[o] = true
+		}
+		return c.set(n, e, out)
+	case "prim::Enter", "prim::Exit":
+		return c.with(n, e, in)
+	case "prim::fork":
+		return c.fork(n, e, in) // fork.go
+	case "aten::wait":
+		if f, ok := first(in).(*runtime.Future); ok {
+			return c.set(n, e, []any{f.Value})
+		}
 	case "prim::CallMethod":
 		o, ok := in[0].(*runtime.Object)
 		if !ok {
@@ -624,6 +657,42 @@ func (c *converter) getAttr(n *ir.Node, e env, in []any) error {
 		}
 	}
 	return c.set(n, e, []any{v})
+}
+
+// with evaluates the start (prim::Enter: the object's __enter__, whose
+// result is the node's output) or the end (prim::Exit: the last entered
+// object's __exit__(None, None, None)) of a with statement, inlined as
+// calls: the program stays functional when they are (torch.no_grad()'s
+// flag, a context manager the program made).
+func (c *converter) with(n *ir.Node, e env, in []any) error {
+	var o *runtime.Object
+	var args []any
+	name := "__enter__"
+	if n.Kind == "prim::Enter" {
+		var ok bool
+		if o, ok = first(in).(*runtime.Object); !ok {
+			return c.fail(n, "expected an object, got %s", runtime.TypeName(first(in)))
+		}
+		args = []any{o}
+	} else {
+		if len(c.entered) == 0 {
+			return c.fail(n, "no with statement was entered")
+		}
+		o = c.entered[len(c.entered)-1]
+		c.entered = c.entered[:len(c.entered)-1]
+		name, args = "__exit__", []any{o, nil, nil, nil}
+	}
+	f, err := c.in.Method(o.Type, name)
+	if err != nil {
+		return c.wrap(n, err)
+	}
+	if err := c.call(n, e, name, f, args); err != nil {
+		return err
+	}
+	if n.Kind == "prim::Enter" {
+		c.entered = append(c.entered, o)
+	}
+	return nil
 }
 
 // call inlines a method or function: its graph is evaluated in place.

@@ -8,7 +8,9 @@ fork tests with PyTorch 2.6, and what PyTorch says of them:
                 the stack_trace a node recorded from it must carry: PyTorch's
                 source range of each inlined call site, then the node's own
                 (Node.sourceRange(): file, line, the line's code)
-  NAME.code.txt m.code of the loaded archive, for each method (fork archives)
+  NAME.code.txt m.code of the loaded archive's forward, other methods' code,
+                forward's graph (fork archives; copied to
+                ../../../frontend/testdata/cases)
 
 Run from this directory with PyTorch 2.6:
   ../../../../../shared/tools/torch2 gen_tsfork.py
@@ -228,11 +230,13 @@ def main():
             json.dump(io, f, indent=1)
             f.write("\n")
         if name.startswith("fork"):
+            # the format of the frontend's testdata/cases/*.code.txt:
+            # forward's m.code, other methods' code, forward's graph
             with open(name + ".code.txt", "w") as f:
-                f.write(m.code)
+                f.write("# PyTorch " + torch.__version__ + "\n# code\n" + m.code + "\n")
                 for meth in ["helper"]:
                     if hasattr(m, meth):
-                        f.write("# " + meth + "\n" + getattr(m, meth).code)
+                        f.write("# code\n" + getattr(m, meth).code + "\n")
                 f.write("# graph\n" + str(m.graph))
     srcrange_expected()
 
