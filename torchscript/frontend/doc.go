@@ -90,8 +90,10 @@
 // Refused with an error naming file:line:col: return, break and continue
 // inside loops (the serializer never writes them: PyTorch's exit transforms
 // removed them before printing), classes with other bases, nested
-// functions other than fork's closures, comprehensions and lambdas (the
-// serializer writes comprehensions as loops and never writes a lambda),
+// functions other than fork's closures, comprehensions and lambdas (they
+// never reach an archive: torch.jit.script lowers list and dict
+// comprehensions to loops and refuses lambdas, "Lambda aren't supported";
+// checked with PyTorch 2.6 by convert/testdata/tsfork/check_unserializable.py),
 // recursion. A with statement is prim::Enter and prim::Exit around its
 // body, as emitWith.
 //
