@@ -97,7 +97,9 @@
 // recursion. A with statement is prim::Enter and prim::Exit around its
 // body, as emitWith.
 //
-// torch.jit.fork is serialized as a closure and a call of fork: `def
+// torch.jit.fork is serialized as a closure and a call of fork (the only
+// nested def an archive holds: torch.jit.script refuses "function
+// definitions" in a body, check_unserializable.py again): `def
 // __forked_function(): return f(x, 2., )` then `fut = fork(__forked_function)`.
 // The nested def is compiled into a block of the enclosing graph, then
 // lifted into a graph of its own whose inputs are the values it reads

@@ -4,6 +4,8 @@ prints what it finds (nothing is written):
 1. Comprehensions and lambdas never reach an archive: torch.jit.script
    lowers list and dict comprehensions to loops (the saved code has a
    `for`, no comprehension), and refuses a lambda.
+3. A nested def (other than the closure python_print writes for a fork)
+   never reaches an archive: torch.jit.script refuses it.
 2. prim::PythonOp cannot be saved: torch.jit.save refuses a module whose
    graph calls Python (a @torch.jit.ignore'd function, an autograd
    Function in a traced module).
@@ -22,6 +24,13 @@ class Comprehensions(torch.nn.Module):
         ys = [x * float(i) for i in range(3)]
         d: Dict[str, int] = {str(i): i for i in range(2)}
         return torch.stack(ys).sum(0) + d["1"]
+
+
+class NestedDef(torch.nn.Module):
+    def forward(self, x):
+        def inner(y: torch.Tensor) -> torch.Tensor:
+            return y * 2.0 + x
+        return inner(x)
 
 
 class Lambda(torch.nn.Module):
@@ -80,3 +89,8 @@ for name, make in [("ignored", lambda: torch.jit.script(Ignored())),
     except Exception as e:
         print("2.", name, ": graph has prim::PythonOp:", "prim::PythonOp" in kinds,
               "| torch.jit.save refuses it:", type(e).__name__, str(e).strip().splitlines()[0])
+try:
+    torch.jit.script(NestedDef())
+    print("3. nested def: scripted (unexpected)")
+except Exception as e:
+    print("3. nested def: torch.jit.script refuses it:", type(e).__name__, str(e).splitlines()[0])
