@@ -10,7 +10,8 @@ fork tests with PyTorch 2.6, and what PyTorch says of them:
                 (Node.sourceRange(): file, line, the line's code)
   NAME.code.txt m.code of the loaded archive's forward, other methods' code,
                 forward's graph (fork archives; copied to
-                ../../../frontend/testdata/cases)
+                ../../../frontend/testdata/cases, and fork_method's without
+                helper's section to ../../../pyprint/testdata)
 
 Run from this directory with PyTorch 2.6:
   ../../../../../shared/tools/torch2 gen_tsfork.py
