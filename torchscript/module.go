@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/tensor"
+	"github.com/gofx/gofx/torchscript/archive"
 	"github.com/gofx/gofx/torchscript/frontend"
 	"github.com/gofx/gofx/torchscript/runtime"
 	"github.com/gofx/gofx/torchscript/types"
@@ -23,6 +24,9 @@ type Module struct {
 	// cu compiled the code (nil for a module NewModule made): Code's
 	// method signatures.
 	cu *frontend.CompilationUnit
+	// arch is the archive the module was loaded from (nil for a module
+	// NewModule made): its debug_pkl records (Archive).
+	arch *archive.Archive
 }
 
 // Hooks names a module class's forward pre-hooks and forward hooks, in
@@ -53,6 +57,10 @@ func (m *Module) Type() *types.Class { return m.obj.Type }
 
 // Interpreter returns the interpreter that runs the module's code.
 func (m *Module) Interpreter() *runtime.Interpreter { return m.in }
+
+// Archive returns the archive the module was loaded from (its code files
+// and their debug_pkl source ranges), or nil for a module NewModule made.
+func (m *Module) Archive() *archive.Archive { return m.arch }
 
 // Path returns the module's dotted path from the loaded root ("" for the
 // root, "layer1.0.conv1").
@@ -197,7 +205,7 @@ func (m *Module) child(name string, o *runtime.Object) *Module {
 	if m.path != "" {
 		p = m.path + "." + name
 	}
-	return &Module{obj: o, in: m.in, path: p, hooks: m.hooks, cu: m.cu}
+	return &Module{obj: o, in: m.in, path: p, hooks: m.hooks, cu: m.cu, arch: m.arch}
 }
 
 // NamedModule is a submodule and its name relative to its parent.
@@ -377,7 +385,7 @@ func Flatten(v any) []any {
 func (m *Module) Clone() *Module {
 	memo := map[any]any{}
 	obj := cloneValue(m.obj, memo).(*runtime.Object)
-	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks, cu: m.cu}
+	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks, cu: m.cu, arch: m.arch}
 }
 
 func cloneValue(v any, memo map[any]any) any {

@@ -119,7 +119,7 @@ func TestLoadBadInput(t *testing.T) {
 // never a panic; a module that loads has a forward that runs or fails
 // with an error.
 func FuzzRead(f *testing.F) {
-	for _, p := range []string{"testdata/loop_if.script.pt", "testdata/attributes.script.pt", "testdata/hooks/hooks.script.pt", "testdata/enumwith/enumwith.script.pt", "archive/testdata/legacy/legacy.pt", "testdata/v2/test_versioned_div_tensor_v2.ptl"} {
+	for _, p := range []string{"testdata/loop_if.script.pt", "testdata/attributes.script.pt", "testdata/hooks/hooks.script.pt", "testdata/enumwith/enumwith.script.pt", "archive/testdata/legacy/legacy.pt", "testdata/v2/test_versioned_div_tensor_v2.ptl", "convert/testdata/tsfork/fork.pt"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/internal/record"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/nn/functional"
 	"github.com/gofx/gofx/ops"
@@ -105,7 +106,7 @@ func Convert(m *torchscript.Module, args []any, opts ...Option) (ep *export.Expo
 	if err != nil {
 		return nil, &Error{File: cfg.file, Err: err}
 	}
-	c := &converter{in: m.Interpreter(), file: cfg.file, mods: map[*runtime.Object]*module{}}
+	c := &converter{in: m.Interpreter(), file: cfg.file, mods: map[*runtime.Object]*module{}, src: newSources(m.Archive()), method: cfg.method, local: map[*runtime.Object]bool{}}
 	root, err := c.adapt(m.Object(), "")
 	if err != nil {
 		return nil, err
@@ -169,6 +170,19 @@ type converter struct {
 	in   *runtime.Interpreter
 	file string
 	mods map[*runtime.Object]*module
+	// src maps node source ranges to the user's Python source; method
+	// is the converted method's name and calls the calls being inlined
+	// (the frames of a node's stack_trace); rec is export's recorder,
+	// once a traced value has shown it.
+	src    *sources
+	method string
+	calls  []callFrame
+	rec    *record.Recorder
+	// local are the objects the program created (prim::CreateObject),
+	// whose attributes it may write; entered are the objects of the with
+	// statements being evaluated, innermost last.
+	local   map[*runtime.Object]bool
+	entered []*runtime.Object
 }
 
 // module is the nn.Module standing for one TorchScript module object:
@@ -352,6 +366,8 @@ func symbolic(v any) bool {
 				return true
 			}
 		}
+	case *runtime.Future:
+		return symbolic(x.Value)
 	}
 	return false
 }
@@ -359,11 +375,7 @@ func symbolic(v any) bool {
 type env map[*ir.Value]any
 
 func (c *converter) fail(n *ir.Node, format string, a ...any) error {
-	e := &Error{File: c.file, Kind: n.Kind, Err: fmt.Errorf(format, a...)}
-	if n.Source != nil {
-		e.Source = n.Source.String()
-	}
-	return e
+	return &Error{File: c.file, Kind: n.Kind, Source: c.where(n), Err: fmt.Errorf(format, a...)}
 }
 
 func (c *converter) wrap(n *ir.Node, err error) error {
@@ -426,11 +438,46 @@ func (c *converter) node(n *ir.Node, e env) error {
 		in[i] = e[v]
 		sym = sym || symbolic(in[i])
 	}
+	if sym {
+		// What export records for n carries n's source range.
+		return c.provenance(n, in, func() error { return c.eval(n, e, in, sym) })
+	}
+	return c.eval(n, e, in, sym)
+}
+
+// eval evaluates n on its inputs' values in (sym: some are traced).
+func (c *converter) eval(n *ir.Node, e env, in []any, sym bool) error {
 	switch n.Kind {
 	case "prim::GetAttr":
 		return c.getAttr(n, e, in)
 	case "prim::SetAttr":
-		return c.fail(n, "writes the attribute %s: %w (an ExportedProgram cannot assign module attributes)", attrName(n), ErrNotFunctional)
+		// An object the program made (a TorchScript class instance, a
+		// context manager) is a value of the evaluation: writing its
+		// attributes is functional. The module's state is not.
+		if o, ok := in[0].(*runtime.Object); ok && c.local[o] {
+			if err := o.SetAttr(attrName(n), in[1]); err != nil {
+				return c.wrap(n, err)
+			}
+			return nil
+		}
+		return c.fail(n, "writes the attribute %s of %s, which the program did not create: %w (an ExportedProgram cannot assign module attributes)", attrName(n), runtime.TypeName(in[0]), ErrNotFunctional)
+	case "prim::CreateObject":
+		out, err := c.concrete(n, in)
+		if err != nil {
+			return c.wrap(n, err)
+		}
+		if o, ok := first(out).(*runtime.Object); ok {
+			c.local[o] = true
+		}
+		return c.set(n, e, out)
+	case "prim::Enter", "prim::Exit":
+		return c.with(n, e, in)
+	case "prim::fork":
+		return c.fork(n, e, in) // fork.go
+	case "aten::wait":
+		if f, ok := first(in).(*runtime.Future); ok {
+			return c.set(n, e, []any{f.Value})
+		}
 	case "prim::CallMethod":
 		o, ok := in[0].(*runtime.Object)
 		if !ok {
@@ -440,13 +487,17 @@ func (c *converter) node(n *ir.Node, e env) error {
 		if err != nil {
 			return c.wrap(n, err)
 		}
-		return c.call(n, e, f, in)
+		return c.call(n, e, attrName(n), f, in)
 	case "prim::CallFunction":
 		f, ok := in[0].(*runtime.Function)
 		if !ok {
 			return c.fail(n, "expected a function, got %s", runtime.TypeName(in[0]))
 		}
-		return c.call(n, e, f, in[1:])
+		name := f.Name
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			name = name[i+1:]
+		}
+		return c.call(n, e, name, f, in[1:])
 	case "prim::If":
 		return c.ifNode(n, e, in)
 	case "prim::Loop":
@@ -608,13 +659,51 @@ func (c *converter) getAttr(n *ir.Node, e env, in []any) error {
 	return c.set(n, e, []any{v})
 }
 
+// with evaluates the start (prim::Enter: the object's __enter__, whose
+// result is the node's output) or the end (prim::Exit: the last entered
+// object's __exit__(None, None, None)) of a with statement, inlined as
+// calls: the program stays functional when they are (torch.no_grad()'s
+// flag, a context manager the program made).
+func (c *converter) with(n *ir.Node, e env, in []any) error {
+	var o *runtime.Object
+	var args []any
+	name := "__enter__"
+	if n.Kind == "prim::Enter" {
+		var ok bool
+		if o, ok = first(in).(*runtime.Object); !ok {
+			return c.fail(n, "expected an object, got %s", runtime.TypeName(first(in)))
+		}
+		args = []any{o}
+	} else {
+		if len(c.entered) == 0 {
+			return c.fail(n, "no with statement was entered")
+		}
+		o = c.entered[len(c.entered)-1]
+		c.entered = c.entered[:len(c.entered)-1]
+		name, args = "__exit__", []any{o, nil, nil, nil}
+	}
+	f, err := c.in.Method(o.Type, name)
+	if err != nil {
+		return c.wrap(n, err)
+	}
+	if err := c.call(n, e, name, f, args); err != nil {
+		return err
+	}
+	if n.Kind == "prim::Enter" {
+		c.entered = append(c.entered, o)
+	}
+	return nil
+}
+
 // call inlines a method or function: its graph is evaluated in place.
-func (c *converter) call(n *ir.Node, e env, f *runtime.Function, args []any) error {
+func (c *converter) call(n *ir.Node, e env, name string, f *runtime.Function, args []any) error {
 	g, err := f.Compiled()
 	if err != nil {
 		return c.wrap(n, err)
 	}
+	c.calls = append(c.calls, callFrame{site: n, fn: name})
 	out, err := c.run(g, args)
+	c.calls = c.calls[:len(c.calls)-1]
 	if err != nil {
 		return err
 	}

@@ -47,13 +47,32 @@
 //     condition tensor is carried first, the traced values the body reads
 //     are its additional inputs. (PyTorch 2.6 saves such programs but
 //     cannot run them; gofx runs them.)
+//   - Enums are concrete values: compared, passed and read (.value,
+//     .name) on the interpreter.
+//   - A with statement's prim::Enter and prim::Exit inline the object's
+//     __enter__ and __exit__(None, None, None) (torch.no_grad() included);
+//     the attributes of objects the program created (prim::CreateObject:
+//     a context manager) may be written, the module's state may not.
+//   - torch.jit.fork's prim::fork is inlined where it is (its subgraph
+//     evaluated as a call) into a Future, and aten::wait gives back its
+//     value: the program records the forked call's operators in order.
 //   - Non-tensor inputs (ints, strings) are specialized, as torch.export
 //     specializes them: the program holds their example values and
 //     refuses others.
 //
+// Every node of the program carries, as its stack_trace, the traceback
+// torch.export records from Python code: a frame ("  File \"m.py\", line
+// 7, in forward" and the line's code) for each inlined call site, then the
+// TorchScript node's own, in the user's original Python source as the
+// archive's debug_pkl records it (the serialized code's line where the
+// archive records no original range, as PyTorch prints it). Errors and
+// printed programs thus point to the model's code.
+//
 // What is not functional is refused with an *Error that names the archive
-// (File), the node's kind and its source range in the archive's code, and
-// wraps ErrNotFunctional: attribute writes (prim::SetAttr), loops on
+// (File), the node's kind and its source range (the original file:line:col
+// and, in parentheses, the archive's code position), and
+// wraps ErrNotFunctional: attribute writes (prim::SetAttr) to objects
+// the program did not create (the module's state), loops on
 // tensor data that carry non-tensors (an int counter), read their
 // iteration number or have a trip count, an if on tensor data that
 // yields a non-tensor (a break out of a loop), Python values read from

@@ -15,6 +15,8 @@ import (
 // Convert returns a program or an error, and never panics.
 func FuzzConvert(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/*.pt")
+	more, _ := filepath.Glob("testdata/tsfork/*.pt") // enums, with, fork
+	seeds = append(seeds, more...)
 	for _, s := range seeds {
 		data, err := os.ReadFile(s)
 		if err != nil {

@@ -36,6 +36,17 @@ func torch26(t *testing.T) *exec.Cmd {
 	return exec.Command(tool)
 }
 
+// localArchives are testdata's archives with an io.json made by PyTorch
+// 2.6 (testdata/tsfork/gen_tsfork.py): source ranges, enums, with
+// statements, fork and wait.
+var localArchives = []archiveCase{
+	{"testdata/tsfork/srcrange.pt", "testdata/tsfork/srcrange.io.json"},
+	{"testdata/tsfork/enum.pt", "testdata/tsfork/enum.io.json"},
+	{"testdata/tsfork/with.pt", "testdata/tsfork/with.io.json"},
+	{"testdata/tsfork/fork.pt", "testdata/tsfork/fork.io.json"},
+	{"testdata/tsfork/fork_method.pt", "testdata/tsfork/fork_method.io.json"},
+}
+
 type torchResult struct {
 	File       string  `json:"file"`
 	Torch      string  `json:"torch"`
@@ -56,7 +67,7 @@ func TestTorchLoadsConverted(t *testing.T) {
 	cmd := torch26(t)
 	dir := t.TempDir()
 	var pairs []string
-	for _, c := range archives(t) {
+	for _, c := range append(archives(t), localArchives...) {
 		name := strings.TrimPrefix(c.archive, sharedDir+"/")
 		if _, ok := notFunctional[filepath.Base(c.archive)]; ok {
 			continue

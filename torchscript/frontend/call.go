@@ -148,6 +148,8 @@ func (e *emitter) specialForm(c *syntax.Call, name string, hint types.Type) (sug
 		return nil
 	}
 	switch name {
+	case "fork":
+		return e.fork(c) // fork.go
 	case "annotate":
 		if err := nargs(2); err != nil {
 			return nil, err

@@ -90,8 +90,25 @@
 // Refused with an error naming file:line:col: return, break and continue
 // inside loops (the serializer never writes them: PyTorch's exit transforms
 // removed them before printing), classes with other bases, nested
-// functions (fork's closures), comprehensions, recursion. A with statement
-// is prim::Enter and prim::Exit around its body, as emitWith.
+// functions other than fork's closures, comprehensions and lambdas (they
+// never reach an archive: torch.jit.script lowers list and dict
+// comprehensions to loops and refuses lambdas, "Lambda aren't supported";
+// checked with PyTorch 2.6 by convert/testdata/tsfork/check_unserializable.py),
+// recursion. A with statement is prim::Enter and prim::Exit around its
+// body, as emitWith.
+//
+// torch.jit.fork is serialized as a closure and a call of fork (the only
+// nested def an archive holds: torch.jit.script refuses "function
+// definitions" in a body, check_unserializable.py again): `def
+// __forked_function(): return f(x, 2., )` then `fut = fork(__forked_function)`.
+// The nested def is compiled into a block of the enclosing graph, then
+// lifted into a graph of its own whose inputs are the values it reads
+// from outside (first-use order; int, float and bool constants are read
+// from outside, as PyTorch materializes them at the graph's top), as
+// liftClosures and inlineForkedClosures leave it; fork(closure) is a
+// prim::fork node with that graph as its Subgraph attribute, the captured
+// values as inputs and a Future[T] output (printed prim::fork_0 with its
+// "with prim::fork_0 = graph(...)"); torch.wait(fut) is aten::wait.
 //
 // Loop-carried values are in order of first assignment in the body (PyTorch's
 // order comes from a hash map; the set is the same).

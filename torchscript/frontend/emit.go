@@ -185,7 +185,7 @@ func (e *emitter) stmt(s syntax.Stmt) error {
 	case *syntax.Return:
 		return e.f.errorf(st, "a return here is not supported")
 	case *syntax.FuncDef:
-		return e.f.errorf(st, "nested functions (the closures of fork) are not supported")
+		return e.closureDef(st) // closure.go
 	case *syntax.With:
 		return e.with(st)
 	case *syntax.Break, *syntax.Continue:

@@ -35,6 +35,14 @@
 // condition variable, its carried values assigned before the loop and at
 // the end of the body (`_0, acc0, i = _3, acc1, _4`); a loop that combines
 // both (a trip count and a condition) is refused, as PyTorch refuses it.
+// prim::fork prints as a nested `def __forked_function():` holding its
+// subgraph (whose inputs read as the fork's inputs, which are never
+// inlined) followed by `fut = fork(__forked_function)`. prim::PythonOp
+// (a call of Python: a @torch.jit.ignore'd function, an autograd Function
+// in a traced module) is refused: no archive holds one, since
+// torch.jit.save refuses it ("Could not export Python function call";
+// checked with PyTorch 2.6 by
+// ../convert/testdata/tsfork/check_unserializable.py).
 //
 // Method prints a method as m.code does (self untyped); Print takes a
 // Signature (parameter names, defaults). Errors name the function and

@@ -591,7 +591,9 @@ func (p *printer) printNode(n *ir.Node, printConst bool) {
 			p.body.WriteString("pass\n")
 		}
 		p.level--
-	case "prim::fork", "prim::Closure", "prim::ModuleContainerIndex", "prim::PythonOp":
+	case "prim::fork":
+		p.printFork(n) // fork.go
+	case "prim::Closure", "prim::ModuleContainerIndex", "prim::PythonOp":
 		fail("%s is not printed", n.Kind)
 	default:
 		rhs := p.rhs(n)

@@ -27,6 +27,10 @@
 // without __exit__, as there); torch.no_grad's methods call
 // torch.set_grad_enabled and torch.is_grad_enabled, which keep a flag of
 // the Interpreter (gofx has no autograd, so the flag changes nothing else).
+// prim::fork (torch.jit.fork) runs its subgraph at once, on the calling
+// goroutine, and its value is a *Future holding the result; aten::wait
+// returns it. Running forks in order is deterministic and gives what
+// PyTorch computes: a fork changes only when its work runs.
 // Operators run in two ways: the JIT operators that are not tensor kernels
 // (register_prim_ops.cpp: arithmetic and comparisons on ints, floats and
 // strings, list, dict and str operations, conversions such as aten::Int and

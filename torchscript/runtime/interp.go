@@ -449,6 +449,10 @@ func (fr *frame) node(n *ir.Node, st *step) error {
 		return fr.isinstance(n)
 	case "prim::Print":
 		return nil
+	case "prim::fork":
+		return fr.fork(n) // fork.go
+	case "aten::wait":
+		return fr.wait(n)
 	case "prim::Enter":
 		return fr.enter(n)
 	case "prim::Exit":

@@ -388,6 +388,11 @@ func TypeName(v any) string {
 		return "Tuple"
 	case *Object:
 		return x.ClassName()
+	case *Future:
+		if x.Type != nil {
+			return x.Type.Annotation()
+		}
+		return "Future"
 	case Enum:
 		return x.ClassName()
 	case *Function:
