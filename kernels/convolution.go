@@ -23,7 +23,10 @@ import (
 // columns (im2col) gathered while internal/gemm packs them (GemmConv,
 // bias added in the GEMM's store, each group's weight packed once for a
 // batch) for floats and made by im2col for
-// integers, and a 1×1 unstrided one a plain GEMM; a transposed one is one GEMM weightᵀ × input giving
+// integers, and a 1×1 unstrided one a plain GEMM (GemmEpilogue); a
+// depthwise one (one input channel per group, at most four output
+// channels per group, 1-d or 2-d, floats) runs on the direct kernel of
+// convolution_depthwise.go instead; a transposed one is one GEMM weightᵀ × input giving
 // columns, scattered into the output (col2im). GEMMs go through gemm
 // (internal/gemm for floats, which parallelizes large products itself);
 // im2col and col2im split over both cores, and many small (batch, group)
@@ -824,6 +827,11 @@ func valuesOf[T tensor.Elem](t *tensor.Tensor) []T {
 // w into the contiguous out, adding bias (nil for none), then applying e
 // (nil for none).
 func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T, e *outEp[T]) {
+	_, isInt := any(w).([]int64)
+	if useDepthwise(geo, isInt) {
+		depthwiseRun(geo, x, w, bias, out, e)
+		return
+	}
 	lin := geo.in[0] * geo.in[1] * geo.in[2]
 	lout := geo.out[0] * geo.out[1] * geo.out[2]
 	kk := geo.k[0] * geo.k[1] * geo.k[2]
@@ -839,11 +847,15 @@ func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T, e *outE
 	direct := !geo.transposed && kk == 1 && geo.s == [3]int{1, 1, 1} && geo.p == [3]int{}
 	// Floating forward convolutions gather the patches while internal/gemm
 	// packs (GemmConv): no im2col buffer, the bias added in the store.
-	_, isInt := any(w).([]int64)
 	fused := !geo.transposed && !isInt
 	// A batch packs each group's weight once for all its images.
+	// A weight marked constant is packed once for all calls
+	// (convolution_pack.go).
 	var packed []any
-	if fused && geo.n > 1 {
+	if fused {
+		packed = cachedPack(w, geo.g, geo.cog, geo.cig*kk)
+	}
+	if packed == nil && fused && geo.n > 1 {
 		packed = make([]any, geo.g)
 		for g := range geo.g {
 			packed[g] = packWeight(geo.cog, geo.cig*kk, w[g*geo.cog*geo.cig*kk:(g+1)*geo.cog*geo.cig*kk])
