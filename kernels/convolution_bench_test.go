@@ -62,8 +62,8 @@ var depthwiseShapes = []struct {
 
 // BenchmarkDepthwise times aten::convolution (batch 1, float32, with
 // bias, groups = channels) on depthwiseShapes and reports GFLOP/s (two
-// per multiply-add) and CPU time per call. ../bench/torch_kernels.py
-// --depthwise times the same in PyTorch.
+// per multiply-add) and CPU time per call. ../bench/torch_conv.py times
+// the same in PyTorch.
 func BenchmarkDepthwise(b *testing.B) {
 	o := benchOp(b, "aten::convolution")
 	for _, tc := range depthwiseShapes {
@@ -84,7 +84,8 @@ func BenchmarkDepthwise(b *testing.B) {
 // BenchmarkConvPacked times aten::convolution on resnet18's convolutions
 // (batch 1, float32, with bias) with the weight packed per call
 // ("percall") and marked constant, packed once ("packed"), and reports
-// GFLOP/s and CPU time per call.
+// GFLOP/s and CPU time per call. ../bench/torch_conv.py times the same
+// in PyTorch.
 func BenchmarkConvPacked(b *testing.B) {
 	o := benchOp(b, "aten::convolution")
 	cases := []struct {

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"os"
 	"sync"
 
 	fastgemm "github.com/gofx/gofx/internal/gemm"
@@ -20,14 +21,18 @@ import (
 // output, and the output plane, laid out with the phase planes' row
 // pitch, is a one-dimensional sum of kh·kw shifted planes scaled by one
 // weight: internal/gemm's TapSum, one call per plane (an AVX2 loop for
-// float32 on amd64). The valid columns of each row are then copied to the
+// float32 on amd64). GOFX_DEPTHWISE=off sends them to the GEMM path. The valid columns of each row are then copied to the
 // output, the epilogue applied on the way.
+
+// depthwiseOff is set by GOFX_DEPTHWISE=off, read at start-up: depthwise
+// convolutions then take the GEMM path (to compare the two).
+var depthwiseOff = os.Getenv("GOFX_DEPTHWISE") == "off"
 
 // useDepthwise reports whether the forward convolution geo runs on the
 // direct depthwise kernel: floats, not transposed, 1-d or 2-d, one input
 // channel per group, at most four output channels per group.
 func useDepthwise(geo geom, isInt bool) bool {
-	return !isInt && !geo.transposed && geo.cig == 1 && geo.g > 1 && geo.cog <= 4 &&
+	return !depthwiseOff && !isInt && !geo.transposed && geo.cig == 1 && geo.g > 1 && geo.cog <= 4 &&
 		geo.k[0] == 1 && geo.in[0] == 1 && geo.out[0] == 1
 }
 

@@ -392,3 +392,50 @@ func TestConvDifferential(t *testing.T) {
 		})
 	}
 }
+
+// FuzzConv compares aten::convolution (float64 and float32) with a direct
+// loop on generated 2-d shapes: groups, depthwise (one input channel per
+// group), strides, padding, dilation, transposed. A shape the convolution
+// rejects must give an error, not a panic.
+func FuzzConv(f *testing.F) {
+	f.Add(uint64(1), uint8(3), uint8(1), uint8(4), uint8(1), uint8(9), uint8(7), uint8(3), uint8(1), uint8(1), uint8(1), false)
+	f.Add(uint64(2), uint8(1), uint8(1), uint8(1), uint8(8), uint8(12), uint8(11), uint8(5), uint8(2), uint8(2), uint8(1), false)
+	f.Add(uint64(3), uint8(2), uint8(2), uint8(2), uint8(3), uint8(5), uint8(6), uint8(3), uint8(2), uint8(1), uint8(2), true)
+	f.Add(uint64(4), uint8(1), uint8(1), uint8(2), uint8(6), uint8(14), uint8(3), uint8(3), uint8(3), uint8(3), uint8(2), false)
+	f.Fuzz(func(t *testing.T, seed uint64, cig, cog, groups, n, h, w, k, s, p, d uint8, transposed bool) {
+		ci, co, g := 1+int(cig%4), 1+int(cog%4), 1+int(groups%6)
+		nb, hh, ww := 1+int(n%2), 1+int(h%16), 1+int(w%16)
+		kk, ss, pp, dd := 1+int(k%5), 1+int(s%3), int(p%4), 1+int(d%3)
+		cin, cout := ci*g, co*g
+		var wshape []int
+		var oh, ow int
+		if transposed {
+			wshape = []int{cin, co, kk, kk}
+			oh = (hh-1)*ss - 2*pp + dd*(kk-1) + 1
+			ow = (ww-1)*ss - 2*pp + dd*(kk-1) + 1
+		} else {
+			wshape = []int{cout, ci, kk, kk}
+			oh = (hh+2*pp-dd*(kk-1)-1)/ss + 1
+			ow = (ww+2*pp-dd*(kk-1)-1)/ss + 1
+		}
+		x := randn(tensor.Float64, seed, nb, cin, hh, ww)
+		wt := randn(tensor.Float64, seed+1, wshape...)
+		o, ok := ops.Global().Lookup("aten::convolution")
+		require.True(t, ok)
+		args := func(dt tensor.DType) []any {
+			return []any{x.To(dt), wt.To(dt), nil, []int64{int64(ss)}, []int64{int64(pp)}, []int64{int64(dd)}, transposed, []int64{0}, int64(g)}
+		}
+		out, err := o.Call(args(tensor.Float64), nil)
+		valid := oh >= 1 && ow >= 1 && (transposed || hh+2*pp >= dd*(kk-1)+1 && ww+2*pp >= dd*(kk-1)+1)
+		if !valid {
+			require.Error(t, err)
+			return
+		}
+		require.NoError(t, err)
+		ref := naiveConv2d(x.Float64s(), wt.Float64s(), nb, cin, hh, ww, cout, kk, kk, ss, pp, dd, g, transposed, oh, ow)
+		requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float64, ref, nb, cout, oh, ow)), out[0].(*tensor.Tensor), 1e-10)
+		out32, err := o.Call(args(tensor.Float32), nil)
+		require.NoError(t, err)
+		requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float32, ref, nb, cout, oh, ow)), out32[0].(*tensor.Tensor), 1e-4)
+	})
+}
