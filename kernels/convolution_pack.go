@@ -43,9 +43,17 @@ type packEntry struct {
 	bytes  int
 }
 
+// mark is a marked tensor: its element count, and the tensor itself, kept
+// alive so that its address cannot be reused by another tensor while it
+// is marked.
+type mark struct {
+	n int
+	t *tensor.Tensor
+}
+
 var packCache struct {
 	mu     sync.Mutex
-	marked map[uintptr]int // first-element address -> element count
+	marked map[uintptr]mark // by first-element address
 	items  map[packKey]*packEntry
 	order  []packKey // insertion order, for eviction
 	bytes  int
@@ -56,17 +64,18 @@ var packCache struct {
 // reuses the packing. Other dtypes, meta tensors and tensors that are not
 // contiguous are ignored (their convolutions convert or copy the weight
 // anyway). The caller must not change a marked tensor's elements (through
-// it or any view of its storage) until it calls Unmark for it.
+// it or any view of its storage) until it calls Unmark for it. A marked
+// tensor is kept alive until then.
 func MarkConstant(ts ...*tensor.Tensor) {
 	packCache.mu.Lock()
 	defer packCache.mu.Unlock()
 	if packCache.marked == nil {
-		packCache.marked = map[uintptr]int{}
+		packCache.marked = map[uintptr]mark{}
 		packCache.items = map[packKey]*packEntry{}
 	}
 	for _, t := range ts {
 		if addr, n, ok := constAddr(t); ok {
-			packCache.marked[addr] = n
+			packCache.marked[addr] = mark{n, t}
 		}
 	}
 }
@@ -122,7 +131,7 @@ func cachedPack[T float32 | float64 | int64](w []T, g, cog, k int) []any {
 	addr := uintptr(unsafe.Pointer(&w[0]))
 	key := packKey{addr: addr, n: len(w), g: g, cog: cog, k: k, elemSize: unsafe.Sizeof(w[0])}
 	packCache.mu.Lock()
-	if n, ok := packCache.marked[addr]; !ok || n != len(w) {
+	if mk, ok := packCache.marked[addr]; !ok || mk.n != len(w) {
 		packCache.mu.Unlock()
 		return nil
 	}
