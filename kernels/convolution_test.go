@@ -336,3 +336,106 @@ func TestConvParallelPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestConvDifferential compares the convolution paths (direct depthwise,
+// GemmConv for grouped and dilated, GEMM plus col2im for transposed) with
+// a direct loop on odd shapes: non-square inputs, kernels reaching past
+// both borders, strides that leave a remainder, channel multipliers.
+func TestConvDifferential(t *testing.T) {
+	cases := []struct {
+		name                              string
+		n, cin, h, w, cout, k, s, p, d, g int
+		transposed                        bool
+	}{
+		{"depthwise 3x3 s1", 1, 5, 7, 13, 5, 3, 1, 1, 1, 5, false},
+		{"depthwise 3x3 s2", 2, 3, 9, 40, 3, 3, 2, 1, 1, 3, false},
+		{"depthwise 5x5 s1", 1, 4, 11, 37, 4, 5, 1, 2, 1, 4, false},
+		{"depthwise 5x5 s2", 1, 4, 10, 9, 4, 5, 2, 2, 1, 4, false},
+		{"depthwise no padding", 1, 3, 6, 35, 3, 3, 1, 0, 1, 3, false},
+		{"depthwise kernel wider than the input", 1, 2, 3, 2, 2, 5, 1, 2, 1, 2, false},
+		{"depthwise dilated", 1, 3, 12, 12, 3, 3, 1, 2, 2, 3, false},
+		{"depthwise multiplier 2", 2, 3, 8, 33, 6, 3, 2, 1, 1, 3, false},
+		{"depthwise 7x7 s3", 1, 2, 15, 17, 2, 7, 3, 3, 1, 2, false},
+		{"grouped", 2, 6, 7, 9, 9, 3, 1, 1, 1, 3, false},
+		{"grouped strided", 1, 8, 11, 6, 4, 3, 2, 0, 1, 2, false},
+		{"dilated", 1, 3, 13, 10, 5, 3, 1, 2, 3, 1, false},
+		{"dilated strided grouped", 2, 4, 14, 15, 6, 3, 2, 3, 2, 2, false},
+		{"1x1 strided", 1, 5, 7, 9, 3, 1, 2, 0, 1, 1, false},
+		{"transposed", 1, 3, 5, 7, 4, 3, 2, 1, 1, 1, true},
+		{"transposed grouped dilated", 2, 4, 6, 5, 6, 3, 2, 2, 2, 2, true},
+		{"transposed depthwise", 1, 4, 5, 6, 4, 4, 2, 1, 1, 4, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			x := randn(tensor.Float64, 3, tc.n, tc.cin, tc.h, tc.w)
+			var ws []int
+			var oh, ow int
+			if tc.transposed {
+				ws = []int{tc.cin, tc.cout / tc.g, tc.k, tc.k}
+				oh = (tc.h-1)*tc.s - 2*tc.p + tc.d*(tc.k-1) + 1
+				ow = (tc.w-1)*tc.s - 2*tc.p + tc.d*(tc.k-1) + 1
+			} else {
+				ws = []int{tc.cout, tc.cin / tc.g, tc.k, tc.k}
+				oh = (tc.h+2*tc.p-tc.d*(tc.k-1)-1)/tc.s + 1
+				ow = (tc.w+2*tc.p-tc.d*(tc.k-1)-1)/tc.s + 1
+			}
+			w := randn(tensor.Float64, 4, ws...)
+			ref := naiveConv2d(x.Float64s(), w.Float64s(), tc.n, tc.cin, tc.h, tc.w, tc.cout, tc.k, tc.k, tc.s, tc.p, tc.d, tc.g, tc.transposed, oh, ow)
+			args := func(dt tensor.DType) []any {
+				return []any{x.To(dt), w.To(dt), nil, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)},
+					tc.transposed, []int64{0}, int64(tc.g)}
+			}
+			got := optest.Tensor(t, "aten::convolution", args(tensor.Float64), nil)
+			requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float64, ref, tc.n, tc.cout, oh, ow)), got, 1e-12)
+			got32 := optest.Tensor(t, "aten::convolution", args(tensor.Float32), nil)
+			requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float32, ref, tc.n, tc.cout, oh, ow)), got32, 1e-4)
+		})
+	}
+}
+
+// FuzzConv compares aten::convolution (float64 and float32) with a direct
+// loop on generated 2-d shapes: groups, depthwise (one input channel per
+// group), strides, padding, dilation, transposed. A shape the convolution
+// rejects must give an error, not a panic.
+func FuzzConv(f *testing.F) {
+	f.Add(uint64(1), uint8(3), uint8(1), uint8(4), uint8(1), uint8(9), uint8(7), uint8(3), uint8(1), uint8(1), uint8(1), false)
+	f.Add(uint64(2), uint8(1), uint8(1), uint8(1), uint8(8), uint8(12), uint8(11), uint8(5), uint8(2), uint8(2), uint8(1), false)
+	f.Add(uint64(3), uint8(2), uint8(2), uint8(2), uint8(3), uint8(5), uint8(6), uint8(3), uint8(2), uint8(1), uint8(2), true)
+	f.Add(uint64(4), uint8(1), uint8(1), uint8(2), uint8(6), uint8(14), uint8(3), uint8(3), uint8(3), uint8(3), uint8(2), false)
+	f.Fuzz(func(t *testing.T, seed uint64, cig, cog, groups, n, h, w, k, s, p, d uint8, transposed bool) {
+		ci, co, g := 1+int(cig%4), 1+int(cog%4), 1+int(groups%6)
+		nb, hh, ww := 1+int(n%2), 1+int(h%16), 1+int(w%16)
+		kk, ss, pp, dd := 1+int(k%5), 1+int(s%3), int(p%4), 1+int(d%3)
+		cin, cout := ci*g, co*g
+		var wshape []int
+		var oh, ow int
+		if transposed {
+			wshape = []int{cin, co, kk, kk}
+			oh = (hh-1)*ss - 2*pp + dd*(kk-1) + 1
+			ow = (ww-1)*ss - 2*pp + dd*(kk-1) + 1
+		} else {
+			wshape = []int{cout, ci, kk, kk}
+			oh = (hh+2*pp-dd*(kk-1)-1)/ss + 1
+			ow = (ww+2*pp-dd*(kk-1)-1)/ss + 1
+		}
+		x := randn(tensor.Float64, seed, nb, cin, hh, ww)
+		wt := randn(tensor.Float64, seed+1, wshape...)
+		o, ok := ops.Global().Lookup("aten::convolution")
+		require.True(t, ok)
+		args := func(dt tensor.DType) []any {
+			return []any{x.To(dt), wt.To(dt), nil, []int64{int64(ss)}, []int64{int64(pp)}, []int64{int64(dd)}, transposed, []int64{0}, int64(g)}
+		}
+		out, err := o.Call(args(tensor.Float64), nil)
+		valid := oh >= 1 && ow >= 1 && (transposed || hh+2*pp >= dd*(kk-1)+1 && ww+2*pp >= dd*(kk-1)+1)
+		if !valid {
+			require.Error(t, err)
+			return
+		}
+		require.NoError(t, err)
+		ref := naiveConv2d(x.Float64s(), wt.Float64s(), nb, cin, hh, ww, cout, kk, kk, ss, pp, dd, g, transposed, oh, ow)
+		requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float64, ref, nb, cout, oh, ow)), out[0].(*tensor.Tensor), 1e-10)
+		out32, err := o.Call(args(tensor.Float32), nil)
+		require.NoError(t, err)
+		requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float32, ref, nb, cout, oh, ow)), out32[0].(*tensor.Tensor), 1e-4)
+	})
+}

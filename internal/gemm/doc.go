@@ -35,6 +35,11 @@
 // PackA packs a left operand once (a layer's weight) for many products
 // (PackedA.Gemm, PackedA.Conv), which then skip packing it.
 //
+// TapSum is the inner loop of a direct (depthwise) convolution flattened
+// to one dimension: dst[o] += Σ taps[t]·src[o+offs[t]], an AVX2 loop of
+// fused multiply-adds for float32 on amd64 (same selection rules as the
+// kernels: GOFX_GEMM=portable and the purego tag give the Go loop).
+//
 // GemmEpilogue applies a bias per row or per column, a residual add and a
 // clamp (ReLU, ReLU6) to each tile of c right after its last K block is
 // stored, while the tile is in L1, for fused convolution and linear
