@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -220,11 +221,11 @@ func convGradInput(g, x, w *tensor.Tensor, p convParams, dt tensor.DType) *tenso
 	gw, ww := to(g, wt).Contiguous(), to(w, wt).Contiguous()
 	switch wt {
 	case tensor.Float32:
-		convRun(geo, tensor.Values[float32](gw), tensor.Values[float32](ww), nil, tensor.Data[float32](out))
+		convRun(geo, tensor.Values[float32](gw), tensor.Values[float32](ww), nil, tensor.Data[float32](out), nil)
 	case tensor.Float64:
-		convRun(geo, tensor.Values[float64](gw), tensor.Values[float64](ww), nil, tensor.Data[float64](out))
+		convRun(geo, tensor.Values[float64](gw), tensor.Values[float64](ww), nil, tensor.Data[float64](out), nil)
 	default:
-		convRun(geo, tensor.Values[int64](gw), tensor.Values[int64](ww), nil, tensor.Data[int64](out))
+		convRun(geo, tensor.Values[int64](gw), tensor.Values[int64](ww), nil, tensor.Data[int64](out), nil)
 	}
 	return to(out, dt)
 }
@@ -370,6 +371,40 @@ func expandParam(c *ops.Call, arg string, v []int64, nd int) ([]int, error) {
 // convolve checks a convolution's arguments as ATen's _convolution does and
 // computes it (or its meta result).
 func convolve(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []int64, transposed bool, outPad []int64, groups int64) (*tensor.Tensor, error) {
+	return convolveEp(c, x, w, bias, stride, padding, dilation, transposed, outPad, groups, convEp{})
+}
+
+// convEp is what a fused convolution applies to its output once the bias
+// is added: a residual add (nil for none), then a clamp to [lo, hi].
+type convEp struct {
+	residual *tensor.Tensor
+	clamp    bool
+	lo, hi   float64
+}
+
+// convolutionEpilogue is the forward convolution of the fused ops
+// (gofx's conv+relu, conv+add+relu, ...): aten::convolution's arguments
+// and checks, then, element by element of the output,
+//
+//	v = conv(x, w)[...] + bias[channel]   (bias may be nil)
+//	v += residual[...]                    (residual may be nil)
+//	v = min(max(v, lo), hi)               (when clamp; NaN stays NaN)
+//
+// ReLU is clamp with lo 0 and hi +Inf, ReLU6 lo 0 and hi 6, hardtanh its
+// min_val and max_val. residual must have the output's shape and dtype
+// (any strides). float32 and float64 apply it in the GEMM's final stores
+// (internal/gemm's Epilogue) or in the depthwise kernel's row loop; other
+// dtypes, and the transposed path, apply it in a loop over the computed
+// output (integers after wrapping to the dtype, as the unfused ops do). c
+// names the arguments of errors: input, weight, bias, stride, padding,
+// dilation, transposed, output_padding, groups, and residual.
+func convolutionEpilogue(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []int64, transposed bool, outPad []int64, groups int64,
+	residual *tensor.Tensor, clamp bool, lo, hi float64) (*tensor.Tensor, error) {
+	return convolveEp(c, x, w, bias, stride, padding, dilation, transposed, outPad, groups, convEp{residual: residual, clamp: clamp, lo: lo, hi: hi})
+}
+
+// convolveEp is convolve followed by ep.
+func convolveEp(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation []int64, transposed bool, outPad []int64, groups int64, ep convEp) (*tensor.Tensor, error) {
 	k := w.Dim()
 	nd := k - 2
 	if nd <= 0 {
@@ -499,13 +534,80 @@ func convolve(c *ops.Call, x, w, bias *tensor.Tensor, stride, padding, dilation 
 		return nil, c.Errorf("bias", "expected scalar type %s but found %s", scalarTypeName(x.DType()), scalarTypeName(bias.DType()))
 	}
 	dt := x.DType()
-	if meta(x, w, bias) {
+	if r := ep.residual; r != nil {
+		if r.DType() != dt {
+			return nil, c.Errorf("residual", "expected scalar type %s but found %s", scalarTypeName(dt), scalarTypeName(r.DType()))
+		}
+		if !slices.Equal(r.Shape(), outShape) {
+			return nil, c.Errorf("residual", "expected the convolution's output shape %s, but got %s", shapeString(outShape), shapeString(r.Shape()))
+		}
+	}
+	if ep.clamp && (math.IsNaN(ep.lo) || math.IsNaN(ep.hi)) {
+		return nil, c.Errorf("clamp", "clamp bounds must not be NaN, got min %v max %v", ep.lo, ep.hi)
+	}
+	if meta(x, w, bias, ep.residual) {
 		return empty(true, dt, outShape)
 	}
 	if name, ok := convSupported(dt, nd, p); !ok {
 		return nil, notImplemented(c, "input", name, dt)
 	}
-	return convCompute(x, w, bias, p, outShape, dt), nil
+	if dt != tensor.Float32 && dt != tensor.Float64 {
+		return applyConvEp(convCompute(x, w, bias, p, outShape, dt, convEp{}), ep), nil
+	}
+	return convCompute(x, w, bias, p, outShape, dt, ep), nil
+}
+
+// applyConvEp applies ep to out (a fresh contiguous tensor) in a loop:
+// the residual add and clamp in out's dtype, integers wrapping.
+func applyConvEp(out *tensor.Tensor, ep convEp) *tensor.Tensor {
+	if ep.residual == nil && !ep.clamp {
+		return out
+	}
+	dt := out.DType()
+	if !dt.IsFloat() {
+		v := out.Int64s()
+		if ep.residual != nil {
+			for i, r := range ep.residual.Int64s() {
+				v[i] += r
+			}
+			v = tensor.Must(tensor.FromInt64s(dt, v, out.Shape()...)).Int64s() // wrap to dt
+		}
+		if ep.clamp {
+			for i, e := range v {
+				f := float64(e)
+				switch {
+				case f < ep.lo:
+					v[i] = int64(math.Ceil(ep.lo))
+				case f > ep.hi:
+					v[i] = int64(math.Floor(ep.hi))
+				}
+			}
+		}
+		return tensor.Must(tensor.FromInt64s(dt, v, out.Shape()...))
+	}
+	v := out.Float64s()
+	if ep.residual != nil {
+		for i, r := range ep.residual.Float64s() {
+			v[i] = roundTo(tensor.Float32, v[i]+r)
+		}
+	}
+	if ep.clamp {
+		for i, e := range v {
+			v[i] = clampNaN(e, ep.lo, ep.hi)
+		}
+	}
+	return tensor.Must(tensor.FromFloat64s(dt, v, out.Shape()...))
+}
+
+// clampNaN returns v clamped to [lo, hi], NaN for NaN.
+func clampNaN[T float32 | float64](v, lo, hi T) T {
+	if v < lo {
+		v = lo
+	}
+	if v > hi {
+		v = hi
+	}
+	return v
 }
 
 // convSupported reports whether PyTorch 1.13 has a CPU convolution for
@@ -551,8 +653,10 @@ func lift3(v []int, fill int) [3]int {
 	return r
 }
 
-// convCompute computes a checked, supported convolution.
-func convCompute(x, w, bias *tensor.Tensor, p convParams, outShape []int, dt tensor.DType) *tensor.Tensor {
+// convCompute computes a checked, supported convolution, applying ep
+// (whose residual has the output's shape and dtype) for float32 and
+// float64.
+func convCompute(x, w, bias *tensor.Tensor, p convParams, outShape []int, dt tensor.DType, ep convEp) *tensor.Tensor {
 	xs, ws := x.Shape(), w.Shape()
 	geo := geom{
 		n: xs[0], g: p.groups,
@@ -576,14 +680,77 @@ func convCompute(x, w, bias *tensor.Tensor, p convParams, outShape []int, dt ten
 		}
 		switch wt {
 		case tensor.Float32:
-			convRun(geo, valuesOf[float32](xw), valuesOf[float32](ww), valuesOf[float32](bw), tensor.Data[float32](out))
+			convRun(geo, valuesOf[float32](xw), valuesOf[float32](ww), valuesOf[float32](bw), tensor.Data[float32](out), epOf[float32](ep))
 		case tensor.Float64:
-			convRun(geo, valuesOf[float64](xw), valuesOf[float64](ww), valuesOf[float64](bw), tensor.Data[float64](out))
+			convRun(geo, valuesOf[float64](xw), valuesOf[float64](ww), valuesOf[float64](bw), tensor.Data[float64](out), epOf[float64](ep))
 		default:
-			convRun(geo, valuesOf[int64](xw), valuesOf[int64](ww), valuesOf[int64](bw), tensor.Data[int64](out))
+			convRun(geo, valuesOf[int64](xw), valuesOf[int64](ww), valuesOf[int64](bw), tensor.Data[int64](out), nil)
 		}
 	}
 	return to(out, dt)
+}
+
+// outEp is a convEp for convRun's element type: the residual's elements
+// in the output's layout.
+type outEp[T float32 | float64 | int64] struct {
+	res    []T
+	clamp  bool
+	lo, hi T
+}
+
+// epOf returns ep for element type T, nil when it applies nothing.
+func epOf[T float32 | float64](ep convEp) *outEp[T] {
+	if ep.residual == nil && !ep.clamp {
+		return nil
+	}
+	e := &outEp[T]{clamp: ep.clamp, lo: T(ep.lo), hi: T(ep.hi)}
+	if ep.residual != nil {
+		e.res = tensor.Values[T](ep.residual)
+	}
+	return e
+}
+
+// apply applies e to row, the output elements starting at index off of
+// the whole output.
+func (e *outEp[T]) apply(row []T, off int) {
+	if e.res != nil {
+		r := e.res[off : off+len(row)]
+		for j := range row {
+			row[j] += r[j]
+		}
+	}
+	if e.clamp {
+		lo, hi := e.lo, e.hi
+		for j, v := range row {
+			if v < lo {
+				v = lo
+			}
+			if v > hi {
+				v = hi
+			}
+			row[j] = v
+		}
+	}
+}
+
+// gemmEp returns internal/gemm's epilogue for one (batch, group) item
+// whose output starts at index off: bias (nil for none) per row, e's
+// residual and clamp; nil when there is nothing to apply.
+func gemmEp[T float32 | float64, E float32 | float64 | int64](bias []E, e *outEp[E], off, ld int) *fastgemm.Epilogue[T] {
+	if bias == nil && e == nil {
+		return nil
+	}
+	ep := &fastgemm.Epilogue[T]{}
+	if bias != nil {
+		ep.RowBias = any(bias).([]T)
+	}
+	if e != nil {
+		if e.res != nil {
+			ep.Residual, ep.LdResidual = any(e.res).([]T)[off:], ld
+		}
+		ep.Clamp, ep.Min, ep.Max = e.clamp, T(e.lo), T(e.hi)
+	}
+	return ep
 }
 
 // packWeight returns the m×k weight w packed for internal/gemm
@@ -608,41 +775,41 @@ func packWeight[T float32 | float64 | int64](m, k int, w []T) any {
 }
 
 // convGemm computes one (batch, group) item of a floating forward
-// convolution, out [cog, Lout] = w [cog, cig*K] × im2col(x) + bias, with
-// internal/gemm's GemmConv, or with the weight packed in advance
-// (packWeight's result) when packed is not nil.
-func convGemm[T float32 | float64 | int64](geo geom, w, x, bias, out []T, packed any) {
+// convolution, out [cog, Lout] = w [cog, cig*K] × im2col(x) + bias, then
+// e (nil for none) with the item's output at index off of the whole
+// output, with internal/gemm's GemmConv, or with the weight packed in
+// advance (packWeight's result) when packed is not nil. A 1×1 unstrided
+// unpadded convolution (direct) is a plain product with x.
+func convGemm[T float32 | float64 | int64](geo geom, w, x, bias, out []T, packed any, e *outEp[T], off int, direct bool) {
 	cg := &fastgemm.ConvGeom{C: geo.cig, In: geo.in, K: geo.k, Out: geo.out, Stride: geo.s, Pad: geo.p, Dilation: geo.d}
 	k := max(geo.cig*geo.k[0]*geo.k[1]*geo.k[2], 1)
 	ldc := max(geo.out[0]*geo.out[1]*geo.out[2], 1)
 	var err error
 	switch wv := any(w).(type) {
 	case []float32:
-		var ep *fastgemm.Epilogue[float32]
-		if bias != nil {
-			ep = &fastgemm.Epilogue[float32]{RowBias: any(bias).([]float32)}
-		}
-		if pa, ok := packed.(*fastgemm.PackedA[float32]); ok {
-			err = pa.Conv(1, any(x).([]float32), cg, 0, any(out).([]float32), ldc, ep)
-			break
-		}
-		err = fastgemm.GemmConv(geo.cog, 1, wv, k, any(x).([]float32), cg, 0, any(out).([]float32), ldc, ep)
+		err = convGemmT(geo.cog, wv, k, any(x).([]float32), cg, any(out).([]float32), ldc, packed, gemmEp[float32](bias, e, off, ldc), direct)
 	case []float64:
-		var ep *fastgemm.Epilogue[float64]
-		if bias != nil {
-			ep = &fastgemm.Epilogue[float64]{RowBias: any(bias).([]float64)}
-		}
-		if pa, ok := packed.(*fastgemm.PackedA[float64]); ok {
-			err = pa.Conv(1, any(x).([]float64), cg, 0, any(out).([]float64), ldc, ep)
-			break
-		}
-		err = fastgemm.GemmConv(geo.cog, 1, wv, k, any(x).([]float64), cg, 0, any(out).([]float64), ldc, ep)
+		err = convGemmT(geo.cog, wv, k, any(x).([]float64), cg, any(out).([]float64), ldc, packed, gemmEp[float64](bias, e, off, ldc), direct)
 	default:
 		err = fmt.Errorf("convGemm: %T operands", w)
 	}
 	if err != nil {
 		panic(err) // convRun's operands are consistent: cannot happen
 	}
+}
+
+// convGemmT is convGemm's product for one float type.
+func convGemmT[T float32 | float64](m int, w []T, k int, x []T, cg *fastgemm.ConvGeom, out []T, ldc int, packed any, ep *fastgemm.Epilogue[T], direct bool) error {
+	pa, _ := packed.(*fastgemm.PackedA[T])
+	switch {
+	case direct && pa != nil:
+		return pa.Gemm(false, ldc, 1, x, ldc, 0, out, ldc, ep)
+	case direct:
+		return fastgemm.GemmEpilogue(false, false, m, ldc, k, 1, w, k, x, ldc, 0, out, ldc, ep)
+	case pa != nil:
+		return pa.Conv(1, x, cg, 0, out, ldc, ep)
+	}
+	return fastgemm.GemmConv(m, 1, w, k, x, cg, 0, out, ldc, ep)
 }
 
 // valuesOf returns t's elements in row-major order, or nil for a nil t.
@@ -654,8 +821,9 @@ func valuesOf[T tensor.Elem](t *tensor.Tensor) []T {
 }
 
 // convRun computes the convolution described by geo of contiguous x and
-// w into the contiguous out, adding bias (nil for none).
-func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T) {
+// w into the contiguous out, adding bias (nil for none), then applying e
+// (nil for none).
+func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T, e *outEp[T]) {
 	lin := geo.in[0] * geo.in[1] * geo.in[2]
 	lout := geo.out[0] * geo.out[1] * geo.out[2]
 	kk := geo.k[0] * geo.k[1] * geo.k[2]
@@ -672,7 +840,7 @@ func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T) {
 	// Floating forward convolutions gather the patches while internal/gemm
 	// packs (GemmConv): no im2col buffer, the bias added in the store.
 	_, isInt := any(w).([]int64)
-	fused := !geo.transposed && !direct && !isInt
+	fused := !geo.transposed && !isInt
 	// A batch packs each group's weight once for all its images.
 	var packed []any
 	if fused && geo.n > 1 {
@@ -700,7 +868,7 @@ func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T) {
 				if packed != nil {
 					pw = packed[g]
 				}
-				convGemm(geo, wg, xi, bg, oi, pw)
+				convGemm(geo, wg, xi, bg, oi, pw, e, i*geo.cog*lout, direct)
 				return
 			}
 			src := xi
@@ -718,6 +886,9 @@ func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T) {
 					row[j] += b
 				}
 			}
+		}
+		if e != nil {
+			e.apply(oi, i*geo.cog*lout)
 		}
 	}
 	if direct || fused {
