@@ -47,7 +47,23 @@ func addFusedRules(t Table) {
 		return call(aten.Relu, call(aten.AddTensor, conv(a), a[9]))
 	})
 	t.add(opAddmmRelu, func(a []nn.Value) nn.Value {
-		return call(aten.Relu, callKw(aten.Addmm, []any{a[0], a[1], a[2]}, map[string]any{"beta": a[3], "alpha": a[4]}))
+		var kw map[string]any
+		if !isUnit(a[3]) || !isUnit(a[4]) {
+			kw = map[string]any{"beta": a[3], "alpha": a[4]}
+		}
+		return call(aten.Relu, callKw(aten.Addmm, []any{a[0], a[1], a[2]}, kw))
 	})
 	t.add(opLinearRelu, func(a []nn.Value) nn.Value { return call(aten.Relu, linear(a)) })
+}
+
+// isUnit reports whether v is the number 1 (addmm's default beta and
+// alpha).
+func isUnit(v nn.Value) bool {
+	switch x := v.Raw().(type) {
+	case int64:
+		return x == 1
+	case float64:
+		return x == 1
+	}
+	return false
 }

@@ -22,14 +22,19 @@ import (
 //	gofx::addmm_relu             relu(addmm(self, mat1, mat2, beta, alpha))
 //	gofx::linear_relu            relu(linear(input, weight, bias))
 //
-// Each computes exactly what its decomposition (decomp's rules, back to
-// those aten operators) computes: the epilogue's arguments are first
-// checked by the aten operators' meta functions, so a bad bound or an
-// operand that does not broadcast is the aten operator's error; float32
-// and float64 results of the same shape as the operand are finished in
-// place (the activation as ATen's clamp: NaN stays NaN), every other case
-// runs the aten operators themselves. addmm_relu and linear_relu with a
-// one-row bias apply bias and ReLU in internal/gemm's epilogue.
+// Each computes what its decomposition (decomp's rules, back to those aten
+// operators) computes: the result's shape and the epilogue's arguments are
+// first checked on meta tensors by the aten operators' meta functions, so
+// a bad bound or an operand that does not broadcast is the aten operator's
+// error. A float32 or float64 convolution whose residual (if any) has the
+// result's shape and dtype runs convolutionEpilogue (convolution.go: the
+// bias, residual and clamp applied in internal/gemm's final stores);
+// addmm_relu and linear_relu of 2-D float matrices with a one-row bias are
+// one GEMM with the bias and ReLU in internal/gemm's epilogue; every other
+// case (integers, reduced floats, a residual that broadcasts or promotes,
+// beta or alpha other than 1) runs the aten operators themselves, the
+// activation applied in place where it can (as ATen's clamp: NaN stays
+// NaN).
 
 // registerFused registers the kernels of fused.go.
 func registerFused() {
@@ -105,10 +110,10 @@ func epilogueOf(c *ops.Call, k epKind, x *tensor.Tensor) (epilogue, *tensor.Tens
 // or float64 result, fresh and contiguous, and a residual (or none) of the
 // same dtype and shape.
 func epilogueInPlace(x, other *tensor.Tensor) bool {
-	if x.IsMeta() || !x.IsContiguous() || x.DType() != tensor.Float32 && x.DType() != tensor.Float64 {
+	if !x.IsContiguous() || x.DType() != tensor.Float32 && x.DType() != tensor.Float64 {
 		return false
 	}
-	return other == nil || !other.IsMeta() && other.DType() == x.DType() && slices.Equal(other.Shape(), x.Shape())
+	return other == nil || other.DType() == x.DType() && slices.Equal(other.Shape(), x.Shape())
 }
 
 // finishEpilogue applies the epilogue to x: in place where epilogueInPlace allows,
@@ -118,7 +123,7 @@ func finishEpilogue(c *ops.Call, k epKind, x *tensor.Tensor) (*tensor.Tensor, er
 	if err != nil {
 		return nil, err
 	}
-	if epilogueInPlace(x, other) {
+	if !x.IsMeta() && epilogueInPlace(x, other) {
 		switch x.DType() {
 		case tensor.Float32:
 			applyEpilogue(tensor.Data[float32](x)[x.Offset():x.Offset()+x.Numel()], valuesOr[float32](other), ep)
@@ -195,12 +200,45 @@ func applyEpilogue[T float32 | float64](x, other []T, ep epilogue) {
 }
 
 // fusedConvolution is the kernel (and meta function) of a fused
-// convolution: aten::convolution's, then the epilogue.
+// convolution. The result's shape and the epilogue's arguments are checked
+// on meta tensors first (aten::convolution's meta function, then the
+// epilogue's aten operators); a float32 or float64 result whose residual
+// (if any) has its shape and dtype is then computed by
+// convolutionEpilogue, the epilogue applied in the GEMM's final stores;
+// anything else is aten::convolution's kernel followed by the epilogue's
+// aten operators.
 func fusedConvolution(k epKind) ops.Kernel {
 	return func(c *ops.Call) ([]any, error) {
-		out, err := convolve(c, c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias"),
-			c.Ints("stride"), c.Ints("padding"), c.Ints("dilation"), c.Bool("transposed"),
-			c.Ints("output_padding"), c.Int("groups"))
+		x, w, bias := c.Tensor("input"), c.Tensor("weight"), c.Tensor("bias")
+		stride, padding, dilation := c.Ints("stride"), c.Ints("padding"), c.Ints("dilation")
+		transposed, outPad, groups := c.Bool("transposed"), c.Ints("output_padding"), c.Int("groups")
+		var bm *tensor.Tensor
+		if bias != nil {
+			bm = bias.Meta()
+		}
+		shape, err := convolve(c, x.Meta(), w.Meta(), bm, stride, padding, dilation, transposed, outPad, groups)
+		if err != nil {
+			return nil, err
+		}
+		ep, other, err := epilogueOf(c, k, shape)
+		if err != nil {
+			return nil, err
+		}
+		if !meta(x, w, bias, other) && epilogueInPlace(shape, other) && !math.IsNaN(ep.lo) && !math.IsNaN(ep.hi) {
+			lo, hi := ep.lo, ep.hi
+			if !ep.hasLo {
+				lo = math.Inf(-1)
+			}
+			if !ep.hasHi {
+				hi = math.Inf(1)
+			}
+			out, err := convolutionEpilogue(c, x, w, bias, stride, padding, dilation, transposed, outPad, groups, other, true, lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			return one(out), nil
+		}
+		out, err := convolve(c, x, w, bias, stride, padding, dilation, transposed, outPad, groups)
 		if err != nil {
 			return nil, err
 		}

@@ -2,12 +2,14 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/pattern"
 	"github.com/gofx/gofx/rewrite"
 )
@@ -122,11 +124,15 @@ var epilogueRuleSet = sync.OnceValues(func() (*rewrite.RuleSet, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := pattern.Compile(pat, pattern.Name(r.name), pattern.StrictOverloads())
+		p, err := pattern.Compile(pat, pattern.Name(r.name), pattern.StrictOverloads(), pattern.AllowSharedPlaceholders())
 		if err != nil {
 			return nil, fmt.Errorf("rule %s: %w", r.name, err)
 		}
 		mustBeNodes := r.node
+		fused, err := fusedCall(r)
+		if err != nil {
+			return nil, err
+		}
 		rules = append(rules, rewrite.Rule{
 			Name:    r.name,
 			Doc:     r.doc,
@@ -139,11 +145,81 @@ var epilogueRuleSet = sync.OnceValues(func() (*rewrite.RuleSet, error) {
 				}
 				return nil
 			},
-			Replacement: rep,
+			Edit: fused.edit,
 		})
+		_ = rep // the replacement graph documents the rule (Explain, tests)
 	}
 	return rewrite.NewRuleSet("fuse_epilogues", rules...)
 })
+
+// fusedEdit is the in-place rewrite of one rule: the fused operator
+// called with the match's bindings of args.
+type fusedEdit struct {
+	op   *ops.Operator
+	args []string
+}
+
+// fusedCall returns the edit of rule r, from its fused call's text.
+func fusedCall(r epilogueRule) (*fusedEdit, error) {
+	name, rest, _ := strings.Cut(r.fused, "(")
+	op, ok := ops.Global().Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("rule %s: no operator %s", r.name, name)
+	}
+	return &fusedEdit{op: op, args: refs(rest)}, nil
+}
+
+// edit inserts the fused call before the match's last node (the
+// activation), with the metadata of its first node (the convolution,
+// addmm or linear: stack_trace and nn_module_stack, so the fused node
+// prints the layer's source line) and the activation's val (the fused
+// result is the activation's), moves the activation's users to it and
+// erases the matched nodes.
+func (f *fusedEdit) edit(m *rewrite.Match) (bool, error) {
+	last := m.Match.Outputs[0]
+	args := make([]node.Arg, len(f.args))
+	for i, name := range f.args {
+		a, ok := m.Binding(name)
+		if !ok {
+			return false, fmt.Errorf("%%%s: no binding for %s", last.Name(), name)
+		}
+		args[i] = a
+	}
+	var first *node.Node
+	var matched []*node.Node
+	for _, name := range []string{"conv", "mm", "linear", "add"} {
+		if n := m.Node(name); n != nil {
+			if first == nil {
+				first = n
+			}
+			matched = append(matched, n)
+		}
+	}
+	if first == nil {
+		return false, fmt.Errorf("%%%s: the match has no layer", last.Name())
+	}
+	restore := m.Graph.InsertingBefore(last)
+	n, err := m.Graph.CallFunction(f.op, args, nil)
+	restore()
+	if err != nil {
+		return false, fmt.Errorf("%%%s: %w", last.Name(), err)
+	}
+	n.Meta = first.Meta.Clone()
+	n.Meta.Delete(node.Val.Name())
+	if v, ok := node.Val.Get(&last.Meta); ok {
+		node.Val.Set(&n.Meta, v)
+	}
+	if _, err := last.ReplaceAllUsesWith(n, nil, false); err != nil {
+		return true, fmt.Errorf("%%%s: %w", last.Name(), err)
+	}
+	slices.Reverse(matched)
+	for _, d := range append([]*node.Node{last}, matched...) {
+		if err := m.Graph.EraseNode(d); err != nil {
+			return true, fmt.Errorf("%%%s: %w", d.Name(), err)
+		}
+	}
+	return true, nil
+}
 
 // isNodeArg reports whether a is a node.
 func isNodeArg(a node.Arg) bool { _, ok := a.(*node.Node); return ok }
