@@ -163,7 +163,7 @@ func TestHigherOrderPasses(t *testing.T) {
 		want: condMain,
 		wsubs: map[string]string{"true_graph_0": `%x = placeholder "x"()
 %y = placeholder "y"()
-%convolution_relu = call_function gofx.convolution_relu.default(%x, %y, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1) {stack_trace: "rewritten by pattern.Replace: pattern convolution_relu -> replacement convolution_relu\n"}
+%convolution_relu = call_function gofx.convolution_relu.default(%x, %y, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1) {stack_trace: "model.go:12\n"}
 %output = output "output"((%convolution_relu,))
 `},
 	}, {
