@@ -22,7 +22,10 @@
 // triplet_margin_loss and multi_margin_loss; rules_einsum.go einsum, to
 // diagonal, permute, sum, view and bmm as ATen's einsum computes it); Extra decomposes some core
 // operators further, as 1.13's decomposition list did for the reference
-// graphs of the model zoo (../shared/models/*.aten.json). Verify checks
+// graphs of the model zoo (../shared/models/*.aten.json). Core also
+// decomposes gofx's fused operators (rules_fused.go: gofx::convolution_relu
+// and the others passes.FuseEpilogues makes) back to the aten operators
+// they replaced; FusedOps is the table of those rules alone. Verify checks
 // that a graph holds core ATen only and lists every node that does not.
 //
 // Rules that depend on memory layout (reshape, matmul, linear) read

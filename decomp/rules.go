@@ -153,6 +153,7 @@ func coreRules() Table {
 	addMathRules(t)
 	addDeriveRules(t)
 	add15rRules(t)
+	addFusedRules(t)
 	return t
 }
 

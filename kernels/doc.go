@@ -48,7 +48,10 @@
 // calls give torch.manual_seed(s)'s values), rnn.go (RNN.cpp: the
 // recurrent cells), rnn_seq.go (RNN.cpp's full-sequence lstm, gru,
 // rnn_tanh and rnn_relu over layers and directions, padded or packed),
-// quantized_pt2e.go (the PT2E choose_qparams, per-token and
+// fused.go (gofx's own fused operators, ops/schemas/gofx.txt:
+// gofx::convolution_relu, convolution_hardtanh, convolution_clamp,
+// convolution_add_relu through convolutionEpilogue, addmm_relu and
+// linear_relu through internal/gemm's epilogue), quantized_pt2e.go (the PT2E choose_qparams, per-token and
 // per-channel-group helpers), quantized.go (native/quantized: fake
 // quantization; gofx has no quantized dtypes, so the ops returning a quantized tensor
 // fail with an error that says so), constraints.go (Constraints.cpp and

@@ -75,6 +75,7 @@ var families = []family{
 	{"random.go", registerRandom},
 	{"windows.go", registerWindows},
 	{"quantized_pt2e.go", registerQuantizedPT2E},
+	{"fused.go", registerFused},
 	// aliases.go comes last: it registers an alias only when its target
 	// has a kernel.
 	{"aliases.go", registerAliases},

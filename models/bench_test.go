@@ -8,6 +8,7 @@ import (
 	"github.com/gofx/gofx/models"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
+	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/tensor"
 	"github.com/stretchr/testify/require"
 )
@@ -92,4 +93,42 @@ func TestResNet18PeakMemory(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("resnet18 batch 1: peak live activations %.2f MiB, all activations %.2f MiB", float64(l.peak)/(1<<20), float64(l.total)/(1<<20))
 	require.Less(t, l.peak, l.total/4, "values must be freed after their last use")
+}
+
+// BenchmarkResNet18Optimized times batch-1 inference of resnet18's
+// optimized program (export, then passes.Default through
+// ExportedProgram.Transform) with and without FuseEpilogues, the pass
+// that turns its 17 convolution→relu and convolution→add→relu chains
+// into gofx's fused operators: "fused" is what gofx optimize produces,
+// "unfused" the same pipeline less that pass.
+//
+//	go test ./models -run '^$' -bench ResNet18Optimized -benchtime 20x -count 5
+func BenchmarkResNet18Optimized(b *testing.B) {
+	spec, err := models.Lookup("resnet18")
+	require.NoError(b, err)
+	m, err := models.New("resnet18")
+	require.NoError(b, err)
+	x := resnetInput(b)
+	ep, err := models.Export(spec, m, []nn.Value{x})
+	require.NoError(b, err)
+	var unfused []passes.Pass
+	for _, p := range passes.Default() {
+		if p.Name != passes.FuseEpilogues.Name {
+			unfused = append(unfused, p)
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		pipeline []passes.Pass
+	}{{"unfused", unfused}, {"fused", passes.Default()}} {
+		opt, err := ep.Transform(passes.NewManager(c.pipeline...))
+		require.NoError(b, err)
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := opt.Run(x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

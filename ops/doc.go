@@ -21,7 +21,9 @@
 // ../shared/aten/registry_schemas_{2.6,2.14}.txt with only the schemas
 // 1.13 lacks, and quantized_decomposed.txt, the quantize/dequantize
 // operators PyTorch 2.6 defines in Python (gen_quantized_decomposed.py, run
-// with ../shared/tools/torch2). An operator whose schema changed keeps its history
+// with ../shared/tools/torch2), and gofx.txt, gofx's own operators (the
+// fused epilogues gofx::convolution_relu, addmm_relu, ... that
+// passes.FuseEpilogues creates; kernels in kernels/fused.go). An operator whose schema changed keeps its history
 // (Operator.Schemas): its Schema is the newest, and Bind binds a call to
 // the newest schema that accepts it, so that a program saved by 2.6 runs
 // although 2.14 added an argument, renamed one, or dropped one. Tags: core

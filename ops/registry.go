@@ -252,6 +252,9 @@ var quantizedDecomposed string
 //go:embed schemas/core_schemas.txt
 var coreSchemas string
 
+//go:embed schemas/gofx.txt
+var gofxSchemas string
+
 //go:embed schemas/pointwise.txt
 var pointwiseNames string
 
@@ -273,7 +276,9 @@ const (
 // 2.6 and 2.14 (every namespace of their JIT registries: aten, prims,
 // quantized, ...; schemas/versions_2.x.txt holds the schemas 1.13 lacks),
 // and the quantized_decomposed operators 2.6 and 2.14 define in Python
-// (schemas/quantized_decomposed.txt; the same in both).
+// (schemas/quantized_decomposed.txt; the same in both), and gofx's own
+// operators (schemas/gofx.txt: the fused epilogues gofx::convolution_relu,
+// addmm_relu, ..., which passes.FuseEpilogues creates).
 // An operator whose schema changed keeps its history: its Schema is the
 // newest (2.14's, or 2.6's for an operator 2.14 dropped), and Bind falls
 // back to the older ones. The core opset (schemas/core_schemas.txt) is
@@ -328,6 +333,9 @@ func Global() *Registry {
 		}
 		for _, line := range schemaFileLines(quantizedDecomposed) {
 			add(MustParseSchema(line), rank214) // 2.14 defines the same schemas as 2.6
+		}
+		for _, line := range schemaFileLines(gofxSchemas) {
+			add(MustParseSchema(line), rank214)
 		}
 		for _, line := range schemaFileLines(coreSchemas) {
 			if s := MustParseSchema(line); r.byName[operatorName(s)] == nil {

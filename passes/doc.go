@@ -45,6 +45,16 @@
 //     (aten.permute.default(w, [1, 0]) then aten.addmm.default, or
 //     aten.mm.default without bias, which becomes an addmm with the new
 //     bias).
+//   - FuseEpilogues replaces, at core-ATen level, a convolution followed
+//     by relu, relu_, hardtanh (ReLU6) or clamp, a convolution followed by
+//     a residual add.Tensor and relu, and addmm or linear followed by relu,
+//     by one of gofx's fused operators (gofx.convolution_relu,
+//     convolution_hardtanh, convolution_clamp, convolution_add_relu,
+//     addmm_relu, linear_relu), whose kernel applies the epilogue in the
+//     GEMM's final stores; only where the intermediate results have no
+//     other user. The fused operators decompose back (decomp.FusedOps),
+//     and pt2.Save writes them decomposed for PyTorch (SaveOptions.ForPyTorch,
+//     which gofx optimize -o sets).
 //   - InlineConstantCond replaces a cond whose predicate is a constant (a
 //     literal, or a one-element tensor constant folding left) by the
 //     branch it takes, copied in place of the cond node.
@@ -81,7 +91,7 @@
 // did not fire at a node; FromRules makes a pass of any rule set.
 //
 // Default is the pipeline gofx optimize runs (dropout, the fusions and foldings,
-// constant folding, CSE, DCE, unused submodules) and Optimize runs it.
+// the fused epilogues, constant folding, CSE, DCE, unused submodules) and Optimize runs it.
 //
 // Every pass keeps the graph's outputs (bit for bit, except the fusions,
 // whose folded weights round differently, within 1e-6 on the zoo), never

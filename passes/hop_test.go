@@ -151,6 +151,22 @@ func TestHigherOrderPasses(t *testing.T) {
 %output = output "output"((%add,))
 `},
 	}, {
+		name: "epilogue fusion inside a branch",
+		pass: passes.FuseEpilogues,
+		main: condMain,
+		subs: map[string]string{"true_graph_0": `%x = placeholder "x"()
+%y = placeholder "y"()
+%convolution = call_function aten.convolution.default(%x, %y, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1) {stack_trace: "model.go:12\n"}
+%relu = call_function aten.relu.default(%convolution) {stack_trace: "model.go:13\n"}
+%output = output "output"((%relu,))
+`, "false_graph_0": condFalse1},
+		want: condMain,
+		wsubs: map[string]string{"true_graph_0": `%x = placeholder "x"()
+%y = placeholder "y"()
+%convolution_relu = call_function gofx.convolution_relu.default(%x, %y, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1) {stack_trace: "model.go:12\n"}
+%output = output "output"((%convolution_relu,))
+`},
+	}, {
 		name: "dropout removal inside a branch",
 		pass: passes.RemoveDropout,
 		main: condMain,

@@ -24,8 +24,8 @@ func FromRules(name, doc string, set *rewrite.RuleSet) Pass {
 
 // RuleSetOf returns the rule set that the pass p of this package applies
 // to gm, for its Explain (why a rule does or does not fire at a node):
-// RemoveDropout, FuseConvBN, FuseLinearBN, FoldConvBN and FoldLinearBN are
-// rule sets. The sets of FoldConvBN and FoldLinearBN read gm's state;
+// RemoveDropout, FuseConvBN, FuseLinearBN, FoldConvBN, FoldLinearBN and
+// FuseEpilogues are rule sets. The sets of FoldConvBN and FoldLinearBN read gm's state;
 // applying them folds as the passes do, except that the passes also drop
 // the batch norms' state nothing reads any more (num_batches_tracked). It
 // fails for the other passes.
@@ -42,6 +42,8 @@ func RuleSetOf(p Pass, gm *fx.GraphModule) (*rewrite.RuleSet, error) {
 			return sets[convLayer], nil
 		}
 		return sets[linearLayer], nil
+	case FuseEpilogues.Name:
+		return epilogueRuleSet()
 	case FoldConvBN.Name, FoldLinearBN.Name:
 		if gm == nil || gm.Graph == nil {
 			return nil, fmt.Errorf("passes: RuleSetOf(%s): nil GraphModule", p.Name)

@@ -22,8 +22,26 @@ func literalValue(a node.Arg) (any, bool) {
 		return nil, true
 	case node.DType:
 		return dtypeOf(x)
+	case node.List:
+		return literalValues(x)
+	case node.Tuple:
+		return literalValues(x)
 	}
 	return nil, false
+}
+
+// literalValues returns a list or tuple of literals (the stride and
+// padding lists of a convolution) as a []any of their values.
+func literalValues(elems []node.Arg) (any, bool) {
+	out := make([]any, len(elems))
+	for i, e := range elems {
+		v, ok := literalValue(e)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
 }
 
 func dtypeOf(d node.DType) (tensor.DType, bool) {

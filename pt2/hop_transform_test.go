@@ -153,9 +153,13 @@ func TestTorchLoadsTransformedHigherOrder(t *testing.T) {
 				require.NoError(t, err, base)
 				for suffix, p := range map[string]*export.ExportedProgram{".decomposed": core, ".optimized": opt} {
 					path := filepath.Join(out, base+suffix+".pt2")
-					require.NoError(t, pt2.Write(path, p, pt2.SaveOptions{Format: tc.format}), base+suffix)
+					require.NoError(t, pt2.Write(path, p, pt2.SaveOptions{Format: tc.format, ForPyTorch: true}), base+suffix)
 					pairs = append(pairs, path, io)
-					want[path] = programOpCounts(p)
+					// gofx's fused operators (FuseEpilogues) are written
+					// decomposed for PyTorch.
+					forTorch, err := p.RunDecompositions(decomp.FusedOps())
+					require.NoError(t, err, base+suffix)
+					want[path] = programOpCounts(forTorch)
 				}
 			}
 			res := runTorchCheck(t, cmd, pairs)

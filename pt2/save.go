@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gofx/gofx/decomp"
 	"github.com/gofx/gofx/export"
+	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/pt2/archive"
 	"github.com/gofx/gofx/pt2/schema"
@@ -56,6 +58,15 @@ type SaveOptions struct {
 	// example_inputs as None).
 	ExampleArgs   []any
 	ExampleKwargs map[string]any
+	// ForPyTorch writes a file PyTorch can run: a program calling gofx's
+	// own operators (the fused gofx::convolution_relu, addmm_relu, ... of
+	// passes.FuseEpilogues, which torch does not have) is decomposed
+	// first (ExportedProgram.RunDecompositions with decomp.FusedOps, which
+	// also decomposes the program's other operators outside core ATen).
+	// Without it they are written as they are, as
+	// torch.ops.gofx.NAME.default targets, which Load reads back to the
+	// same operators: a gofx program round-trips unchanged.
+	ForPyTorch bool
 }
 
 // exampleHolder is a program that keeps its example inputs.
@@ -331,12 +342,35 @@ func (s *serializer) moduleCallGraph() ([]schema.ModuleCallEntry, error) {
 	return entries, nil
 }
 
+// callsGofxOps reports whether g or any of subs calls an operator of
+// gofx's own namespace.
+func callsGofxOps(g *graph.Graph, subs []graph.Subgraph) bool {
+	for n := range g.Nodes() {
+		if n.Op() == node.CallFunction && strings.HasPrefix(n.Target().String(), "gofx.") {
+			return true
+		}
+	}
+	for _, s := range subs {
+		if s.Graph != nil && callsGofxOps(s.Graph, s.Subgraphs) {
+			return true
+		}
+	}
+	return false
+}
+
 // Archive returns ep as a one-model archive in the container of format,
 // ready for archive.Write: the program, the parameters and persistent
 // buffers as its weights (parameters marked as nn.Parameters), the tensor
 // constants and non-persistent buffers as its constants, as
 // torch.export.save stores them.
 func ToArchive(ep *export.ExportedProgram, opts SaveOptions) (*archive.Archive, error) {
+	if ep != nil && ep.Graph != nil && opts.ForPyTorch && callsGofxOps(ep.Graph, ep.Subgraphs()) {
+		d, err := ep.RunDecompositions(decomp.FusedOps())
+		if err != nil {
+			return nil, fmt.Errorf("pt2: save: decomposing gofx's operators for PyTorch: %w", err)
+		}
+		ep = d
+	}
 	p, err := SerializeProgram(ep, opts.Format)
 	if err != nil {
 		return nil, err

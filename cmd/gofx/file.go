@@ -245,7 +245,9 @@ func optimizeFile(path, name, ioPath, out string, runFor time.Duration, showGrap
 			cases[0].Note, roundDur(tb), nb, roundDur(ta), na, float64(tb)/float64(ta))
 	}
 	if out != "" {
-		if err := pt2.Write(out, opt, pf.saveOptions()); err != nil {
+		opts := pf.saveOptions()
+		opts.ForPyTorch = true // gofx's fused operators decomposed: PyTorch runs the file
+		if err := pt2.Write(out, opt, opts); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "\nwrote %s (%s container)\n", out, pf.format)

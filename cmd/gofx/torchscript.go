@@ -273,7 +273,7 @@ func optimizeTorchScript(path, ioPath, out string, showGraph bool, w io.Writer) 
 		return fmt.Errorf("%w: %d cases differ from PyTorch's outputs", errFailed, bad)
 	}
 	if out != "" {
-		opts := pt2.SaveOptions{Format: pt2.Legacy, ExampleArgs: caseArgs(&io.Cases[0])}
+		opts := pt2.SaveOptions{Format: pt2.Legacy, ExampleArgs: caseArgs(&io.Cases[0]), ForPyTorch: true}
 		if err := pt2.Write(out, opt, opts); err != nil {
 			return err
 		}
