@@ -72,6 +72,7 @@ func FromArchive(a *archive.Archive) (*Module, error) {
 	m, err := NewModule(obj, l.in, l.hooks)
 	if m != nil {
 		m.cu = cu // signatures for Code (code.go)
+		m.debug = newDebugRanges(a)
 	}
 	return m, err
 }

@@ -23,6 +23,9 @@ type Module struct {
 	// cu compiled the code (nil for a module NewModule made): Code's
 	// method signatures.
 	cu *frontend.CompilationUnit
+	// debug maps the archive's code files to their debug_pkl ranges
+	// (nil for a module NewModule made): Graph's source comments.
+	debug *debugRanges
 }
 
 // Hooks names a module class's forward pre-hooks and forward hooks, in
@@ -197,7 +200,7 @@ func (m *Module) child(name string, o *runtime.Object) *Module {
 	if m.path != "" {
 		p = m.path + "." + name
 	}
-	return &Module{obj: o, in: m.in, path: p, hooks: m.hooks, cu: m.cu}
+	return &Module{obj: o, in: m.in, path: p, hooks: m.hooks, cu: m.cu, debug: m.debug}
 }
 
 // NamedModule is a submodule and its name relative to its parent.
@@ -377,7 +380,7 @@ func Flatten(v any) []any {
 func (m *Module) Clone() *Module {
 	memo := map[any]any{}
 	obj := cloneValue(m.obj, memo).(*runtime.Object)
-	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks, cu: m.cu}
+	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks, cu: m.cu, debug: m.debug}
 }
 
 func cloneValue(v any, memo map[any]any) any {
