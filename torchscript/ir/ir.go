@@ -18,7 +18,7 @@ type Graph struct {
 	nextUnique int
 	names      map[string]*Value
 	suffixes   map[string]int
-	// phantoms are the temporaries Phantom made that still hold a name.
+	// phantoms are the temporaries Phantom made since ReleasePhantoms.
 	phantoms []*Value
 	// insert point: the block new nodes go into, and the node they go
 	// before (nil: the block's end).
@@ -565,9 +565,7 @@ func (g *Graph) Phantom(name string) *Value {
 	if name != "" && ValidName(name) {
 		_ = v.SetDebugName(name)
 	}
-	if v.name != "" {
-		g.phantoms = append(g.phantoms, v)
-	}
+	g.phantoms = append(g.phantoms, v) // it may be named later
 	return v
 }
 
