@@ -49,15 +49,18 @@ func (mt *Method) Code() (string, error) {
 }
 
 // Graph returns the method's compiled graph in the format of PyTorch's
-// print(m.name.graph) (package ir's printer). The node kinds, types, blocks
-// and chosen overloads are PyTorch's; value names (PyTorch prints x.1 where
-// this prints x), the order of the constants at the top and the source
-// comments (the archive's code/ file, not the original Python file the
-// debug_pkl records) are not byte for byte PyTorch's.
+// print(m.name.graph) (package ir's printer): the node kinds, types, blocks
+// and chosen overloads are PyTorch's, and the "# file:line:col" comments
+// name the original Python source that the archive's debug_pkl records
+// (the archive's code/ file where it has none).
 func (mt *Method) Graph() (string, error) {
 	g, err := mt.compiled()
 	if err != nil {
 		return "", err
+	}
+	g, err = mt.m.debug.withOriginalSources(g)
+	if err != nil {
+		return "", fmt.Errorf("torchscript: %s.%s: %w", mt.m.obj.Type.Name, mt.name, err)
 	}
 	return g.String(), nil
 }

@@ -32,7 +32,11 @@
 //
 // Code prints a method's code as PyTorch's m.code does (package pyprint
 // re-prints the compiled graph, so temporaries and inlining are PyTorch's,
-// not the archive file's), Graph its graph as print(m.graph):
+// not the archive file's), Graph its graph as print(m.graph), byte for
+// byte: PyTorch's value names and numbers (the frontend replays
+// ir_emitter's numbering), its constant order, and "# file:line:col"
+// comments naming the original Python source the archive's debug_pkl
+// records (nodes ir_emitter creates without a range print none):
 //
 //	code, err := m.Code() // def forward(self,\n    x: Tensor) -> Tensor: ...
 //

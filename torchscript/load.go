@@ -73,6 +73,7 @@ func FromArchive(a *archive.Archive) (*Module, error) {
 	if m != nil {
 		m.cu = cu // signatures for Code (code.go)
 		m.arch = a
+		m.debug = newDebugRanges(a)
 	}
 	return m, err
 }

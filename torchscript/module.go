@@ -27,6 +27,9 @@ type Module struct {
 	// arch is the archive the module was loaded from (nil for a module
 	// NewModule made): its debug_pkl records (Archive).
 	arch *archive.Archive
+	// debug maps the archive's code files to their debug_pkl ranges
+	// (nil for a module NewModule made): Graph's source comments.
+	debug *debugRanges
 }
 
 // Hooks names a module class's forward pre-hooks and forward hooks, in
@@ -205,7 +208,7 @@ func (m *Module) child(name string, o *runtime.Object) *Module {
 	if m.path != "" {
 		p = m.path + "." + name
 	}
-	return &Module{obj: o, in: m.in, path: p, hooks: m.hooks, cu: m.cu, arch: m.arch}
+	return &Module{obj: o, in: m.in, path: p, hooks: m.hooks, cu: m.cu, arch: m.arch, debug: m.debug}
 }
 
 // NamedModule is a submodule and its name relative to its parent.
@@ -385,7 +388,7 @@ func Flatten(v any) []any {
 func (m *Module) Clone() *Module {
 	memo := map[any]any{}
 	obj := cloneValue(m.obj, memo).(*runtime.Object)
-	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks, cu: m.cu, arch: m.arch}
+	return &Module{obj: obj, in: m.in, path: m.path, hooks: m.hooks, cu: m.cu, arch: m.arch, debug: m.debug}
 }
 
 func cloneValue(v any, memo map[any]any) any {

@@ -117,7 +117,8 @@ func TestLoadBadInput(t *testing.T) {
 
 // FuzzRead loads arbitrary bytes as an archive: an error or a module,
 // never a panic; a module that loads has a forward that runs or fails
-// with an error.
+// with an error, and prints its graph (source comments through the
+// debug_pkl) or fails with an error.
 func FuzzRead(f *testing.F) {
 	for _, p := range []string{"testdata/loop_if.script.pt", "testdata/attributes.script.pt", "testdata/hooks/hooks.script.pt", "testdata/enumwith/enumwith.script.pt", "archive/testdata/legacy/legacy.pt", "testdata/v2/test_versioned_div_tensor_v2.ptl", "convert/testdata/tsfork/fork.pt"} {
 		data, err := os.ReadFile(p)
@@ -132,5 +133,6 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		_, _ = m.Method("forward")
+		_, _ = m.Graph()
 	})
 }

@@ -62,6 +62,9 @@ func (e *emitter) call(c *syntax.Call, hint types.Type) (sugared, error) {
 		return e.builtin(c, f.ns, f.name, args, kwargs, self)
 	case castValue:
 		if len(args) == 1 && len(kwargs) == 0 {
+			if !strings.HasPrefix(f.op, "prim::") {
+				e.g.Phantom("") // CastValue's zero constant
+			}
 			if types.Equal(args[0].v.Type, f.t) {
 				return args[0].v, nil
 			}

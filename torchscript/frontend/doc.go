@@ -58,8 +58,7 @@
 // removed (with unused prim::If outputs and loop-carried values) and the
 // constants are pooled at the top of the graph, as runCleanupPasses.
 //
-// Conditions `x is None` / `x is not None` (or torch.__is__/__isnot__)
-// refine an Optional variable in the branch where it is not None
+// Conditions `x is None` / `x is not None` refine an Optional variable in the branch where it is not None
 // (prim::unchecked_cast; an explicit unchecked_cast of the refined value
 // is not repeated). A return before the end of a function is lowered as
 // PyTorch's exit transforms do (the rest of the code moves into the
@@ -121,4 +120,19 @@
 // LowerSimpleTuples then removes), nor is an inlined upgrader's result
 // named (its pass runs after compiling), while the upgrader's own values
 // keep their names.
+//
+// Names and numbers are PyTorch's (naming.go): the emitter replays the
+// values ir_emitter creates and erases (each variable read's prim::Load,
+// named after the variable, which renames the variable's value x.1, x.3,
+// ... as Value::setDebugName; the zero constant of each bool() cast; the
+// tuple of a, b = x, y; the start and step of range(n)) as phantom values
+// (ir.Graph.Phantom), numbers the outputs of if statements and loops when
+// ConvertToSSA adds them (after the whole function), and makes each int
+// and float literal once per function at the top of the graph
+// (materializeConstant; a minus folds into the literal as the parser
+// does), so that constant pooling orders the constants as PyTorch's.
+// Nodes carry the source range ir_emitter gives them (literal constants
+// their literal's, list, tuple and dict literals none). A graph whose
+// archive inlines upgraders still differs (PyTorch compiles each upgrader
+// into a graph of its own and inlines a copy).
 package frontend

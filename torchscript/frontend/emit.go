@@ -52,6 +52,20 @@ type emitter struct {
 	unnamed bool
 	// anon are values no variable names (an upgrader's result).
 	anon map[*ir.Value]bool
+	// literals are the function's int and float literal constants, made
+	// once each at the top of the graph (ir_emitter's materializeConstant).
+	literals map[any]*ir.Value
+	// ssa gives the variable names of the outputs of the prim::If and
+	// prim::Loop statements emitted, which PyTorch adds (numbers and
+	// names) only after the whole function is emitted (ConvertToSSA); see
+	// naming.go.
+	ssa map[*ir.Node][]string
+	// lastLoad is the phantom load of the last variable read, whose value
+	// is lastLoaded: assigning that value assigns PyTorch's load.
+	lastLoad, lastLoaded *ir.Value
+	// loaded is a variable read whose load was replayed ahead (the
+	// object of obj.x = v): reading it takes no second load.
+	loaded *syntax.Name
 }
 
 func (fn *Function) compile() (*ir.Graph, error) {
@@ -83,7 +97,7 @@ func (fn *Function) emit() (g *ir.Graph, err error) {
 		}
 	}()
 	g = ir.NewGraph()
-	e := &emitter{f: fn.file, fn: fn, g: g, env: newScope(nil, g.Block())}
+	e := &emitter{f: fn.file, fn: fn, g: g, env: newScope(nil, g.Block()), literals: map[any]*ir.Value{}, ssa: map[*ir.Node][]string{}}
 	for _, p := range fn.Params {
 		v, err := g.AddInput("", p.Type)
 		if err != nil {
@@ -126,6 +140,7 @@ func (fn *Function) emit() (g *ir.Graph, err error) {
 		fn.Returns = out.Type
 	}
 	g.RegisterOutput(out)
+	e.convertToSSA()
 	for constProp(e, g.Block()) {
 	}
 	if err := cleanup(g); err != nil {
@@ -162,6 +177,7 @@ func (e *emitter) stmts(ss []syntax.Stmt) error {
 }
 
 func (e *emitter) stmt(s syntax.Stmt) error {
+	e.lastLoad, e.lastLoaded, e.loaded = nil, nil, nil
 	switch st := s.(type) {
 	case *syntax.Pass, *syntax.Import, *syntax.Global:
 		return nil
@@ -212,9 +228,23 @@ func meaningfulName(name string) bool {
 }
 
 // setVar binds name in the current frame, naming an unnamed value.
+// Assigning in a nested block a variable an outer block defines reads it
+// there (a prim::Load, see naming.go), as Environment::setSugaredVar.
 func (e *emitter) setVar(name string, v sugared) {
-	if val, ok := v.(*ir.Value); ok && !e.unnamed && !e.anon[val] && val.DebugName() == "" && meaningfulName(name) && ir.ValidName(name) {
+	if val, ok := v.(*ir.Value); ok && val == e.lastLoaded && e.lastLoad != nil {
+		// x = y assigns y's prim::Load: the load is named, not y's value
+		if e.lastLoad.DebugName() == "" && meaningfulName(name) && ir.ValidName(name) {
+			_ = e.lastLoad.SetDebugName(name)
+		}
+	} else if ok && !e.unnamed && !e.anon[val] && val.DebugName() == "" && meaningfulName(name) && ir.ValidName(name) && e.inThisBlock(val) {
 		_ = val.SetDebugName(name)
+	}
+	if e.env.parent != nil {
+		if pv, ok := e.env.parent.lookup(name); ok {
+			if _, isVal := pv.(*ir.Value); isVal {
+				e.load(name)
+			}
+		}
 	}
 	e.env.set(name, v)
 }
@@ -231,21 +261,42 @@ func (e *emitter) assign(st *syntax.Assign) error {
 		}
 		hint = t
 	}
+	// obj.x = v reads obj before v (emitSelectAssign)
+	if a, ok := syntax.Unparen(st.Target).(*syntax.Attribute); ok && len(st.More) == 0 {
+		if nm, ok := syntax.Unparen(a.X).(*syntax.Name); ok {
+			if v, ok := e.env.lookup(nm.Name); ok {
+				if _, isVal := v.(*ir.Value); isVal {
+					e.load(nm.Name)
+					e.loaded = nm
+				}
+			}
+		}
+	}
 	// a, b = x, y: assign element-wise (LowerSimpleTuples removes the
 	// tuple PyTorch builds)
 	if tt, ok := st.Target.(*syntax.TupleExpr); ok {
 		if tv, ok := syntax.Unparen(st.Value).(*syntax.TupleExpr); ok && len(tv.Elts) == len(tt.Elts) {
 			vals := make([]sugared, len(tv.Elts))
+			loads := make([]*ir.Value, len(tv.Elts))
 			for i, el := range tv.Elts {
+				e.lastLoad, e.lastLoaded = nil, nil
 				v, err := e.expr(el, nil)
 				if err != nil {
 					return err
 				}
 				vals[i] = v
+				if _, isName := syntax.Unparen(el).(*syntax.Name); isName {
+					loads[i] = e.lastLoad
+				}
 			}
+			e.g.Phantom("") // the prim::TupleConstruct
 			e.unnamed = true
 			defer func() { e.unnamed = false }()
 			for i, t := range tt.Elts {
+				e.lastLoad, e.lastLoaded = nil, nil
+				if val, ok := vals[i].(*ir.Value); ok && loads[i] != nil {
+					e.lastLoad, e.lastLoaded = loads[i], val
+				}
 				if err := e.assignTo(t, el(tv, i), vals[i]); err != nil {
 					return err
 				}
@@ -489,13 +540,6 @@ func (e *emitter) refinement(cond syntax.Expr) (name string, t types.Type, inTru
 	var op string
 	if ok && (b.Op == "is" || b.Op == "is not") {
 		x, y, op = b.X, b.Y, b.Op
-	} else if c, ok := syntax.Unparen(cond).(*syntax.Call); ok && len(c.Args) == 2 && len(c.Keywords) == 0 {
-		switch dottedName(c.Fun) {
-		case "torch.__is__":
-			x, y, op = c.Args[0], c.Args[1], "is"
-		case "torch.__isnot__":
-			x, y, op = c.Args[0], c.Args[1], "is not"
-		}
 	}
 	if x == nil {
 		return "", nil, false
@@ -526,6 +570,7 @@ func (e *emitter) refinement(cond syntax.Expr) (name string, t types.Type, inTru
 // current block.
 func (e *emitter) refine(at syntax.Node, name string, t types.Type) {
 	v, _ := e.env.lookup(name)
+	e.load(name) // insertRefinements' getVar
 	n := e.insert("prim::unchecked_cast", []*ir.Value{v.(*ir.Value)}, t)
 	e.setSource(n, at)
 	e.setVar(name, n.Output())
@@ -551,6 +596,9 @@ func (e *emitter) joinIf(at syntax.Node, n *ir.Node, tf, ff *scope) error {
 		names = append(names, v)
 	}
 	sort.Strings(names)
+	e.ifLoads(tf, ff, names)
+	next := e.g.NextUnique()
+	defer e.g.SetNextUnique(next) // numbered by convertToSSA
 	for _, name := range names {
 		ts, _ := tf.lookup(name)
 		fs, _ := ff.lookup(name)
@@ -570,7 +618,8 @@ func (e *emitter) joinIf(at syntax.Node, n *ir.Node, tf, ff *scope) error {
 		n.Blocks[0].AddOutput(tv)
 		n.Blocks[1].AddOutput(fv)
 		out := n.AddOutput(u)
-		e.setVar(name, out)
+		e.env.set(name, out) // named by convertToSSA
+		e.ssa[n] = append(e.ssa[n], name)
 	}
 	return nil
 }
@@ -632,6 +681,9 @@ func (e *emitter) forStmt(st *syntax.For) error {
 				args[i] = v
 			}
 			if len(args) == 1 {
+				// RangeValue's start and step constants, unused
+				e.g.Phantom("")
+				e.g.Phantom("")
 				return e.loop(st, args[0], func(i *ir.Value) (sugared, error) { return i, nil }, nil, st.Body)
 			}
 			// range(start, stop[, step]): trip count aten::__range_length,
@@ -684,14 +736,14 @@ func (e *emitter) forStmt(st *syntax.For) error {
 func (e *emitter) loop(at syntax.Stmt, trip *ir.Value, elem func(*ir.Value) (sugared, error), cond syntax.Expr, body []syntax.Stmt) error {
 	var first *ir.Value
 	if cond != nil {
+		trip = e.literal(at, int64(math.MaxInt64), types.Int)
 		c, err := e.cond(cond)
 		if err != nil {
 			return err
 		}
 		first = c
-		trip = e.constant(int64(math.MaxInt64), types.Int)
 	} else {
-		first = e.constant(true, types.Bool)
+		first = e.constantAt(at, true, types.Bool)
 	}
 	var names []string
 	seen := map[string]bool{}
@@ -726,9 +778,12 @@ func (e *emitter) loop(at syntax.Stmt, trip *ir.Value, elem func(*ir.Value) (sug
 	b := n.AddBlock()
 	counter := b.AddParam(types.Int)
 	params := make([]*ir.Value, len(cs))
+	next := e.g.NextUnique()
 	for i, c := range cs {
 		params[i] = b.AddParam(c.init.Type)
+		e.ssa[n] = append(e.ssa[n], c.name)
 	}
+	e.g.SetNextUnique(next) // numbered by convertToSSA
 	frame, err := e.withBlock(b, func() error {
 		for i, c := range cs {
 			e.env.set(c.name, params[i])
@@ -746,13 +801,21 @@ func (e *emitter) loop(at syntax.Stmt, trip *ir.Value, elem func(*ir.Value) (sug
 			return err
 		}
 		if cond != nil {
+			// PyTorch emits the condition once, before the body, and
+			// copies it after compiling the function (InlineLoopCondition):
+			// the copy at the end of the body takes no numbers here when
+			// the condition is a variable (all the serializer writes)
+			next := e.g.NextUnique()
 			c, err := e.cond(cond)
 			if err != nil {
 				return err
 			}
+			if _, isName := syntax.Unparen(cond).(*syntax.Name); isName && next <= e.g.NextUnique() {
+				e.g.SetNextUnique(next)
+			}
 			b.AddOutput(c)
 		} else {
-			b.AddOutput(e.constant(true, types.Bool))
+			b.AddOutput(first)
 		}
 		for i, c := range cs {
 			s, _ := e.env.lookup(c.name)
@@ -775,10 +838,12 @@ func (e *emitter) loop(at syntax.Stmt, trip *ir.Value, elem func(*ir.Value) (sug
 	if err != nil {
 		return err
 	}
+	next = e.g.NextUnique()
 	for i, c := range cs {
 		out := n.AddOutput(params[i].Type)
-		e.setVar(c.name, out)
+		e.env.set(c.name, out) // named by convertToSSA
 	}
+	e.g.SetNextUnique(next)
 	return nil
 }
 

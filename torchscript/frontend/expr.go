@@ -175,6 +175,9 @@ func (e *emitter) expr(x syntax.Expr, hint types.Type) (sugared, error) {
 		return e.expr(t.X, hint)
 	case *syntax.Name:
 		if v, ok := e.env.lookup(t.Name); ok {
+			if val, isVal := v.(*ir.Value); isVal && e.loaded != t {
+				e.lastLoad, e.lastLoaded = e.load(t.Name), val
+			}
 			return v, nil
 		}
 		switch t.Name {
@@ -193,17 +196,17 @@ func (e *emitter) expr(x syntax.Expr, hint types.Type) (sugared, error) {
 		if t.Value > math.MaxInt64 {
 			return nil, e.f.errorf(t, "integer literal %s is out of range", t.Raw)
 		}
-		return e.constant(int64(t.Value), types.Int), nil
+		return e.literal(t, int64(t.Value), types.Int), nil
 	case *syntax.FloatLit:
-		return e.constant(t.Value, types.Float), nil
+		return e.literal(t, t.Value, types.Float), nil
 	case *syntax.StringLit:
-		return e.constant(t.Value, types.Str), nil
+		return e.constantAt(t, t.Value, types.Str), nil
 	case *syntax.ImagLit:
-		return e.constant(complex(0, t.Value), types.Complex), nil
+		return e.literal(t, complex(0, t.Value), types.Complex), nil
 	case *syntax.BoolLit:
-		return e.constant(t.Value, types.Bool), nil
+		return e.constantAt(t, t.Value, types.Bool), nil
 	case *syntax.NoneLit:
-		return e.constant(nil, types.None), nil
+		return e.constantAt(t, nil, types.None), nil
 	case *syntax.Attribute:
 		base, err := e.expr(t.X, nil)
 		if err != nil {
@@ -230,8 +233,8 @@ func (e *emitter) expr(x syntax.Expr, hint types.Type) (sugared, error) {
 			}
 			vals[i], ts[i] = v, v.Type
 		}
+		// no source range: emitSimpleExpr's createTuple has none
 		n := e.insert("prim::TupleConstruct", vals, &types.Tuple{Elems: ts})
-		e.setSource(n, t)
 		return n.Output(), nil
 	case *syntax.ListExpr:
 		return e.listLiteral(t, hint)
@@ -290,8 +293,8 @@ func (e *emitter) listLiteral(t *syntax.ListExpr, hint types.Type) (sugared, err
 	if elem.Kind() == types.TensorKind {
 		elem = types.Tensor
 	}
+	// no source range: emitListLiteral's createList has none
 	n := e.insert("prim::ListConstruct", vals, &types.List{Elem: elem})
-	e.setSource(n, t)
 	return n.Output(), nil
 }
 
@@ -361,8 +364,8 @@ func (e *emitter) dictLiteral(t *syntax.DictExpr, hint types.Type) (sugared, err
 		}
 		ins = append(ins, k, v)
 	}
+	// no source range: emitDictLiteral's createDict has none
 	n := e.insert("prim::DictConstruct", ins, &types.Dict{Key: kt, Value: vt})
-	e.setSource(n, t)
 	return n.Output(), nil
 }
 
@@ -371,6 +374,9 @@ func (e *emitter) cond(x syntax.Expr) (*ir.Value, error) {
 	v, err := e.exprValue(x, types.Bool)
 	if err != nil {
 		return nil, err
+	}
+	if toBool(x) {
+		e.g.Phantom("") // CastValue's zero constant
 	}
 	if v.Type == types.Bool {
 		return v, nil
@@ -406,24 +412,36 @@ func (e *emitter) unary(t *syntax.UnaryExpr) (sugared, error) {
 		return e.builtin(t, "aten", "__not__", []nv{{v: c, at: t.X}}, nil, nil)
 	case "+":
 		return e.exprValue(t.X, nil)
+	case "-":
+		// the parser folds a minus into a number literal (parseExp), the
+		// range staying the number's
+		switch x := syntax.Unparen(t.X).(type) {
+		case *syntax.IntLit:
+			if x.Value <= 1<<63 {
+				return e.literal(x, int64(-x.Value), types.Int), nil
+			}
+		case *syntax.FloatLit:
+			return e.literal(x, -x.Value, types.Float), nil
+		}
 	}
 	v, err := e.exprValue(t.X, nil)
 	if err != nil {
 		return nil, err
 	}
 	if t.Op == "-" {
-		// constant folding of a negated literal, as emitUnaryOp
-		if n := v.Node(); n != nil && n.Kind == "prim::Constant" && len(v.Uses()) == 0 {
+		// constant folding of a negated literal, as emitUnaryOp: the
+		// aten::neg it runs is dropped, a new constant takes its place
+		if n := v.Node(); n != nil && n.Kind == "prim::Constant" {
 			if a, ok := n.Attr("value"); ok {
 				switch x := a.Value.(type) {
 				case int64:
 					if v.Type == types.Int {
-						n.SetAttr(ir.Attr{Name: "value", Kind: ir.AttrInt, Value: -x})
-						return v, nil
+						e.g.Phantom("")
+						return e.constantAt(t, -x, types.Int), nil
 					}
 				case float64:
-					n.SetAttr(ir.Attr{Name: "value", Kind: ir.AttrFloat, Value: -x})
-					return v, nil
+					e.g.Phantom("")
+					return e.constantAt(t, -x, types.Float), nil
 				}
 			}
 		}
@@ -634,7 +652,12 @@ func (e *emitter) attr(at *syntax.Attribute, base sugared, name string) (sugared
 		if err != nil {
 			return nil, e.f.errorf(at, "CONSTANTS.%s: %v", name, err)
 		}
-		return e.constant(c, t), nil
+		if t.Kind() == types.TensorKind {
+			// ConstantTableValue::attr: "specializing tensor type on
+			// compilation messes up typing relations" (unshapedType)
+			t = types.Tensor
+		}
+		return e.constantAt(at, c, t), nil
 	case classValue:
 		if name == "__new__" {
 			return newValue(b), nil

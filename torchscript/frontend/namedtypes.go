@@ -267,6 +267,7 @@ func (e *emitter) enumMember(at syntax.Node, t *types.Enum, name string) (sugare
 			c := e.insert("prim::Constant", nil, t)
 			c.SetAttr(ir.Attr{Name: "value", Kind: ir.AttrIValue, Value: EnumValue{Type: t, Name: n, Value: vals[i]},
 				Text: t.Name + "." + n})
+			e.setSource(c, at)
 			return c.Output(), nil
 		}
 	}

@@ -18,6 +18,8 @@ type Graph struct {
 	nextUnique int
 	names      map[string]*Value
 	suffixes   map[string]int
+	// phantoms are the temporaries Phantom made since ReleasePhantoms.
+	phantoms []*Value
 	// insert point: the block new nodes go into, and the node they go
 	// before (nil: the block's end).
 	insBlock  *Block
@@ -547,6 +549,50 @@ func (v *Value) SetDebugName(name string) error {
 	g.names[name] = v
 	v.name = name
 	return nil
+}
+
+// Phantom takes the graph's next value number for a temporary that is in
+// no block and named name ("" for none; an invalid name is ignored): the
+// values a compiler creates and later erases (PyTorch's prim::Load
+// outputs, the constants of an overload tried and dropped) still number
+// and rename the graph's values, since PyTorch numbers every value it
+// creates and Value::setDebugName renames the name's owner. A frontend
+// replaying PyTorch's numbering calls it where PyTorch creates such a
+// value; the phantom keeps its name (and is renamed "x.1" when a later
+// value takes "x") until ReleasePhantoms.
+func (g *Graph) Phantom(name string) *Value {
+	v := g.newValue(nil)
+	if name != "" && ValidName(name) {
+		_ = v.SetDebugName(name)
+	}
+	g.phantoms = append(g.phantoms, v) // it may be named later
+	return v
+}
+
+// ReleasePhantoms frees the names the graph's phantoms hold (as PyTorch's
+// EraseLoadStores destroys the loads).
+func (g *Graph) ReleasePhantoms() {
+	for _, v := range g.phantoms {
+		v.release()
+		v.name = ""
+	}
+	g.phantoms = nil
+}
+
+// NextUnique returns the number the next value created will take.
+func (g *Graph) NextUnique() int { return g.nextUnique }
+
+// SetNextUnique sets the number the next value created will take. A
+// frontend that creates values earlier than PyTorch does (a prim::If's
+// outputs, which PyTorch adds after compiling the whole function) gives
+// their numbers back with it and numbers them later with Renumber; values
+// share a number in between.
+func (g *Graph) SetNextUnique(n int) { g.nextUnique = max(n, 0) }
+
+// Renumber gives v the graph's next value number.
+func (v *Value) Renumber() {
+	v.unique = v.graph.nextUnique
+	v.graph.nextUnique++
 }
 
 // setNameExact gives v a name the parser read, with no renaming.

@@ -135,3 +135,40 @@ func TestMoveAndOpChecks(t *testing.T) {
 	add.Kind = "aten::mul"
 	assert.ErrorContains(t, g.Lint(), "aten::mul resolved to aten::add.Scalar")
 }
+
+// TestPhantom checks the numbering and renaming of phantom values against
+// what PyTorch 2.6 prints for
+//
+//	def f(x: Tensor, c: bool) -> Tensor:
+//	  if c: y = torch.sub(x, 1.)
+//	  else: y = torch.add(x, 1.)
+//	  return y
+//
+// (the branches' values are y.1 and y.3: a load of y renamed the second).
+func TestPhantom(t *testing.T) {
+	g := NewGraph()
+	x, err := g.AddInput("x", types.Tensor)
+	require.NoError(t, err)
+	p := g.Phantom("x") // a load of x
+	assert.Equal(t, "x.1", x.Name())
+	assert.Equal(t, 1, p.Unique())
+	t1 := g.Phantom("")
+	t1.Type = types.Tensor
+	require.NoError(t, t1.SetDebugName("y"))
+	t2 := g.Phantom("")
+	require.NoError(t, t2.SetDebugName("y")) // the second branch's y
+	g.Phantom("y")                           // a load of y
+	assert.Equal(t, "y.1", t1.Name())
+	assert.Equal(t, "y.3", t2.Name())
+	g.ReleasePhantoms() // the loads and both y are temporaries here
+	assert.Equal(t, "1", p.Name())
+	assert.Equal(t, "2", t1.Name())
+	assert.Equal(t, "x.1", x.Name())
+	n := g.NextUnique()
+	v := g.Phantom("")
+	assert.Equal(t, n, v.Unique())
+	g.SetNextUnique(n)
+	v.Renumber()
+	assert.Equal(t, n, v.Unique())
+	assert.Equal(t, n+1, g.NextUnique())
+}
