@@ -36,7 +36,7 @@
 // for the values of a run that nothing live shares a storage with.
 // StorageKey identifies a storage (views share it) and its Born number
 // tells storages New made during a run (after AllocEpoch) from the
-// caller's. The pool is safe for concurrent use and emptied by the garbage
-// collector (a sync.Pool per dtype and size); buffers under 4 KiB are not
-// pooled, nor are storages FromSlice wraps.
+// caller's. The pool is safe for concurrent use and bounded
+// (SetPoolLimit, 1 GiB by default, the oldest buffers dropped first);
+// buffers under 4 KiB are not pooled, nor are storages FromSlice wraps.
 package tensor

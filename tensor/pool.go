@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"container/list"
 	"sync"
 	"sync/atomic"
 )
@@ -11,9 +12,9 @@ import (
 // otherwise. Only a caller that knows a storage is dead puts its buffer
 // back, with Recycle: the interpreter does it for the values of a run that
 // no live value, output, parameter or constant shares a storage with. The
-// pool is safe for concurrent use (a sync.Pool per dtype and length), so
-// interpreters running in parallel share it; like any sync.Pool it is
-// emptied by the garbage collector, never holding memory for long.
+// pool is safe for concurrent use (one mutex), so interpreters running in
+// parallel share it, and holds at most SetPoolLimit bytes (1 GiB by
+// default), dropping the oldest buffers first.
 
 // poolMinBytes is the smallest buffer the pool keeps: smaller ones cost
 // little to allocate and would only fill the pool's table.
@@ -51,7 +52,61 @@ type poolKey struct {
 	n  int
 }
 
-var pools sync.Map // poolKey → *sync.Pool of *storage
+// pool holds the recycled buffers: a stack per dtype and length, and all
+// of them in the order they came, so that the oldest go first when the
+// pool would exceed its limit. Unlike a sync.Pool it survives garbage
+// collections, which a large model's run may trigger several times
+// between a buffer's release and its reuse.
+var pool struct {
+	mu     sync.Mutex
+	stacks map[poolKey][]*list.Element
+	order  list.List // of *storage, oldest first
+	bytes  int
+	limit  int
+}
+
+// DefaultPoolLimit is the default bound of the bytes the pool of recycled
+// buffers keeps (see SetPoolLimit).
+const DefaultPoolLimit = 1 << 30
+
+func init() { pool.limit = DefaultPoolLimit }
+
+// SetPoolLimit bounds the bytes of recycled buffers New's pool keeps
+// (the oldest are dropped first; 0 keeps none, turning reuse off) and
+// returns the previous bound.
+func SetPoolLimit(bytes int) int {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	old := pool.limit
+	pool.limit = max(bytes, 0)
+	trimPool()
+	return old
+}
+
+// trimPool drops the oldest buffers until the pool is within its limit.
+// pool.mu is held.
+func trimPool() {
+	for pool.bytes > pool.limit {
+		e := pool.order.Front()
+		st := e.Value.(*storage)
+		dt, n := dataDType(st.data)
+		k := poolKey{dt, n}
+		stack := pool.stacks[k]
+		for i, x := range stack {
+			if x == e {
+				stack = append(stack[:i], stack[i+1:]...)
+				break
+			}
+		}
+		if len(stack) == 0 {
+			delete(pool.stacks, k)
+		} else {
+			pool.stacks[k] = stack
+		}
+		pool.order.Remove(e)
+		pool.bytes -= n * dt.Size()
+	}
+}
 
 // Recycle hands the buffer of the storage k back to New's pool. The caller
 // guarantees that no tensor sharing the storage is used again: the
@@ -70,11 +125,15 @@ func Recycle(k StorageKey) {
 	}
 	data := st.data
 	st.data = nil
-	p, ok := pools.Load(poolKey{dt, n})
-	if !ok {
-		p, _ = pools.LoadOrStore(poolKey{dt, n}, new(sync.Pool))
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	if pool.stacks == nil {
+		pool.stacks = map[poolKey][]*list.Element{}
 	}
-	p.(*sync.Pool).Put(&storage{data: data})
+	key := poolKey{dt, n}
+	pool.stacks[key] = append(pool.stacks[key], pool.order.PushBack(&storage{data: data}))
+	pool.bytes += n * dt.Size()
+	trimPool()
 }
 
 // newStorage returns a storage of n zeros of dt: a pooled buffer when
@@ -82,15 +141,29 @@ func Recycle(k StorageKey) {
 func newStorage(dt DType, n int) *storage {
 	born := allocSeq.Add(1)
 	if n*dt.Size() >= poolMinBytes {
-		if p, ok := pools.Load(poolKey{dt, n}); ok {
-			if st, _ := p.(*sync.Pool).Get().(*storage); st != nil {
-				clearData(st.data)
-				st.born = born
-				return st
-			}
+		if st := takePooled(poolKey{dt, n}); st != nil {
+			clearData(st.data)
+			st.born = born
+			return st
 		}
 	}
 	return &storage{data: makeData(dt, n), born: born}
+}
+
+// takePooled removes and returns the newest pooled buffer of key (nil if
+// none).
+func takePooled(key poolKey) *storage {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	stack := pool.stacks[key]
+	if len(stack) == 0 {
+		return nil
+	}
+	e := stack[len(stack)-1]
+	pool.stacks[key] = stack[:len(stack)-1]
+	st := pool.order.Remove(e).(*storage)
+	pool.bytes -= key.n * key.dt.Size()
+	return st
 }
 
 // dataDType returns the dtype and length of a storage's slice.

@@ -42,3 +42,32 @@ func TestRecycle(t *testing.T) {
 	}
 	Recycle(StorageKey{}) // the zero key: a meta tensor's
 }
+
+func TestPoolReusesAndIsBounded(t *testing.T) {
+	defer SetPoolLimit(SetPoolLimit(DefaultPoolLimit))
+	x := Must(New(Float32, 5000))
+	buf := &Data[float32](x)[0]
+	Data[float32](x)[1] = 7
+	Recycle(x.StorageKey())
+	y := Must(New(Float32, 5000))
+	assert.Same(t, buf, &Data[float32](y)[0], "the recycled buffer is reused")
+	assert.Zero(t, Data[float32](y)[1], "and zeroed")
+	z := Must(New(Float32, 5000))
+	assert.NotSame(t, buf, &Data[float32](z)[0], "a buffer is handed out once")
+
+	// a limit of two buffers: the oldest goes first
+	SetPoolLimit(2 * 5000 * 4)
+	Recycle(y.StorageKey())
+	Recycle(z.StorageKey())
+	w := Must(New(Float32, 6000))
+	wbuf := &Data[float32](w)[0]
+	Recycle(w.StorageKey()) // over the limit: the oldest (y's, then z's) are dropped
+	assert.NotSame(t, buf, &Data[float32](Must(New(Float32, 5000)))[0])
+	assert.Same(t, wbuf, &Data[float32](Must(New(Float32, 6000)))[0])
+
+	SetPoolLimit(0)
+	a := Must(New(Float32, 5000))
+	abuf := &Data[float32](a)[0]
+	Recycle(a.StorageKey())
+	assert.NotSame(t, abuf, &Data[float32](Must(New(Float32, 5000)))[0], "a zero limit keeps nothing")
+}
