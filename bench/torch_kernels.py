@@ -5,7 +5,7 @@
     /usr/bin/python3 bench/torch_kernels.py [seconds per benchmark]
 
 BenchmarkMatmul/{256,512,1024}: torch.mm on square float32 matrices, GFLOP/s
-(2n^3 per product). BenchmarkConv2d: aten::convolution on three resnet18
+(2n^3 per product). BenchmarkConv2d: aten::convolution on four resnet18
 convolutions (batch 1, with bias), GFLOP/s (two per multiply-add).
 BenchmarkAdd1M: aten::add.Tensor on two float32 tensors of 2^20 elements,
 GB/s (12 bytes per element). BenchmarkElementwise/*: the memory-bound
@@ -45,7 +45,8 @@ def main():
             bench(f"BenchmarkMatmul/{n}", lambda: A.mm(x, y), 2 * n ** 3, "GFLOP/s")
         for name, c, h, cout, k, s, p in [("64x56x56_k3", 64, 56, 64, 3, 1, 1),
                                           ("3x224x224_k7s2", 3, 224, 64, 7, 2, 3),
-                                          ("256x14x14_k3", 256, 14, 256, 3, 1, 1)]:
+                                          ("256x14x14_k3", 256, 14, 256, 3, 1, 1),
+                                          ("128x28x28_k1s2", 128, 28, 256, 1, 2, 0)]:
             x = torch.randn(1, c, h, h)
             w = torch.randn(cout, c, k, k)
             b = torch.randn(cout)

@@ -13,6 +13,20 @@
 // values (proxies): nn's call points record instead of computing, which is
 // how a graph is retraced.
 //
+// # Memory
+//
+// A value is dropped after its last use (torch.fx's last-use analysis),
+// and its buffer is recycled: handed back to package tensor's pool
+// (tensor.Recycle), where the next tensor of the same dtype and size that
+// a kernel allocates takes it, so steady-state inference allocates almost
+// nothing. A buffer is recycled only when no live value shares its
+// storage (views and tuple elements are counted per storage), and never
+// the buffers of inputs, parameters, constants, the initial environment,
+// the output, or of what modules and functions from outside gofx return
+// (they may keep it). [Interpreter.Reuse] turns it off ([ReuseOff]); by
+// default ([ReuseAuto]) runs with overridden steps, which may keep the
+// values they see, do not recycle.
+//
 // # Higher-order operators
 //
 // A get_attr node that names a submodule gives the module as a value

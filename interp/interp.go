@@ -16,6 +16,9 @@ type Interpreter struct {
 	// a type that embeds this *Interpreter and overrides some steps. Nil
 	// means the interpreter itself (the default steps).
 	Steps Steps
+	// Reuse says whether runs recycle the buffers of dead values (the
+	// zero value, ReuseAuto: with the default steps only; see Reuse).
+	Reuse Reuse
 
 	g     *graph.Graph
 	root  nn.Module
@@ -32,6 +35,7 @@ type Interpreter struct {
 	cur    int        // position of the node being run (-1: none)
 	inputs []nn.Value // Run's inputs
 	next   int        // next input to hand to a placeholder
+	bufs   reuse      // buffer reuse bookkeeping
 }
 
 // New returns an interpreter of g whose get_attr and call_module nodes
@@ -75,7 +79,9 @@ func (in *Interpreter) Run(inputs ...nn.Value) (nn.Value, error) {
 // is not modified.
 func (in *Interpreter) RunWithEnv(env map[*node.Node]nn.Value, inputs ...nn.Value) (out nn.Value, err error) {
 	in.reset()
+	in.bufs.start(in.reuses(), len(in.plans))
 	defer func() {
+		in.bufs.on = false
 		in.cur = -1
 		in.inputs = nil
 		in.reset() // drop what is left: unused initial values, or a failed run's
@@ -86,6 +92,7 @@ func (in *Interpreter) RunWithEnv(env map[*node.Node]nn.Value, inputs ...nn.Valu
 			return nn.None, fmt.Errorf("interp: the initial environment holds node %s, which is not in the graph", n)
 		}
 		in.set(int(i), v)
+		in.bufs.add(int(i), v, true)
 	}
 	want := 0
 	for i := range in.plans {
@@ -107,8 +114,14 @@ func (in *Interpreter) RunWithEnv(env map[*node.Node]nn.Value, inputs ...nn.Valu
 				return nn.None, wrapNodeError(p.n, err)
 			}
 			in.set(i, v)
+			if p.op == node.Output {
+				in.bufs.pin(v)
+			} else if in.bufs.on {
+				in.bufs.add(i, v, in.pinPlan(p))
+			}
 		}
 		for _, j := range p.free {
+			in.bufs.release(int(j))
 			in.drop(int(j))
 		}
 		if p.op == node.Output {
@@ -118,6 +131,17 @@ func (in *Interpreter) RunWithEnv(env map[*node.Node]nn.Value, inputs ...nn.Valu
 		}
 	}
 	return nn.None, nil
+}
+
+// reuses reports whether a run recycles buffers (see Reuse).
+func (in *Interpreter) reuses() bool {
+	switch in.Reuse {
+	case ReuseOn:
+		return true
+	case ReuseOff:
+		return false
+	}
+	return in.Steps == nil
 }
 
 // runStep runs one node through s, turning a panic into an error.

@@ -19,6 +19,7 @@ type nodePlan struct {
 	kwargs []kwPlan
 	free   []int32 // positions whose last use is this node
 	err    error   // an argument that cannot be converted, reported when the node runs
+	pin    uint8   // whether the value is pinned (see pinPlan): 0 unknown, 1 yes, 2 no
 }
 
 // argKind says how an argument is made at run time.

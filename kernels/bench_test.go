@@ -68,9 +68,9 @@ func BenchmarkMatmul(b *testing.B) {
 	}
 }
 
-// BenchmarkConv2d times aten::convolution on three of resnet18's
-// convolutions (batch 1, with bias) and reports GFLOP/s (two per
-// multiply-add).
+// BenchmarkConv2d times aten::convolution on four of resnet18's
+// convolutions (3×3, the 7×7 stem and a 1×1 downsample; batch 1, with
+// bias) and reports GFLOP/s (two per multiply-add).
 func BenchmarkConv2d(b *testing.B) {
 	o := benchOp(b, "aten::convolution")
 	cases := []struct {
@@ -80,6 +80,7 @@ func BenchmarkConv2d(b *testing.B) {
 		{"64x56x56_k3", 64, 56, 64, 3, 1, 1},
 		{"3x224x224_k7s2", 3, 224, 64, 7, 2, 3},
 		{"256x14x14_k3", 256, 14, 256, 3, 1, 1},
+		{"128x28x28_k1s2", 128, 28, 256, 1, 2, 0},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

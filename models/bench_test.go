@@ -3,6 +3,7 @@ package models_test
 import (
 	"testing"
 
+	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/interp"
 	"github.com/gofx/gofx/models"
@@ -21,10 +22,14 @@ func resnetInput(tb testing.TB) nn.Value {
 }
 
 // BenchmarkResNet18 times batch-1 inference of resnet18 (fresh weights:
-// the time does not depend on them) eagerly and through the interpreter
-// (fx.SymbolicTrace once, then GraphModule.Run per iteration).
+// the time does not depend on them) eagerly, through the interpreter
+// (fx.SymbolicTrace once, then GraphModule.Run per iteration) and as the
+// optimized exported program (export, passes.Default, then
+// ExportedProgram.Run per iteration). With -benchmem, B/op is the bytes
+// one inference allocates after warm-up (the interpreter recycles dead
+// values' buffers, see interp.Reuse).
 //
-//	go test ./models -run '^$' -bench ResNet18 -benchtime 20x
+//	go test ./models -run '^$' -bench ResNet18 -benchtime 20x -benchmem
 func BenchmarkResNet18(b *testing.B) {
 	m, err := models.New("resnet18")
 	require.NoError(b, err)
@@ -45,6 +50,28 @@ func BenchmarkResNet18(b *testing.B) {
 			}
 		}
 	})
+	ep, err := optimizedResNet18(m, x)
+	require.NoError(b, err)
+	b.Run("optimized", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ep.Run(x); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// optimizedResNet18 exports m at x's shape and runs the default pipeline.
+func optimizedResNet18(m nn.Module, x nn.Value) (*export.ExportedProgram, error) {
+	spec, err := models.Lookup("resnet18")
+	if err != nil {
+		return nil, err
+	}
+	ep, err := models.Export(spec, m, []nn.Value{x})
+	if err != nil {
+		return nil, err
+	}
+	return ep.Transform(passes.NewManager(passes.Default()...))
 }
 
 // liveBytes is an interpreter that records the peak of the bytes held by

@@ -25,4 +25,18 @@
 // Elements are read and written through the generic functions Data (the
 // storage slice) and Values (the elements in row-major order), or converted
 // through Float64s and Int64s.
+//
+// # Buffer reuse
+//
+// New (and Empty, Zeros) takes its buffer from a process-wide pool of
+// recycled buffers of the same dtype and element count when one is there
+// (zeroed first), so kernels that allocate their outputs with New reuse
+// memory without knowing it. Only a caller that knows a storage is dead
+// hands it back, with Recycle: the interpreter (package interp) does so
+// for the values of a run that nothing live shares a storage with.
+// StorageKey identifies a storage (views share it) and its Born number
+// tells storages New made during a run (after AllocEpoch) from the
+// caller's. The pool is safe for concurrent use and bounded
+// (SetPoolLimit, 1 GiB by default, the oldest buffers dropped first);
+// buffers under 4 KiB are not pooled, nor are storages FromSlice wraps.
 package tensor

@@ -17,7 +17,8 @@ type Tensor struct {
 }
 
 type storage struct {
-	data any // []float32, []float64, []Half, []BHalf, []int64, ... by dtype
+	data any    // []float32, []float64, []Half, []BHalf, []int64, ... by dtype
+	born uint64 // allocation number from New (see StorageKey.Born); 0: not New's
 }
 
 // MaxElements bounds the number of elements of one tensor (2^40), so that
@@ -96,6 +97,7 @@ func makeData(dt DType, n int) any {
 }
 
 // New returns a contiguous tensor of zeros with the given dtype and shape.
+// Its buffer may come from the pool of recycled buffers (see Recycle).
 func New(dt DType, shape ...int) (*Tensor, error) {
 	if !dt.Valid() {
 		return nil, fmt.Errorf("tensor: invalid dtype %v", dt)
@@ -104,7 +106,7 @@ func New(dt DType, shape ...int) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tensor{dtype: dt, shape: clone(shape), strides: ContiguousStrides(shape), st: &storage{makeData(dt, n)}}, nil
+	return &Tensor{dtype: dt, shape: clone(shape), strides: ContiguousStrides(shape), st: newStorage(dt, n)}, nil
 }
 
 // Must returns t, panicking if err is not nil. It is meant for tests,
@@ -144,7 +146,7 @@ func FromSlice[T Elem](data []T, shape ...int) (*Tensor, error) {
 	if n != len(data) {
 		return nil, fmt.Errorf("tensor: %d elements do not fill shape %v (%d elements)", len(data), shape, n)
 	}
-	return &Tensor{dtype: DTypeOf[T](), shape: clone(shape), strides: ContiguousStrides(shape), st: &storage{data}}, nil
+	return &Tensor{dtype: DTypeOf[T](), shape: clone(shape), strides: ContiguousStrides(shape), st: &storage{data: data}}, nil
 }
 
 // Scalar returns a 0-d tensor holding v.

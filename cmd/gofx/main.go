@@ -9,7 +9,7 @@
 //
 //	optimize    optimize a .pt2 program, a TorchScript archive (to .pt2) or a zoo model, check and time the result
 //	demo        print a small example graph in every form gofx has
-//	bench       time gofx on a benchmark workload (bench graph|chain -n N)
+//	bench       time gofx on a benchmark workload (bench graph|chain -n N) or a model (bench model -model NAME|FILE.pt2)
 //	conformance run ATen conformance vectors (*.jsonl) through the kernels
 //	check       run a .pt2 program, a TorchScript archive or a zoo model on recorded inputs, compare with PyTorch
 //	inspect     print a .pt2 program, a TorchScript archive's code and graphs, or a zoo model's traced graph
@@ -47,7 +47,7 @@ func init() {
 	commands = []command{
 		{"optimize", "gofx optimize [-o OUT.pt2] [-io FILE] [-time D] [-graph=false] FILE.pt2\n       gofx optimize [-o OUT.pt2] [-io FILE] [-graph=false] FILE.pt (TorchScript: convert, optimize, check, save .pt2)\n       gofx optimize [-model NAME [-weights FILE] [-io FILE]] [-time D] [-graph=false]", "optimize a .pt2 program (or export a zoo model) with the default passes, check the outputs and time the result", runOptimize},
 		{"demo", "gofx demo", "print a small example graph in every form gofx has", runDemo},
-		{"bench", "gofx bench graph|chain [-n N]", "time gofx on a benchmark workload of ../shared/bench (one JSON line)", runBench},
+		{"bench", "gofx bench graph|chain [-n N]\n       gofx bench model -model NAME|FILE.pt2 [-program eager|optimized] [-runs N] [-warmup N] [-shape 1x3x224x224]", "time gofx on a benchmark workload of ../shared/bench, or a zoo model or .pt2 program's inference (median time, bytes and allocations per run, GEMM kernel, GOMAXPROCS), as one JSON line", runBench},
 		{"conformance", "gofx conformance DIR", "run the ATen conformance vectors of DIR (*.jsonl) through the kernels", runConformance},
 		{"check", "gofx check -io IO.json [-via load,decomposed,optimized,roundtrip] FILE.pt2\n       gofx check -io IO.json [-via load,export,optimized] FILE.pt\n       gofx check -model NAME -weights FILE -io FILE [-via eager,trace,export,decomposed,optimized]", "run a .pt2 program or a zoo model on recorded inputs and compare with PyTorch's outputs", runCheck},
 		{"inspect", "gofx inspect FILE.pt2 | gofx inspect FILE.pt | gofx inspect -model NAME", "print a .pt2 program as print(ep) does, a TorchScript archive's code and method graphs, or a zoo model's traced graph as text, table and code", runInspect},
@@ -193,8 +193,11 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "model" {
+		return runBenchModel(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || (args[0] != "graph" && args[0] != "chain") {
-		return fmt.Errorf("%w: want a workload: graph or chain", errUsage)
+		return fmt.Errorf("%w: want a workload: graph, chain or model", errUsage)
 	}
 	workload := args[0]
 	fs := flag.NewFlagSet("bench "+workload, flag.ContinueOnError)

@@ -68,7 +68,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, 2, "Usage:"},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
-		{[]string{"bench"}, 2, "want a workload: graph or chain"},
+		{[]string{"bench"}, 2, "want a workload: graph, chain or model"},
 		{[]string{"bench", "chain", "-n", "0"}, 2, "-n must be at least 1"},
 		{[]string{"bench", "chain", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"bench", "graph", "-n", "1"}, 2, "-n must be at least 2"},
