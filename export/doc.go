@@ -174,6 +174,16 @@
 // check on larger expressions narrows what the exporter knows but is not
 // asserted at run time.
 //
+// The item of a floating tensor is an unbacked float symbol zuf0, zuf1,
+// ... (sym.Env.NewUnbackedFloat), as PyTorch 2.6 and 2.14 record it:
+// _local_scalar_dense: "Sym(zuf0)", its range VR[-oo, oo], no runtime
+// assertion. Model code passes it on to operators (x.Mul(a): mul.Tensor
+// with a wrapped float; full's fill value; add's alpha), which is all the
+// programs of floatitem_test.go do, and the program matches PyTorch
+// 2.14's print of the same model. gofx keeps no symbolic float
+// arithmetic: a Python operator or a check on such a float (PyTorch's
+// item * 2.0: Sym(2.0*zuf0)) is an export error naming the Go line.
+//
 // # Trace checking
 //
 // An exported program is a trace: Go code ran once on the example

@@ -414,10 +414,29 @@ func (ep *ExportedProgram) String() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
+		if s, ok := ep.lookupSymbol(k); ok && s.IsFloat() {
+			// A float symbol (a floating item()): sympy's float
+			// infinities, as PyTorch prints VR[-oo, oo].
+			r := ep.RangeConstraints[k]
+			fmt.Fprintf(&b, "%s: VR[%s, %s]", k, floatBound(r.Lo), floatBound(r.Hi))
+			continue
+		}
 		fmt.Fprintf(&b, "%s: VR%s", k, ep.RangeConstraints[k])
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// floatBound prints a float symbol's range end as PyTorch does (-oo, oo,
+// a finite end as a Python float).
+func floatBound(v int64) string {
+	switch v {
+	case sym.Inf:
+		return "oo"
+	case sym.NegInf:
+		return "-oo"
+	}
+	return fmt.Sprintf("%d.0", v)
 }
 
 // annotation is a node's type annotation: its val, if a tensor or a
@@ -551,4 +570,12 @@ func submodule(root *module, name string) (*module, string) {
 		m = c.(*module)
 	}
 	return m, parts[len(parts)-1]
+}
+
+// lookupSymbol returns the symbol of that name in the program's Env.
+func (ep *ExportedProgram) lookupSymbol(name string) (*sym.Symbol, bool) {
+	if ep.Env == nil {
+		return nil, false
+	}
+	return ep.Env.Lookup(name)
 }

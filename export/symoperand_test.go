@@ -38,10 +38,10 @@ func TestExportSymIntOperand(t *testing.T) {
 		name, want string
 		op         func(x, n nn.Value) nn.Value
 	}{
-		{"add", "torch.ops.aten.add.Tensor(x, sym_size)", func(x, n nn.Value) nn.Value { return x.Add(n) }},
-		{"sub", "torch.ops.aten.sub.Tensor(x, sym_size)", func(x, n nn.Value) nn.Value { return x.Sub(n) }},
-		{"mul", "torch.ops.aten.mul.Tensor(x, sym_size)", func(x, n nn.Value) nn.Value { return x.Mul(n) }},
-		{"div", "torch.ops.aten.div.Tensor(x, sym_size)", func(x, n nn.Value) nn.Value { return x.Div(n) }},
+		{"add", "torch.ops.aten.add.Tensor(x, sym_size_int)", func(x, n nn.Value) nn.Value { return x.Add(n) }},
+		{"sub", "torch.ops.aten.sub.Tensor(x, sym_size_int)", func(x, n nn.Value) nn.Value { return x.Sub(n) }},
+		{"mul", "torch.ops.aten.mul.Tensor(x, sym_size_int)", func(x, n nn.Value) nn.Value { return x.Mul(n) }},
+		{"div", "torch.ops.aten.div.Tensor(x, sym_size_int)", func(x, n nn.Value) nn.Value { return x.Div(n) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &symOperand{op: tc.op}

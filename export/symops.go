@@ -26,6 +26,14 @@ func isSymOp(fn node.Function) bool {
 // and anything else (true division, powers, floats) specializes the sizes
 // to their example values.
 func (r *recorder) symOp(fn node.Function, args []nn.Value) (nn.Value, error) {
+	for _, a := range args {
+		if x, ok := a.Raw().(*sproxy); ok && x.cond == nil && x.e.IsFloat() {
+			// PyTorch records sym_float arithmetic (item * 2.0:
+			// Sym(2.0*zuf0)); gofx's symbols are integers and a float
+			// read from tensor data is only passed on to operators.
+			return nn.None, fmt.Errorf("export: %s on the float %s read from tensor data (the item() of a floating tensor) is not supported: gofx passes such a float to operators unchanged; compute with the tensor instead (x.sum().mul(2).item())", fn, x.e)
+		}
+	}
 	exprs := make([]sym.Expr, len(args))
 	nargs := make([]node.Arg, len(args))
 	symbolic := true

@@ -723,7 +723,7 @@ func (r *recorder) size(p *record.Proxy, dim int) (nn.Value, error) {
 	if s, ok := r.syms[d.String()]; ok {
 		return nn.Of(s), nil
 	}
-	n, err := r.rec.Create(node.CallFunction, symSize, []node.Arg{p.Node(), node.Int(dim)}, nil, "", d)
+	n, err := r.rec.Create(node.CallFunction, symSize, []node.Arg{p.Node(), node.Int(dim)}, nil, symSizeName, d)
 	if err != nil {
 		return nn.None, err
 	}
@@ -739,6 +739,11 @@ func (r *recorder) symProxy(n *node.Node, e sym.Expr) *sproxy {
 }
 
 var symSize = nn.Op("aten::sym_size.int")
+
+// symSizeName is the name of a size node: PyTorch names the nodes of
+// aten.sym_size.int by the whole overload (sym_size_int, sym_size_int_1,
+// ...), not by the operator as other ATen nodes (add, add_1).
+const symSizeName = "sym_size_int"
 
 func (r *recorder) shape(p *record.Proxy) (nn.Value, error) {
 	out := make([]nn.Value, len(info(p).fake.Shape))

@@ -81,7 +81,7 @@ func (r *recorder) unbackedFunction(fn node.Function, args []nn.Value) (out nn.V
 		return nn.None, true, nil
 	}
 	s, isSym := args[0].Raw().(*sproxy)
-	if !isSym || s.cond != nil {
+	if !isSym || s.cond != nil || s.e.IsFloat() {
 		return fail(fmt.Errorf("the value must be an int, got %s", args[0].Kind()))
 	}
 	bounds := sym.Range{Lo: sym.NegInf, Hi: sym.Inf}
@@ -392,7 +392,7 @@ func (r *recorder) assertRange(n *node.Node, dim int, s *sym.Symbol) (last, src 
 	}
 	src = n
 	if dim >= 0 {
-		sz, err := r.rec.Create(node.CallFunction, symSize, []node.Arg{n, node.Int(dim)}, nil, "", s.Expr())
+		sz, err := r.rec.Create(node.CallFunction, symSize, []node.Arg{n, node.Int(dim)}, nil, symSizeName, s.Expr())
 		if err != nil {
 			return nil, nil, err
 		}

@@ -345,7 +345,14 @@ func TestUnbackedExport(t *testing.T) {
 		}, nil, "u0"},
 		{"float item", kf, func(x, k nn.Value) nn.Value {
 			return x.Mul(k.Item())
-		}, nil, "only the item() of an integer tensor can be traced"},
+		}, []string{`_local_scalar_dense: "Sym(zuf0)"`, "zuf0: VR[-oo, oo]"}, ""},
+		{"float item arithmetic", kf, func(x, k nn.Value) nn.Value {
+			return x.Mul(k.Item().Mul(2))
+		}, nil, "float zuf0 read from tensor data"},
+		{"float item as a size", kf, func(x, k nn.Value) nn.Value {
+			functional.CheckIsSize(k.Item())
+			return x
+		}, nil, "the value must be an int"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &xkModel{f: tc.f}

@@ -18,7 +18,13 @@
 // while_loop, map_impl) whose branches and bodies are GraphModule
 // attributes of the traced module (true_graph_0, false_graph_0, ...,
 // sharing the root's submodules), parameters and buffers a branch reads
-// lifted into its operands as get_attr nodes of the program. Wrap marks a
+// lifted into its operands as get_attr nodes of the program, and a number
+// of the enclosing graph computed from sizes (n := x.Size(0), x.shape[1],
+// arithmetic on them, an item()) that a branch or body closes over lifted
+// as an operand where torch.export 2.14 lifts an outer symbolic size
+// (first cond operand; appended to while_loop's additional inputs and
+// map_impl's extra inputs), so the traced module computes it from each
+// call's inputs; a closed-over tensor stays an error. Wrap marks a
 // Go function as a leaf recorded as one node; a Tracer's IsLeaf decides
 // which modules are leaves.
 //

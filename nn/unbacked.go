@@ -110,7 +110,10 @@ var opItem = Op("aten::item")
 // unbacked symbol (u0, u1, ...) recorded by aten.item.default (core ATen's
 // _local_scalar_dense.default): it can size later tensors (x[:n],
 // zeros(n)), and functional.Check and friends narrow its range. The item
-// of a floating tensor cannot be exported.
+// of a floating tensor is an unbacked float symbol (zuf0, zuf1, ..., as
+// PyTorch 2.6 records Sym(zuf0)), which model code passes on to operators
+// (a wrapped number, a fill value, an alpha); arithmetic and comparisons
+// on it are export errors (compute with the tensor instead).
 func (v Value) Item() Value { return v.Method("item") }
 
 // symSlice is a slice with a symbolic part (x[:n] with n := k.Item(), or

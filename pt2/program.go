@@ -374,6 +374,15 @@ func (l *loader) symbols() error {
 // range) for s names.
 func (l *loader) newSymbol(name string, r sym.Range) (*sym.Symbol, error) {
 	l.ranges[name] = r
+	if strings.HasPrefix(name, "zuf") {
+		// An unbacked float (PyTorch's SymT.UNBACKED_FLOAT): the item()
+		// of a floating tensor.
+		s, err := l.env.NewUnbackedFloatNamed(name)
+		if err != nil {
+			return nil, fmt.Errorf("pt2: symbol %s: %w", name, err)
+		}
+		return s, nil
+	}
 	if !strings.HasPrefix(name, "s") {
 		s, err := l.env.NewUnbackedNamed(name, r)
 		if err != nil {
@@ -590,6 +599,15 @@ func (b *builder) setVal(n *node.Node, name string) error {
 			return err
 		}
 		node.Val.Set(&n.Meta, e)
+		return nil
+	}
+	if v, ok := sg.SymFloatValues[name]; ok && v.AsExpr != nil {
+		// A float read from tensor data (Symbol('zuf0')) is a float
+		// symbol; arithmetic on it (2.0*zuf0) has no gofx form and the
+		// node keeps no val (it runs all the same).
+		if e, err := sym.ParseSympy(v.AsExpr.ExprStr, b.l.symbol); err == nil && e.IsFloat() {
+			node.Val.Set(&n.Meta, e)
+		}
 		return nil
 	}
 	if v, ok := sg.SymBoolValues[name]; ok && v.AsExpr != nil {

@@ -137,6 +137,12 @@ func (s *serializer) graph(g *graph.Graph) (*schema.Graph, error) {
 				continue
 			}
 			name := s.fileName(n.Name())
+			if e, ok := valOf(n).(sym.Expr); ok && e.IsFloat() {
+				// A subgraph's float input (a float read from tensor data).
+				s.g.SymFloatValues[name] = s.symFloat(e)
+				s.g.Inputs = append(s.g.Inputs, schema.Argument{AsSymFloat: &schema.SymFloatArgument{AsName: ptr(name)}})
+				continue
+			}
 			if e, ok := valOf(n).(sym.Expr); ok {
 				// A subgraph's int input (a while_loop counter).
 				s.g.SymIntValues[name] = s.symInt(e)
@@ -682,6 +688,15 @@ func (s *serializer) output(n *node.Node, name string, v node.Value) (*schema.Ar
 		}
 		return &schema.Argument{AsTensor: &schema.TensorArgument{Name: name}}, nil
 	case sym.Expr:
+		if x.IsFloat() {
+			// A float read from tensor data (item() of a floating
+			// tensor): as_sym_float, as PyTorch 2.6 writes Sym(zuf0).
+			if _, dup := s.g.SymFloatValues[name]; dup {
+				return nil, nodeError(n, "output %s: the name is used twice", name)
+			}
+			s.g.SymFloatValues[name] = s.symFloat(x)
+			return &schema.Argument{AsSymFloat: &schema.SymFloatArgument{AsName: ptr(name)}}, nil
+		}
 		if _, dup := s.g.SymIntValues[name]; dup {
 			return nil, nodeError(n, "output %s: the name is used twice", name)
 		}
@@ -702,6 +717,12 @@ func (s *serializer) symInt(e sym.Expr) schema.SymInt {
 		se.Hint = &schema.SymExprHint{AsInt: ptr(h)}
 	}
 	return schema.SymInt{AsExpr: se}
+}
+
+// symFloat is a SymFloat: as_expr with the sympy srepr (no hint: a float
+// read from tensor data has none).
+func (s *serializer) symFloat(e sym.Expr) schema.SymFloat {
+	return schema.SymFloat{AsExpr: &schema.SymExpr{ExprStr: e.Srepr()}}
 }
 
 // tensorMeta is a TensorMeta: contiguous strides (a fake records no
@@ -768,6 +789,9 @@ func (s *serializer) input(a node.Arg, t *ops.Type) (*schema.Argument, error) {
 		}
 		if _, ok := s.g.SymBoolValues[x.Name()]; ok {
 			return &schema.Argument{AsSymBool: &schema.SymBoolArgument{AsName: ptr(x.Name())}}, nil
+		}
+		if _, ok := s.g.SymFloatValues[s.fileName(x.Name())]; ok {
+			return &schema.Argument{AsSymFloat: &schema.SymFloatArgument{AsName: ptr(s.fileName(x.Name()))}}, nil
 		}
 		if s.isSymNode(x) {
 			return &schema.Argument{AsSymInt: &schema.SymIntArgument{AsName: ptr(s.fileName(x.Name()))}}, nil

@@ -249,6 +249,11 @@ func infer(h *hinter, op *ops.Operator, args []any, kwargs map[string]any, where
 					}
 				}
 				mv = c
+				if e.IsFloat() {
+					// A float symbol (a floating tensor's item()) is a
+					// wrapped float: the result's dtype is a float's.
+					mv = float64(c)
+				}
 				break
 			}
 			f, ok, err := fakeArg(v)
@@ -296,6 +301,15 @@ func infer(h *hinter, op *ops.Operator, args []any, kwargs map[string]any, where
 			}
 			if ok {
 				vals[i] = e
+				if e.IsFloat() {
+					// A float symbol (a floating tensor's item()) is a
+					// value, never a size: no specialization.
+					if info.kinds[i] == kInt || sizingScalar[op.Schema().Name] {
+						return nil, argErr(op, i, fmt.Errorf("the float %s depends on tensor data and cannot give a size", e))
+					}
+					mv = 2.0
+					break
+				}
 				c, isConst := e.Const()
 				if !isConst {
 					symbolic = true
@@ -366,6 +380,11 @@ func infer(h *hinter, op *ops.Operator, args []any, kwargs map[string]any, where
 	}
 	return fromMeta(info, vals, hint), nil
 }
+
+// sizingScalar names the operators whose Scalar arguments decide the
+// result's shape (arange's end): a float read from tensor data cannot be
+// given to them.
+var sizingScalar = map[string]bool{"arange": true, "range": true, "linspace": true, "logspace": true}
 
 func argErr(op *ops.Operator, i int, err error) error {
 	return &ops.CallError{Op: op.Schema().QualifiedName(), Arg: op.Schema().Args[i].Name, Err: err}

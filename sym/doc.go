@@ -23,7 +23,11 @@
 // An exporter gives one to each value model code reads from tensor data (Tensor.item(),
 // nonzero's length, a custom operator's NewDynamicSize); Check, ConstrainAsSize and Constrain
 // narrow its range (torch._check, torch._check_is_size), and the exported program asserts the
-// final range at run time (package export).
+// final range at run time (package export). An unbacked float symbol (NewUnbackedFloat,
+// named zuf0, zuf1, ...; Symbol.IsFloat, Expr.IsFloat) stands for the item() of a floating
+// tensor, as PyTorch's unbacked SymFloat: an opaque atom with the Full range, which Srepr
+// writes as Symbol('zuf0') and which is never decided or narrowed (gofx has no float
+// arithmetic; an exporter refuses it).
 //
 // # Deciding conditions and guards
 //

@@ -23,6 +23,7 @@ type Symbol struct {
 	atom   *atom
 	hint   int64
 	backed bool
+	float  bool
 }
 
 // Name returns the symbol's name ("s0", "batch", "u0").
@@ -36,6 +37,10 @@ func (s *Symbol) Expr() Expr { return atomExpr(s.atom) }
 
 // Backed reports whether the symbol has an example value (a hint).
 func (s *Symbol) Backed() bool { return s.backed }
+
+// IsFloat reports whether the symbol stands for a float (an unbacked float, zuf0, zuf1, ...,
+// the item() of a floating tensor) rather than an integer.
+func (s *Symbol) IsFloat() bool { return s.float }
 
 // Hint returns the example value of a backed symbol; false for an unbacked one.
 func (s *Symbol) Hint() (int64, bool) { return s.hint, s.backed }
@@ -64,6 +69,7 @@ type Env struct {
 	guards       []Guard
 	checks       []Guard
 	nextUnbacked int
+	nextFloat    int
 	oblivious    bool // size-oblivious reasoning in progress
 }
 
@@ -114,6 +120,34 @@ func (env *Env) NewUnbacked(r Range) *Symbol {
 			return env.add(name, 0, false, r)
 		}
 	}
+}
+
+// NewUnbackedFloat creates an unbacked float symbol, named zuf0, zuf1, ... (skipping names
+// already taken), as PyTorch's ShapeEnv names the value of a floating tensor's item(). Its
+// range is Full (PyTorch's VR[-oo, oo]) and never narrowed: gofx keeps no facts about floats.
+// Such a symbol is an opaque atom: a program passes it to operators as a Scalar (a fill
+// value, a wrapped number), and an exporter refuses arithmetic and comparisons on it.
+func (env *Env) NewUnbackedFloat() *Symbol {
+	for {
+		name := "zuf" + strconv.Itoa(env.nextFloat)
+		env.nextFloat++
+		if env.byName[name] == nil {
+			s := env.add(name, 0, false, Full)
+			s.float = true
+			return s
+		}
+	}
+}
+
+// NewUnbackedFloatNamed creates an unbacked float symbol with a given name (zuf0, as a .pt2
+// file names it). It returns an error for an empty name or a name already taken.
+func (env *Env) NewUnbackedFloatNamed(name string) (*Symbol, error) {
+	s, err := env.NewUnbackedNamed(name, Full)
+	if err != nil {
+		return nil, err
+	}
+	s.float = true
+	return s, nil
 }
 
 // Symbols returns the symbols of env in creation order.

@@ -278,6 +278,14 @@ func (e Expr) Symbols() []*Symbol {
 	return out
 }
 
+// IsFloat reports whether e mentions a float symbol (NewUnbackedFloat): its value is a float,
+// not an integer.
+func (e Expr) IsFloat() bool {
+	float := false
+	e.walkSymbols(func(s *Symbol) { float = float || s.float })
+	return float
+}
+
 // walkSymbols calls f for every symbol occurrence in e.
 func (e Expr) walkSymbols(f func(*Symbol)) {
 	for _, t := range e.terms {

@@ -207,9 +207,18 @@ func ModErr(a, b Expr) (Expr, error) {
 	if bk, ok := b.Const(); ok && bk == 0 {
 		return Expr{}, fmt.Errorf("sym: modulo %v %% 0: %w", a, errDivZero)
 	}
+	if bk, ok := b.Const(); ok {
+		if ak, ok := a.Const(); ok {
+			return Const(pyMod(ak, bk)), nil
+		}
+	}
 	if b.leadingNegative() {
-		r, err := ModErr(a.Neg(), b.Neg())
-		return r.Neg(), err
+		if nb := b.Neg(); !nb.leadingNegative() {
+			r, err := ModErr(a.Neg(), nb)
+			return r.Neg(), err
+		}
+		// -b overflows (a coefficient of -2**63): kept as it is.
+		return atomExpr(newAtom(opMod, a, b)), nil
 	}
 	if bk, ok := b.Const(); ok {
 		if ak, ok := a.Const(); ok {

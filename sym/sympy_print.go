@@ -11,7 +11,7 @@ import (
 // integer=True))", "Add(...)", "Pow(x, Integer(2))", and torch's sympy
 // functions "FloorDiv(x, y)", "PythonMod(x, y)", "Min(x, y)", "Max(x, y)".
 // A backed symbol is positive and integer (a size), an unbacked one integer
-// only, as PyTorch creates them. sympy.sympify of the result is e.
+// only, a float one (zuf0) none, as PyTorch creates them. sympy.sympify of the result is e.
 func (e Expr) Srepr() string {
 	var b strings.Builder
 	e.srepr(&b)
@@ -111,9 +111,12 @@ func (a *atom) srepr(b *strings.Builder) {
 	if a.op == opSym {
 		b.WriteString("Symbol(")
 		b.WriteString("'" + a.sym.name + "'")
-		if a.sym.backed {
+		switch {
+		case a.sym.float:
+			b.WriteString(")") // PyTorch's float symbols carry no assumption
+		case a.sym.backed:
 			b.WriteString(", positive=True, integer=True)")
-		} else {
+		default:
 			b.WriteString(", integer=True)")
 		}
 		return
