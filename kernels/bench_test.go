@@ -2,7 +2,6 @@ package kernels_test
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 
 	"github.com/gofx/gofx/ops"
@@ -40,18 +39,6 @@ func benchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit stri
 	}
 	b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime returns the CPU time (user and system, all threads) this
-// process has used, in nanoseconds: on a loaded machine, where wall time
-// says little, cpu-ns/op tells the work an op costs (summed over the
-// cores it runs on).
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkMatmul times aten::mm on square float32 matrices and reports
@@ -106,7 +93,22 @@ func BenchmarkAdd1M(b *testing.B) {
 	const n = 1 << 20
 	x := tensor.Must(g.Randn(tensor.Float32, n))
 	y := tensor.Must(g.Randn(tensor.Float32, n))
-	benchRun(b, o, []any{x, y}, 12*n, "GB/s")
+	b.Run("fresh", func(b *testing.B) { benchRun(b, o, []any{x, y}, 12*n, "GB/s") })
+	// pooled hands each output back to tensor's buffer pool, as the
+	// interpreter does with a dead value (and PyTorch's caching allocator
+	// with a freed tensor): the steady state of a model's run.
+	b.Run("pooled", func(b *testing.B) {
+		cpu0 := cpuTime()
+		for b.Loop() {
+			out, err := o.Call([]any{x, y}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tensor.Recycle(out[0].(*tensor.Tensor).StorageKey())
+		}
+		b.ReportMetric(12*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	})
 }
 
 // BenchmarkElementwise times the memory-bound kernels on inputs of

@@ -1,42 +1,11 @@
 package kernels_test
 
 import (
-	"syscall"
 	"testing"
 
 	"github.com/gofx/gofx/kernels"
-	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
-
-// cpuNanos returns the process's user+system CPU time in nanoseconds.
-func cpuNanos() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
-
-// benchRunCPU is benchRun that also reports the process CPU time per
-// call (cpu-ns/op), a figure a loaded machine disturbs less than the
-// wall time (with -cpu 1 it is one core's time).
-func benchRunCPU(b *testing.B, o *ops.Operator, args []any, work float64, unit string) {
-	b.Helper()
-	if _, err := o.Call(args, nil); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	c0 := cpuNanos()
-	for range b.N {
-		if _, err := o.Call(args, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	cpu := float64(cpuNanos() - c0)
-	b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
-	b.ReportMetric(cpu/float64(b.N), "cpu-ns/op")
-}
 
 // depthwiseShapes are mobilenet_v2's depthwise convolutions at 224×224
 // (3×3, stride 1 or 2, padding 1) and three of efficientnet_b0's 5×5
@@ -76,7 +45,7 @@ func BenchmarkDepthwise(b *testing.B) {
 			args := []any{x, w, bias, []int64{s, s}, []int64{p, p}, []int64{1, 1}, false, []int64{0, 0}, int64(tc.c)}
 			oh := (tc.h+2*(tc.k/2)-tc.k)/tc.s + 1
 			flops := 2 * float64(tc.c*oh*oh) * float64(tc.k*tc.k)
-			benchRunCPU(b, o, args, flops, "GFLOP/s")
+			benchRun(b, o, args, flops, "GFLOP/s")
 		})
 	}
 }
@@ -114,7 +83,7 @@ func BenchmarkConvPacked(b *testing.B) {
 				args := []any{x, w, bias, []int64{s, s}, []int64{p, p}, []int64{1, 1}, false, []int64{0, 0}, int64(1)}
 				oh := (tc.h+2*tc.p-tc.k)/tc.s + 1
 				flops := 2 * float64(tc.cout*oh*oh) * float64(tc.c*tc.k*tc.k)
-				benchRunCPU(b, o, args, flops, "GFLOP/s")
+				benchRun(b, o, args, flops, "GFLOP/s")
 			})
 		}
 	}

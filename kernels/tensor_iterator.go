@@ -132,7 +132,7 @@ func b2i(b bool) int64 {
 
 func map1[T tensor.Elem](x *tensor.Tensor, f func(T) T) *tensor.Tensor {
 	in := tensor.Values[T](x)
-	out := tensor.Empty(x.DType(), x.Shape()...)
+	out := tensor.EmptyUninit(x.DType(), x.Shape()...)
 	o := tensor.Data[T](out)
 	parallelFor(len(in), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -199,7 +199,7 @@ func expandedValues[T tensor.Elem](t *tensor.Tensor, shape []int) []T {
 
 func map2[T tensor.Elem](a, b *tensor.Tensor, shape []int, f func(x, y T) T) *tensor.Tensor {
 	av, bv := operands[T](a, b, shape)
-	out := tensor.Empty(a.DType(), shape...)
+	out := tensor.EmptyUninit(a.DType(), shape...)
 	o := tensor.Data[T](out)
 	parallelFor(len(o), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -414,7 +414,7 @@ func binaryRuns(op vec.Op, a, b *tensor.Tensor, shape []int, dt tensor.DType) *t
 }
 
 func binaryRunsT[T vec.Float](op vec.Op, a, b *tensor.Tensor, shape []int) *tensor.Tensor {
-	out := tensor.Empty(a.DType(), shape...)
+	out := tensor.EmptyUninit(a.DType(), shape...) // every element is written
 	o := tensor.Data[T](out)
 	if len(o) == 0 {
 		return out
@@ -476,7 +476,7 @@ func clampRuns(x *tensor.Tensor, relu bool, lo, hi float64) (out *tensor.Tensor,
 
 func clampRunsT[T vec.Float](x *tensor.Tensor, relu bool, lo, hi T) *tensor.Tensor {
 	shape := x.Shape()
-	out := tensor.Empty(x.DType(), shape...)
+	out := tensor.EmptyUninit(x.DType(), shape...) // every element is written
 	o := tensor.Data[T](out)
 	if len(o) == 0 {
 		return out

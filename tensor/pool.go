@@ -138,11 +138,17 @@ func Recycle(k StorageKey) {
 
 // newStorage returns a storage of n zeros of dt: a pooled buffer when
 // there is one, a new one otherwise.
-func newStorage(dt DType, n int) *storage {
+func newStorage(dt DType, n int) *storage { return newStorageOf(dt, n, true) }
+
+// newStorageOf is newStorage; with zero false, a pooled buffer keeps
+// whatever it held (EmptyUninit).
+func newStorageOf(dt DType, n int, zero bool) *storage {
 	born := allocSeq.Add(1)
 	if n*dt.Size() >= poolMinBytes {
 		if st := takePooled(poolKey{dt, n}); st != nil {
-			clearData(st.data)
+			if zero {
+				clearData(st.data)
+			}
 			st.born = born
 			return st
 		}

@@ -71,3 +71,20 @@ func TestPoolReusesAndIsBounded(t *testing.T) {
 	Recycle(a.StorageKey())
 	assert.NotSame(t, abuf, &Data[float32](Must(New(Float32, 5000)))[0], "a zero limit keeps nothing")
 }
+
+// TestEmptyUninit: EmptyUninit takes a pooled buffer without clearing it
+// (a kernel writes every element), while New still clears it.
+func TestEmptyUninit(t *testing.T) {
+	const n = 4096
+	x := Must(New(Float32, n))
+	Data[float32](x)[5] = 7
+	Recycle(x.StorageKey())
+	u := EmptyUninit(Float32, 64, n/64)
+	assert.Equal(t, []int{64, n / 64}, u.Shape())
+	assert.Equal(t, []int{n / 64, 1}, u.Strides())
+	assert.Len(t, Data[float32](u), n)
+	Recycle(u.StorageKey())
+	z := Must(New(Float32, n))
+	assert.Equal(t, float32(0), Data[float32](z)[5], "New clears a pooled buffer")
+	assert.Panics(t, func() { EmptyUninit(Float32, -1) })
+}

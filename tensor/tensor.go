@@ -121,6 +121,18 @@ func Must(t *Tensor, err error) *Tensor {
 // Empty is New for internal callers whose shape is known to be valid.
 func Empty(dt DType, shape ...int) *Tensor { return Must(New(dt, shape...)) }
 
+// EmptyUninit is Empty whose elements are unspecified, as torch.empty's
+// are: a buffer taken from the pool (Recycle) is not cleared. It is for
+// kernels that write every element of their output before anyone reads
+// it; shape must be valid.
+func EmptyUninit(dt DType, shape ...int) *Tensor {
+	n, err := Numel(shape)
+	if err != nil || !dt.Valid() {
+		return Empty(dt, shape...) // panics with New's error
+	}
+	return &Tensor{dtype: dt, shape: clone(shape), strides: ContiguousStrides(shape), st: newStorageOf(dt, n, false)}
+}
+
 // NewMeta returns a meta tensor: a dtype and a contiguous shape, no storage.
 func NewMeta(dt DType, shape ...int) (*Tensor, error) {
 	if !dt.Valid() {
