@@ -170,7 +170,9 @@ func zooPrograms(t *testing.T, skip ...string) (names []string, eps map[string]*
 // TestTorchLoadsZoo writes the zoo programs gofx makes (exported,
 // decomposed, optimized) in the layout of format and has PyTorch's
 // torch.export.load read them and run them on their io.json cases: 2.6
-// for the ≤ 2.7 zip, 2.14 for the PT2 archive.
+// for the ≤ 2.7 zip, 2.14 for the PT2 archive. They are written
+// ForPyTorch: the optimized programs call gofx's fused operators, which
+// are decomposed back to the aten operators PyTorch runs.
 func TestTorchLoadsZoo(t *testing.T) {
 	forEachTorch(t, func(t *testing.T, format pt2.Format, cmd *exec.Cmd, dir string) {
 		// resnet18 is large; the others cover its operators.
@@ -178,7 +180,7 @@ func TestTorchLoadsZoo(t *testing.T) {
 		var pairs []string
 		for _, key := range names {
 			p := filepath.Join(dir, key+".pt2")
-			if err := pt2.Write(p, eps[key], pt2.SaveOptions{Format: format}); err != nil {
+			if err := pt2.Write(p, eps[key], pt2.SaveOptions{Format: format, ForPyTorch: true}); err != nil {
 				t.Errorf("%s: %v", key, err)
 				continue
 			}
