@@ -90,8 +90,7 @@ if [ "$BASELINE" = 1 ]; then
 	section "bytes per resnet18 run at $BASE_REV (today's figure)"
 	base=$WORK/base-$BASE_REV
 	rm -rf "$base" && mkdir -p "$base" && git archive "$BASE_REV" | tar -x -C "$base"
-	# the base had no optimized case: use this run's benchmark file
-	cp models/bench_test.go "$base/models/bench_test.go"
+	# the base's own benchmark file (its interp case is the comparable one)
 	(cd "$base" && go test ./models -run '^$' -bench '^BenchmarkResNet18$' -benchtime 5x -benchmem)
 fi
 
