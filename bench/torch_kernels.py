@@ -80,6 +80,7 @@ def products():
     for m, k, n in ((1, 512, 1000), (64, 512, 512), (256, 256, 256)):
         cases.append((f"linear_{m}x{k}x{n}", A.linear.default,
                       (torch.randn(m, k), torch.randn(n, k), torch.randn(n)), m, n, k))
+    cases.append(("mv_1000x512", A.mv.default, (torch.randn(1000, 512), torch.randn(512)), 1000, 1, 512))
     cases.append(("addmm_256", A.addmm.default, (torch.randn(256), torch.randn(256, 256), torch.randn(256, 256)), 256, 256, 256))
     for b, n in ((16, 64), (4, 256)):
         cases.append((f"bmm_{b}x{n}", A.bmm.default, (torch.randn(b, n, n), torch.randn(b, n, n)), b * n, n, n))

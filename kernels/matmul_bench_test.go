@@ -39,9 +39,9 @@ type productCase struct {
 }
 
 // productCases returns the cases: square mm from 32 to 512, linear as
-// resnet18's classifier ([1,512] by a [1000,512] weight, a matrix-vector
-// product) and a transformer's projection, addmm with a bias row, bmm
-// and a batched matmul folded into one mm.
+// resnet18's classifier ([1,512] by a [1000,512] weight, a vector-matrix
+// product) and a transformer's projection, a matrix-vector product (mv),
+// addmm with a bias row, bmm and a batched matmul folded into one mm.
 func productCases() []productCase {
 	g := tensor.NewGenerator(5)
 	randn := func(shape ...int) *tensor.Tensor { return tensor.Must(g.Randn(tensor.Float32, shape...)) }
@@ -63,6 +63,16 @@ func productCases() []productCase {
 			gemm: func(c []float32) {
 				ep := &fastgemm.Epilogue[float32]{ColBias: data(bias)}
 				_ = fastgemm.GemmEpilogue(false, true, s.m, s.n, s.k, 1, data(x), s.k, data(w), s.k, 0, c, s.n, ep)
+			},
+		})
+	}
+	{
+		const m, k = 1000, 512
+		x, v := randn(m, k), randn(k)
+		cases = append(cases, productCase{
+			name: "mv_1000x512", op: "aten::mv", args: []any{x, v}, m: m, n: 1, k: k,
+			gemm: func(c []float32) {
+				_ = fastgemm.Gemm(false, false, m, 1, k, 1, data(x), k, data(v), 1, 0, c, 1)
 			},
 		})
 	}
