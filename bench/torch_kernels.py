@@ -12,7 +12,13 @@ GB/s (12 bytes per element). BenchmarkElementwise/*: the memory-bound
 kernels (broadcast mul/add, relu, hardtanh, sum, mean, amax, softmax,
 log_softmax, layer/group/batch norm, max pool, adaptive average pool,
 nearest and bilinear upsampling) on the same inputs, GB/s (input and output
-bytes once each, as kernels/bench_test.go counts them).
+bytes once each, as kernels/bench_test.go counts them). BenchmarkProducts/*:
+kernels/matmul_bench_test.go's matrix products (mm 32 to 512, linear with a
+bias incl. resnet18's classifier, addmm, bmm, a batched matmul), GFLOP/s;
+gofx's "fresh" sub-benchmark allocates every output as torch does here, its
+"pooled" one recycles it as torch's allocator reuses a freed output.
+
+    /usr/bin/python3 bench/torch_kernels.py [seconds] products   (only those)
 """
 import sys
 import time
@@ -39,6 +45,10 @@ def bench(name, fn, work, unit):
 
 def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    if sys.argv[2:] == ["products"]:
+        with torch.no_grad():
+            products()
+        return
     with torch.no_grad():
         for n in (256, 512, 1024):
             x, y = torch.randn(n, n), torch.randn(n, n)
@@ -58,6 +68,26 @@ def main():
         x, y = torch.randn(n), torch.randn(n)
         bench("BenchmarkAdd1M", lambda: A.add.Tensor(x, y), 12 * n, "GB/s")
         elementwise()
+        products()
+
+
+def products():
+    """BenchmarkProducts' cases (kernels/matmul_bench_test.go): the same
+    operators and shapes, GFLOP/s (two per multiply-add)."""
+    cases = []
+    for n in (32, 64, 128, 256, 512):
+        cases.append((f"mm_{n}", A.mm.default, (torch.randn(n, n), torch.randn(n, n)), n, n, n))
+    for m, k, n in ((1, 512, 1000), (64, 512, 512), (256, 256, 256)):
+        cases.append((f"linear_{m}x{k}x{n}", A.linear.default,
+                      (torch.randn(m, k), torch.randn(n, k), torch.randn(n)), m, n, k))
+    cases.append(("mv_1000x512", A.mv.default, (torch.randn(1000, 512), torch.randn(512)), 1000, 1, 512))
+    cases.append(("addmm_256", A.addmm.default, (torch.randn(256), torch.randn(256, 256), torch.randn(256, 256)), 256, 256, 256))
+    for b, n in ((16, 64), (4, 256)):
+        cases.append((f"bmm_{b}x{n}", A.bmm.default, (torch.randn(b, n, n), torch.randn(b, n, n)), b * n, n, n))
+    cases.append(("matmul_4x128x256_256x256", A.matmul.default,
+                  (torch.randn(4, 128, 256), torch.randn(256, 256)), 512, 256, 256))
+    for name, fn, args, m, n, k in cases:
+        bench(f"BenchmarkProducts/{name}", lambda: fn(*args), 2 * m * n * k, "GFLOP/s")
 
 
 def elementwise():

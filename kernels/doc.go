@@ -92,7 +92,10 @@
 // The shared machinery has files of its own: register.go (the family
 // table, the one init, register and registerBoth), tensor_iterator.go
 // (broadcasting, the elementwise maps and the coalesced runs), blas.go (matrix
-// multiplication, through internal/gemm for floats), parallel.go (parallelFor), dtype.go (compute dtypes,
+// multiplication, through internal/gemm for floats: operands used in place
+// when row- or column-major, outputs from EmptyUninit, and addmm's and
+// linear's bias, when a row or a column repeated, added in the GEMM's
+// final stores), parallel.go (parallelFor), dtype.go (compute dtypes,
 // rounding and dtype names for errors), helpers.go and derived.go.
 //
 // gofx has no named tensors: names.go gives every named-tensor (Dimname)

@@ -16,7 +16,8 @@ func registerLinear() {
 
 // linear is aten::linear: input @ weight.t() (+ bias), following
 // PyTorch 1.13's paths: addmm for 2-D input with a bias and for contiguous
-// 3-D input with a bias (folded to 2-D), and otherwise matmul followed by
+// 3-D (and here, more) dimensional input with a bias (folded to 2-D; the
+// bias then added in the GEMM's final stores), and otherwise matmul followed by
 // an in-place add of the bias, which must broadcast to the product's shape
 // and whose dtype may differ if the sum casts back to the product's dtype.
 func linear(c *ops.Call) ([]any, error) {
@@ -28,10 +29,16 @@ func linear(c *ops.Call) ([]any, error) {
 	if w.Dim() == 2 {
 		wt = tensor.Must(w.T())
 	}
-	if bias != nil && (x.Dim() == 2 || (x.Dim() == 3 && x.IsContiguous())) {
+	// PyTorch 1.13 folds contiguous 3-D input; gofx folds any contiguous
+	// input of more dimensions too when the product is valid and the bias
+	// a vector (the same result as matmul then add_, without a pass over
+	// the output to add the bias, and errors unchanged).
+	fold := x.Dim() == 3 || x.Dim() > 3 && wt.Dim() == 2 && x.Size(-1) == wt.Size(0) &&
+		bias != nil && bias.Dim() <= 1 && x.DType() == w.DType() && bias.DType() == w.DType()
+	if bias != nil && (x.Dim() == 2 || (fold && x.IsContiguous())) {
 		x2 := x
-		if x.Dim() == 3 {
-			x2 = tensor.Must(x.Reshape(-1, x.Size(2)))
+		if x.Dim() >= 3 {
+			x2 = tensor.Must(x.Reshape(-1, x.Size(-1)))
 		}
 		if wt.Dim() != 2 {
 			return nil, c.Errorf("weight", "mat2 must be a matrix, got %d-D tensor", wt.Dim())
@@ -52,8 +59,8 @@ func linear(c *ops.Call) ([]any, error) {
 		}
 		dt := x.DType()
 		outShape := shape
-		if x.Dim() == 3 {
-			outShape = []int{x.Size(0), x.Size(1), wt.Size(1)}
+		if x.Dim() >= 3 {
+			outShape = append(x.Shape()[:x.Dim()-1], wt.Size(1))
 		}
 		if meta(x, w, bias) {
 			return oneOrErr(empty(true, dt, outShape))

@@ -3,6 +3,7 @@ package kernels
 import (
 	"slices"
 
+	fastgemm "github.com/gofx/gofx/internal/gemm"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -35,7 +36,7 @@ func registerLinearAlgebra() {
 func batchProduct(a, b *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	wt := workType(dt)
 	nb, m, k, n := a.Size(0), a.Size(1), a.Size(2), b.Size(2)
-	out := tensor.Empty(wt, nb, m, n)
+	out := tensor.EmptyUninit(wt, nb, m, n) // every product writes its whole slice
 	if out.Numel() == 0 {
 		return finish(out, dt)
 	}
@@ -180,32 +181,102 @@ func addmm(c *ops.Call) ([]any, error) {
 }
 
 // addmmCompute returns beta*bias + alpha*(a@b) for bias already expanded
-// to the result's shape: the result is initialized with bias and the gemm
-// accumulates onto it, as PyTorch's addmm does. Scalars are cast to the
-// work dtype (integers truncate a float alpha or beta).
+// to the result's shape. Scalars are cast to the work dtype (integers
+// truncate a float alpha or beta). A float bias that is one row or one
+// column repeated (linear's, and addmm's usual [n]) is added in the
+// GEMM's final stores (beta*bias, then alpha*(a@b) added to it); any
+// other bias initializes the result and the GEMM accumulates onto it, as
+// PyTorch's addmm does. The result comes from tensor.EmptyUninit: every
+// element is written.
 //
 // For bfloat16, seq selects PyTorch's all-bfloat16 loop (see
 // bf16Sequential); otherwise it computes in float32 and rounds once.
 func addmmCompute(bias, a, b *tensor.Tensor, dt tensor.DType, beta, alpha ops.Scalar, seq bool) *tensor.Tensor {
 	wt := workType(dt)
 	m, k, n := a.Size(0), a.Size(1), b.Size(1)
-	out := tensor.Empty(wt, m, n)
+	out := tensor.EmptyUninit(wt, m, n)
+	if m == 0 || n == 0 {
+		return finish(out, dt)
+	}
 	bf, af := beta.Float(), alpha.Float()
 	bi, ai := beta.Int(), alpha.Int()
-	if bf != 0 && bias != nil {
-		if err := out.CopyFrom(bias); err != nil {
-			panic(err) // bias has out's shape: cannot happen
-		}
-	} else {
-		bf, bi = 0, 0
+	if bf == 0 || bias == nil {
+		bias, bf, bi = nil, 0, 0
 	}
 	if dt == tensor.BFloat16 && seq {
+		if bias != nil {
+			fill(out, bias)
+		}
 		ac, bc := to(a, wt).Contiguous(), to(b, wt).Contiguous()
 		gemmBF16Seq(m, n, k, float32(af), valuesOf[float32](ac), valuesOf[float32](bc), float32(bf), tensor.Data[float32](out))
 		return finish(out, dt)
 	}
-	mmInto(to(a, wt), to(b, wt), out, af, bf, ai, bi)
+	a, b = to(a, wt), to(b, wt)
+	switch {
+	case bias == nil:
+		mmInto(a, b, out, af, 0, ai, 0)
+	case wt == tensor.Float32 && biasEpilogue[float32](bias, a, b, out, float32(af), float32(bf)):
+	case wt == tensor.Float64 && biasEpilogue[float64](bias, a, b, out, af, bf):
+	default:
+		fill(out, bias)
+		mmInto(a, b, out, af, bf, ai, bi)
+	}
 	return finish(out, dt)
+}
+
+// fill copies src (of out's shape, any dtype and strides) into out.
+func fill(out, src *tensor.Tensor) {
+	if err := out.CopyFrom(src); err != nil {
+		panic(err) // src has out's shape: cannot happen
+	}
+}
+
+// biasEpilogue computes out = alpha*(a@b) + beta*bias for float a, b and
+// a contiguous out of element type T, when bias (expanded to out's shape)
+// repeats one row or one column: the GEMM adds it in its final stores.
+// It reports false, computing nothing, for any other bias.
+func biasEpilogue[T float32 | float64](bias, a, b, out *tensor.Tensor, alpha, beta T) bool {
+	m, n := out.Size(0), out.Size(1)
+	st := bias.Strides()
+	var vec *tensor.Tensor
+	ep := new(fastgemm.Epilogue[T])
+	switch {
+	case st[0] == 0 || m == 1:
+		vec = tensor.Must(bias.Select(0, 0))
+	case st[1] == 0 || n == 1:
+		vec = tensor.Must(bias.Select(1, 0))
+	default:
+		return false
+	}
+	v := vectorOf[T](vec, beta)
+	if st[0] == 0 || m == 1 {
+		ep.ColBias = v
+	} else {
+		ep.RowBias = v
+	}
+	ad, lda, tA := operand[T](a)
+	bd, ldb, tB := operand[T](b)
+	c := tensor.Data[T](out)[out.Offset():]
+	if err := fastgemm.GemmEpilogue(tA, tB, m, n, a.Size(1), alpha, ad, lda, bd, ldb, 0, c, max(n, 1), ep); err != nil {
+		panic(err) // the operands are consistent: cannot happen
+	}
+	return true
+}
+
+// vectorOf returns the elements of the 1-D t times s as a slice of T:
+// t's own storage when it is contiguous of element type T and s is 1, a
+// new slice otherwise.
+func vectorOf[T float32 | float64](t *tensor.Tensor, s T) []T {
+	n := t.Size(0)
+	if s == 1 && t.DType() == tensor.DTypeOf[T]() && (t.Strides()[0] == 1 || n <= 1) {
+		return tensor.Data[T](t)[t.Offset() : t.Offset()+n]
+	}
+	v := valuesOf[T](to(t, tensor.DTypeOf[T]()))
+	out := make([]T, n)
+	for i, x := range v {
+		out[i] = s * x
+	}
+	return out
 }
 
 // matmul is aten::matmul with torch.matmul's cases: dot for two vectors,

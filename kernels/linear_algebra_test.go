@@ -265,3 +265,72 @@ func TestLinearAlgebraLargeMatmul(t *testing.T) {
 	}
 	requireClose(t, tensor.Must(tensor.FromInt64s(tensor.Int64, iref, 130, 150)), optest.Tensor(t, "aten::mm", []any{ai, bi}, nil), 0)
 }
+
+// TestLinearPaths checks linear's folded path (a contiguous input of 3 or
+// more dimensions times weight.t(), the bias added in the GEMM's final
+// stores) and addmm's bias epilogue (a row, a column, a scalar, a full
+// matrix; beta and alpha not 1; float64 and bfloat16) against matmul
+// followed by add, computed through the other operators.
+func TestLinearPaths(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		x, w, b []int
+		permute bool
+	}{
+		{"3-d", []int{2, 5, 8}, []int{6, 8}, []int{6}, false},
+		{"4-d", []int{2, 3, 5, 8}, []int{6, 8}, []int{6}, false},
+		{"4-d not contiguous", []int{2, 3, 8, 5}, []int{6, 8}, []int{6}, true},
+		{"4-d broadcast bias", []int{2, 3, 5, 8}, []int{6, 8}, []int{5, 6}, false},
+		{"batch 1 classifier", []int{1, 512}, []int{1000, 512}, []int{1000}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := randn(tensor.Float32, 1, tc.x...)
+			if tc.permute {
+				x = tensor.Must(x.Transpose(-1, -2))
+			}
+			w, b := randn(tensor.Float32, 2, tc.w...), randn(tensor.Float32, 3, tc.b...)
+			got := optest.Tensor(t, "aten::linear", []any{x, w, b}, nil)
+			prod := optest.Tensor(t, "aten::matmul", []any{x, tensor.Must(w.T())}, nil)
+			requireClose(t, optest.Tensor(t, "aten::add.Tensor", []any{prod, b}, nil), got, 1e-5)
+		})
+	}
+	for _, tc := range []struct {
+		name        string
+		dt          tensor.DType
+		bias        []int
+		beta, alpha float64
+	}{
+		{"row", tensor.Float32, []int{7}, 1, 1},
+		{"row beta alpha", tensor.Float32, []int{1, 7}, 0.5, -2},
+		{"column", tensor.Float32, []int{5, 1}, 2, 1},
+		{"scalar", tensor.Float32, []int{}, 1, 0.5},
+		{"matrix", tensor.Float32, []int{5, 7}, 0.25, 1},
+		{"float64 row", tensor.Float64, []int{7}, 1.5, 1},
+		{"bfloat16 row", tensor.BFloat16, []int{7}, 1, 1},
+		{"vector times matrix", tensor.Float32, []int{7}, 1, 1},
+	} {
+		t.Run("addmm "+tc.name, func(t *testing.T) {
+			m := 5
+			if tc.name == "vector times matrix" {
+				m = 1
+			}
+			self := randn(tc.dt, 4, tc.bias...)
+			if len(tc.bias) == 2 && tc.bias[0] == 5 {
+				self = randn(tc.dt, 4, m, tc.bias[1])
+				if tc.bias[1] == 1 {
+					self = randn(tc.dt, 4, m, 1)
+				}
+			}
+			a, b := randn(tc.dt, 5, m, 40), randn(tc.dt, 6, 7, 40)
+			bt := tensor.Must(b.T())
+			got := optest.Tensor(t, "aten::addmm", []any{self, a, bt}, map[string]any{"beta": tc.beta, "alpha": tc.alpha})
+			prod := optest.Tensor(t, "aten::mul.Scalar", []any{optest.Tensor(t, "aten::mm", []any{a, bt}, nil), tc.alpha}, nil)
+			scaled := optest.Tensor(t, "aten::mul.Scalar", []any{self, tc.beta}, nil)
+			tol := 1e-5
+			if tc.dt == tensor.BFloat16 {
+				tol = 2e-2
+			}
+			requireClose(t, optest.Tensor(t, "aten::add.Tensor", []any{scaled, prod}, nil), got, tol)
+		})
+	}
+}

@@ -23,6 +23,14 @@
 // has better). Kernel reports which; the tests compare every kernel the CPU
 // can run with the portable one and with a naive loop.
 //
+// A float32 product of at most four rows by a transposed b (a linear
+// layer at batch 1: x times weight.t()), or of at most four columns with
+// a not transposed (a matrix times a vector), skips packing: each element
+// of c is an AVX2 dot product of a row of op(a) with a column of op(b),
+// the long operand's rows being contiguous already, so it is read once in
+// order instead of gathered into strips (resnet18's classifier, [1,512]
+// by [1000,512]ᵀ, and mv [1000,512]·[512]: 5-8x faster).
+//
 // Large products are split over a persistent pool of worker goroutines
 // (GOMAXPROCS in all, the caller included): by rows of c when c has
 // enough row strips, otherwise by column strips of each B panel.

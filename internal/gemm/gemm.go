@@ -58,6 +58,9 @@ func GemmEpilogue[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b 
 	if ep.empty() {
 		ep = nil
 	}
+	if gemvT(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep) {
+		return nil
+	}
 	newJob(kernelFor[T](m), tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep).run()
 	return nil
 }

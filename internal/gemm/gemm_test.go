@@ -252,6 +252,8 @@ func FuzzGemm(f *testing.F) {
 	f.Add(uint16(1), uint16(1), uint16(0), uint8(3), uint8(5), uint64(2))
 	f.Add(uint16(70), uint16(33), uint16(300), uint8(1), uint8(2), uint64(3))
 	f.Add(uint16(13), uint16(3200), uint16(3), uint8(2), uint8(7), uint64(4))
+	f.Add(uint16(1), uint16(1000), uint16(512), uint8(2), uint8(0), uint64(5)) // a linear layer at batch 1
+	f.Add(uint16(3), uint16(37), uint16(45), uint8(19), uint8(4), uint64(6))   // few rows, transposed a and b, beta 1
 	f.Fuzz(func(t *testing.T, m, n, k uint16, flags, pad uint8, seed uint64) {
 		mm, nn, kk := int(m%400), int(n%4000), int(k%600)
 		if mm*nn*kk > 1<<22 || mm*nn > 1<<18 {
@@ -265,6 +267,12 @@ func FuzzGemm(f *testing.F) {
 		for _, kern := range kernels[float32]() {
 			p.compare(t, kern.name, p.run(kern), want)
 		}
+		// Gemm itself: its choice of kernel and the dot-product path.
+		got := append([]float32(nil), p.c0...)
+		if err := Gemm(p.tA, p.tB, mm, nn, kk, alpha, p.a, p.lda, p.b, p.ldb, beta, got, p.ldc); err != nil {
+			t.Fatal(err)
+		}
+		p.compare(t, "Gemm", got, want)
 		q := newProblem[float64](r, flags&2 == 2, flags&1 == 1, mm, nn, kk, int(pad%5), float64(alpha), float64(beta))
 		want64 := q.run(nil)
 		for _, kern := range kernels[float64]() {

@@ -3,16 +3,26 @@ package gemm
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // The worker pool: goroutines started once (as many as the largest
 // parallelDo asked for, less the caller) that wait for parts of products.
 // Workers only run gemm's own packing and compute loops, which never wait
 // on the pool, so nested or concurrent products cannot deadlock it.
+//
+// Each part is claimed once, by a worker when it takes the part's task or
+// by the caller: a caller that has finished its own part runs every part
+// no worker has started yet instead of waiting for one. A worker that
+// starts late (no idle P while the garbage collector's mark worker holds
+// one, or its thread not scheduled on a busy machine) would finish a part
+// no sooner than the caller doing it at once, so the product is never
+// slower for it, and no longer waits on a wake-up that comes late.
 
 type task struct {
 	f     func(int)
 	w     int
+	claim *atomic.Bool // set by whoever runs the part
 	wg    *sync.WaitGroup
 	panic *any
 	mu    *sync.Mutex
@@ -39,7 +49,11 @@ func worker() {
 	}
 }
 
+// runTask runs t's part unless the caller has claimed it.
 func runTask(t task) {
+	if !t.claim.CompareAndSwap(false, true) {
+		return
+	}
 	defer t.wg.Done()
 	defer func() {
 		if r := recover(); r != nil {
@@ -67,12 +81,12 @@ func parallelDo(p int, f func(w int)) {
 		mu sync.Mutex
 		pv any
 	)
+	claims := make([]atomic.Bool, p)
 	wg.Add(p - 1)
 	for w := 1; w < p; w++ {
-		t := task{f: f, w: w, wg: &wg, panic: &pv, mu: &mu}
-		tasks <- t
+		tasks <- task{f: f, w: w, claim: &claims[w], wg: &wg, panic: &pv, mu: &mu}
 	}
-	func() {
+	run := func(w int) {
 		defer func() {
 			if r := recover(); r != nil {
 				mu.Lock()
@@ -82,8 +96,15 @@ func parallelDo(p int, f func(w int)) {
 				mu.Unlock()
 			}
 		}()
-		f(0)
-	}()
+		f(w)
+	}
+	run(0)
+	for w := p - 1; w >= 1; w-- {
+		if claims[w].CompareAndSwap(false, true) {
+			run(w)
+			wg.Done()
+		}
+	}
 	wg.Wait()
 	if pv != nil {
 		panic(fmt.Sprintf("gemm: worker panicked: %v", pv))
