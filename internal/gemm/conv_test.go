@@ -43,8 +43,8 @@ func randGeom(r *rand.Rand, dims int) *ConvGeom {
 		g.K[d] = 1 + r.IntN(4)
 		g.Stride[d] = 1 + r.IntN(3)
 		g.Dilation[d] = 1 + r.IntN(2)
-		g.Pad[d] = r.IntN(3)
-		g.In[d] = 1 + r.IntN(20)
+		g.Pad[d] = r.IntN(4)
+		g.In[d] = 1 + r.IntN(40)
 		if dims == 3 {
 			g.In[d] = 1 + r.IntN(7)
 		}
@@ -65,20 +65,42 @@ func TestGemmConv(t *testing.T) {
 		p.b, p.ldb = im2colNaive(g, x), max(n, 1)
 		if r.IntN(3) == 0 {
 			p.ep = &Epilogue[float32]{RowBias: randSlice[float32](r, m), Clamp: true, Max: 1}
+			if r.IntN(2) == 0 {
+				p.ep.Residual, p.ep.LdResidual = randSlice[float32](r, m*n), max(n, 1)
+			}
 		}
 		want := p.run(nil)
-		for _, kern := range kernels[float32]() {
-			c := append([]float32(nil), p.c0...)
-			d := newJob(kern, false, false, m, n, k, p.alpha, p.a, p.lda, x, 0, p.beta, c, p.ldc, p.ep)
-			d.conv = g
-			d.run()
-			p.compare(t, kern.name+" conv "+geomString(g), c, want)
-		}
+		checkConvPaths(t, p, g, x, want)
 		c := append([]float32(nil), p.c0...)
 		if err := GemmConv(m, p.alpha, p.a, p.lda, x, g, p.beta, c, p.ldc, p.ep); err != nil {
 			t.Fatal(err)
 		}
 		p.compare(t, "GemmConv "+geomString(g), c, want)
+	}
+}
+
+// checkConvPaths computes the convolution p (b unused: x with g) with
+// every kernel, each through the im2col packing and shifted (with A
+// packed per product and in advance), and compares each with want.
+func checkConvPaths[T Float](t *testing.T, p *problem[T], g *ConvGeom, x, want []T) {
+	t.Helper()
+	k, n := g.rows(), g.cols()
+	for _, kern := range kernels[T]() {
+		c := append([]T(nil), p.c0...)
+		d := newJob(kern, false, false, p.m, n, k, p.alpha, p.a, p.lda, x, 0, p.beta, c, p.ldc, p.ep)
+		d.conv = g
+		d.run()
+		p.compare(t, kern.name+" im2col conv "+geomString(g), c, want)
+		if p.m == 0 || k == 0 || n == 0 {
+			continue
+		}
+		c = append(c[:0], p.c0...)
+		convShift(kern, nil, p.m, p.alpha, p.a, p.lda, x, g, p.beta, c, p.ldc, p.ep)
+		p.compare(t, kern.name+" shifted conv "+geomString(g), c, want)
+		c = append(c[:0], p.c0...)
+		pa := packAWith(kern, false, p.m, k, p.a, p.lda)
+		convShift(kern, pa, p.m, p.alpha, nil, 0, x, g, p.beta, c, p.ldc, p.ep)
+		p.compare(t, kern.name+" shifted packed conv "+geomString(g), c, want)
 	}
 }
 
@@ -124,13 +146,7 @@ func TestGemmConvLarge(t *testing.T) {
 		p := newProblem[float32](r, false, false, m, n, k, 0, 1, 0)
 		p.b = im2colNaive(g, x)
 		want := p.run(nil)
-		for _, kern := range kernels[float32]() {
-			c := append([]float32(nil), p.c0...)
-			d := newJob(kern, false, false, m, n, k, 1, p.a, p.lda, x, 0, 0, c, p.ldc, nil)
-			d.conv = g
-			d.run()
-			p.compare(t, kern.name+" conv "+geomString(g), c, want)
-		}
+		checkConvPaths(t, p, g, x, want)
 	}
 }
 
@@ -152,12 +168,6 @@ func FuzzGemmConv(f *testing.F) {
 		p := newProblem[float32](r, false, false, mm, n, k, int(seed%3), 1, []float32{0, 1}[seed%2])
 		p.b, p.ldb = im2colNaive(g, x), max(n, 1)
 		want := p.run(nil)
-		for _, kern := range kernels[float32]() {
-			c := append([]float32(nil), p.c0...)
-			d := newJob(kern, false, false, mm, n, k, 1, p.a, p.lda, x, 0, p.beta, c, p.ldc, nil)
-			d.conv = g
-			d.run()
-			p.compare(t, kern.name+" conv "+geomString(g), c, want)
-		}
+		checkConvPaths(t, p, g, x, want)
 	})
 }
