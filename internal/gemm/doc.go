@@ -33,9 +33,10 @@
 // and split along each strided dimension into the stride phases its taps
 // read, so that with output positions numbered on the padded grid
 // (q = (od·Q1 + oh)·Q2 + ow) every row of im2col is a contiguous slice of
-// that copy, found by one offset. The AVX-512 float32 kernel has an
-// indirect variant that reads its B rows in place through those offsets
-// (no B packing at all); the other kernels pack B by plain copies. The
+// that copy, found by one offset. The float32 AVX-512 and AVX2 kernels
+// have indirect variants that read their B rows in place through those
+// offsets (no B packing at all); the other kernels pack B by plain
+// copies. The
 // product covers Q2 − Out2 junk columns per output row (3% of a 56-wide
 // 3×3 layer, 22% of a 7-wide one); one pass then copies the valid columns
 // into c, applying beta and the epilogue (written in place when there are
