@@ -62,7 +62,7 @@ func scaleC[T Float](m, n int, beta T, c []T, ldc int) {
 
 // newJob returns the product of checked arguments, driven by kern.
 func newJob[T Float](kern *kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, ep *Epilogue[T]) *job[T] {
-	return &job[T]{kern: kern, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, beta0: beta, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, ep0: ep}
+	return &job[T]{kern: kern, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, beta0: beta, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, ep0: ep, cRows: m, cCols: n}
 }
 
 // run computes the product.
@@ -170,6 +170,7 @@ type job[T Float] struct {
 	conv           *ConvGeom    // b is an image, op(b) its im2col (GemmConv)
 	packed         *PackedA[T]  // a packed in advance (PackedA), a unused
 	shift          *shifted[T]  // b unused, op(b)'s rows are found in a shifted image (shift.go)
+	cRows, cCols   int          // c has room for whole tiles up to here (≥ m, n; padding A and B make junk there)
 	jc, nb, pc, kb int          // the current panel
 	beta           T            // beta0 for the first K block, 1 after
 	ep             *Epilogue[T] // ep0 for the last K block, nil before
@@ -301,7 +302,8 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 				i := ic + ir
 				h := min(mr, mb-ir)
 				as := &apack[ir*kb]
-				edge := h < mr || w < nr
+				// c may hold whole tiles past m×n (cRows×cCols): no scratch then.
+				edge := (h < mr && i+mr > d.cRows) || (w < nr && j+nr > d.cCols)
 				cp, ldc, alpha, beta := (*T)(nil), d.ldc, d.alpha, d.beta
 				if edge {
 					cp, ldc, alpha, beta = &tmp[0], nr, 1, 0

@@ -190,12 +190,18 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 		d.run()
 		return
 	}
-	tb := getBuf[T](m * nq)
+	// c' has whole tiles (src has the slack to read B that far, A's
+	// packing pads it with zeros), so no tile goes through the driver's
+	// scratch tile.
+	mPad, nqPad := (m+kern.mr-1)/kern.mr*kern.mr, (nq+nr-1)/nr*nr
+	tb := getBuf[T](mPad * nqPad)
 	defer putBuf(tb)
 	tmp := tb.data
-	d := newJob(kern, false, false, m, nq, k, alpha, w, ldw, nil, 0, 0, tmp, nq, nil)
+	d := newJob(kern, false, false, m, nq, k, alpha, w, ldw, nil, 0, 0, tmp, nqPad, nil)
 	d.shift, d.packed = sh, pa
+	d.cRows, d.cCols = mPad, nqPad
 	d.run()
+	nq = nqPad
 	p := 1
 	if m*n >= 1<<15 {
 		p = min(runtime.GOMAXPROCS(0), m)
