@@ -171,3 +171,21 @@ func FuzzGemmConv(f *testing.F) {
 		checkConvPaths(t, p, g, x, want)
 	})
 }
+
+// TestGemmConvFloat64 runs float64 convolutions through every path: the
+// float64 kernels have no indirect variant and pack B by copies.
+func TestGemmConvFloat64(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	for it := range 60 {
+		g := randGeom(r, 1+it%3)
+		m := 1 + r.IntN(30)
+		k, n := g.rows(), g.cols()
+		x := randSlice[float64](r, g.C*g.In[0]*g.In[1]*g.In[2])
+		p := newProblem[float64](r, false, false, m, n, k, r.IntN(2)*3, []float64{1, -0.5}[r.IntN(2)], []float64{0, 2}[r.IntN(2)])
+		p.b, p.ldb = im2colNaive(g, x), max(n, 1)
+		if r.IntN(2) == 0 {
+			p.ep = &Epilogue[float64]{RowBias: randSlice[float64](r, m), Residual: randSlice[float64](r, m*n), LdResidual: max(n, 1), Clamp: true, Min: -0.5, Max: 2}
+		}
+		checkConvPaths(t, p, g, x, p.run(nil))
+	}
+}
