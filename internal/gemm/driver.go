@@ -23,7 +23,8 @@ type kernel[T Float] struct {
 	full       func(k int, a, b, c *T, ldc int, alpha, beta T)
 	// ind, when not nil, is full reading B unpacked: row p of the strip
 	// is the nr values at b[offs[p]:] (offs has indSlack readable
-	// entries past k). The shifted convolution (shift.go) uses it.
+	// entries past k, for kernels that read ahead). The shifted
+	// convolution (shift.go) uses it.
 	ind func(k int, a, b *T, offs *int, c *T, ldc int, alpha, beta T)
 }
 
