@@ -189,3 +189,47 @@ func TestGemmConvFloat64(t *testing.T) {
 		checkConvPaths(t, p, g, x, p.run(nil))
 	}
 }
+
+// TestConvConcurrent runs shifted convolutions from several goroutines
+// at once, as kernels does (a batch's items and groups in parallel),
+// sharing the worker pool, the buffer pools and the offsets pool.
+func TestConvConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	type conv struct {
+		p    *problem[float32]
+		g    *ConvGeom
+		x    []float32
+		want []float32
+	}
+	var convs []conv
+	for range 6 {
+		g := &ConvGeom{C: 8 + r.IntN(24), In: [3]int{1, 10 + r.IntN(20), 10 + r.IntN(20)}, K: [3]int{1, 3, 3},
+			Stride: [3]int{1, 1 + r.IntN(2), 1 + r.IntN(2)}, Pad: [3]int{0, 1, 1}, Dilation: [3]int{1, 1, 1}}
+		g.Out = [3]int{1, (g.In[1]+2-3)/g.Stride[1] + 1, (g.In[2]+2-3)/g.Stride[2] + 1}
+		m, k, n := 20+r.IntN(50), g.rows(), g.cols()
+		x := randSlice[float32](r, g.inputLen())
+		p := newProblem[float32](r, false, false, m, n, k, 0, 1, 0)
+		p.b, p.ldb = im2colNaive(g, x), n
+		convs = append(convs, conv{p, g, x, p.run(nil)})
+	}
+	got := make([][]float32, len(convs))
+	done := make(chan int)
+	for i, cv := range convs {
+		go func() {
+			c := append([]float32(nil), cv.p.c0...)
+			for range 5 {
+				if err := GemmConv(cv.p.m, 1, cv.p.a, cv.p.lda, cv.x, cv.g, 0, c, cv.p.ldc, nil); err != nil {
+					panic(err)
+				}
+			}
+			got[i] = c
+			done <- i
+		}()
+	}
+	for range convs {
+		<-done
+	}
+	for i, cv := range convs {
+		cv.p.compare(t, "concurrent conv "+geomString(cv.g), got[i], cv.want)
+	}
+}
