@@ -19,11 +19,14 @@ import (
 //
 // Every case runs as a 3-d convolution (1-d and 2-d ones get leading
 // spatial dimensions of size 1). A forward convolution is one GEMM per
-// (batch, group): weight [Cout/g, Cin/g*K] × columns [Cin/g*K, L], the
-// columns (im2col) gathered while internal/gemm packs them (GemmConv,
-// bias added in the GEMM's store, each group's weight packed once for a
-// batch) for floats and made by im2col for
-// integers, and a 1×1 unstrided one a plain GEMM (GemmEpilogue); a
+// (batch, group): weight [Cout/g, Cin/g*K] × columns [Cin/g*K, L]. For
+// floats internal/gemm's GemmConv computes it without an im2col matrix:
+// the image is padded (and split into stride phases) once so that every
+// row of the columns is a contiguous slice of it, which its micro-kernels
+// read in place ("shifted" convolution; GOFX_CONV=im2col, read at
+// start-up, gathers the columns while packing B instead), the bias added
+// in the final pass, each group's weight packed once for a batch. For
+// integers the columns are made by im2col, and a 1×1 unstrided one a plain GEMM (GemmEpilogue); a
 // depthwise one (one input channel per group, at most four output
 // channels per group, 1-d or 2-d, floats) runs on the direct kernel of
 // convolution_depthwise.go instead; a transposed one is one GEMM weightᵀ × input giving
@@ -845,8 +848,9 @@ func convRun[T float32 | float64 | int64](geo geom, x, w, bias, out []T, e *outE
 		flops = geo.cog * lout * geo.cig * kk
 	}
 	direct := !geo.transposed && kk == 1 && geo.s == [3]int{1, 1, 1} && geo.p == [3]int{}
-	// Floating forward convolutions gather the patches while internal/gemm
-	// packs (GemmConv): no im2col buffer, the bias added in the store.
+	// Floating forward convolutions run on internal/gemm's GemmConv
+	// (shifted, or im2col gathered while packing): no im2col buffer, the
+	// bias added in the store.
 	fused := !geo.transposed && !isInt
 	// A batch packs each group's weight once for all its images.
 	// A weight marked constant is packed once for all calls

@@ -32,10 +32,11 @@ func benchGemm[T Float](b *testing.B, kern *kernel[T], m, n, k int) {
 	bb := randSlice[T](r, k*n)
 	c := make([]T, m*n)
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		newJob(kern, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, nil).run()
 	}
-	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	reportFlops(b, 2*float64(m)*float64(n)*float64(k), cpu0)
 }
 
 // BenchmarkGemm times each shape with each kernel this build has
@@ -70,36 +71,55 @@ func BenchmarkMicroKernel(b *testing.B) {
 	}
 }
 
-// BenchmarkGemmConv times resnet18's 3×3 convolutions at batch 1 through
-// GemmConv (im2col in the packing) with the chosen float32 kernel.
+// BenchmarkGemmConv times resnet18's convolutions at batch 1 (the 3×3
+// layers, a strided 3×3, the 7×7 stem and a strided 1×1 downsample)
+// through GemmConv with the chosen float32 kernel, computed shifted
+// (the default) and with im2col gathered while packing
+// (GOFX_CONV=im2col). It reports GFLOP/s of wall time and of CPU time
+// (the process's, all workers together: per core).
 func BenchmarkGemmConv(b *testing.B) {
 	for _, s := range []struct {
-		name       string
-		c, hw, out int
-		stride     int
+		name                    string
+		c, hw, out, k, str, pad int
 	}{
-		{"conv3x3_64", 64, 56, 64, 1},
-		{"conv3x3_128", 128, 28, 128, 1},
-		{"conv3x3_256", 256, 14, 256, 1},
-		{"conv3x3_512", 512, 7, 512, 1},
-		{"conv3x3_64s2", 64, 56, 128, 2},
+		{"conv3x3_64", 64, 56, 64, 3, 1, 1},
+		{"conv3x3_128", 128, 28, 128, 3, 1, 1},
+		{"conv3x3_256", 256, 14, 256, 3, 1, 1},
+		{"conv3x3_512", 512, 7, 512, 3, 1, 1},
+		{"conv3x3_64s2", 64, 56, 128, 3, 2, 1},
+		{"conv7x7stem", 3, 224, 64, 7, 2, 3},
+		{"conv1x1_128s2", 128, 28, 256, 1, 2, 0},
 	} {
-		b.Run(s.name, func(b *testing.B) {
-			o := (s.hw+2-3)/s.stride + 1
-			g := &ConvGeom{C: s.c, In: [3]int{1, s.hw, s.hw}, K: [3]int{1, 3, 3}, Out: [3]int{1, o, o},
-				Stride: [3]int{1, s.stride, s.stride}, Pad: [3]int{0, 1, 1}, Dilation: [3]int{1, 1, 1}}
-			r := rand.New(rand.NewPCG(1, 1))
-			m, k, n := s.out, g.rows(), g.cols()
-			w := randSlice[float32](r, m*k)
-			x := randSlice[float32](r, s.c*s.hw*s.hw)
-			c := make([]float32, m*n)
-			for b.Loop() {
-				if err := GemmConv(m, 1, w, k, x, g, 0, c, n, nil); err != nil {
-					b.Fatal(err)
+		o := (s.hw+2*s.pad-s.k)/s.str + 1
+		g := &ConvGeom{C: s.c, In: [3]int{1, s.hw, s.hw}, K: [3]int{1, s.k, s.k}, Out: [3]int{1, o, o},
+			Stride: [3]int{1, s.str, s.str}, Pad: [3]int{0, s.pad, s.pad}, Dilation: [3]int{1, 1, 1}}
+		r := rand.New(rand.NewPCG(1, 1))
+		m, k, n := s.out, g.rows(), g.cols()
+		w := randSlice[float32](r, m*k)
+		x := randSlice[float32](r, s.c*s.hw*s.hw)
+		c := make([]float32, m*n)
+		for _, mode := range []string{"shifted", "im2col"} {
+			b.Run(s.name+"/"+mode, func(b *testing.B) {
+				defer func(v bool) { convIm2col = v }(convIm2col)
+				convIm2col = mode == "im2col"
+				cpu0 := cpuTime()
+				for b.Loop() {
+					if err := GemmConv(m, 1, w, k, x, g, 0, c, n, nil); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
+				reportFlops(b, 2*float64(m)*float64(n)*float64(k), cpu0)
+			})
+		}
+	}
+}
+
+// reportFlops reports flops per call as GFLOP/s of wall time and of the
+// process's CPU time since cpu0.
+func reportFlops(b *testing.B, flops float64, cpu0 int64) {
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(flops*float64(b.N)/float64(cpu), "cpu-GFLOP/s")
 	}
 }
 

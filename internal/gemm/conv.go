@@ -1,6 +1,14 @@
 package gemm
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+)
+
+// convIm2col is set by GOFX_CONV=im2col, read at start-up: GemmConv and
+// PackedA.Conv gather im2col while packing B instead of computing the
+// convolution shifted (shift.go).
+var convIm2col = os.Getenv("GOFX_CONV") == "im2col"
 
 // ConvGeom describes the image operand of a convolution for GemmConv: x
 // holds C channels of an In[0]×In[1]×In[2] volume (contiguous, channel by
@@ -46,6 +54,10 @@ func GemmConv[T Float](m int, alpha T, w []T, ldw int, x []T, g *ConvGeom, beta 
 		ep = nil
 	}
 	kern := kernelFor[T](m)
+	if useShift(g, m) {
+		convShift(kern, nil, m, alpha, w, ldw, x, g, beta, c, ldc, ep)
+		return nil
+	}
 	d := newJob(kern, false, false, m, n, k, alpha, w, ldw, x, 0, beta, c, ldc, ep)
 	d.conv = g
 	d.run()

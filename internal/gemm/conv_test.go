@@ -43,8 +43,8 @@ func randGeom(r *rand.Rand, dims int) *ConvGeom {
 		g.K[d] = 1 + r.IntN(4)
 		g.Stride[d] = 1 + r.IntN(3)
 		g.Dilation[d] = 1 + r.IntN(2)
-		g.Pad[d] = r.IntN(3)
-		g.In[d] = 1 + r.IntN(20)
+		g.Pad[d] = r.IntN(4)
+		g.In[d] = 1 + r.IntN(40)
 		if dims == 3 {
 			g.In[d] = 1 + r.IntN(7)
 		}
@@ -65,20 +65,42 @@ func TestGemmConv(t *testing.T) {
 		p.b, p.ldb = im2colNaive(g, x), max(n, 1)
 		if r.IntN(3) == 0 {
 			p.ep = &Epilogue[float32]{RowBias: randSlice[float32](r, m), Clamp: true, Max: 1}
+			if r.IntN(2) == 0 {
+				p.ep.Residual, p.ep.LdResidual = randSlice[float32](r, m*n), max(n, 1)
+			}
 		}
 		want := p.run(nil)
-		for _, kern := range kernels[float32]() {
-			c := append([]float32(nil), p.c0...)
-			d := newJob(kern, false, false, m, n, k, p.alpha, p.a, p.lda, x, 0, p.beta, c, p.ldc, p.ep)
-			d.conv = g
-			d.run()
-			p.compare(t, kern.name+" conv "+geomString(g), c, want)
-		}
+		checkConvPaths(t, p, g, x, want)
 		c := append([]float32(nil), p.c0...)
 		if err := GemmConv(m, p.alpha, p.a, p.lda, x, g, p.beta, c, p.ldc, p.ep); err != nil {
 			t.Fatal(err)
 		}
 		p.compare(t, "GemmConv "+geomString(g), c, want)
+	}
+}
+
+// checkConvPaths computes the convolution p (b unused: x with g) with
+// every kernel, each through the im2col packing and shifted (with A
+// packed per product and in advance), and compares each with want.
+func checkConvPaths[T Float](t *testing.T, p *problem[T], g *ConvGeom, x, want []T) {
+	t.Helper()
+	k, n := g.rows(), g.cols()
+	for _, kern := range kernels[T]() {
+		c := append([]T(nil), p.c0...)
+		d := newJob(kern, false, false, p.m, n, k, p.alpha, p.a, p.lda, x, 0, p.beta, c, p.ldc, p.ep)
+		d.conv = g
+		d.run()
+		p.compare(t, kern.name+" im2col conv "+geomString(g), c, want)
+		if p.m == 0 || k == 0 || n == 0 {
+			continue
+		}
+		c = append(c[:0], p.c0...)
+		convShift(kern, nil, p.m, p.alpha, p.a, p.lda, x, g, p.beta, c, p.ldc, p.ep)
+		p.compare(t, kern.name+" shifted conv "+geomString(g), c, want)
+		c = append(c[:0], p.c0...)
+		pa := packAWith(kern, false, p.m, k, p.a, p.lda)
+		convShift(kern, pa, p.m, p.alpha, nil, 0, x, g, p.beta, c, p.ldc, p.ep)
+		p.compare(t, kern.name+" shifted packed conv "+geomString(g), c, want)
 	}
 }
 
@@ -124,13 +146,7 @@ func TestGemmConvLarge(t *testing.T) {
 		p := newProblem[float32](r, false, false, m, n, k, 0, 1, 0)
 		p.b = im2colNaive(g, x)
 		want := p.run(nil)
-		for _, kern := range kernels[float32]() {
-			c := append([]float32(nil), p.c0...)
-			d := newJob(kern, false, false, m, n, k, 1, p.a, p.lda, x, 0, 0, c, p.ldc, nil)
-			d.conv = g
-			d.run()
-			p.compare(t, kern.name+" conv "+geomString(g), c, want)
-		}
+		checkConvPaths(t, p, g, x, want)
 	}
 }
 
@@ -152,12 +168,68 @@ func FuzzGemmConv(f *testing.F) {
 		p := newProblem[float32](r, false, false, mm, n, k, int(seed%3), 1, []float32{0, 1}[seed%2])
 		p.b, p.ldb = im2colNaive(g, x), max(n, 1)
 		want := p.run(nil)
-		for _, kern := range kernels[float32]() {
-			c := append([]float32(nil), p.c0...)
-			d := newJob(kern, false, false, mm, n, k, 1, p.a, p.lda, x, 0, p.beta, c, p.ldc, nil)
-			d.conv = g
-			d.run()
-			p.compare(t, kern.name+" conv "+geomString(g), c, want)
-		}
+		checkConvPaths(t, p, g, x, want)
 	})
+}
+
+// TestGemmConvFloat64 runs float64 convolutions through every path: the
+// float64 kernels have no indirect variant and pack B by copies.
+func TestGemmConvFloat64(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	for it := range 60 {
+		g := randGeom(r, 1+it%3)
+		m := 1 + r.IntN(30)
+		k, n := g.rows(), g.cols()
+		x := randSlice[float64](r, g.C*g.In[0]*g.In[1]*g.In[2])
+		p := newProblem[float64](r, false, false, m, n, k, r.IntN(2)*3, []float64{1, -0.5}[r.IntN(2)], []float64{0, 2}[r.IntN(2)])
+		p.b, p.ldb = im2colNaive(g, x), max(n, 1)
+		if r.IntN(2) == 0 {
+			p.ep = &Epilogue[float64]{RowBias: randSlice[float64](r, m), Residual: randSlice[float64](r, m*n), LdResidual: max(n, 1), Clamp: true, Min: -0.5, Max: 2}
+		}
+		checkConvPaths(t, p, g, x, p.run(nil))
+	}
+}
+
+// TestConvConcurrent runs shifted convolutions from several goroutines
+// at once, as kernels does (a batch's items and groups in parallel),
+// sharing the worker pool, the buffer pools and the offsets pool.
+func TestConvConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	type conv struct {
+		p    *problem[float32]
+		g    *ConvGeom
+		x    []float32
+		want []float32
+	}
+	var convs []conv
+	for range 6 {
+		g := &ConvGeom{C: 8 + r.IntN(24), In: [3]int{1, 10 + r.IntN(20), 10 + r.IntN(20)}, K: [3]int{1, 3, 3},
+			Stride: [3]int{1, 1 + r.IntN(2), 1 + r.IntN(2)}, Pad: [3]int{0, 1, 1}, Dilation: [3]int{1, 1, 1}}
+		g.Out = [3]int{1, (g.In[1]+2-3)/g.Stride[1] + 1, (g.In[2]+2-3)/g.Stride[2] + 1}
+		m, k, n := 20+r.IntN(50), g.rows(), g.cols()
+		x := randSlice[float32](r, g.inputLen())
+		p := newProblem[float32](r, false, false, m, n, k, 0, 1, 0)
+		p.b, p.ldb = im2colNaive(g, x), n
+		convs = append(convs, conv{p, g, x, p.run(nil)})
+	}
+	got := make([][]float32, len(convs))
+	done := make(chan int)
+	for i, cv := range convs {
+		go func() {
+			c := append([]float32(nil), cv.p.c0...)
+			for range 5 {
+				if err := GemmConv(cv.p.m, 1, cv.p.a, cv.p.lda, cv.x, cv.g, 0, c, cv.p.ldc, nil); err != nil {
+					panic(err)
+				}
+			}
+			got[i] = c
+			done <- i
+		}()
+	}
+	for range convs {
+		<-done
+	}
+	for i, cv := range convs {
+		cv.p.compare(t, "concurrent conv "+geomString(cv.g), got[i], cv.want)
+	}
 }

@@ -37,8 +37,24 @@
 //
 // GemmConv is the product of a convolution's weight with the im2col
 // matrix of one image (ConvGeom: 1-d, 2-d or 3-d, stride, padding,
-// dilation), gathering the image's patches while it packs B: no im2col
-// buffer is made.
+// dilation), computed "shifted": the image is copied once, zero-padded,
+// and split along each strided dimension into the stride phases its taps
+// read, so that with output positions numbered on the padded grid
+// (q = (od·Q1 + oh)·Q2 + ow) every row of im2col is a contiguous slice of
+// that copy, found by one offset. The float32 AVX-512 and AVX2 kernels
+// have indirect variants that read their B rows in place through those
+// offsets (no B packing at all); the other kernels pack B by plain
+// copies. The
+// product covers Q2 − Out2 junk columns per output row (3% of a 56-wide
+// 3×3 layer, 22% of a 7-wide one); one pass then copies the valid columns
+// into c, applying beta and the epilogue (written in place when there are
+// none, as for a 1×1 convolution). The environment variable
+// GOFX_CONV=im2col, read at start-up, selects the former path instead,
+// which gathers the patches while packing B (no image copy, no junk).
+//
+// When a product's workers split its columns (few rows of c, as for a
+// convolution of 64 output channels), or its B has several panels, the
+// whole of A is packed once per product, not once per worker and panel.
 //
 // PackA packs a left operand once (a layer's weight) for many products
 // (PackedA.Gemm, PackedA.Conv), which then skip packing it.

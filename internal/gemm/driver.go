@@ -21,7 +21,16 @@ type kernel[T Float] struct {
 	mr, nr     int
 	mc, kc, nc int
 	full       func(k int, a, b, c *T, ldc int, alpha, beta T)
+	// ind, when not nil, is full reading B unpacked: row p of the strip
+	// is the nr values at b[offs[p]:] (offs has indSlack readable
+	// entries past k, for kernels that read ahead). The shifted
+	// convolution (shift.go) uses it.
+	ind func(k int, a, b *T, offs *int, c *T, ldc int, alpha, beta T)
 }
+
+// packAllMax is the most elements of A a product packs in one go (see
+// run).
+const packAllMax = 1 << 22
 
 // parallelMin is the number of multiply-adds below which a product runs
 // on the calling goroutine alone.
@@ -54,7 +63,7 @@ func scaleC[T Float](m, n int, beta T, c []T, ldc int) {
 
 // newJob returns the product of checked arguments, driven by kern.
 func newJob[T Float](kern *kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, ep *Epilogue[T]) *job[T] {
-	return &job[T]{kern: kern, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, beta0: beta, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, ep0: ep}
+	return &job[T]{kern: kern, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, beta0: beta, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, ep0: ep, cRows: m, cCols: n}
 }
 
 // run computes the product.
@@ -83,9 +92,20 @@ func (d *job[T]) run() {
 	}
 	kc := min(d.kern.kc, k)
 	nc := min(d.kern.nc, nStrips*nr)
-	bp := getBuf[T](kc * nc)
-	defer putBuf(bp)
-	d.bpack = bp.data
+	// B is packed unless an indirect kernel reads a shifted image in place.
+	indirect := d.shift != nil && d.kern.ind != nil
+	if !indirect {
+		bp := getBuf[T](kc * nc)
+		defer putBuf(bp)
+		d.bpack = bp.data
+	}
+	// Workers that split columns would each pack the same A block, and
+	// every B panel would pack A again: pack the whole of A once instead.
+	if d.packed == nil && ((!byRows && p > 1) || n > nc) && m*k <= packAllMax {
+		pa := d.packAll(p)
+		defer putBuf(pa.buf)
+		d.packed = &pa.PackedA
+	}
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
 		panelStrips := (nb + nr - 1) / nr
@@ -104,15 +124,20 @@ func (d *job[T]) run() {
 			if pc+kb == k {
 				d.ep = d.ep0
 			}
-			pb := min(p, panelStrips)
-			parallelDo(pb, func(w int) {
-				lo, hi := split(panelStrips, pb, w)
-				if d.conv != nil {
-					packBConv(d, lo, hi)
-				} else {
-					packB(d, lo, hi)
-				}
-			})
+			if !indirect {
+				pb := min(p, panelStrips)
+				parallelDo(pb, func(w int) {
+					lo, hi := split(panelStrips, pb, w)
+					switch {
+					case d.shift != nil:
+						packBShift(d, lo, hi)
+					case d.conv != nil:
+						packBConv(d, lo, hi)
+					default:
+						packB(d, lo, hi)
+					}
+				})
+			}
 			if byRows {
 				parallelDo(pw, func(w int) {
 					lo, hi := split(mStrips, pw, w)
@@ -145,6 +170,8 @@ type job[T Float] struct {
 	ep0            *Epilogue[T]
 	conv           *ConvGeom    // b is an image, op(b) its im2col (GemmConv)
 	packed         *PackedA[T]  // a packed in advance (PackedA), a unused
+	shift          *shifted[T]  // b unused, op(b)'s rows are found in a shifted image (shift.go)
+	cRows, cCols   int          // c has room for whole tiles up to here (≥ m, n; padding A and B make junk there)
 	jc, nb, pc, kb int          // the current panel
 	beta           T            // beta0 for the first K block, 1 after
 	ep             *Epilogue[T] // ep0 for the last K block, nil before
@@ -201,8 +228,8 @@ func packB[T Float](d *job[T], lo, hi int) {
 
 // packA packs rows [i0, i0+mb) of op(a), columns pc..pc+kb, into dst as
 // strips of mr rows, column by column, zero-padded past the last row.
-func packA[T Float](d *job[T], dst []T, i0, mb int) {
-	mr, kb := d.kern.mr, d.kb
+func packA[T Float](d *job[T], dst []T, pc, kb, i0, mb int) {
+	mr := d.kern.mr
 	for s := 0; s*mr < mb; s++ {
 		out := dst[s*kb*mr : (s+1)*kb*mr]
 		r0 := i0 + s*mr
@@ -212,7 +239,7 @@ func packA[T Float](d *job[T], dst []T, i0, mb int) {
 		}
 		if d.tA {
 			for p := range kb {
-				src := d.a[(d.pc+p)*d.lda+r0:]
+				src := d.a[(pc+p)*d.lda+r0:]
 				copy(out[p*mr:p*mr+h], src[:h])
 			}
 			continue
@@ -220,7 +247,7 @@ func packA[T Float](d *job[T], dst []T, i0, mb int) {
 		i := 0
 		for ; i+4 <= h; i += 4 {
 			// Four rows at a time: four read streams, 16-byte writes.
-			base := (r0+i)*d.lda + d.pc
+			base := (r0+i)*d.lda + pc
 			s0 := d.a[base : base+kb]
 			s1 := d.a[base+d.lda : base+d.lda+kb]
 			s2 := d.a[base+2*d.lda : base+2*d.lda+kb]
@@ -236,7 +263,7 @@ func packA[T Float](d *job[T], dst []T, i0, mb int) {
 			}
 		}
 		for ; i < h; i++ {
-			src := d.a[(r0+i)*d.lda+d.pc:]
+			src := d.a[(r0+i)*d.lda+pc:]
 			src = src[:kb]
 			for p, v := range src {
 				out[p*mr+i] = v
@@ -254,26 +281,42 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 	defer putBuf(ab)
 	apack := ab.data[:kern.mc*kb]
 	tmp := ab.data[kern.mc*kb : kern.mc*kb+mr*nr]
+	indirect := d.shift != nil && kern.ind != nil
 	for ic := r0; ic < r1; ic += kern.mc {
 		mb := min(kern.mc, r1-ic)
 		if d.packed != nil {
 			off := d.pc*d.packed.mPad + ic*kb
 			apack = d.packed.data[off : off+((mb+mr-1)/mr)*mr*kb]
 		} else {
-			packA(d, apack, ic, mb)
+			packA(d, apack, d.pc, kb, ic, mb)
 		}
 		for s := s0; s < s1; s++ {
-			bs := &d.bpack[s*kb*nr]
 			j := d.jc + s*nr
 			w := min(nr, d.n-j)
+			var bs, offs = (*T)(nil), (*int)(nil)
+			if indirect {
+				bs, offs = &d.shift.src[j], &d.shift.offs[d.pc]
+			} else {
+				bs = &d.bpack[s*kb*nr]
+			}
 			for ir := 0; ir < mb; ir += mr {
 				i := ic + ir
 				h := min(mr, mb-ir)
 				as := &apack[ir*kb]
-				if h == mr && w == nr {
-					kern.full(kb, as, bs, &d.c[i*d.ldc+j], d.ldc, d.alpha, d.beta)
+				// c may hold whole tiles past m×n (cRows×cCols): no scratch then.
+				edge := (h < mr && i+mr > d.cRows) || (w < nr && j+nr > d.cCols)
+				cp, ldc, alpha, beta := (*T)(nil), d.ldc, d.alpha, d.beta
+				if edge {
+					cp, ldc, alpha, beta = &tmp[0], nr, 1, 0
 				} else {
-					kern.full(kb, as, bs, &tmp[0], nr, 1, 0)
+					cp = &d.c[i*d.ldc+j]
+				}
+				if indirect {
+					kern.ind(kb, as, bs, offs, cp, ldc, alpha, beta)
+				} else {
+					kern.full(kb, as, bs, cp, ldc, alpha, beta)
+				}
+				if edge {
 					d.merge(tmp, i, j, h, w)
 				}
 				if d.ep != nil {
@@ -282,6 +325,35 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 			}
 		}
 	}
+}
+
+// scratchA is the whole of a job's A packed once (packAll), in a pooled
+// buffer.
+type scratchA[T Float] struct {
+	PackedA[T]
+	buf *buf[T]
+}
+
+// packAll packs the whole of op(a) as PackA does, with p workers
+// splitting its row strips, into a pooled buffer.
+func (d *job[T]) packAll(p int) *scratchA[T] {
+	mr, kc := d.kern.mr, d.kern.kc
+	mStrips := (d.m + mr - 1) / mr
+	sa := &scratchA[T]{PackedA: PackedA[T]{m: d.m, k: d.k, mPad: mStrips * mr, kern: d.kern}}
+	sa.buf = getBuf[T](sa.mPad * d.k)
+	sa.data = sa.buf.data
+	p = max(min(p, mStrips), 1)
+	parallelDo(p, func(w int) {
+		lo, hi := split(mStrips, p, w)
+		if lo == hi {
+			return
+		}
+		for pc := 0; pc < d.k; pc += kc {
+			kb := min(kc, d.k-pc)
+			packA(d, sa.data[pc*sa.mPad+lo*mr*kb:], pc, kb, lo*mr, min(hi*mr, d.m)-lo*mr)
+		}
+	})
+	return sa
 }
 
 // merge stores the h×w corner of the tile tmp (rows nr apart) into c at

@@ -17,6 +17,12 @@ import (
 //go:noescape
 func sgemm6x16AVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
 
+// sgemm6x16AVX2Ind is sgemm6x16AVX2 reading B unpacked: row p of the
+// strip is the 16 values at b[offs[p]:] (kernel.ind).
+//
+//go:noescape
+func sgemm6x16AVX2Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
+
 // dgemm6x8AVX2 is the float64 6×8 kernel with the same register layout.
 //
 //go:noescape
@@ -33,6 +39,12 @@ func sgemm12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
 //go:noescape
 func dgemm12x16AVX512(k int, a, b, c *float64, ldc int, alpha, beta float64)
 
+// sgemm12x32AVX512Ind is sgemm12x32AVX512 reading B unpacked: row p of
+// the strip is the 32 values at b[offs[p]:] (kernel.ind).
+//
+//go:noescape
+func sgemm12x32AVX512Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
+
 // sgemm1x32AVX2 is the float32 thin kernel: one row of 32 (products of
 // a few rows, where a tall kernel would mostly multiply padding).
 //
@@ -47,9 +59,9 @@ func dgemm1x16AVX2(k int, a, b, c *float64, ldc int, alpha, beta float64)
 var (
 	thinF32   = &kernel[float32]{name: "avx2-thin", mr: 1, nr: 32, mc: 16, kc: 128, nc: 3072, full: sgemm1x32AVX2}
 	thinF64   = &kernel[float64]{name: "avx2-thin", mr: 1, nr: 16, mc: 16, kc: 128, nc: 2048, full: dgemm1x16AVX2}
-	avx512F32 = &kernel[float32]{name: "avx512", mr: 12, nr: 32, mc: 96, kc: 192, nc: 3072, full: sgemm12x32AVX512}
+	avx512F32 = &kernel[float32]{name: "avx512", mr: 12, nr: 32, mc: 96, kc: 192, nc: 3072, full: sgemm12x32AVX512, ind: sgemm12x32AVX512Ind}
 	avx512F64 = &kernel[float64]{name: "avx512", mr: 12, nr: 16, mc: 96, kc: 192, nc: 2048, full: dgemm12x16AVX512}
-	avx2F32   = &kernel[float32]{name: "avx2", mr: 6, nr: 16, mc: 144, kc: 256, nc: 3072, full: sgemm6x16AVX2}
+	avx2F32   = &kernel[float32]{name: "avx2", mr: 6, nr: 16, mc: 144, kc: 256, nc: 3072, full: sgemm6x16AVX2, ind: sgemm6x16AVX2Ind}
 	avx2F64   = &kernel[float64]{name: "avx2", mr: 6, nr: 8, mc: 96, kc: 256, nc: 2048, full: dgemm6x8AVX2}
 )
 

@@ -393,3 +393,104 @@ dt_nobeta:
 	TD_STORE(Y7, 96)
 	VZEROUPPER
 	RET
+
+// One column of the indirect 6×16 kernel: B row at DI + 4*offs[oo/8]
+// (R9 holds offs), A values at SI+ao.
+#define SI_STEP(ao, oo) \
+	MOVQ         oo(R9), R10          \
+	VMOVUPS      (DI)(R10*4), Y0      \
+	VMOVUPS      32(DI)(R10*4), Y1    \
+	VBROADCASTSS ao(SI), Y2       \
+	VBROADCASTSS ao+4(SI), Y3     \
+	VFMADD231PS  Y0, Y2, Y4       \
+	VFMADD231PS  Y1, Y2, Y5       \
+	VFMADD231PS  Y0, Y3, Y6       \
+	VFMADD231PS  Y1, Y3, Y7       \
+	VBROADCASTSS ao+8(SI), Y2     \
+	VBROADCASTSS ao+12(SI), Y3    \
+	VFMADD231PS  Y0, Y2, Y8       \
+	VFMADD231PS  Y1, Y2, Y9       \
+	VFMADD231PS  Y0, Y3, Y10      \
+	VFMADD231PS  Y1, Y3, Y11      \
+	VBROADCASTSS ao+16(SI), Y2    \
+	VBROADCASTSS ao+20(SI), Y3    \
+	VFMADD231PS  Y0, Y2, Y12      \
+	VFMADD231PS  Y1, Y2, Y13      \
+	VFMADD231PS  Y0, Y3, Y14      \
+	VFMADD231PS  Y1, Y3, Y15
+
+// func sgemm6x16AVX2Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
+//
+// sgemm6x16AVX2 with B unpacked: row p of the 16-wide B strip is the 16
+// floats at b[offs[p]:].
+TEXT ·sgemm6x16AVX2Ind(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ offs+24(FP), R9
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $2, BX
+	ANDQ $3, CX
+	TESTQ BX, BX
+	JZ   si_tail
+
+si_loop4:
+	SI_STEP(0, 0)
+	SI_STEP(24, 8)
+	SI_STEP(48, 16)
+	SI_STEP(72, 24)
+	ADDQ $96, SI
+	ADDQ $32, R9
+	DECQ BX
+	JNZ  si_loop4
+
+si_tail:
+	TESTQ CX, CX
+	JZ    si_store
+
+si_loop1:
+	SI_STEP(0, 0)
+	ADDQ $24, SI
+	ADDQ $8, R9
+	DECQ CX
+	JNZ  si_loop1
+
+si_store:
+	VBROADCASTSS alpha+48(FP), Y0
+	MOVL         beta+52(FP), AX
+	ANDL         $0x7fffffff, AX
+	JZ           si_nobeta
+	VBROADCASTSS beta+52(FP), Y1
+	S_STORE_BETA(Y4, Y5)
+	S_STORE_BETA(Y6, Y7)
+	S_STORE_BETA(Y8, Y9)
+	S_STORE_BETA(Y10, Y11)
+	S_STORE_BETA(Y12, Y13)
+	S_STORE_BETA(Y14, Y15)
+	VZEROUPPER
+	RET
+
+si_nobeta:
+	S_STORE(Y4, Y5)
+	S_STORE(Y6, Y7)
+	S_STORE(Y8, Y9)
+	S_STORE(Y10, Y11)
+	S_STORE(Y12, Y13)
+	S_STORE(Y14, Y15)
+	VZEROUPPER
+	RET

@@ -38,8 +38,7 @@ func packAWith[T Float](kern *kernel[T], tA bool, m, k int, a []T, lda int) *Pac
 	pa.data = make([]T, pa.mPad*k)
 	d := &job[T]{kern: kern, tA: tA, m: m, k: k, a: a, lda: lda}
 	for pc := 0; pc < k; pc += kern.kc {
-		d.pc, d.kb = pc, min(kern.kc, k-pc)
-		packA(d, pa.data[pc*pa.mPad:], 0, m)
+		packA(d, pa.data[pc*pa.mPad:], pc, min(kern.kc, k-pc), 0, m)
 	}
 	return pa
 }
@@ -91,6 +90,10 @@ func (pa *PackedA[T]) Conv(alpha T, x []T, g *ConvGeom, beta T, c []T, ldc int, 
 	}
 	if ep.empty() {
 		ep = nil
+	}
+	if useShift(g, m) {
+		convShift(pa.kern, pa, m, alpha, nil, 0, x, g, beta, c, ldc, ep)
+		return nil
 	}
 	d := newJob(pa.kern, false, false, m, n, k, alpha, nil, 0, x, 0, beta, c, ldc, ep)
 	d.conv = g
