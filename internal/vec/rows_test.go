@@ -101,7 +101,6 @@ func expErr(x, y float32) string {
 
 func fmtF(v float32) string { return strconv.FormatFloat(float64(v), 'g', -1, 32) }
 
-
 // TestRowsAgainstPortable compares the row loops in use with the
 // portable ones (and Exp with math.Exp) on random and special values of
 // every size class.
