@@ -1,6 +1,9 @@
 // Package vec holds the vector loops of gofx's elementwise kernels:
 // float32 and float64 addition, subtraction, multiplication and division
-// of two slices or of a slice and a scalar, ReLU and clamp.
+// of two slices or of a slice and a scalar, ReLU and clamp, and the
+// max folding of max pooling (MaxFold, MaxFoldArg32/64: one window tap at a
+// time, NaN winning and the earlier of equal values staying, as ATen's
+// loops).
 //
 // On amd64 CPUs with AVX2 the loops are Go assembly (vec_amd64.s), chosen
 // at run time with golang.org/x/sys/cpu; other CPUs, the purego build tag

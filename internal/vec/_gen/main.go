@@ -114,6 +114,7 @@ func main() {
 			fmt.Sprintf("\tVCMP%s $1, Y0, Y15, Y4", p), fmt.Sprintf("\tVBLENDV%s Y4, Y15, Y0, Y0", p), store1}
 		loop("clamp"+t, argsize, setup, b4, b1)
 	}
+	poolLoops()
 	if _, err := os.Stdout.WriteString(strings.Join(out, "\n") + "\n"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
