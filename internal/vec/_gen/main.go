@@ -123,6 +123,7 @@ func main() {
 		loop("clamp"+t, argsize, setup, b4, b1)
 	}
 	rows()
+	poolLoops()
 	if _, err := os.Stdout.WriteString(strings.Join(out, "\n") + "\n"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
