@@ -59,3 +59,25 @@ func BenchmarkMoments(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAddClamp times AddClamp as internal/gemm's epilogue calls it:
+// rows of 32 float32 (one 12×32 tile row) with a bias, a residual and a
+// ReLU clamp, 2^15 rows, with the loops in use and the portable ones, and
+// reports GB/s (12 bytes per element: the row read and written, the
+// residual read).
+func BenchmarkAddClamp(b *testing.B) {
+	const w, rows = 32, 1 << 15
+	d, r := make([]float32, w*rows), make([]float32, w*rows)
+	_, inf := NoClamp[float32]()
+	for _, portable := range []bool{false, true} {
+		b.Run(fmt.Sprintf("portable=%v", portable), func(b *testing.B) {
+			defer SetPortable(portable)()
+			for b.Loop() {
+				for i := 0; i < len(d); i += w {
+					AddClamp(d[i:i+w], r[i:i+w], 0.5, 0, inf)
+				}
+			}
+			b.ReportMetric(12*w*rows*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+		})
+	}
+}

@@ -178,6 +178,9 @@ func FuzzVec(f *testing.F) {
 			a, b := both(n, g)
 			check(name, a, b)
 		}
+		// The epilogue loop, on x as the row and y as the residual.
+		checkAddClamp(t, x32, y32, float32(s), float32(lo), float32(hi))
+		checkAddClamp(t, x64, y64, s, lo, hi)
 		// The row loops: assembly against portable, Exp against math.Exp.
 		checkRows(t, x32, y32, x32, float32(s), float32(lo))
 		f64 := map[string]func([]float64){

@@ -124,6 +124,7 @@ func main() {
 	}
 	rows()
 	poolLoops()
+	epilogueLoops()
 	if _, err := os.Stdout.WriteString(strings.Join(out, "\n") + "\n"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
