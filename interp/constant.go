@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gofx/gofx/kernels"
@@ -22,19 +23,17 @@ import (
 // parameters, buffers and constants their programs only read constant
 // (kernels.MarkConstant), so that a convolution packs such a weight once.
 func ReadOnly(n *node.Node) bool {
-	seen := map[*node.Node]bool{n: true}
-	stack := []*node.Node{n}
-	for len(stack) > 0 {
-		a := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, u := range a.Users() {
-			write, alias := useOf(u, a)
+	// Runs on every ExportedProgram.Run for each state input: the alias
+	// sets are tiny, so a slice is the set.
+	seen := []*node.Node{n}
+	for k := 0; k < len(seen); k++ {
+		for _, u := range seen[k].Users() {
+			write, alias := useOf(u, seen[k])
 			if write {
 				return false
 			}
-			if alias && !seen[u] {
-				seen[u] = true
-				stack = append(stack, u)
+			if alias && !slices.Contains(seen, u) {
+				seen = append(seen, u)
 			}
 		}
 	}
@@ -108,10 +107,15 @@ func argUse(t *ops.Type) (write, alias bool) {
 
 // refers reports whether the argument x mentions n.
 func refers(x node.Arg, n *node.Node) bool {
-	for _, m := range node.Nodes(x) {
-		if m == n {
-			return true
-		}
+	switch v := x.(type) {
+	case *node.Node:
+		return v == n
+	case node.List:
+		return slices.ContainsFunc(v, func(e node.Arg) bool { return refers(e, n) })
+	case node.Tuple:
+		return slices.ContainsFunc(v, func(e node.Arg) bool { return refers(e, n) })
+	case node.Dict, node.Slice:
+		return slices.Contains(node.Nodes(x), n)
 	}
 	return false
 }
