@@ -144,6 +144,17 @@
 // as 2.6 orders them), a tensor a pass made after them in the order the
 // graphs read it.
 //
+// # Constant weights
+//
+// Run declares the parameters, buffers and lifted constants the program
+// only reads (no buffer mutation writes them back, interp.ReadOnly of
+// their placeholders) constant to the kernels (kernels.MarkConstant), so
+// a convolution packs such a weight once for every run. State replaced by
+// new tensors is marked on the next run; writes into the state tensors
+// through operators and nn.LoadState are seen by the kernels' cache; any
+// other write (Tensor.CopyFrom, tensor.Data) must be followed by
+// kernels.Changed (see ExportedProgram.StateDict).
+//
 // # Data-dependent values
 //
 // A value read from tensor data (nn.Value.Item on an integer tensor,

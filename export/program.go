@@ -8,6 +8,7 @@ import (
 	"github.com/gofx/gofx/fx"
 	"github.com/gofx/gofx/graph"
 	"github.com/gofx/gofx/interp"
+	"github.com/gofx/gofx/kernels"
 	"github.com/gofx/gofx/nn"
 	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/shapeprop"
@@ -63,7 +64,12 @@ type stateEntry struct {
 
 // StateDict returns the parameters and buffers, by state name, in the
 // order of their placeholders. The tensors are the exported module's own:
-// Run writes mutated buffers back into them.
+// Run writes mutated buffers back into them. Run declares the ones the
+// program only reads constant (kernels.MarkConstant: a convolution packs
+// such a weight once): to change their elements other than through
+// operators (Tensor.CopyFrom, tensor.Data), call kernels.Changed on them
+// afterwards, or the next run may use the old packed weights
+// (nn.LoadState does so for the tensors it loads into).
 func (ep *ExportedProgram) StateDict() map[string]*tensor.Tensor {
 	out := make(map[string]*tensor.Tensor, len(ep.state))
 	for _, e := range ep.state {
@@ -348,6 +354,7 @@ func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
 			return nil, fmt.Errorf("export: input %s is a %s, which gofx does not run", s.Name, s.Kind)
 		}
 	}
+	ep.markConstants(in)
 	res, err := interp.New(ep.Graph, root).Run(in...)
 	if err != nil {
 		return nil, err
@@ -363,6 +370,7 @@ func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
 			if err := state[o.Target].CopyFrom(outs[i].MustTensor()); err != nil {
 				return nil, fmt.Errorf("export: writing back buffer %s: %w", o.Target, err)
 			}
+			kernels.Changed(state[o.Target])
 		case UserInputMutation:
 			dst := byName[o.Target].Tensor()
 			if dst == nil {
@@ -371,11 +379,41 @@ func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
 			if err := dst.CopyFrom(outs[i].MustTensor()); err != nil {
 				return nil, fmt.Errorf("export: writing back input %s: %w", o.Target, err)
 			}
+			kernels.Changed(dst)
 		case UserOutput, LossOutput:
 			leaves = append(leaves, outs[i])
 		}
 	}
 	return leaves, nil
+}
+
+// markConstants declares constant (kernels.MarkConstant) the parameters,
+// buffers and lifted constants among the graph's inputs in that the
+// program only reads: no buffer mutation writes them back and the graph
+// writes no view of them (interp.ReadOnly). A convolution then packs such
+// a weight once for every run. The marks follow the tensors, so state
+// replaced by new tensors is marked on the next run; writes into the
+// state tensors through operators are seen by the cache, and other writes
+// must be announced with kernels.Changed (see StateDict).
+func (ep *ExportedProgram) markConstants(in []nn.Value) {
+	mutated := map[string]bool{}
+	for _, o := range ep.Signature.Outputs {
+		if o.Kind == BufferMutation {
+			mutated[o.Target] = true
+		}
+	}
+	phs := ep.Graph.Placeholders()
+	if len(phs) != len(ep.Signature.Inputs) || len(in) != len(phs) {
+		return
+	}
+	for i, s := range ep.Signature.Inputs {
+		switch s.Kind {
+		case Parameter, Buffer, ConstantTensor:
+			if t := in[i].Tensor(); t != nil && !mutated[s.Target] && interp.ReadOnly(phs[i]) {
+				kernels.MarkConstant(t)
+			}
+		}
+	}
 }
 
 // module is a plain module: the root of interpreters and of Module.

@@ -27,6 +27,17 @@
 // default ([ReuseAuto]) runs with overridden steps, which may keep the
 // values they see, do not recycle.
 //
+// # Constant weights
+//
+// A get_attr tensor the graph only reads ([ReadOnly]: no operator writes
+// it or a view of it, nothing else is handed it) is declared constant to
+// the kernels when a run with the default steps fetches it
+// (kernels.MarkConstant), so that a convolution packs such a weight once
+// for all runs instead of per call. Writes through operators (an in-place
+// add_ on the parameter, from anywhere) and nn.LoadState are seen by the
+// kernels' cache; a write that bypasses both (Tensor.CopyFrom,
+// tensor.Data) must be followed by kernels.Changed.
+//
 // # Higher-order operators
 //
 // A get_attr node that names a submodule gives the module as a value

@@ -114,6 +114,9 @@ func (in *Interpreter) RunWithEnv(env map[*node.Node]nn.Value, inputs ...nn.Valu
 				return nn.None, wrapNodeError(p.n, err)
 			}
 			in.set(i, v)
+			if p.constant && in.Steps == nil {
+				markConstant(v)
+			}
 			if p.op == node.Output {
 				in.bufs.pin(v)
 			} else if in.bufs.on {

@@ -20,6 +20,9 @@ type nodePlan struct {
 	free   []int32 // positions whose last use is this node
 	err    error   // an argument that cannot be converted, reported when the node runs
 	pin    uint8   // whether the value is pinned (see pinPlan): 0 unknown, 1 yes, 2 no
+	// constant is true for a get_attr node the graph only reads
+	// (ReadOnly): its tensor is declared constant when fetched.
+	constant bool
 }
 
 // argKind says how an argument is made at run time.
@@ -64,6 +67,9 @@ func (in *Interpreter) plan() {
 			p.fn = n.Function()
 		} else {
 			p.path = n.Target().String()
+		}
+		if p.op == node.GetAttr {
+			p.constant = ReadOnly(n)
 		}
 		if k := n.NumArgs(); k > 0 {
 			p.args = make([]argPlan, k)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	fastgemm "github.com/gofx/gofx/internal/gemm"
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -717,26 +718,31 @@ func epOf[T float32 | float64](ep convEp) *outEp[T] {
 }
 
 // apply applies e to row, the output elements starting at index off of
-// the whole output.
+// the whole output: the residual and the clamp in one pass of
+// vec.AddClamp, the row loop of internal/gemm's epilogue too. Integer
+// convolutions have no epilogue (epOf is for floats only).
 func (e *outEp[T]) apply(row []T, off int) {
+	var res []T
 	if e.res != nil {
-		r := e.res[off : off+len(row)]
-		for j := range row {
-			row[j] += r[j]
-		}
+		res = e.res[off : off+len(row)]
 	}
-	if e.clamp {
-		lo, hi := e.lo, e.hi
-		for j, v := range row {
-			if v < lo {
-				v = lo
-			}
-			if v > hi {
-				v = hi
-			}
-			row[j] = v
-		}
+	switch d := any(row).(type) {
+	case []float32:
+		addClampRow(d, any(res).([]float32), e.clamp, any(e.lo).(float32), any(e.hi).(float32))
+	case []float64:
+		addClampRow(d, any(res).([]float64), e.clamp, any(e.lo).(float64), any(e.hi).(float64))
+	default:
+		panic("kernels: an epilogue on an integer convolution")
 	}
+}
+
+// addClampRow adds res (nil for none) to row and clamps it to [lo, hi]
+// when clamp is set.
+func addClampRow[F vec.Float](row, res []F, clamp bool, lo, hi F) {
+	if !clamp {
+		lo, hi = vec.NoClamp[F]()
+	}
+	vec.AddClamp(row, res, vec.NoBias[F](), lo, hi)
 }
 
 // gemmEp returns internal/gemm's epilogue for one (batch, group) item

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gofx/gofx/internal/optest"
+	"github.com/gofx/gofx/kernels"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -395,8 +396,10 @@ func TestConvDifferential(t *testing.T) {
 
 // FuzzConv compares aten::convolution (float64 and float32) with a direct
 // loop on generated 2-d shapes: groups, depthwise (one input channel per
-// group), strides, padding, dilation, transposed. A shape the convolution
-// rejects must give an error, not a panic.
+// group), strides, padding, dilation, transposed; and so the fused
+// gofx::convolution_add_relu, and a float32 weight marked constant with
+// the unmarked result. A shape the convolution rejects must give an
+// error, not a panic.
 func FuzzConv(f *testing.F) {
 	f.Add(uint64(1), uint8(3), uint8(1), uint8(4), uint8(1), uint8(9), uint8(7), uint8(3), uint8(1), uint8(1), uint8(1), false)
 	f.Add(uint64(2), uint8(1), uint8(1), uint8(1), uint8(8), uint8(12), uint8(11), uint8(5), uint8(2), uint8(2), uint8(1), false)
@@ -437,5 +440,35 @@ func FuzzConv(f *testing.F) {
 		out32, err := o.Call(args(tensor.Float32), nil)
 		require.NoError(t, err)
 		requireClose(t, tensor.Must(tensor.FromFloat64s(tensor.Float32, ref, nb, cout, oh, ow)), out32[0].(*tensor.Tensor), 1e-4)
+
+		// The fused residual add and ReLU (the epilogue's vec.AddClamp on
+		// the GEMM, depthwise and transposed paths) against the loop's.
+		other := randn(tensor.Float64, seed+2, nb, cout, oh, ow)
+		want := other.Float64s()
+		for i, v := range ref {
+			want[i] = max(v+want[i], 0)
+		}
+		fused, ok := ops.Global().Lookup("gofx::convolution_add_relu")
+		require.True(t, ok)
+		for _, c := range []struct {
+			dt  tensor.DType
+			tol float64
+		}{{tensor.Float64, 1e-10}, {tensor.Float32, 1e-4}} {
+			got, err := fused.Call(append(args(c.dt), other.To(c.dt)), nil)
+			require.NoError(t, err)
+			requireClose(t, tensor.Must(tensor.FromFloat64s(c.dt, want, nb, cout, oh, ow)), got[0].(*tensor.Tensor), c.tol)
+		}
+
+		// A weight marked constant (packed once) gives the same result.
+		w32 := wt.To(tensor.Float32)
+		kernels.MarkConstant(w32)
+		defer kernels.Unmark(w32)
+		a := args(tensor.Float32)
+		a[1] = w32
+		for range 2 {
+			got, err := o.Call(a, nil)
+			require.NoError(t, err)
+			requireClose(t, out32[0].(*tensor.Tensor), got[0].(*tensor.Tensor), 1e-6)
+		}
 	})
 }

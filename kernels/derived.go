@@ -138,7 +138,7 @@ func registerGeneric(reg *ops.Registry) {
 		}
 		rule := ruleOf(o)
 		k := generic(fn, rule)
-		o.SetKernel(k)
+		o.SetKernel(guardWrites(o, k))
 		if fn.HasMeta() {
 			o.SetMeta(k)
 		}
@@ -847,7 +847,7 @@ func registerOuts(reg *ops.Registry) {
 			msg:      outMessages[s.Name],
 		}
 		k := outKernel(fn, len(in), outs, rule)
-		o.SetKernel(k)
+		o.SetKernel(guardWrites(o, k))
 		if fn.HasMeta() {
 			o.SetMeta(k)
 		}
@@ -1020,7 +1020,7 @@ func registerListOut(reg *ops.Registry, o *ops.Operator) bool {
 		return true
 	}
 	k := listOutKernel(fn, len(in), last.Name, resizeListOut[s.Name])
-	o.SetKernel(k)
+	o.SetKernel(guardWrites(o, k))
 	if fn.HasMeta() {
 		o.SetMeta(k)
 	}

@@ -130,7 +130,7 @@ func register(name string, kernel, meta ops.Kernel) {
 		panic(fmt.Sprintf("kernels: %s registered twice", name))
 	}
 	origins[o] = origin{file: registering}
-	o.SetKernel(kernel)
+	o.SetKernel(guardWrites(o, kernel))
 	if meta != nil {
 		o.SetMeta(meta)
 	}

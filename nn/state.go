@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gofx/gofx/kernels"
 	"github.com/gofx/gofx/torchio"
 )
 
@@ -179,6 +180,8 @@ func LoadState(m Module, sd *torchio.StateDict, opts LoadOptions) (IncompatibleK
 		if err := tg.s.t.CopyFrom(t); err != nil {
 			return keys, fmt.Errorf("nn.LoadState: %s: %w", tg.name, err)
 		}
+		// A program may have declared the tensor constant (packed once).
+		kernels.Changed(tg.s.t)
 	}
 	return keys, nil
 }

@@ -67,7 +67,9 @@
 // GemmEpilogue applies a bias per row or per column, a residual add and a
 // clamp (ReLU, ReLU6) to each tile of c right after its last K block is
 // stored, while the tile is in L1, for fused convolution and linear
-// layers. The epilogue is Go code run after the micro-kernel; the
+// layers. The epilogue runs after the micro-kernel, a row of the tile at
+// a time through internal/vec's AddClamp (AVX2: bias, residual and clamp
+// in one pass; kernels' convolution epilogue uses the same row loop); the
 // assembly kernels do not apply it in their registers yet.
 //
 // The result of a product may differ from a naive loop's in the last

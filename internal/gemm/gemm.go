@@ -3,6 +3,8 @@ package gemm
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/gofx/gofx/internal/vec"
 )
 
 // Float is the element type of a product: float32 or float64.
@@ -165,42 +167,40 @@ func checkC[T Float](m, n int, c []T, ldc int, ep *Epilogue[T], ins ...operand[T
 }
 
 // applyEpilogue applies ep to the rows×cols block of c at (i0, j0), whose
-// first element is c[0] (leading dimension ldc).
+// first element is c[0] (leading dimension ldc): a row at a time, the
+// row bias, residual and clamp in one vector pass (vec.AddClamp, the row
+// loop kernels' convolution epilogue shares), a column bias before it.
 func applyEpilogue[T Float](ep *Epilogue[T], c []T, ldc, i0, j0, rows, cols int) {
+	lo, hi := vec.NoClamp[T]()
+	if ep.Clamp {
+		lo, hi = ep.Min, ep.Max
+	}
+	nobias := vec.NoBias[T]()
+	rest := ep.RowBias != nil || ep.Residual != nil || ep.Clamp
 	for i := range rows {
 		row := c[i*ldc : i*ldc+cols]
-		var rb T
+		s := nobias
 		if ep.RowBias != nil {
-			rb = ep.RowBias[i0+i]
+			s = ep.RowBias[i0+i]
 		}
 		if ep.ColBias != nil {
 			cb := ep.ColBias[j0 : j0+cols]
-			for j := range row {
-				row[j] += rb + cb[j]
-			}
-		} else if ep.RowBias != nil {
-			for j := range row {
-				row[j] += rb
+			if ep.RowBias != nil {
+				for j := range row {
+					row[j] += s + cb[j]
+				}
+				s = nobias
+			} else {
+				vec.Binary(vec.Add, row, row, cb)
 			}
 		}
+		if !rest {
+			continue
+		}
+		var r []T
 		if ep.Residual != nil {
-			r := ep.Residual[(i0+i)*ep.LdResidual+j0:]
-			r = r[:cols]
-			for j := range row {
-				row[j] += r[j]
-			}
+			r = ep.Residual[(i0+i)*ep.LdResidual+j0:][:cols]
 		}
-		if ep.Clamp {
-			lo, hi := ep.Min, ep.Max
-			for j, v := range row {
-				if v < lo {
-					v = lo
-				}
-				if v > hi {
-					v = hi
-				}
-				row[j] = v
-			}
-		}
+		vec.AddClamp(row, r, s, lo, hi)
 	}
 }

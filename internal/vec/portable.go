@@ -1,5 +1,7 @@
 package vec
 
+import "math"
+
 // The portable loops: plain Go, one switch per call (not per element).
 // Every CPU runs them for the tails of the assembly loops, and the purego
 // build and CPUs without AVX2 for everything.
@@ -92,3 +94,111 @@ func clampGo[T Float](dst, x []T, lo, hi T) {
 		dst[i] = v
 	}
 }
+
+// The portable row loops of rows.go, in the assembly's order.
+
+// sumGo is sumF32: len(x) a multiple of 16.
+func sumGo(x []float32) float64 {
+	var acc [16]float64
+	for i := 0; i < len(x); i += 16 {
+		for l, v := range x[i : i+16] {
+			acc[l] += float64(v)
+		}
+	}
+	return combine16(&acc)
+}
+
+// sqDevGo is sqDevF32: len(x) a multiple of 16.
+func sqDevGo(x []float32, mean float64) float64 {
+	var acc [16]float64
+	for i := 0; i < len(x); i += 16 {
+		for l, v := range x[i : i+16] {
+			d := float64(v) - mean
+			acc[l] = fma(d, d, acc[l])
+		}
+	}
+	return combine16(&acc)
+}
+
+// combine16 adds the sixteen partial sums as the assembly does: four
+// accumulators of four lanes, (a0+a1)+(a2+a3), then (l0+l2)+(l1+l3).
+func combine16(acc *[16]float64) float64 {
+	var c [4]float64
+	for l := range 4 {
+		c[l] = (acc[l] + acc[4+l]) + (acc[8+l] + acc[12+l])
+	}
+	return (c[0] + c[2]) + (c[1] + c[3])
+}
+
+func extremeGo(x []float32, m float32, greater bool) float32 {
+	if m != m {
+		return m
+	}
+	for _, v := range x {
+		switch {
+		case v != v:
+			return v
+		case greater && v > m, !greater && v < m:
+			m = v
+		}
+	}
+	return m
+}
+
+func scaleShiftGo(dst, x []float32, s, t float32) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] = float32(v*s) + t
+	}
+}
+
+func affineGo(dst, x, w, b []float32, s, t float32) {
+	x, w, b = x[:len(dst)], w[:len(dst)], b[:len(dst)]
+	for i, v := range x {
+		dst[i] = float32(float32(float32(v*s)+t)*w[i]) + b[i]
+	}
+}
+
+// The constants of exp32 (and of the assembly's expc<>).
+const (
+	expHi    = 89
+	expLo    = -104
+	expLog2e = 1.44269504088896341
+	expC1    = 0.693359375
+	expC2    = -2.12194440e-4
+	expP0    = 1.9875691500e-4
+	expP1    = 1.3981999507e-3
+	expP2    = 8.3334519073e-3
+	expP3    = 4.1665795894e-2
+	expP4    = 1.6666665459e-1
+	expP5    = 5.0000001201e-1
+)
+
+// exp32 is e^x with the assembly's steps (expSteps in _gen): Cephes'
+// expf, every operation rounded to float32.
+func exp32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	a := min(x, expHi)
+	a = max(a, expLo)
+	nf := float32(math.RoundToEven(float64(float32(a * expLog2e))))
+	a -= float32(nf * expC1)
+	a -= float32(nf * expC2)
+	z := float32(a * a)
+	d := float32(a*expP0) + expP1
+	d = float32(d*a) + expP2
+	d = float32(d*a) + expP3
+	d = float32(d*a) + expP4
+	d = float32(d*a) + expP5
+	d = float32(d*z) + a
+	d += 1
+	n := int32(nf)
+	n1 := n >> 1
+	d *= math.Float32frombits(uint32(n1+127) << 23)
+	d *= math.Float32frombits(uint32(n-n1+127) << 23)
+	return d
+}
+
+// fma is math.FMA: one rounding, as the assembly's VFMADD231PD.
+func fma(x, y, z float64) float64 { return math.FMA(x, y, z) }

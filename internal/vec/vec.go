@@ -31,6 +31,17 @@ type asmLoops struct {
 	relu64  func(dst, x *float64, n int)
 	clamp32 func(dst, x *float32, n int, lo, hi float32)
 	clamp64 func(dst, x *float64, n int, lo, hi float64)
+	rows32  *rowLoops // nil: the portable row loops
+}
+
+// rowLoops are the float32 row loops of rows.go in assembly.
+type rowLoops struct {
+	sum        func(x *float32, n int) float64
+	sqDev      func(x *float32, n int, mean float64) float64
+	max, min   func(x *float32, n int) float32
+	scaleShift func(dst, x *float32, n int, s, t float32)
+	affine     func(dst, x, w, b *float32, n int, s, t float32)
+	exp        func(dst, x *float32, n int)
 }
 
 var (

@@ -94,6 +94,30 @@ func reluF64(dst, x *float64, n int)
 //go:noescape
 func clampF64(dst, x *float64, n int, lo, hi float64)
 
+// The float32 row loops of rows.go (n a multiple of 16 for sumF32 and
+// sqDevF32, of 8 and at least 8 for the others).
+
+//go:noescape
+func sumF32(x *float32, n int) float64
+
+//go:noescape
+func sqDevF32(x *float32, n int, mean float64) float64
+
+//go:noescape
+func maxF32(x *float32, n int) float32
+
+//go:noescape
+func minF32(x *float32, n int) float32
+
+//go:noescape
+func scaleShiftF32(dst, x *float32, n int, s, t float32)
+
+//go:noescape
+func affineF32(dst, x, w, b *float32, n int, s, t float32)
+
+//go:noescape
+func expF32(dst, x *float32, n int)
+
 func init() {
 	if cpu.X86.HasAVX2 {
 		detected = &asmLoops{
@@ -107,6 +131,17 @@ func init() {
 			relu64:  reluF64,
 			clamp32: clampF32,
 			clamp64: clampF64,
+		}
+		if cpu.X86.HasFMA {
+			detected.rows32 = &rowLoops{
+				sum:        sumF32,
+				sqDev:      sqDevF32,
+				max:        maxF32,
+				min:        minF32,
+				scaleShift: scaleShiftF32,
+				affine:     affineF32,
+				exp:        expF32,
+			}
 		}
 	}
 	asm = pick()

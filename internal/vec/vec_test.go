@@ -134,7 +134,9 @@ func TestInPlace(t *testing.T) {
 }
 
 // FuzzVec compares the loops in use with the portable ones on fuzzed
-// float32 and float64 data, sizes and scalars.
+// float32 and float64 data, sizes and scalars, the row loops (Sum,
+// SqDev, Max, Min, ScaleShift, Affine, Exp) included, and Exp with
+// math.Exp.
 func FuzzVec(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}, uint8(0), 1.5, -1.0, 6.0)
 	f.Add(make([]byte, 200), uint8(3), math.NaN(), 0.0, 0.0)
@@ -176,6 +178,11 @@ func FuzzVec(f *testing.F) {
 			a, b := both(n, g)
 			check(name, a, b)
 		}
+		// The epilogue loop, on x as the row and y as the residual.
+		checkAddClamp(t, x32, y32, float32(s), float32(lo), float32(hi))
+		checkAddClamp(t, x64, y64, s, lo, hi)
+		// The row loops: assembly against portable, Exp against math.Exp.
+		checkRows(t, x32, y32, x32, float32(s), float32(lo))
 		f64 := map[string]func([]float64){
 			"Binary64":       func(d []float64) { Binary(o, d, x64, y64) },
 			"BinaryScalar64": func(d []float64) { BinaryScalar(o, d, x64, s) },

@@ -20,13 +20,21 @@ func emit(lines ...string) { out = append(out, lines...) }
 // loop emits one function: setup loads the arguments (n scaled to bytes in
 // CX), body4 handles 128 bytes at AX, body1 32 bytes.
 func loop(name, argsize string, setup, body4, body1 []string) {
+	loopFinish(name, argsize, setup, body4, body1, nil)
+}
+
+// loopFinish is loop with the lines of finish run after the loop, before
+// the return (a reduction's combining and result).
+func loopFinish(name, argsize string, setup, body4, body1, finish []string) {
 	emit("// func "+name, fmt.Sprintf("TEXT ·%s(SB), NOSPLIT, $%s", name, argsize))
 	emit(setup...)
 	emit("\tXORQ AX, AX", "loop4:", "\tMOVQ CX, BX", "\tSUBQ AX, BX", "\tCMPQ BX, $128", "\tJLT  loop1")
 	emit(body4...)
 	emit("\tADDQ $128, AX", "\tJMP  loop4", "loop1:", "\tCMPQ AX, CX", "\tJGE  done")
 	emit(body1...)
-	emit("\tADDQ $32, AX", "\tJMP  loop1", "done:", "\tVZEROUPPER", "\tRET", "")
+	emit("\tADDQ $32, AX", "\tJMP  loop1", "done:")
+	emit(finish...)
+	emit("\tVZEROUPPER", "\tRET", "")
 }
 
 // each returns f(r) for the four registers of a step.
@@ -114,6 +122,9 @@ func main() {
 			fmt.Sprintf("\tVCMP%s $1, Y0, Y15, Y4", p), fmt.Sprintf("\tVBLENDV%s Y4, Y15, Y0, Y0", p), store1}
 		loop("clamp"+t, argsize, setup, b4, b1)
 	}
+	rows()
+	poolLoops()
+	epilogueLoops()
 	if _, err := os.Stdout.WriteString(strings.Join(out, "\n") + "\n"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -1,0 +1,192 @@
+package vec
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// sameScalar reports whether a and b are the same bit for bit, any NaN
+// matching any NaN.
+func sameScalar[T Float](a, b T) bool { return same([]T{a}, []T{b}) }
+
+// bothScalar calls f with the loops in use and with the portable ones.
+func bothScalar[T Float](f func() T) (fast, slow T) {
+	fast = f()
+	defer SetPortable(true)()
+	return fast, f()
+}
+
+// checkRows compares the row loops in use with the portable ones on x,
+// w and b (of one length), and Exp with math.Exp.
+func checkRows(t *testing.T, x, w, b []float32, s, sh float32) {
+	t.Helper()
+	n := len(x)
+	maps := map[string]func([]float32){
+		"Exp":        func(d []float32) { Exp(d, x) },
+		"ScaleShift": func(d []float32) { ScaleShift(d, x, s, sh) },
+		"Affine":     func(d []float32) { Affine(d, x, w, b, s, sh) },
+	}
+	for name, f := range maps {
+		if fast, slow := both(n, f); !same(fast, slow) {
+			t.Errorf("%s n=%d s=%v t=%v: assembly %v, portable %v (x %v)", name, n, s, sh, fast, slow, x)
+		}
+	}
+	sums := map[string]func() float64{
+		"Sum":   func() float64 { return Sum(x) },
+		"SqDev": func() float64 { return SqDev(x, float64(s)) },
+	}
+	for name, f := range sums {
+		if fast, slow := bothScalar(f); !sameScalar(fast, slow) {
+			t.Errorf("%s n=%d: assembly %v, portable %v", name, n, fast, slow)
+		}
+	}
+	if n > 0 {
+		for name, f := range map[string]func() float32{"Max": func() float32 { return Max(x) }, "Min": func() float32 { return Min(x) }} {
+			fast, slow := bothScalar(f)
+			if fast != slow && !(fast != fast && slow != slow) {
+				t.Errorf("%s n=%d: assembly %v, portable %v", name, n, fast, slow)
+			}
+			want := x[0]
+			for _, v := range x {
+				if v != v {
+					want = v
+					break
+				}
+				if (name == "Max" && v > want) || (name == "Min" && v < want) {
+					want = v
+				}
+			}
+			if fast != want && !(fast != fast && want != want) {
+				t.Errorf("%s n=%d = %v, want %v", name, n, fast, want)
+			}
+		}
+	}
+	got := make([]float32, n)
+	Exp(got, x)
+	for i, v := range x {
+		if err := expErr(v, got[i]); err != "" {
+			t.Errorf("Exp(%v) = %v: %s", v, got[i], err)
+		}
+	}
+}
+
+// expErr says how y misses e^x by more than 2 ulp (or, for a subnormal
+// e^x, more than one subnormal spacing); "" when it does not.
+func expErr(x, y float32) string {
+	want := math.Exp(float64(x))
+	switch {
+	case math.IsNaN(float64(x)):
+		if y == y {
+			return "want NaN"
+		}
+		return ""
+	case float32(want) == y:
+		return ""
+	case math.IsInf(float64(float32(want)), 1) || math.IsInf(float64(y), 0) || y != y:
+		return "want " + fmtF(float32(want))
+	}
+	spacing := math.Abs(float64(math.Nextafter32(float32(want), float32(math.Inf(1)))) - float64(float32(want)))
+	if float32(want) < 1.1754944e-38 {
+		spacing = math.Float64frombits(0x36a0000000000000) // 2^-149
+		if math.Abs(float64(y)-want) <= spacing {
+			return ""
+		}
+	} else if math.Abs(float64(y)-want) <= 2*spacing {
+		return ""
+	}
+	return "want " + fmtF(float32(want))
+}
+
+func fmtF(v float32) string { return strconv.FormatFloat(float64(v), 'g', -1, 32) }
+
+// TestRowsAgainstPortable compares the row loops in use with the
+// portable ones (and Exp with math.Exp) on random and special values of
+// every size class.
+func TestRowsAgainstPortable(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range append(sizes, 47, 48, 257) {
+		x, w, b := fill[float32](r, n), fill[float32](r, n), fill[float32](r, n)
+		checkRows(t, x, w, b, float32(r.NormFloat64()), float32(r.NormFloat64()))
+		for i := range x {
+			x[i] = float32(r.Float64()*200 - 110) // exp's whole range
+		}
+		checkRows(t, x, w, b, 0.5, -1)
+	}
+}
+
+// TestExpRange checks Exp against math.Exp on a sweep of float32 values
+// across its range and at its edges, with both loops.
+func TestExpRange(t *testing.T) {
+	var x []float32
+	for v := float32(-105); v < 90; v += 0.0007 {
+		x = append(x, v)
+	}
+	edges := []float32{88.72283, 88.72284, 88.7229, -87.33654, -87.3366, -103.97, -103.98, -103.28, 0, float32(math.Copysign(0, -1)),
+		1e-30, -1e-30, 1e-45, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.MaxFloat32, -math.MaxFloat32}
+	x = append(x, edges...)
+	for _, portable := range []bool{false, true} {
+		restore := SetPortable(portable)
+		got := make([]float32, len(x))
+		Exp(got, x)
+		bad := 0
+		for i, v := range x {
+			if err := expErr(v, got[i]); err != "" {
+				if bad++; bad < 10 {
+					t.Errorf("portable=%v: Exp(%v) = %v, %s", portable, v, got[i], err)
+				}
+			}
+		}
+		restore()
+	}
+}
+
+// TestRowValues checks the row loops against values worked out by hand.
+func TestRowValues(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	for _, portable := range []bool{false, true} {
+		restore := SetPortable(portable)
+		x := []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}
+		if m, v := Moments(x); m != 9.5 || v != 26.916666666666668 {
+			t.Errorf("portable=%v: Moments(1..18) = %v, %v, want 9.5, 26.9166…", portable, m, v)
+		}
+		if got := Max(x); got != 18 {
+			t.Errorf("portable=%v: Max(1..18) = %v", portable, got)
+		}
+		if got := Min(x); got != 1 {
+			t.Errorf("portable=%v: Min(1..18) = %v", portable, got)
+		}
+		for _, i := range []int{0, 5, 17} {
+			y := append([]float32(nil), x...)
+			y[i] = nan
+			if got := Max(y); got == got {
+				t.Errorf("portable=%v: Max with NaN at %d = %v, want NaN", portable, i, got)
+			}
+			if got := Min(y); got == got {
+				t.Errorf("portable=%v: Min with NaN at %d = %v, want NaN", portable, i, got)
+			}
+		}
+		y := append([]float32(nil), x...)
+		y[3], y[12] = inf, -inf
+		if Max(y) != inf || Min(y) != -inf {
+			t.Errorf("portable=%v: Max/Min with ±Inf = %v, %v", portable, Max(y), Min(y))
+		}
+		got := make([]float32, 9)
+		e := []float32{0, 1, -1, inf, -inf, nan, 100, -200, 2}
+		Exp(got, e)
+		want := []float32{1, 2.7182817, 0.36787945, inf, 0, nan, inf, 0, 7.389056}
+		if !same(got, want) {
+			t.Errorf("portable=%v: Exp(%v) = %v, want %v", portable, e, got, want)
+		}
+		ScaleShift(got, x[:9], 2, -1)
+		if want := []float32{1, 3, 5, 7, 9, 11, 13, 15, 17}; !same(got, want) {
+			t.Errorf("portable=%v: ScaleShift = %v, want %v", portable, got, want)
+		}
+		Affine(got, x[:9], x[:9], x[:9], 2, -1)
+		if want := []float32{2, 8, 18, 32, 50, 72, 98, 128, 162}; !same(got, want) {
+			t.Errorf("portable=%v: Affine = %v, want %v", portable, got, want)
+		}
+		restore()
+	}
+}
