@@ -18,26 +18,37 @@ var poolAsm *poolLoops
 // i < len(dst): one step of a window maximum taken in window order as
 // ATen's max pooling loops do (a NaN wins and a later NaN replaces an
 // earlier one; among equal values, signed zeros included, the earlier
-// stays). x must hold at least len(dst) elements and must not overlap dst.
+// stays). x must hold at least len(dst) elements and must not overlap dst
+// (the assembly handles a tail by folding the last whole vector again,
+// which changes nothing where it was already folded).
 func MaxFold[T Float](dst, x []T) {
 	n := len(dst)
 	if n == 0 {
 		return
 	}
 	x = x[:n]
-	k := 0
 	if a := poolAsm; a != nil && asm != nil {
-		k = vecLen[T](n)
-		if k > 0 {
+		if k := vecLen[T](n); k > 0 {
+			// The fold is idempotent, so the tail is the last whole
+			// vector, overlapping the others.
 			switch d := any(dst).(type) {
 			case []float32:
-				a.fold32(&d[0], &any(x).([]float32)[0], k)
+				xs := any(x).([]float32)
+				a.fold32(&d[0], &xs[0], k)
+				if k < n {
+					a.fold32(&d[n-8], &xs[n-8], 8)
+				}
 			case []float64:
-				a.fold64(&d[0], &any(x).([]float64)[0], k)
+				xs := any(x).([]float64)
+				a.fold64(&d[0], &xs[0], k)
+				if k < n {
+					a.fold64(&d[n-4], &xs[n-4], 4)
+				}
 			}
+			return
 		}
 	}
-	maxFoldGo(dst[k:], x[k:])
+	maxFoldGo(dst, x)
 }
 
 // MaxFoldArg32 is MaxFold that also sets arg[i] = tap where dst[i]
@@ -49,13 +60,16 @@ func MaxFoldArg32(dst []float32, arg []int32, x []float32, tap int32) {
 		return
 	}
 	x, arg = x[:n], arg[:n]
-	k := 0
 	if a := poolAsm; a != nil && asm != nil {
-		if k = n &^ 7; k > 0 {
+		if k := n &^ 7; k > 0 {
 			a.foldArg32(&dst[0], &arg[0], &x[0], k, tap)
+			if k < n { // idempotent: the last vector again
+				a.foldArg32(&dst[n-8], &arg[n-8], &x[n-8], 8, tap)
+			}
+			return
 		}
 	}
-	maxFoldArgGo(dst[k:], arg[k:], x[k:], tap)
+	maxFoldArgGo(dst, arg, x, tap)
 }
 
 // MaxFoldArg64 is MaxFoldArg32 for float64 values and int64 taps.
@@ -65,13 +79,16 @@ func MaxFoldArg64(dst []float64, arg []int64, x []float64, tap int64) {
 		return
 	}
 	x, arg = x[:n], arg[:n]
-	k := 0
 	if a := poolAsm; a != nil && asm != nil {
-		if k = n &^ 3; k > 0 {
+		if k := n &^ 3; k > 0 {
 			a.foldArg64(&dst[0], &arg[0], &x[0], k, tap)
+			if k < n { // idempotent: the last vector again
+				a.foldArg64(&dst[n-4], &arg[n-4], &x[n-4], 4, tap)
+			}
+			return
 		}
 	}
-	maxFoldArgGo(dst[k:], arg[k:], x[k:], tap)
+	maxFoldArgGo(dst, arg, x, tap)
 }
 
 func maxFoldGo[T Float](dst, x []T) {
