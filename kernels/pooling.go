@@ -552,6 +552,16 @@ func adaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 	}
 	n := xs[nd-2] * xs[nd-1]
 	planes := product(xs[:nd-2])
+	switch dt {
+	case tensor.Float32:
+		out := tensor.EmptyUninit(dt, shape...)
+		globalAvg(tensor.Values[float32](x), tensor.Data[float32](out), n)
+		return one(out), nil
+	case tensor.Float64:
+		out := tensor.EmptyUninit(dt, shape...)
+		globalAvg(tensor.Values[float64](x), tensor.Data[float64](out), n)
+		return one(out), nil
+	}
 	vals := x.Float64s()
 	res := make([]float64, planes)
 	for pl := range res {
@@ -562,6 +572,23 @@ func adaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 		res[pl] = s / float64(n)
 	}
 	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
+}
+
+// globalAvg sets out[p] to the mean of x's plane p of n elements as
+// mean.dim computes it (the float64 sum rounded to the element type, then
+// divided): float32 sums in four interleaved float64 sums (sum4),
+// float64 with compensation (sumF64).
+func globalAvg[T float32 | float64](x, out []T, n int) {
+	parallel(len(out), len(x), func(lo, hi int) {
+		for pl := lo; pl < hi; pl++ {
+			row := x[pl*n : (pl+1)*n]
+			if r, ok := any(row).([]float64); ok {
+				out[pl] = T(sumF64(r) / float64(n))
+			} else {
+				out[pl] = T(float64(T(sum4(row))) / float64(n))
+			}
+		}
+	})
 }
 
 // adaptiveAvgPool2dCore is aten::_adaptive_avg_pool2d: output cell
@@ -600,11 +627,11 @@ func adaptiveAvgPool2dCore(c *ops.Call) ([]any, error) {
 	}
 	p := &pool{planes: product(xs[:nd-2]), inH: xs[nd-2], inW: xs[nd-1], outH: oh, outW: ow}
 	if dt == tensor.Float64 {
-		out := tensor.Empty(dt, shape...)
+		out := tensor.EmptyUninit(dt, shape...)
 		adaptiveRun(p, tensor.Values[float64](x), tensor.Data[float64](out))
 		return one(out), nil
 	}
-	out := tensor.Empty(tensor.Float32, shape...)
+	out := tensor.EmptyUninit(tensor.Float32, shape...)
 	adaptiveRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out))
 	return one(to(out, dt)), nil
 }
@@ -621,25 +648,39 @@ func adaptiveEnd(a, b, c int) int {
 	return int(math.Ceil(float64(float32((a+1)*c) / float32(b))))
 }
 
-// adaptiveRun is adaptive average pooling over every plane of x.
+// adaptiveWindows returns the adaptive windows [start, end) of every
+// output index along a dimension of in elements pooled to out.
+func adaptiveWindows(out, in int) (start, end []int) {
+	start, end = make([]int, out), make([]int, out)
+	for o := range out {
+		start[o], end[o] = adaptiveStart(o, out, in), adaptiveEnd(o, out, in)
+	}
+	return start, end
+}
+
+// adaptiveRun is adaptive average pooling over every plane of x: each
+// window summed row by row in T from zero and divided by its height, then
+// its width.
 func adaptiveRun[T float32 | float64](p *pool, x, out []T) {
 	lin, lout := p.inH*p.inW, p.outH*p.outW
+	hs, he := adaptiveWindows(p.outH, p.inH)
+	ws, we := adaptiveWindows(p.outW, p.inW)
 	parallel(p.planes, p.planes*lin, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*lin : (pl+1)*lin]
-			o := pl * lout
+			dst := out[pl*lout : (pl+1)*lout]
 			for oh := range p.outH {
-				h0, h1 := adaptiveStart(oh, p.outH, p.inH), adaptiveEnd(oh, p.outH, p.inH)
-				for ow := range p.outW {
-					w0, w1 := adaptiveStart(ow, p.outW, p.inW), adaptiveEnd(ow, p.outW, p.inW)
+				h0, h1 := hs[oh], he[oh]
+				row := dst[oh*p.outW : (oh+1)*p.outW]
+				for ow := range row {
+					w0, w1 := ws[ow], we[ow]
 					var sum T
 					for ih := h0; ih < h1; ih++ {
 						for _, v := range src[ih*p.inW+w0 : ih*p.inW+w1] {
 							sum += v
 						}
 					}
-					out[o] = sum / T(h1-h0) / T(w1-w0)
-					o++
+					row[ow] = sum / T(h1-h0) / T(w1-w0)
 				}
 			}
 		}

@@ -405,3 +405,71 @@ func TestUpsampleNearestRows(t *testing.T) {
 		}
 	}
 }
+
+// adaptiveBounds is ATen's start_index and end_index (float32 division).
+func adaptiveBounds(o, out, in int) (int, int) {
+	return int(math.Floor(float64(float32(o*in) / float32(out)))), int(math.Ceil(float64(float32((o+1)*in) / float32(out))))
+}
+
+func TestAdaptivePool2dDifferential(t *testing.T) {
+	r := mrand.New(mrand.NewPCG(17, 8))
+	for range 200 {
+		checkAdaptive[float32](t, r)
+		checkAdaptive[float64](t, r)
+	}
+}
+
+func checkAdaptive[T poolFloat](t *testing.T, r *mrand.Rand) {
+	t.Helper()
+	planes, ih, iw := 1+r.IntN(4), 1+r.IntN(11), 1+r.IntN(11)
+	oh, ow := 1+r.IntN(8), 1+r.IntN(8)
+	if r.IntN(4) == 0 {
+		oh, ow = 1, 1
+	}
+	x := tricky[T](r, planes*ih*iw)
+	in := fromValues(x, planes, ih, iw)
+	size := []int64{int64(oh), int64(ow)}
+	avg := tensor.Values[T](poolCall(t, "aten::adaptive_avg_pool2d", in, size)[0].(*tensor.Tensor))
+	mx := poolCall(t, "aten::adaptive_max_pool2d", in, size)
+	mv, mi := tensor.Values[T](mx[0].(*tensor.Tensor)), tensor.Values[int64](mx[1].(*tensor.Tensor))
+	var wantAvg, wantMax []T
+	var wantIdx []int64
+	for pl := range planes {
+		src := x[pl*ih*iw:]
+		for i := range oh {
+			h0, h1 := adaptiveBounds(i, oh, ih)
+			for j := range ow {
+				w0, w1 := adaptiveBounds(j, ow, iw)
+				var s T
+				m, best := T(math.Inf(-1)), h0*iw+w0
+				for y := h0; y < h1; y++ {
+					for z := w0; z < w1; z++ {
+						v := src[y*iw+z]
+						s += v
+						if v > m || v != v {
+							m, best = v, y*iw+z
+						}
+					}
+				}
+				wantAvg = append(wantAvg, s/T(h1-h0)/T(w1-w0))
+				wantMax, wantIdx = append(wantMax, m), append(wantIdx, int64(best))
+			}
+		}
+	}
+	name := fmt.Sprintf("%T %dx%dx%d -> %dx%d", x[0], planes, ih, iw, oh, ow)
+	if oh == 1 && ow == 1 {
+		// The global pool is mean over the plane, as PyTorch's shortcut.
+		wantAvg = tensor.Values[T](poolCall(t, "aten::mean.dim", in, []int64{-1, -2}, true)[0].(*tensor.Tensor))
+	}
+	if i := sameBits(avg, wantAvg); i >= 0 {
+		t.Fatalf("adaptive_avg_pool2d %s: element %d: got %v, want %v", name, i, avg, wantAvg)
+	}
+	if i := sameBits(mv, wantMax); i >= 0 {
+		t.Fatalf("adaptive_max_pool2d %s: element %d: got %v, want %v", name, i, mv, wantMax)
+	}
+	for i := range mi {
+		if mi[i] != wantIdx[i] {
+			t.Fatalf("adaptive_max_pool2d %s: index %d: got %v, want %v", name, i, mi, wantIdx)
+		}
+	}
+}
