@@ -459,10 +459,10 @@ func maxPool(c *ops.Call, withIdx bool) (*tensor.Tensor, *tensor.Tensor, error) 
 	var out *tensor.Tensor
 	if dt == tensor.Float64 {
 		out = tensor.EmptyUninit(dt, p.outShape...)
-		maxPoolPlanes(p, tensor.Values[float64](x), tensor.Data[float64](out), iv, vec.MaxFoldArg64)
+		maxPoolPlanes(p, tensor.Values[float64](x), tensor.Data[float64](out), iv, vec.MaxFoldArg64, vec.MaxFold3Arg64)
 	} else {
 		out = tensor.EmptyUninit(tensor.Float32, p.outShape...)
-		maxPoolPlanes(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out), iv, vec.MaxFoldArg32)
+		maxPoolPlanes(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out), iv, vec.MaxFoldArg32, vec.MaxFold3Arg32)
 		out = to(out, dt)
 	}
 	return out, idx, nil

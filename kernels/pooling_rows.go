@@ -47,10 +47,7 @@ func (p *planePhases[T]) load(plane []T, h int) {
 		ph := p.buf[r*p.s*p.pw : (r+1)*p.s*p.pw]
 		if p.s == 2 {
 			half := len(row) / 2
-			ev, od := ph[:half], ph[p.pw:p.pw+half]
-			for j, pair := 0, row[:2*half]; len(pair) >= 2; j, pair = j+1, pair[2:] {
-				ev[j], od[j] = pair[0], pair[1]
-			}
+			vec.Deinterleave2(ph[:half], ph[p.pw:p.pw+half], row)
 			if len(row)%2 == 1 {
 				ph[half] = row[len(row)-1]
 			}
@@ -113,8 +110,10 @@ func maxPoolAt[T float32 | float64](p *pool, src []T, oh, ow int) (T, int) {
 
 // maxPoolPlanes is 2-d max pooling over every plane of x into out and,
 // when idx is not nil, the flat index of each maximum into idx. foldArg
-// is vec.MaxFoldArg32 or 64, A its tap type.
-func maxPoolPlanes[T float32 | float64, A int32 | int64](p *pool, x, out []T, idx []int64, foldArg func([]T, []A, []T, A)) {
+// and fold3Arg are vec.MaxFoldArg32 and MaxFold3Arg32 (or 64), A their
+// tap type; a row of three taps folds in one pass.
+func maxPoolPlanes[T float32 | float64, A int32 | int64](p *pool, x, out []T, idx []int64,
+	foldArg func([]T, []A, []T, A), fold3Arg func([]T, []A, []T, []T, []T, A)) {
 	lin, lout := p.inH*p.inW, p.outH*p.outW
 	cLo, cHi := interiorCols(p.inW, p.outW, p.kW, p.sW, p.pW, p.dW)
 	parallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
@@ -164,10 +163,15 @@ func maxPoolPlanes[T float32 | float64, A int32 | int64](p *pool, x, out []T, id
 				for i := range d {
 					d[i] = ninf
 				}
+				n := len(d)
 				if di == nil {
 					for ih := h0; ih < h1; ih += p.dH {
+						if p.kW == 3 {
+							vec.MaxFold3(d, ph.run(ih, -p.pW, lo, n), ph.run(ih, p.dW-p.pW, lo, n), ph.run(ih, 2*p.dW-p.pW, lo, n))
+							continue
+						}
 						for kw := range p.kW {
-							vec.MaxFold(d, ph.run(ih, kw*p.dW-p.pW, lo, len(d)))
+							vec.MaxFold(d, ph.run(ih, kw*p.dW-p.pW, lo, n))
 						}
 					}
 					continue
@@ -176,9 +180,15 @@ func maxPoolPlanes[T float32 | float64, A int32 | int64](p *pool, x, out []T, id
 				tap := 0
 				for ih := h0; ih < h1; ih += p.dH {
 					for kw := range p.kW {
-						off := kw*p.dW - p.pW
-						tapOff[tap] = ih*p.inW + off
-						foldArg(d, arg, ph.run(ih, off, lo, len(d)), A(tap))
+						tapOff[tap+kw] = ih*p.inW + kw*p.dW - p.pW
+					}
+					if p.kW == 3 {
+						fold3Arg(d, arg, ph.run(ih, -p.pW, lo, n), ph.run(ih, p.dW-p.pW, lo, n), ph.run(ih, 2*p.dW-p.pW, lo, n), A(tap))
+						tap += 3
+						continue
+					}
+					for kw := range p.kW {
+						foldArg(d, arg, ph.run(ih, kw*p.dW-p.pW, lo, n), A(tap))
 						tap++
 					}
 				}
