@@ -473,3 +473,26 @@ func checkAdaptive[T poolFloat](t *testing.T, r *mrand.Rand) {
 		}
 	}
 }
+
+// FuzzPool2d runs the max and average pooling differential checks on
+// geometries and values drawn from the fuzzer's input.
+func FuzzPool2d(f *testing.F) {
+	f.Add(uint64(1), uint8(112), uint8(112), uint8(3), uint8(3), uint8(2), uint8(2), uint8(1), uint8(1), uint8(1), uint8(1), false)
+	f.Add(uint64(2), uint8(7), uint8(9), uint8(2), uint8(3), uint8(1), uint8(3), uint8(0), uint8(1), uint8(2), uint8(1), true)
+	f.Add(uint64(3), uint8(1), uint8(1), uint8(1), uint8(1), uint8(1), uint8(1), uint8(0), uint8(0), uint8(1), uint8(1), true)
+	f.Fuzz(func(t *testing.T, seed uint64, h, w, kh, kw, sh, sw, ph, pw, dh, dw uint8, ceil bool) {
+		c := poolCfg{h: 1 + int(h)%40, w: 1 + int(w)%40, kh: 1 + int(kh)%5, kw: 1 + int(kw)%5,
+			sh: 1 + int(sh)%4, sw: 1 + int(sw)%4, dh: 1 + int(dh)%3, dw: 1 + int(dw)%3, ceil: ceil}
+		c.ph, c.pw = int(ph)%(c.kh/2+1), int(pw)%(c.kw/2+1)
+		r := mrand.New(mrand.NewPCG(seed, 9))
+		if c.outSize(c.h, c.kh, c.sh, c.ph, c.dh) >= 1 && c.outSize(c.w, c.kw, c.sw, c.pw, c.dw) >= 1 {
+			checkMaxPool[float32](t, r, c, 2)
+			checkMaxPool[float64](t, r, c, 1)
+		}
+		c.dh, c.dw = 1, 1
+		if c.outSize(c.h, c.kh, c.sh, c.ph, 1) >= 1 && c.outSize(c.w, c.kw, c.sw, c.pw, 1) >= 1 {
+			checkAvgPool[float32](t, r, c, 2, ceil, 0)
+			checkAvgPool[float64](t, r, c, 1, !ceil, int64(seed%3))
+		}
+	})
+}
