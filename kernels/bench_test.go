@@ -156,3 +156,55 @@ func BenchmarkElementwise(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPool times pooling and upsampling on float32 inputs of
+// resnet18's sizes (its stem max pool, its global average pool) and a
+// segmentation head's, and reports GB/s: the input read and the outputs
+// (indices included) written once each, with the outputs handed back to
+// the buffer pool after each call (the interpreter's steady state, and
+// PyTorch's caching allocator's). ../bench/torch_pool.py times the same
+// calls in PyTorch.
+func BenchmarkPool(b *testing.B) {
+	g := tensor.NewGenerator(5)
+	randn := func(shape ...int) *tensor.Tensor { return tensor.Must(g.Randn(tensor.Float32, shape...)) }
+	p := randn(1, 64, 112, 112)
+	x := randn(1, 64, 56, 56)
+	q := randn(1, 512, 7, 7)
+	const n112, n56, n28 = 64 * 112 * 112, 64 * 56 * 56, 64 * 28 * 28
+	cases := []struct {
+		name, op string
+		args     []any
+		bytes    float64
+	}{
+		{"max_pool2d_1x64x112x112_k3s2p1", "aten::max_pool2d", []any{p, []int64{3, 3}, []int64{2, 2}, []int64{1, 1}}, 4 * (n112 + n56)},
+		{"max_pool2d_with_indices_1x64x112x112_k3s2p1", "aten::max_pool2d_with_indices", []any{p, []int64{3, 3}, []int64{2, 2}, []int64{1, 1}}, 4*n112 + 12*n56},
+		{"max_pool2d_1x64x56x56_k2s2", "aten::max_pool2d", []any{x, []int64{2, 2}, []int64{2, 2}, []int64{0, 0}}, 4 * (n56 + n28)},
+		{"avg_pool2d_1x64x56x56_k3s1p1", "aten::avg_pool2d", []any{x, []int64{3, 3}, []int64{1, 1}, []int64{1, 1}}, 8 * n56},
+		{"avg_pool2d_1x64x56x56_k2s2", "aten::avg_pool2d", []any{x, []int64{2, 2}, []int64{2, 2}, []int64{0, 0}}, 4 * (n56 + n28)},
+		{"adaptive_avg_pool2d_1x512x7x7_1", "aten::adaptive_avg_pool2d", []any{q, []int64{1, 1}}, 4 * (512*49 + 512)},
+		{"adaptive_avg_pool2d_1x64x56x56_7", "aten::adaptive_avg_pool2d", []any{x, []int64{7, 7}}, 4 * (n56 + 64*49)},
+		{"adaptive_max_pool2d_1x64x56x56_7", "aten::adaptive_max_pool2d", []any{x, []int64{7, 7}}, 4*n56 + 12*64*49},
+		{"upsample_nearest2d_1x64x56x56_x2", "aten::upsample_nearest2d.vec", []any{x, nil, []float64{2, 2}}, 4 * 5 * n56},
+		{"upsample_bilinear2d_1x64x56x56_x2", "aten::upsample_bilinear2d.vec", []any{x, nil, false, []float64{2, 2}}, 4 * 5 * n56},
+		{"upsample_bilinear2d_ac_1x64x56x56_x2", "aten::upsample_bilinear2d.vec", []any{x, nil, true, []float64{2, 2}}, 4 * 5 * n56},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			o := benchOp(b, tc.op)
+			cpu0 := cpuTime()
+			for b.Loop() {
+				out, err := o.Call(tc.args, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				// Outputs go back to tensor's buffer pool, as the
+				// interpreter hands back dead values.
+				for _, v := range out {
+					tensor.Recycle(v.(*tensor.Tensor).StorageKey())
+				}
+			}
+			b.ReportMetric(tc.bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

@@ -136,9 +136,10 @@ func TestOneInit(t *testing.T) {
 // infrastructure are the files of the package that hold shared machinery
 // rather than a family of kernels (names.go: the named-tensor errors;
 // convolution_depthwise.go and convolution_pack.go: convolution.go's
-// direct depthwise kernel and packed-weight cache).
+// direct depthwise kernel and packed-weight cache; pooling_rows.go:
+// pooling.go's row loops).
 var infrastructure = []string{
-	"blas.go", "convolution_depthwise.go", "convolution_pack.go", "derived.go", "doc.go", "dtype.go", "helpers.go", "names.go", "parallel.go", "register.go", "tensor_iterator.go",
+	"blas.go", "convolution_depthwise.go", "convolution_pack.go", "derived.go", "doc.go", "dtype.go", "helpers.go", "names.go", "parallel.go", "pooling_rows.go", "register.go", "tensor_iterator.go",
 }
 
 // TestFamilyFiles checks the layout: every family names a file of this

@@ -19,7 +19,12 @@
 // hardtanh run internal/vec's vector loops (AVX2 where the CPU has it)
 // over TensorIterator-style coalesced runs (tensor_iterator.go's
 // planRuns); sum, mean, softmax and batch norm read contiguous inputs in
-// place with typed row loops, with float64 accumulation as before.
+// place with typed row loops, with float64 accumulation as before; 2-d
+// max and average pooling fold whole output rows tap by tap over
+// stride-phased contiguous runs (pooling_rows.go, internal/vec's MaxFold),
+// bilinear upsampling interpolates each source row once and combines rows
+// with vector loops, and adaptive pooling runs from per-axis window
+// tables, all bit for bit as the one-window-at-a-time loops they replace.
 //
 // Meta functions compute the dtype and shape of the outputs from meta
 // tensors (tensor.NewMeta), touching no data; they share their shape logic
@@ -37,7 +42,8 @@
 // copy.go, fill.go, tensor_properties.go, resize.go, scalar.go,
 // tensor_shape.go, tensor_transformations.go, padding.go, indexing.go
 // (TensorAdvancedIndexing.cpp), linear_algebra.go, linear.go,
-// convolution.go, col2im.go, pooling.go, max_pooling.go (MaxPooling.cpp,
+// convolution.go, col2im.go, pooling.go (its row loops in
+// pooling_rows.go), max_pooling.go (MaxPooling.cpp,
 // AdaptiveMaxPooling*.cpp, MaxUnpooling.cpp, FractionalMaxPool*.cpp),
 // upsample.go, upsample_aa.go (UpSampleKernel.cpp's anti-aliased
 // separable resampling: bilinear, bicubic, and 2.14's lanczos), grid_sampler.go,

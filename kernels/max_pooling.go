@@ -150,21 +150,39 @@ func adaptiveMaxPool(c *ops.Call, nd int) ([]any, error) {
 	in := append([]int{1, 1, 1}[:3-nd:3-nd], xs[x.Dim()-nd:]...)
 	out := append([]int{1, 1, 1}[:3-nd:3-nd], ints(os)...)
 	planes := product(lead)
-	vals := x.Float64s()
+	idx := tensor.EmptyUninit(tensor.Int64, shape...)
+	iv := tensor.Data[int64](idx)
+	switch dt {
+	case tensor.Float32:
+		res := tensor.EmptyUninit(dt, shape...)
+		adaptiveMaxRun(tensor.Values[float32](x), tensor.Data[float32](res), iv, planes, in, out)
+		return []any{res, idx}, nil
+	case tensor.Float64:
+		res := tensor.EmptyUninit(dt, shape...)
+		adaptiveMaxRun(tensor.Values[float64](x), tensor.Data[float64](res), iv, planes, in, out)
+		return []any{res, idx}, nil
+	}
 	res := make([]float64, product(shape))
-	idx := make([]int64, len(res))
+	adaptiveMaxRun(x.Float64s(), res, iv, planes, in, out)
+	return []any{tensor.Must(tensor.FromFloat64s(dt, res, shape...)), idx}, nil
+}
+
+// adaptiveMaxRun is adaptive max pooling of every plane of x (sizes in,
+// 3-d) to sizes out, the maxima into res and their flat offsets into idx.
+func adaptiveMaxRun[T float32 | float64](x, res []T, idx []int64, planes int, in, out []int) {
 	lin, lout := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
+	var s, e [3][]int
+	for i := range 3 {
+		s[i], e[i] = adaptiveWindows(out[i], in[i])
+	}
 	parallel(planes, planes*lin, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
-			src := vals[pl*lin : (pl+1)*lin]
+			src := x[pl*lin : (pl+1)*lin]
 			o := pl * lout
 			for ot := range out[0] {
-				t0, t1 := adaptiveStart(ot, out[0], in[0]), adaptiveEnd(ot, out[0], in[0])
 				for oh := range out[1] {
-					h0, h1 := adaptiveStart(oh, out[1], in[1]), adaptiveEnd(oh, out[1], in[1])
 					for ow := range out[2] {
-						w0, w1 := adaptiveStart(ow, out[2], in[2]), adaptiveEnd(ow, out[2], in[2])
-						m, best := boxMax(src, in, t0, t1, h0, h1, w0, w1)
+						m, best := boxMax(src, in, s[0][ot], e[0][ot], s[1][oh], e[1][oh], s[2][ow], e[2][ow])
 						res[o], idx[o] = m, int64(best)
 						o++
 					}
@@ -172,16 +190,15 @@ func adaptiveMaxPool(c *ops.Call, nd int) ([]any, error) {
 			}
 		}
 	})
-	return []any{tensor.Must(tensor.FromFloat64s(dt, res, shape...)), tensor.Must(tensor.FromInt64s(tensor.Int64, idx, shape...))}, nil
 }
 
 // boxMax is the largest value of a plane src of sizes in (3-d, row-major)
 // over the box [t0,t1)×[h0,h1)×[w0,w1), and its flat index: NaN wins, and
 // the first of equal maxima is kept (the box's first element when it
 // holds only -inf), as ATen's 3-d max pooling loops.
-func boxMax(src []float64, in []int, t0, t1, h0, h1, w0, w1 int) (float64, int) {
+func boxMax[T float32 | float64](src []T, in []int, t0, t1, h0, h1, w0, w1 int) (T, int) {
 	best := (t0*in[1]+h0)*in[2] + w0
-	m := math.Inf(-1)
+	m := T(math.Inf(-1))
 	for t := t0; t < t1; t++ {
 		for h := h0; h < h1; h++ {
 			for w := w0; w < w1; w++ {

@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -434,7 +435,8 @@ func maxPool2dWithIndices(c *ops.Call) ([]any, error) {
 	return []any{out, idx}, nil
 }
 
-// maxPool computes max pooling and, when withIdx, the indices.
+// maxPool computes max pooling and, when withIdx, the indices (nil
+// otherwise).
 func maxPool(c *ops.Call, withIdx bool) (*tensor.Tensor, *tensor.Tensor, error) {
 	x := c.Tensor("self")
 	p, err := poolArgs(c, "max_pool2d", true)
@@ -448,55 +450,22 @@ func maxPool(c *ops.Call, withIdx bool) (*tensor.Tensor, *tensor.Tensor, error) 
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 {
 		return nil, nil, notImplemented(c, "self", "max_pool2d", dt)
 	}
-	idx := tensor.Empty(tensor.Int64, p.outShape...)
-	iv := tensor.Data[int64](idx)
+	var idx *tensor.Tensor
+	var iv []int64
+	if withIdx {
+		idx = tensor.EmptyUninit(tensor.Int64, p.outShape...)
+		iv = tensor.Data[int64](idx)
+	}
 	var out *tensor.Tensor
 	if dt == tensor.Float64 {
-		out = tensor.Empty(dt, p.outShape...)
-		maxPoolRun(p, tensor.Values[float64](x), tensor.Data[float64](out), iv)
+		out = tensor.EmptyUninit(dt, p.outShape...)
+		maxPoolPlanes(p, tensor.Values[float64](x), tensor.Data[float64](out), iv, vec.MaxFoldArg64, vec.MaxFold3Arg64)
 	} else {
-		out = tensor.Empty(tensor.Float32, p.outShape...)
-		maxPoolRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out), iv)
+		out = tensor.EmptyUninit(tensor.Float32, p.outShape...)
+		maxPoolPlanes(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out), iv, vec.MaxFoldArg32, vec.MaxFold3Arg32)
 		out = to(out, dt)
 	}
 	return out, idx, nil
-}
-
-// maxPoolRun is max pooling over every plane of x.
-func maxPoolRun[T float32 | float64](p *pool, x, out []T, idx []int64) {
-	lin, lout := p.inH*p.inW, p.outH*p.outW
-	parallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
-		for pl := lo; pl < hi; pl++ {
-			src := x[pl*lin : (pl+1)*lin]
-			o := pl * lout
-			for oh := range p.outH {
-				for ow := range p.outW {
-					h0, w0 := oh*p.sH-p.pH, ow*p.sW-p.pW
-					h1 := min(h0+(p.kH-1)*p.dH+1, p.inH)
-					w1 := min(w0+(p.kW-1)*p.dW+1, p.inW)
-					for h0 < 0 {
-						h0 += p.dH
-					}
-					for w0 < 0 {
-						w0 += p.dW
-					}
-					best := h0*p.inW + w0
-					m := T(math.Inf(-1))
-					for ih := h0; ih < h1; ih += p.dH {
-						for iw := w0; iw < w1; iw += p.dW {
-							i := ih*p.inW + iw
-							v := src[i]
-							if v > m || v != v {
-								m, best = v, i
-							}
-						}
-					}
-					out[o], idx[o] = m, int64(best)
-					o++
-				}
-			}
-		}
-	})
 }
 
 // avgPool2d is aten::avg_pool2d: window sums divided by divisor_override,
@@ -520,22 +489,23 @@ func avgPool2d(c *ops.Call) ([]any, error) {
 	}
 	switch dt {
 	case tensor.Float64:
-		out := tensor.Empty(dt, p.outShape...)
-		avgPoolRun(p, tensor.Values[float64](x), tensor.Data[float64](out))
+		out := tensor.EmptyUninit(dt, p.outShape...)
+		avgPoolPlanes(p, tensor.Values[float64](x), tensor.Data[float64](out))
 		return one(out), nil
 	case tensor.Float32, tensor.BFloat16:
-		out := tensor.Empty(tensor.Float32, p.outShape...)
-		avgPoolRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out))
+		out := tensor.EmptyUninit(tensor.Float32, p.outShape...)
+		avgPoolPlanes(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out))
 		return one(to(out, dt)), nil
 	case tensor.Int64:
-		out := tensor.Empty(dt, p.outShape...)
+		out := tensor.EmptyUninit(dt, p.outShape...)
 		avgPoolRun(p, tensor.Values[int64](x), tensor.Data[int64](out))
 		return one(out), nil
 	}
 	return nil, notImplemented(c, "self", "avg_pool2d", dt)
 }
 
-// avgPoolRun is average pooling over every plane of x.
+// avgPoolRun is average pooling over every plane of x, one window at a
+// time (the int64 kernel; float planes take avgPoolPlanes).
 func avgPoolRun[T float32 | float64 | int64](p *pool, x, out []T) {
 	lin, lout := p.inH*p.inW, p.outH*p.outW
 	parallel(p.planes, p.planes*lout*p.kH*p.kW, func(lo, hi int) {
@@ -544,33 +514,7 @@ func avgPoolRun[T float32 | float64 | int64](p *pool, x, out []T) {
 			o := pl * lout
 			for oh := range p.outH {
 				for ow := range p.outW {
-					h0, w0 := oh*p.sH-p.pH, ow*p.sW-p.pW
-					h1 := min(h0+p.kH, p.inH+p.pH)
-					w1 := min(w0+p.kW, p.inW+p.pW)
-					poolSize := (h1 - h0) * (w1 - w0)
-					h0, w0 = max(h0, 0), max(w0, 0)
-					h1, w1 = min(h1, p.inH), min(w1, p.inW)
-					if h0 >= h1 || w0 >= w1 {
-						out[o] = 0
-						o++
-						continue
-					}
-					var div int64
-					switch {
-					case p.hasDivisor:
-						div = p.divisor
-					case p.countPad:
-						div = int64(poolSize)
-					default:
-						div = int64((h1 - h0) * (w1 - w0))
-					}
-					var sum T
-					for ih := h0; ih < h1; ih++ {
-						for _, v := range src[ih*p.inW+w0 : ih*p.inW+w1] {
-							sum += v
-						}
-					}
-					out[o] = sum / T(div)
+					out[o] = avgPoolAt(p, src, oh, ow)
 					o++
 				}
 			}
@@ -608,6 +552,16 @@ func adaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 	}
 	n := xs[nd-2] * xs[nd-1]
 	planes := product(xs[:nd-2])
+	switch dt {
+	case tensor.Float32:
+		out := tensor.EmptyUninit(dt, shape...)
+		globalAvg(tensor.Values[float32](x), tensor.Data[float32](out), n)
+		return one(out), nil
+	case tensor.Float64:
+		out := tensor.EmptyUninit(dt, shape...)
+		globalAvg(tensor.Values[float64](x), tensor.Data[float64](out), n)
+		return one(out), nil
+	}
 	vals := x.Float64s()
 	res := make([]float64, planes)
 	for pl := range res {
@@ -618,6 +572,23 @@ func adaptiveAvgPool2d(c *ops.Call) ([]any, error) {
 		res[pl] = s / float64(n)
 	}
 	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
+}
+
+// globalAvg sets out[p] to the mean of x's plane p of n elements as
+// mean.dim computes it (the float64 sum rounded to the element type, then
+// divided): float32 sums in four interleaved float64 sums (sum4),
+// float64 with compensation (sumF64).
+func globalAvg[T float32 | float64](x, out []T, n int) {
+	parallel(len(out), len(x), func(lo, hi int) {
+		for pl := lo; pl < hi; pl++ {
+			row := x[pl*n : (pl+1)*n]
+			if r, ok := any(row).([]float64); ok {
+				out[pl] = T(sumF64(r) / float64(n))
+			} else {
+				out[pl] = T(float64(T(sum4(row))) / float64(n))
+			}
+		}
+	})
 }
 
 // adaptiveAvgPool2dCore is aten::_adaptive_avg_pool2d: output cell
@@ -656,11 +627,11 @@ func adaptiveAvgPool2dCore(c *ops.Call) ([]any, error) {
 	}
 	p := &pool{planes: product(xs[:nd-2]), inH: xs[nd-2], inW: xs[nd-1], outH: oh, outW: ow}
 	if dt == tensor.Float64 {
-		out := tensor.Empty(dt, shape...)
+		out := tensor.EmptyUninit(dt, shape...)
 		adaptiveRun(p, tensor.Values[float64](x), tensor.Data[float64](out))
 		return one(out), nil
 	}
-	out := tensor.Empty(tensor.Float32, shape...)
+	out := tensor.EmptyUninit(tensor.Float32, shape...)
 	adaptiveRun(p, tensor.Values[float32](to(x, tensor.Float32)), tensor.Data[float32](out))
 	return one(to(out, dt)), nil
 }
@@ -677,25 +648,39 @@ func adaptiveEnd(a, b, c int) int {
 	return int(math.Ceil(float64(float32((a+1)*c) / float32(b))))
 }
 
-// adaptiveRun is adaptive average pooling over every plane of x.
+// adaptiveWindows returns the adaptive windows [start, end) of every
+// output index along a dimension of in elements pooled to out.
+func adaptiveWindows(out, in int) (start, end []int) {
+	start, end = make([]int, out), make([]int, out)
+	for o := range out {
+		start[o], end[o] = adaptiveStart(o, out, in), adaptiveEnd(o, out, in)
+	}
+	return start, end
+}
+
+// adaptiveRun is adaptive average pooling over every plane of x: each
+// window summed row by row in T from zero and divided by its height, then
+// its width.
 func adaptiveRun[T float32 | float64](p *pool, x, out []T) {
 	lin, lout := p.inH*p.inW, p.outH*p.outW
+	hs, he := adaptiveWindows(p.outH, p.inH)
+	ws, we := adaptiveWindows(p.outW, p.inW)
 	parallel(p.planes, p.planes*lin, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*lin : (pl+1)*lin]
-			o := pl * lout
+			dst := out[pl*lout : (pl+1)*lout]
 			for oh := range p.outH {
-				h0, h1 := adaptiveStart(oh, p.outH, p.inH), adaptiveEnd(oh, p.outH, p.inH)
-				for ow := range p.outW {
-					w0, w1 := adaptiveStart(ow, p.outW, p.inW), adaptiveEnd(ow, p.outW, p.inW)
+				h0, h1 := hs[oh], he[oh]
+				row := dst[oh*p.outW : (oh+1)*p.outW]
+				for ow := range row {
+					w0, w1 := ws[ow], we[ow]
 					var sum T
 					for ih := h0; ih < h1; ih++ {
 						for _, v := range src[ih*p.inW+w0 : ih*p.inW+w1] {
 							sum += v
 						}
 					}
-					out[o] = sum / T(h1-h0) / T(w1-w0)
-					o++
+					row[ow] = sum / T(h1-h0) / T(w1-w0)
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -127,7 +128,7 @@ func upsample(c *ops.Call, arg string, x *tensor.Tensor, size []int, sh, sw floa
 	cl := channelsLast(x)
 	hIdx := nearestIndices(ih, oh, sh, cl)
 	wIdx := nearestIndices(iw, ow, sw, cl)
-	out := tensor.Empty(dt, shape...)
+	out := tensor.EmptyUninit(dt, shape...)
 	planes := xs[0] * xs[1]
 	switch dt {
 	case tensor.Float32:
@@ -191,7 +192,8 @@ func channelsLast(t *tensor.Tensor) bool {
 }
 
 // upsampleRun gathers each output element of every plane from its
-// source element.
+// source element, row by row; an output row with the source row of the
+// one before it is a copy of that one.
 func upsampleRun[T tensor.Elem](x, out []T, planes, ih, iw int, hIdx, wIdx []int) {
 	oh, ow := len(hIdx), len(wIdx)
 	parallel(planes, planes*oh*ow, func(lo, hi int) {
@@ -199,8 +201,12 @@ func upsampleRun[T tensor.Elem](x, out []T, planes, ih, iw int, hIdx, wIdx []int
 			src := x[pl*ih*iw : (pl+1)*ih*iw]
 			dst := out[pl*oh*ow : (pl+1)*oh*ow]
 			for i, h := range hIdx {
-				srow := src[h*iw : (h+1)*iw]
 				drow := dst[i*ow : (i+1)*ow]
+				if i > 0 && hIdx[i-1] == h {
+					copy(drow, dst[(i-1)*ow:i*ow])
+					continue
+				}
+				srow := src[h*iw : (h+1)*iw]
 				for j, w := range wIdx {
 					drow[j] = srow[w]
 				}
@@ -261,12 +267,37 @@ func upsampleBilinear2dVec(c *ops.Call) ([]any, error) {
 	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 {
 		return nil, notImplemented(c, "input", "upsample_bilinear2d_channels_last", dt)
 	}
-	ac := c.Bool("align_corners")
+	return oneOrErr(bilinear2d(x, shape, c.Bool("align_corners"), scales[0], scales[1]))
+}
+
+// bilinear2d is 2-d bilinear interpolation of the 4-d x to shape, with
+// ATen's source indices and weights (linearIndices) in x's dtype (a
+// float dtype; the caller checks). Each output element is
+// t0*λh0 + t1*λh1 of the rows' interpolations t = x0*λw0 + x1*λw1, every
+// product and sum rounded to the dtype (float16 and bfloat16 compute in
+// float64 and round at every step; float32 and float64 in their own type,
+// which is the same).
+func bilinear2d(x *tensor.Tensor, shape []int, ac bool, sh, sw float64) (*tensor.Tensor, error) {
+	xs := x.Shape()
+	ih, iw, oh, ow := xs[2], xs[3], shape[2], shape[3]
+	dt := x.DType()
 	r := rounder(dt)
-	h0, h1, hl0, hl1 := linearIndices(ih, oh, ac, scales[0], r)
-	w0, w1, wl0, wl1 := linearIndices(iw, ow, ac, scales[1], r)
-	vals := x.Float64s()
+	h0, h1, hl0, hl1 := linearIndices(ih, oh, ac, sh, r)
+	w0, w1, wl0, wl1 := linearIndices(iw, ow, ac, sw, r)
 	planes := xs[0] * xs[1]
+	switch dt {
+	case tensor.Float32:
+		out := tensor.EmptyUninit(dt, shape...)
+		bilinearPlanes(tensor.Values[float32](x), tensor.Data[float32](out), planes, ih, iw,
+			linearAxis[float32](h0, h1, hl0, hl1), linearAxis[float32](w0, w1, wl0, wl1))
+		return out, nil
+	case tensor.Float64:
+		out := tensor.EmptyUninit(dt, shape...)
+		bilinearPlanes(tensor.Values[float64](x), tensor.Data[float64](out), planes, ih, iw,
+			linearAxis[float64](h0, h1, hl0, hl1), linearAxis[float64](w0, w1, wl0, wl1))
+		return out, nil
+	}
+	vals := x.Float64s()
 	res := make([]float64, planes*oh*ow)
 	parallel(planes, planes*oh*ow*4, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
@@ -282,7 +313,68 @@ func upsampleBilinear2dVec(c *ops.Call) ([]any, error) {
 			}
 		}
 	})
-	return oneOrErr(tensor.FromFloat64s(dt, res, shape...))
+	return tensor.FromFloat64s(dt, res, shape...)
+}
+
+// linearTaps are the two source indices and weights of every output index
+// along one dimension, the weights in the element type.
+type linearTaps[T float32 | float64] struct {
+	i0, i1 []int
+	l0, l1 []T
+}
+
+// linearAxis converts linearIndices' weights to T (they are T's values).
+func linearAxis[T float32 | float64](i0, i1 []int, l0, l1 []float64) linearTaps[T] {
+	a := linearTaps[T]{i0: i0, i1: i1, l0: make([]T, len(l0)), l1: make([]T, len(l1))}
+	for d := range l0 {
+		a.l0[d], a.l1[d] = T(l0[d]), T(l1[d])
+	}
+	return a
+}
+
+// bilinearPlanes interpolates every plane of x (ih×iw) into out: each
+// source row's horizontal interpolation is computed once (two rows are
+// kept, as output rows walk down the source) and output rows combine two
+// of them with internal/vec's loops. The explicit conversions keep every
+// product rounded (no fused multiply-add), as ATen's scalar loop.
+func bilinearPlanes[T float32 | float64](x, out []T, planes, ih, iw int, h, w linearTaps[T]) {
+	oh, ow := len(h.i0), len(w.i0)
+	parallel(planes, planes*oh*ow*4, func(lo, hi int) {
+		var rows [2][]T
+		rows[0], rows[1] = make([]T, ow), make([]T, ow)
+		tmp := make([]T, ow)
+		var keys [2]int
+		row := func(src []T, r, keep int) []T {
+			for k := range keys {
+				if keys[k] == r {
+					return rows[k]
+				}
+			}
+			k := 0
+			if keys[0] == keep {
+				k = 1
+			}
+			keys[k] = r
+			s, d := src[r*iw:(r+1)*iw], rows[k]
+			for j := range d {
+				d[j] = T(s[w.i0[j]]*w.l0[j]) + T(s[w.i1[j]]*w.l1[j])
+			}
+			return d
+		}
+		for pl := lo; pl < hi; pl++ {
+			src := x[pl*ih*iw : (pl+1)*ih*iw]
+			dst := out[pl*oh*ow : (pl+1)*oh*ow]
+			keys = [2]int{-1, -1}
+			for i := range oh {
+				t0 := row(src, h.i0[i], h.i1[i])
+				t1 := row(src, h.i1[i], h.i0[i])
+				d := dst[i*ow : (i+1)*ow]
+				vec.BinaryScalar(vec.Mul, d, t0, h.l0[i])
+				vec.BinaryScalar(vec.Mul, tmp, t1, h.l1[i])
+				vec.Binary(vec.Add, d, d, tmp)
+			}
+		}
+	})
 }
 
 // areaScale is ATen's area_pixel_compute_scale in the type r rounds to.
@@ -467,6 +559,9 @@ func upsampleKernel(n int, mode upsampleMode, scaleArgs []string) ops.Kernel {
 			if mode == modeLinear || mode == modeCubic {
 				return nil, notImplemented(c, arg, kernel, dt)
 			}
+		}
+		if n == 2 && mode == modeLinear {
+			return oneOrErr(bilinear2d(x, shape, ac, scales[0], scales[1]))
 		}
 		r := rounder(dt)
 		axes := make([]interpAxis, n)

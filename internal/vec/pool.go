@@ -7,6 +7,11 @@ type poolLoops struct {
 	fold64    func(dst, x *float64, n int)
 	foldArg32 func(dst *float32, arg *int32, x *float32, n int, tap int32)
 	foldArg64 func(dst *float64, arg *int64, x *float64, n int, tap int64)
+	deint32   func(even, odd, x *float32, n int)
+	fold3_32  func(dst, x, y, z *float32, n int)
+	fold3_64  func(dst, x, y, z *float64, n int)
+	fold3A32  func(dst *float32, arg *int32, x, y, z *float32, n int, tap int32)
+	fold3A64  func(dst *float64, arg *int64, x, y, z *float64, n int, tap int64)
 }
 
 // poolAsm is the max-folding assembly this CPU and build allow (nil:
@@ -18,26 +23,37 @@ var poolAsm *poolLoops
 // i < len(dst): one step of a window maximum taken in window order as
 // ATen's max pooling loops do (a NaN wins and a later NaN replaces an
 // earlier one; among equal values, signed zeros included, the earlier
-// stays). x must hold at least len(dst) elements and must not overlap dst.
+// stays). x must hold at least len(dst) elements and must not overlap dst
+// (the assembly handles a tail by folding the last whole vector again,
+// which changes nothing where it was already folded).
 func MaxFold[T Float](dst, x []T) {
 	n := len(dst)
 	if n == 0 {
 		return
 	}
 	x = x[:n]
-	k := 0
 	if a := poolAsm; a != nil && asm != nil {
-		k = vecLen[T](n)
-		if k > 0 {
+		if k := vecLen[T](n); k > 0 {
+			// The fold is idempotent, so the tail is the last whole
+			// vector, overlapping the others.
 			switch d := any(dst).(type) {
 			case []float32:
-				a.fold32(&d[0], &any(x).([]float32)[0], k)
+				xs := any(x).([]float32)
+				a.fold32(&d[0], &xs[0], k)
+				if k < n {
+					a.fold32(&d[n-8], &xs[n-8], 8)
+				}
 			case []float64:
-				a.fold64(&d[0], &any(x).([]float64)[0], k)
+				xs := any(x).([]float64)
+				a.fold64(&d[0], &xs[0], k)
+				if k < n {
+					a.fold64(&d[n-4], &xs[n-4], 4)
+				}
 			}
+			return
 		}
 	}
-	maxFoldGo(dst[k:], x[k:])
+	maxFoldGo(dst, x)
 }
 
 // MaxFoldArg32 is MaxFold that also sets arg[i] = tap where dst[i]
@@ -49,13 +65,16 @@ func MaxFoldArg32(dst []float32, arg []int32, x []float32, tap int32) {
 		return
 	}
 	x, arg = x[:n], arg[:n]
-	k := 0
 	if a := poolAsm; a != nil && asm != nil {
-		if k = n &^ 7; k > 0 {
+		if k := n &^ 7; k > 0 {
 			a.foldArg32(&dst[0], &arg[0], &x[0], k, tap)
+			if k < n { // idempotent: the last vector again
+				a.foldArg32(&dst[n-8], &arg[n-8], &x[n-8], 8, tap)
+			}
+			return
 		}
 	}
-	maxFoldArgGo(dst[k:], arg[k:], x[k:], tap)
+	maxFoldArgGo(dst, arg, x, tap)
 }
 
 // MaxFoldArg64 is MaxFoldArg32 for float64 values and int64 taps.
@@ -65,13 +84,16 @@ func MaxFoldArg64(dst []float64, arg []int64, x []float64, tap int64) {
 		return
 	}
 	x, arg = x[:n], arg[:n]
-	k := 0
 	if a := poolAsm; a != nil && asm != nil {
-		if k = n &^ 3; k > 0 {
+		if k := n &^ 3; k > 0 {
 			a.foldArg64(&dst[0], &arg[0], &x[0], k, tap)
+			if k < n { // idempotent: the last vector again
+				a.foldArg64(&dst[n-4], &arg[n-4], &x[n-4], 4, tap)
+			}
+			return
 		}
 	}
-	maxFoldArgGo(dst[k:], arg[k:], x[k:], tap)
+	maxFoldArgGo(dst, arg, x, tap)
 }
 
 func maxFoldGo[T Float](dst, x []T) {
@@ -90,4 +112,102 @@ func maxFoldArgGo[T Float, A int32 | int64](dst []T, arg []A, x []T, tap A) {
 			dst[i], arg[i] = v, tap
 		}
 	}
+}
+
+// Deinterleave2 sets even[j] = x[2j] and odd[j] = x[2j+1] for
+// j < len(even), splitting a row into the two phases of a stride of 2; x
+// must hold 2*len(even) elements and odd len(even). The slices must not
+// overlap.
+func Deinterleave2[T Float](even, odd, x []T) {
+	n := len(even)
+	if n == 0 {
+		return
+	}
+	odd, x = odd[:n], x[:2*n]
+	k := 0
+	if a := poolAsm; a != nil && asm != nil {
+		if e, ok := any(even).([]float32); ok {
+			if k = n &^ 7; k > 0 {
+				a.deint32(&e[0], &any(odd).([]float32)[0], &any(x).([]float32)[0], k)
+			}
+		}
+	}
+	for j := k; j < n; j++ {
+		even[j], odd[j] = x[2*j], x[2*j+1]
+	}
+}
+
+// MaxFold3 is MaxFold(dst, x), MaxFold(dst, y), MaxFold(dst, z) in one
+// pass (three taps of a window row).
+func MaxFold3[T Float](dst, x, y, z []T) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	x, y, z = x[:n], y[:n], z[:n]
+	if a := poolAsm; a != nil && asm != nil {
+		if k := vecLen[T](n); k > 0 {
+			switch d := any(dst).(type) {
+			case []float32:
+				xs, ys, zs := any(x).([]float32), any(y).([]float32), any(z).([]float32)
+				a.fold3_32(&d[0], &xs[0], &ys[0], &zs[0], k)
+				if k < n { // idempotent: the last vector again
+					a.fold3_32(&d[n-8], &xs[n-8], &ys[n-8], &zs[n-8], 8)
+				}
+			case []float64:
+				xs, ys, zs := any(x).([]float64), any(y).([]float64), any(z).([]float64)
+				a.fold3_64(&d[0], &xs[0], &ys[0], &zs[0], k)
+				if k < n {
+					a.fold3_64(&d[n-4], &xs[n-4], &ys[n-4], &zs[n-4], 4)
+				}
+			}
+			return
+		}
+	}
+	maxFoldGo(dst, x)
+	maxFoldGo(dst, y)
+	maxFoldGo(dst, z)
+}
+
+// MaxFold3Arg32 is MaxFoldArg32 with x, y and z as taps tap, tap+1 and
+// tap+2, in one pass.
+func MaxFold3Arg32(dst []float32, arg []int32, x, y, z []float32, tap int32) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	arg, x, y, z = arg[:n], x[:n], y[:n], z[:n]
+	if a := poolAsm; a != nil && asm != nil {
+		if k := n &^ 7; k > 0 {
+			a.fold3A32(&dst[0], &arg[0], &x[0], &y[0], &z[0], k, tap)
+			if k < n {
+				a.fold3A32(&dst[n-8], &arg[n-8], &x[n-8], &y[n-8], &z[n-8], 8, tap)
+			}
+			return
+		}
+	}
+	maxFoldArgGo(dst, arg, x, tap)
+	maxFoldArgGo(dst, arg, y, tap+1)
+	maxFoldArgGo(dst, arg, z, tap+2)
+}
+
+// MaxFold3Arg64 is MaxFold3Arg32 for float64 values and int64 taps.
+func MaxFold3Arg64(dst []float64, arg []int64, x, y, z []float64, tap int64) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	arg, x, y, z = arg[:n], x[:n], y[:n], z[:n]
+	if a := poolAsm; a != nil && asm != nil {
+		if k := n &^ 3; k > 0 {
+			a.fold3A64(&dst[0], &arg[0], &x[0], &y[0], &z[0], k, tap)
+			if k < n {
+				a.fold3A64(&dst[n-4], &arg[n-4], &x[n-4], &y[n-4], &z[n-4], 4, tap)
+			}
+			return
+		}
+	}
+	maxFoldArgGo(dst, arg, x, tap)
+	maxFoldArgGo(dst, arg, y, tap+1)
+	maxFoldArgGo(dst, arg, z, tap+2)
 }

@@ -19,8 +19,24 @@ func maxFoldArgF32(dst *float32, arg *int32, x *float32, n int, tap int32)
 //go:noescape
 func maxFoldArgF64(dst *float64, arg *int64, x *float64, n int, tap int64)
 
+//go:noescape
+func deinterleave2F32(even, odd, x *float32, n int)
+
+//go:noescape
+func maxFold3F32(dst, x, y, z *float32, n int)
+
+//go:noescape
+func maxFold3F64(dst, x, y, z *float64, n int)
+
+//go:noescape
+func maxFold3ArgF32(dst *float32, arg *int32, x, y, z *float32, n int, tap int32)
+
+//go:noescape
+func maxFold3ArgF64(dst *float64, arg *int64, x, y, z *float64, n int, tap int64)
+
 func init() {
 	if cpu.X86.HasAVX2 {
-		poolAsm = &poolLoops{maxFoldF32, maxFoldF64, maxFoldArgF32, maxFoldArgF64}
+		poolAsm = &poolLoops{maxFoldF32, maxFoldF64, maxFoldArgF32, maxFoldArgF64, deinterleave2F32,
+			maxFold3F32, maxFold3F64, maxFold3ArgF32, maxFold3ArgF64}
 	}
 }

@@ -105,3 +105,72 @@ func sameInts(a, b []int32) bool {
 	}
 	return true
 }
+
+func TestDeinterleave2(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range sizes {
+		x := fill[float32](r, 2*n+1)
+		for _, portable := range []bool{false, true} {
+			restore := SetPortable(portable)
+			even, odd := make([]float32, n), make([]float32, n)
+			Deinterleave2(even, odd, x)
+			restore()
+			for j := range n {
+				if !same(even[j:j+1], x[2*j:2*j+1]) || !same(odd[j:j+1], x[2*j+1:2*j+2]) {
+					t.Fatalf("portable=%v n=%d: Deinterleave2 element %d: even %v odd %v, x %v", portable, n, j, even[j], odd[j], x[2*j:2*j+2])
+				}
+			}
+		}
+		x64 := fill[float64](r, 2*n)
+		even, odd := make([]float64, n), make([]float64, n)
+		Deinterleave2(even, odd, x64)
+		for j := range n {
+			if !same(even[j:j+1], x64[2*j:2*j+1]) || !same(odd[j:j+1], x64[2*j+1:2*j+2]) {
+				t.Fatalf("float64 n=%d: Deinterleave2 element %d differs", n, j)
+			}
+		}
+	}
+}
+
+// TestMaxFold3 checks MaxFold3 and MaxFold3Arg against three MaxFold and
+// MaxFoldArg steps, with the assembly and the portable loops.
+func TestMaxFold3(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range sizes {
+		for _, portable := range []bool{false, true} {
+			restore := SetPortable(portable)
+			d0, x, y, z := fill[float32](r, n), fill[float32](r, n), fill[float32](r, n), fill[float32](r, n)
+			a, b := append([]float32{}, d0...), append([]float32{}, d0...)
+			aa, ba := make([]int32, n), make([]int32, n)
+			MaxFold3Arg32(a, aa, x, y, z, 4)
+			for i, s := range [][]float32{x, y, z} {
+				MaxFoldArg32(b, ba, s, int32(4+i))
+			}
+			if !same(a, b) || !sameInts(aa, ba) {
+				t.Errorf("portable=%v n=%d: MaxFold3Arg32 %v %v, three steps %v %v", portable, n, a, aa, b, ba)
+			}
+			c := append([]float32{}, d0...)
+			MaxFold3(c, x, y, z)
+			if !same(c, b) {
+				t.Errorf("portable=%v n=%d: MaxFold3 %v, three steps %v", portable, n, c, b)
+			}
+			e0, ex, ey, ez := fill[float64](r, n), fill[float64](r, n), fill[float64](r, n), fill[float64](r, n)
+			p, q := append([]float64{}, e0...), append([]float64{}, e0...)
+			pa, qa := make([]int64, n), make([]int64, n)
+			MaxFold3Arg64(p, pa, ex, ey, ez, 9)
+			for i, s := range [][]float64{ex, ey, ez} {
+				MaxFoldArg64(q, qa, s, int64(9+i))
+			}
+			ok := same(p, q)
+			for i := range pa {
+				ok = ok && pa[i] == qa[i]
+			}
+			g := append([]float64{}, e0...)
+			MaxFold3(g, ex, ey, ez)
+			if !ok || !same(g, q) {
+				t.Errorf("portable=%v n=%d: MaxFold3(Arg)64 differs from three steps", portable, n)
+			}
+			restore()
+		}
+	}
+}

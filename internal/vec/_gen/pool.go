@@ -57,6 +57,82 @@ func poolLoops() {
 			}
 		}
 	}
+	fold3()
+	deinterleave()
+}
+
+// fold3 emits maxFold3F32/F64 and maxFold3ArgF32/F64: three MaxFold
+// steps (x, y, z in that order; taps tap, tap+1, tap+2) with dst (and arg)
+// kept in registers, one vector a step.
+func fold3() {
+	for _, ty := range []struct{ t, p, w, argsize, bc string }{
+		{"F32", "PS", "L", "0-52", "D"},
+		{"F64", "PD", "Q", "0-56", "Q"},
+	} {
+		mov := "VMOVUP" + ty.p[1:]
+		shift := map[string]int{"F32": 2, "F64": 3}[ty.t]
+		for _, withArg := range []bool{false, true} {
+			name, argsize := "maxFold3"+ty.t, "0-40"
+			off := 0
+			if withArg {
+				name, argsize, off = "maxFold3Arg"+ty.t, ty.argsize, 8
+			}
+			emit("// func "+name, fmt.Sprintf("TEXT ·%s(SB), NOSPLIT, $%s", name, argsize),
+				"\tMOVQ dst+0(FP), DI")
+			if withArg {
+				emit("\tMOVQ arg+8(FP), DX")
+			}
+			emit(fmt.Sprintf("\tMOVQ x+%d(FP), SI", 8+off), fmt.Sprintf("\tMOVQ y+%d(FP), R8", 16+off),
+				fmt.Sprintf("\tMOVQ z+%d(FP), R9", 24+off), fmt.Sprintf("\tMOVQ n+%d(FP), CX", 32+off),
+				fmt.Sprintf("\tSHLQ $%d, CX", shift))
+			if withArg {
+				emit(fmt.Sprintf("\tMOV%s tap+48(FP), BX", ty.w), "\tVMOVQ BX, X13", fmt.Sprintf("\tVPBROADCAST%s X13, Y13", ty.bc))
+				one := "\tVPADDD"
+				if ty.t == "F64" {
+					one = "\tVPADDQ"
+				}
+				emit("\tMOVQ $1, BX", "\tVMOVQ BX, X12", fmt.Sprintf("\tVPBROADCAST%s X12, Y12", ty.bc),
+					one+" Y12, Y13, Y14", one+" Y12, Y14, Y15")
+			}
+			emit("\tXORQ AX, AX", "loop:", "\tCMPQ AX, CX", "\tJGE  done",
+				fmt.Sprintf("\t%s (DI)(AX*1), Y0", mov))
+			if withArg {
+				emit(fmt.Sprintf("\t%s (DX)(AX*1), Y4", mov))
+			}
+			for i, src := range []string{"SI", "R8", "R9"} {
+				emit(fmt.Sprintf("\t%s (%s)(AX*1), Y1", mov, src),
+					fmt.Sprintf("\tVCMP%s $14, Y0, Y1, Y2", ty.p),
+					fmt.Sprintf("\tVCMP%s $3, Y1, Y1, Y3", ty.p),
+					fmt.Sprintf("\tVOR%s Y3, Y2, Y2", ty.p),
+					fmt.Sprintf("\tVBLENDV%s Y2, Y1, Y0, Y0", ty.p))
+				if withArg {
+					emit(fmt.Sprintf("\tVBLENDV%s Y2, Y%d, Y4, Y4", ty.p, 13+i))
+				}
+			}
+			emit(fmt.Sprintf("\t%s Y0, (DI)(AX*1)", mov))
+			if withArg {
+				emit(fmt.Sprintf("\t%s Y4, (DX)(AX*1)", mov))
+			}
+			emit("\tADDQ $32, AX", "\tJMP  loop", "done:", "\tVZEROUPPER", "\tRET", "")
+		}
+	}
+}
+
+// deinterleave emits deinterleave2F32: even[j] = x[2j], odd[j] = x[2j+1]
+// for j < n (a multiple of 8), 16 inputs a step.
+func deinterleave() {
+	emit("// func deinterleave2F32", "TEXT ·deinterleave2F32(SB), NOSPLIT, $0-32",
+		"\tMOVQ even+0(FP), DI", "\tMOVQ odd+8(FP), DX", "\tMOVQ x+16(FP), SI", "\tMOVQ n+24(FP), CX",
+		"\tSHLQ $2, CX", "\tXORQ AX, AX",
+		"loop:", "\tCMPQ AX, CX", "\tJGE  done",
+		"\tVMOVUPS (SI)(AX*2), Y0", "\tVMOVUPS 32(SI)(AX*2), Y1",
+		"\tVSHUFPS $0x88, Y1, Y0, Y2", // per 128-bit lane: x0 x2 x8 x10 | x4 x6 x12 x14
+		"\tVSHUFPS $0xDD, Y1, Y0, Y3",
+		"\tVPERMPD $0xD8, Y2, Y2", // 64-bit quarters 0 2 1 3: x0 x2 x4 x6 x8 x10 x12 x14
+		"\tVPERMPD $0xD8, Y3, Y3",
+		"\tVMOVUPS Y2, (DI)(AX*1)", "\tVMOVUPS Y3, (DX)(AX*1)",
+		"\tADDQ $32, AX", "\tJMP  loop",
+		"done:", "\tVZEROUPPER", "\tRET", "")
 }
 
 // loopN is loop with a step of step bytes (a multiple of 32) instead of
