@@ -135,3 +135,51 @@ func TestFuseEpiloguesMobileNetV2(t *testing.T) {
 	assert.Equal(t, 17, counts["aten.conv2d.default"])
 	assert.Equal(t, 10, counts["aten.add.Tensor"])
 }
+
+// BenchmarkFuseEpiloguesMobileNetV2 times batch-1 inference of the
+// mobilenet_v2 .pt2 (see TestFuseEpiloguesMobileNetV2) optimized by
+// passes.Default ("fused") and by the same pipeline less FuseEpilogues
+// ("unfused"), in one process, with the process's CPU time per run
+// (cpu-ms/op), which a loaded machine disturbs less than wall time:
+//
+//	GOMAXPROCS=1 go test ./passes -run '^$' -bench FuseEpiloguesMobileNetV2 -benchtime 20x -count 5
+func BenchmarkFuseEpiloguesMobileNetV2(b *testing.B) {
+	dir := os.Getenv("GOFX_BENCH_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "gofx-bench")
+	}
+	path := filepath.Join(dir, "mobilenet_v2.pt2")
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("%s is absent: make it with ../shared/tools/torch2 bench/torch_models.py export mobilenet_v2 %s", path, dir)
+	}
+	ep, err := pt2.Load(path)
+	require.NoError(b, err)
+	io, err := pt2.ReadIO(filepath.Join(dir, "mobilenet_v2.io.json"))
+	require.NoError(b, err)
+	in := make([]any, len(io.Cases[0].Inputs))
+	for i, v := range io.Cases[0].Inputs {
+		in[i] = v
+	}
+	var unfused []passes.Pass
+	for _, p := range passes.Default() {
+		if p.Name != passes.FuseEpilogues.Name {
+			unfused = append(unfused, p)
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		pipeline []passes.Pass
+	}{{"unfused", unfused}, {"fused", passes.Default()}} {
+		opt, err := ep.Transform(passes.NewManager(c.pipeline...))
+		require.NoError(b, err)
+		b.Run(c.name, func(b *testing.B) {
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := opt.RunFlat(in...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
