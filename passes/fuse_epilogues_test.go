@@ -63,3 +63,82 @@ func TestFuseEpiloguesRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestFuseEpiloguesInBranches: PyTorch 2.x default-IR chains fuse inside
+// a while_loop's body and a cond's branches (nested in the body), each
+// graph on its own, with the graphs around them unchanged.
+func TestFuseEpiloguesInBranches(t *testing.T) {
+	main := `%it = placeholder "it"() {val: i64[]}
+%x = placeholder "x"() {val: f32[1, 4, 8, 8]}
+%w = placeholder "w"() {val: f32[4, 4, 3, 3]}
+%cond_graph = get_attr "while_loop_cond_graph_0"()
+%body_graph = get_attr "while_loop_body_graph_0"()
+%while_loop = call_function higher_order.while_loop(%cond_graph, %body_graph, (%it, %x), (%w,))
+%getitem = call_function operator.getitem(%while_loop, 1)
+%output = output "output"((%getitem,))
+`
+	cond := `%arg0_1 = placeholder "arg0_1"() {val: i64[]}
+%arg1_1 = placeholder "arg1_1"() {val: f32[1, 4, 8, 8]}
+%arg2_1 = placeholder "arg2_1"() {val: f32[4, 4, 3, 3]}
+%lt = call_function aten.lt.Scalar(%arg0_1, 3)
+%output = output "output"(%lt)
+`
+	body := func(inner, act string) string {
+		return `%arg0_1 = placeholder "arg0_1"() {val: i64[]}
+%arg1_1 = placeholder "arg1_1"() {val: f32[1, 4, 8, 8]}
+%arg2_1 = placeholder "arg2_1"() {val: f32[4, 4, 3, 3]}
+%add = call_function aten.add.Tensor(%arg0_1, 1) {val: i64[]}
+` + inner + `%gt = call_function aten.gt.Scalar(%arg0_1, 0)
+%true_graph_0 = get_attr "true_graph_0"()
+%false_graph_0 = get_attr "false_graph_0"()
+%cond = call_function higher_order.cond(%gt, %true_graph_0, %false_graph_0, [%` + act + `, %arg2_1])
+%getitem = call_function operator.getitem(%cond, 0)
+%output = output "output"((%add, %getitem))
+`
+	}
+	branch := func(act string) string {
+		return `%x = placeholder "x"() {val: f32[1, 4, 8, 8]}
+%w = placeholder "w"() {val: f32[4, 4, 3, 3]}
+%conv2d = call_function aten.conv2d.default(%x, %w, None, [1, 1], [1, 1]) {val: f32[1, 4, 8, 8]}
+` + act + `%output = output "output"((%out,))
+`
+	}
+	c := hopCase{
+		name: "default IR in while_loop and cond",
+		pass: passes.FuseEpilogues,
+		main: main,
+		subs: map[string]string{
+			"while_loop_cond_graph_0": cond,
+			"while_loop_body_graph_0": body(`%conv2d = call_function aten.conv2d.default(%arg1_1, %arg2_1, None, [1, 1], [1, 1]) {val: f32[1, 4, 8, 8]}
+%hardtanh_ = call_function aten.hardtanh_.default(%conv2d, 0.0, 6.0) {val: f32[1, 4, 8, 8]}
+`, "hardtanh_"),
+			"while_loop_body_graph_0/true_graph_0":  branch("%out = call_function aten.relu_.default(%conv2d) {val: f32[1, 4, 8, 8]}\n"),
+			"while_loop_body_graph_0/false_graph_0": branch("%add = call_function aten.add_.Tensor(%conv2d, %x) {val: f32[1, 4, 8, 8]}\n%out = call_function aten.relu.default(%add) {val: f32[1, 4, 8, 8]}\n"),
+		},
+		want: main,
+		wsubs: map[string]string{
+			"while_loop_cond_graph_0": cond,
+			"while_loop_body_graph_0": body(`%convolution_hardtanh = call_function gofx.convolution_hardtanh.default(%arg1_1, %arg2_1, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1, 0.0, 6.0) {val: f32[1, 4, 8, 8]}
+`, "convolution_hardtanh"),
+			"while_loop_body_graph_0/true_graph_0": `%x = placeholder "x"() {val: f32[1, 4, 8, 8]}
+%w = placeholder "w"() {val: f32[4, 4, 3, 3]}
+%convolution_relu = call_function gofx.convolution_relu.default(%x, %w, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1) {val: f32[1, 4, 8, 8]}
+%output = output "output"((%convolution_relu,))
+`,
+			"while_loop_body_graph_0/false_graph_0": `%x = placeholder "x"() {val: f32[1, 4, 8, 8]}
+%w = placeholder "w"() {val: f32[4, 4, 3, 3]}
+%convolution_add_relu = call_function gofx.convolution_add_relu.default(%x, %w, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1, %x) {val: f32[1, 4, 8, 8]}
+%output = output "output"((%convolution_add_relu,))
+`,
+		},
+	}
+	gm := buildHOP(t, c)
+	changed, err := c.pass.Apply(gm)
+	require.NoError(t, err)
+	assert.True(t, changed)
+	require.NoError(t, gm.Lint())
+	assert.Equal(t, c.want, gm.Graph.Text(), "the program's graph")
+	for name, want := range c.wsubs {
+		assert.Equal(t, want, subText(t, gm, name), "subgraph %s", name)
+	}
+}
