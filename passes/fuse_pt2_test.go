@@ -107,10 +107,21 @@ func TestFuseEpiloguesSharedPrograms(t *testing.T) {
 	}
 }
 
-// TestFuseEpiloguesMobileNetV2 optimizes the mobilenet_v2 program PyTorch
-// 2.6 exports (bench/torch_models.py export mobilenet_v2 DIR, torchvision's
-// architecture; $GOFX_BENCH_DIR, default /tmp/gofx-bench; skipped when
-// absent). In 2.6's default IR each Conv2dNormActivation is
+// benchDir is where bench/torch_models.py export writes the programs too
+// large for testdata ($GOFX_BENCH_DIR, default /tmp/gofx-bench).
+func benchDir() string {
+	if d := os.Getenv("GOFX_BENCH_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "gofx-bench")
+}
+
+// TestFuseEpiloguesBenchPrograms optimizes the programs PyTorch 2.6
+// exports of bench/torch_models.py's models (torchvision's architectures;
+// bench/torch_models.py export NAME DIR, in benchDir; skipped when
+// absent) and counts what fuses, from the architectures:
+//
+// mobilenet_v2: in 2.6's default IR each Conv2dNormActivation is
 // conv2d → batch_norm → hardtanh(0, 6) (nn.ReLU6): the stem, the expand
 // and depthwise convolutions of the 17 inverted residual blocks (the
 // first, of expand ratio 1, has no expansion) and the last 1×1
@@ -118,22 +129,36 @@ func TestFuseEpiloguesSharedPrograms(t *testing.T) {
 // end in a batch norm alone, and 10 blocks (stride 1, same width) add
 // their input without activation. After the batch norms fold, the 35
 // chains are gofx.convolution_hardtanh, 17 conv2d and the 10 adds stay.
-func TestFuseEpiloguesMobileNetV2(t *testing.T) {
-	dir := os.Getenv("GOFX_BENCH_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "gofx-bench")
+//
+// resnet18: the stem and the first convolution of each of the 8 basic
+// blocks are conv2d → batch_norm → relu (9 gofx.convolution_relu); each
+// block's second convolution is conv2d → batch_norm → add.Tensor(·,
+// identity) → relu (8 gofx.convolution_add_relu); the 3 downsample
+// convolutions (conv2d → batch_norm, the identity of their block) stay.
+func TestFuseEpiloguesBenchPrograms(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		fused  map[string]int
+		others map[string]int // aten operators left, and none of these activations
+	}{
+		{"mobilenet_v2", map[string]int{"gofx.convolution_hardtanh.default": 35},
+			map[string]int{"aten.conv2d.default": 17, "aten.add.Tensor": 10, "aten.hardtanh.default": 0, "aten.hardtanh_.default": 0, "aten.batch_norm.default": 0}},
+		{"resnet18", map[string]int{"gofx.convolution_relu.default": 9, "gofx.convolution_add_relu.default": 8},
+			map[string]int{"aten.conv2d.default": 3, "aten.add.Tensor": 0, "aten.relu.default": 0, "aten.relu_.default": 0, "aten.batch_norm.default": 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(benchDir(), tc.name+".pt2")
+			if _, err := os.Stat(path); err != nil {
+				t.Skipf("%s is absent: make it with ../shared/tools/torch2 bench/torch_models.py export %s %s", path, tc.name, benchDir())
+			}
+			opt := optimizeChecked(t, path, filepath.Join(benchDir(), tc.name+".io.json"))
+			counts := programOps(opt)
+			assert.Equal(t, tc.fused, fusedOps(counts))
+			for op, n := range tc.others {
+				assert.Equal(t, n, counts[op], op)
+			}
+		})
 	}
-	path := filepath.Join(dir, "mobilenet_v2.pt2")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("%s is absent: make it with ../shared/tools/torch2 bench/torch_models.py export mobilenet_v2 %s", path, dir)
-	}
-	opt := optimizeChecked(t, path, filepath.Join(dir, "mobilenet_v2.io.json"))
-	counts := programOps(opt)
-	assert.Equal(t, map[string]int{"gofx.convolution_hardtanh.default": 35}, fusedOps(counts))
-	assert.Zero(t, counts["aten.hardtanh.default"]+counts["aten.hardtanh_.default"], "hardtanhs left")
-	assert.Zero(t, counts["aten.batch_norm.default"], "batch norms left")
-	assert.Equal(t, 17, counts["aten.conv2d.default"])
-	assert.Equal(t, 10, counts["aten.add.Tensor"])
 }
 
 // BenchmarkFuseEpiloguesMobileNetV2 times batch-1 inference of the
@@ -144,10 +169,7 @@ func TestFuseEpiloguesMobileNetV2(t *testing.T) {
 //
 //	GOMAXPROCS=1 go test ./passes -run '^$' -bench FuseEpiloguesMobileNetV2 -benchtime 20x -count 5
 func BenchmarkFuseEpiloguesMobileNetV2(b *testing.B) {
-	dir := os.Getenv("GOFX_BENCH_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "gofx-bench")
-	}
+	dir := benchDir()
 	path := filepath.Join(dir, "mobilenet_v2.pt2")
 	if _, err := os.Stat(path); err != nil {
 		b.Skipf("%s is absent: make it with ../shared/tools/torch2 bench/torch_models.py export mobilenet_v2 %s", path, dir)
