@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	fastgemm "github.com/gofx/gofx/internal/gemm"
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -28,7 +29,8 @@ import (
 // a bad bound or an operand that does not broadcast is the aten operator's
 // error. A float32 or float64 convolution whose residual (if any) has the
 // result's shape and dtype runs convolutionEpilogue (convolution.go: the
-// bias, residual and clamp applied in internal/gemm's final stores);
+// bias, residual and clamp applied in the final stores of internal/gemm
+// or of the depthwise kernel, a row at a time by internal/vec's AddClamp);
 // addmm_relu and linear_relu of 2-D float matrices with a one-row bias are
 // one GEMM with the bias and ReLU in internal/gemm's epilogue; every other
 // case (integers, reduced floats, a residual that broadcasts or promotes,
@@ -171,8 +173,9 @@ func valuesOr[T float32 | float64](t *tensor.Tensor) []T {
 }
 
 // applyEpilogue computes x[i] = clamp(x[i] + other[i]) in place (other
-// nil: no addition); the bounds are the dtype's values of ep's, as ATen's
-// clamp converts its scalars.
+// nil: no addition) with internal/vec's loops, in parallel chunks; the
+// bounds are the dtype's values of ep's, as ATen's clamp converts its
+// scalars.
 func applyEpilogue[T float32 | float64](x, other []T, ep epilogue) {
 	lo, hi := T(ep.lo), T(ep.hi)
 	if !ep.hasLo {
@@ -181,22 +184,35 @@ func applyEpilogue[T float32 | float64](x, other []T, ep epilogue) {
 	if !ep.hasHi {
 		hi = T(math.Inf(1))
 	}
-	body := func(i0, i1 int) {
-		for i := i0; i < i1; i++ {
-			v := x[i]
-			if other != nil {
-				v += other[i]
+	if math.IsNaN(float64(lo)) || math.IsNaN(float64(hi)) {
+		// internal/vec's clamp takes no NaN bound: element by element,
+		// as the comparisons give it.
+		parallel(len(x), len(x), func(i0, i1 int) {
+			for i := i0; i < i1; i++ {
+				v := x[i]
+				if other != nil {
+					v += other[i]
+				}
+				if v < lo {
+					v = lo
+				}
+				if v > hi {
+					v = hi
+				}
+				x[i] = v
 			}
-			if v < lo {
-				v = lo
-			}
-			if v > hi {
-				v = hi
-			}
-			x[i] = v
-		}
+		})
+		return
 	}
-	parallel(len(x), len(x), body)
+	clamp := ep.hasLo || ep.hasHi
+	parallel(len(x), len(x), func(i0, i1 int) {
+		if other != nil {
+			vec.Binary(vec.Add, x[i0:i1], x[i0:i1], other[i0:i1])
+		}
+		if clamp {
+			vec.Clamp(x[i0:i1], x[i0:i1], lo, hi)
+		}
+	})
 }
 
 // fusedConvolution is the kernel (and meta function) of a fused
@@ -225,6 +241,9 @@ func fusedConvolution(k epKind) ops.Kernel {
 			return nil, err
 		}
 		if !meta(x, w, bias, other) && epilogueInPlace(shape, other) && !math.IsNaN(ep.lo) && !math.IsNaN(ep.hi) {
+			// The product's final stores add the bias and the residual
+			// and clamp, one internal/vec pass over each output row
+			// (vec.AddClamp) instead of a second pass over the result.
 			lo, hi := ep.lo, ep.hi
 			if !ep.hasLo {
 				lo = math.Inf(-1)
@@ -232,7 +251,7 @@ func fusedConvolution(k epKind) ops.Kernel {
 			if !ep.hasHi {
 				hi = math.Inf(1)
 			}
-			out, err := convolutionEpilogue(c, x, w, bias, stride, padding, dilation, transposed, outPad, groups, other, true, lo, hi)
+			out, err := convolutionEpilogue(c, x, w, bias, stride, padding, dilation, transposed, outPad, groups, other, ep.hasLo || ep.hasHi, lo, hi)
 			if err != nil {
 				return nil, err
 			}

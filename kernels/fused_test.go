@@ -200,3 +200,82 @@ func TestFusedOpsErrors(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, "gofx::addmm_relu", ce.Op)
 }
+
+// FuzzFusedConv compares gofx's fused convolutions (relu, hardtanh,
+// clamp, add+relu) with aten::convolution followed by the aten operators
+// they replace, on generated 2-d shapes (groups, depthwise, strides,
+// padding, dilation, transposed), bounds and residuals (of the result's
+// shape, or a per-channel one that broadcasts), in float32 and float64:
+// the same values (the same product, the epilogue applied after it), or
+// the same error, never a panic.
+func FuzzFusedConv(f *testing.F) {
+	f.Add(uint64(1), uint8(3), uint8(1), uint8(4), uint8(1), uint8(9), uint8(7), uint8(3), uint8(1), uint8(1), uint8(1), false, uint8(0), int8(0), int8(6))
+	f.Add(uint64(2), uint8(1), uint8(1), uint8(1), uint8(8), uint8(12), uint8(11), uint8(5), uint8(2), uint8(2), uint8(1), false, uint8(1), int8(-1), int8(1))
+	f.Add(uint64(3), uint8(2), uint8(2), uint8(2), uint8(3), uint8(5), uint8(6), uint8(3), uint8(2), uint8(1), uint8(2), true, uint8(2), int8(3), int8(-2))
+	f.Add(uint64(4), uint8(1), uint8(1), uint8(2), uint8(6), uint8(14), uint8(3), uint8(3), uint8(3), uint8(3), uint8(2), false, uint8(3), int8(0), int8(0))
+	f.Add(uint64(5), uint8(1), uint8(0), uint8(5), uint8(0), uint8(10), uint8(10), uint8(2), uint8(0), uint8(1), uint8(0), false, uint8(4), int8(0), int8(0))
+	f.Fuzz(func(t *testing.T, seed uint64, cig, cog, groups, n, h, w, k, s, p, d uint8, transposed bool, kind uint8, lo, hi int8) {
+		ci, co, g := 1+int(cig%4), 1+int(cog%4), 1+int(groups%6)
+		nb, hh, ww := 1+int(n%2), 1+int(h%16), 1+int(w%16)
+		kk, ss, pp, dd := 1+int(k%5), 1+int(s%3), int(p%4), 1+int(d%3)
+		cin, cout := ci*g, co*g
+		wshape := []int{cout, ci, kk, kk}
+		if transposed {
+			wshape = []int{cin, co, kk, kk}
+		}
+		for _, dt := range []tensor.DType{tensor.Float64, tensor.Float32} {
+			x := randn(dt, seed, nb, cin, hh, ww)
+			wt := randn(dt, seed+1, wshape...)
+			b := randn(dt, seed+2, cout)
+			conv := []any{x, wt, b, []int64{int64(ss)}, []int64{int64(pp)}, []int64{int64(dd)}, transposed, []int64{0}, int64(g)}
+			y, convErr := call(t, "aten::convolution", conv, nil)
+			var fused string
+			var extra []any
+			chain := func(y *tensor.Tensor) (*tensor.Tensor, error) { return call(t, "aten::relu", []any{y}, nil) }
+			switch kind % 5 {
+			case 0:
+				fused = "gofx::convolution_relu"
+			case 1:
+				fused, extra = "gofx::convolution_hardtanh", []any{float64(lo) / 2, float64(hi) / 2}
+				chain = func(y *tensor.Tensor) (*tensor.Tensor, error) {
+					return call(t, "aten::hardtanh", []any{y, extra[0], extra[1]}, nil)
+				}
+			case 2, 3:
+				var mn, mx any = float64(lo) / 2, float64(hi) / 2
+				if kind%5 == 3 {
+					mx = nil
+				}
+				fused, extra = "gofx::convolution_clamp", []any{mn, mx}
+				chain = func(y *tensor.Tensor) (*tensor.Tensor, error) { return call(t, "aten::clamp", []any{y, mn, mx}, nil) }
+			default:
+				if convErr != nil {
+					return
+				}
+				other := randn(dt, seed+3, y.Shape()...)
+				if lo%2 != 0 {
+					other = randn(dt, seed+3, 1, y.Size(1), 1, 1)
+				}
+				fused, extra = "gofx::convolution_add_relu", []any{other}
+				chain = func(y *tensor.Tensor) (*tensor.Tensor, error) {
+					sum, err := call(t, "aten::add.Tensor", []any{y, other}, nil)
+					if err != nil {
+						return nil, err
+					}
+					return call(t, "aten::relu", []any{sum}, nil)
+				}
+			}
+			got, err := call(t, fused, append(append([]any{}, conv...), extra...), nil)
+			if convErr != nil {
+				require.Error(t, err, "%s: aten::convolution refused: %v", fused, convErr)
+				return
+			}
+			want, wantErr := chain(y)
+			if wantErr != nil {
+				require.Error(t, err, "%s: the chain refused: %v", fused, wantErr)
+				return
+			}
+			require.NoError(t, err, fused)
+			requireClose(t, want, got, 1e-6)
+		}
+	})
+}

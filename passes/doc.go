@@ -45,9 +45,12 @@
 //     (aten.permute.default(w, [1, 0]) then aten.addmm.default, or
 //     aten.mm.default without bias, which becomes an addmm with the new
 //     bias).
-//   - FuseEpilogues replaces, at core-ATen level, a convolution followed
-//     by relu, relu_, hardtanh (ReLU6) or clamp, a convolution followed by
-//     a residual add.Tensor and relu, and addmm or linear followed by relu,
+//   - FuseEpilogues replaces, in core ATen and in PyTorch 2.x's default
+//     export IR, a convolution (aten.convolution, or conv1d/conv2d/conv3d
+//     with sizes or a "valid"/"same" padding) followed by relu, hardtanh
+//     (ReLU6) or clamp, in place or not, a convolution followed by a
+//     residual add.Tensor (or add_ into the convolution's result) and
+//     relu, and addmm or linear followed by relu,
 //     by one of gofx's fused operators (gofx.convolution_relu,
 //     convolution_hardtanh, convolution_clamp, convolution_add_relu,
 //     addmm_relu, linear_relu), whose kernel applies the epilogue in the

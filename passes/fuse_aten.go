@@ -31,7 +31,8 @@ import (
 // default arguments (a conv2d without bias gets the folded bias as its
 // bias keyword). A pair is
 // folded only when the convolution has no other user, every user of a
-// tuple-valued batch norm is getitem 0, and the weights, running
+// tuple-valued batch norm is getitem 0 (or a getitem of the saved
+// statistics that nothing uses, as run_decompositions leaves them), and the weights, running
 // statistics and affine parameters are get_attr nodes (or None).
 //
 // The folded tensors are new parameters: under the convolution's weight
@@ -52,6 +53,9 @@ var FoldConvBN = Pass{
 }
 
 var getItem = nn.GetItem
+
+// isNodeIndex reports whether a is an int (an index of a getitem).
+func isNodeIndex(a node.Arg) bool { _, ok := a.(node.Int); return ok }
 
 // isAttr tells the state nodes of a GraphModule: get_attr.
 func isAttr(n *node.Node) bool { return n.Op() == node.GetAttr }
@@ -512,7 +516,10 @@ func foldMatchOf(m *rewrite.Match, fp foldPattern, st foldState) (*foldMatch, er
 	}
 	if fp.tuple {
 		for _, u := range fm.bn.Users() {
-			if u.Op() != node.CallFunction || u.Function() != node.Function(getItem) || u.NumArgs() != 2 || u.Arg(0) != node.Arg(fm.bn) || u.Arg(1) != node.Arg(node.Int(0)) {
+			// getitem 0, or a dead getitem of the saved statistics
+			// (core ATen programs keep them until DCE).
+			if u.Op() != node.CallFunction || u.Function() != node.Function(getItem) || u.NumArgs() != 2 || u.Arg(0) != node.Arg(fm.bn) ||
+				u.Arg(1) != node.Arg(node.Int(0)) && (u.NumUsers() > 0 || !isNodeIndex(u.Arg(1))) {
 				return nil, fmt.Errorf("%%%s uses the batch norm's tuple other than as getitem 0", u.Name())
 			}
 			fm.getitems = append(fm.getitems, u)
