@@ -17,6 +17,9 @@
 #   resnet18 convolutions (3x3, 7x7 stem, 1x1)
 #                                     GFLOP/s  kernels BenchmarkConv2d   vs bench/torch_kernels.py (aten.convolution)
 #   add.Tensor 2^20 float32           GB/s     kernels BenchmarkAdd1M    vs bench/torch_kernels.py
+#   pooling, upsampling               GB/s     kernels BenchmarkPool     vs bench/torch_pool.py
+#   norms, softmax, amax, exp family  GB/s     kernels BenchmarkNorm     vs bench/torch_norm.py
+#   mm / batch-1 linear via dispatch  GFLOP/s  kernels BenchmarkProducts (fresh, pooled, bare gemm) vs bench/torch_kernels.py
 #   GEMM alone, square + conv shapes  GFLOP/s  internal/gemm BenchmarkGemm vs bench/gemm/torch_gemm.py (torch.matmul out=)
 #   resnet18 batch 1 optimized        ms       gofx bench model -model resnet18 vs bench/torch_models.py time resnet18 (eager)
 #   mobilenet_v2 .pt2 batch 1         ms       gofx bench model -model mobilenet_v2.pt2 vs bench/torch_models.py time mobilenet_v2
@@ -52,12 +55,17 @@ go test -c -o "$WORK/kernels.test" ./kernels || exit 1
 go test -c -o "$WORK/gemm.test" ./internal/gemm || exit 1
 go test -c -o "$WORK/models.test" ./models || exit 1
 
-section "gofx kernels: matmul, resnet18 convolutions, add 2^20"
-(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench '^Benchmark(Matmul|Conv2d|Add1M)$' -test.benchtime 1s -test.count "$COUNT")
+section "gofx kernels: matmul, resnet18 convolutions, add 2^20, pooling, norms, products through dispatch"
+(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench '^Benchmark(Matmul|Conv2d|Add1M|Pool|Norm)$' -test.benchtime 1s -test.count "$COUNT")
+(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'BenchmarkProducts/(mm_|linear_1x)' -test.benchtime 1s -test.count "$COUNT")
 section "PyTorch 1.13 kernels"
 "$PY113" bench/torch_kernels.py 1
+"$PY113" bench/torch_pool.py 1
+"$PY113" bench/torch_norm.py 1
 section "PyTorch 2.6 kernels"
 torch26 bench/torch_kernels.py 1
+torch26 bench/torch_pool.py 1
+torch26 bench/torch_norm.py 1
 
 section "gofx GEMM alone (internal/gemm, both cores)"
 (cd internal/gemm && "$WORK/gemm.test" -test.run '^$' -test.bench '^BenchmarkGemm$/f32/' -test.benchtime 30x)
@@ -117,13 +125,16 @@ def metric(body, unit):
 def find(prefix):
     return next((v for k, v in sec.items() if k.startswith(prefix)), "")
 g, t1, t2 = find("gofx kernels"), find("PyTorch 1.13 kernels"), find("PyTorch 2.6 kernels")
-print(f"{'work':34s} {'gofx':>9s} {'pt1.13':>9s} {'pt2.6':>9s} {'/1.13':>6s} {'/2.6':>6s}")
+print(f"{'work':48s} {'gofx':>9s} {'pt1.13':>9s} {'pt2.6':>9s} {'/1.13':>6s} {'/2.6':>6s}")
 for unit in ("GFLOP/s", "GB/s"):
     gv, a, b = metric(g, unit), metric(t1, unit), metric(t2, unit)
     for k in gv:
-        r1 = gv[k] / a[k] if a.get(k) else float("nan")
-        r2 = gv[k] / b[k] if b.get(k) else float("nan")
-        print(f"{k + ' ' + unit:34s} {gv[k]:9.2f} {a.get(k, float('nan')):9.2f} {b.get(k, float('nan')):9.2f} {r1:6.2f} {r2:6.2f}")
+        # BenchmarkProducts' cases run three ways (fresh, pooled, gemm);
+        # PyTorch's line has the case's name alone.
+        t = re.sub(r"/(fresh|pooled|gemm)$", "", k)
+        r1 = gv[k] / a[t] if a.get(t) else float("nan")
+        r2 = gv[k] / b[t] if b.get(t) else float("nan")
+        print(f"{k + ' ' + unit:48s} {gv[k]:9.2f} {a.get(t, float('nan')):9.2f} {b.get(t, float('nan')):9.2f} {r1:6.2f} {r2:6.2f}")
 def jsons(body):
     return [json.loads(l) for l in body.splitlines() if l.startswith("{")]
 for model, gsec in (("resnet18", "gofx resnet18"), ("mobilenet_v2", "mobilenet_v2")):
