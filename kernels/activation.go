@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -149,6 +150,15 @@ var (
 func silu(dt tensor.DType) floatFn1 {
 	r := rounder(dt)
 	return func(x float64) float64 { return r(x / r(1+r(math.Exp(-x)))) }
+}
+
+// siluF32 is silu's float32 loop: x/(1 + exp(-x)), every step rounded
+// to float32 as in silu, the denominator built in dst.
+func siluF32(dst, x []float32) {
+	vec.ScalarBinary(vec.Sub, dst, 0, x)
+	vec.Exp(dst, dst)
+	vec.BinaryScalar(vec.Add, dst, dst, 1)
+	vec.Binary(vec.Div, dst, x, dst)
 }
 
 // hardtanh is aten::hardtanh.default: x clamped to [min_val, max_val].
@@ -311,7 +321,7 @@ var activationUnaries = []*unary{
 	{name: "aten::hardswish.default", cpuName: "hardswish_cpu", res: resultFloatOnly, ff: func(x float64) float64 {
 		return x * clampFloat(x+3, 0, 6) / 6
 	}},
-	{name: "aten::silu.default", cpuName: "silu_cpu", res: resultFloatOnly, ffFor: silu},
+	{name: "aten::silu.default", cpuName: "silu_cpu", res: resultFloatOnly, ffFor: silu, f32: siluF32},
 }
 
 // selu is aten::selu: elu with SELU's alpha and scale.
