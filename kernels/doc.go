@@ -19,7 +19,12 @@
 // hardtanh run internal/vec's vector loops (AVX2 where the CPU has it)
 // over TensorIterator-style coalesced runs (tensor_iterator.go's
 // planRuns); sum, mean, softmax and batch norm read contiguous inputs in
-// place with typed row loops, with float64 accumulation as before.
+// place with typed row loops, with float64 accumulation as before. For
+// float32, layer_norm, group_norm, softmax/log_softmax, amax/amin,
+// max.dim/min.dim/argmax/argmin, exp, sigmoid and silu compute in float32
+// as ATen's vectorised CPU kernels do (statistics and sums accumulated in
+// float64, internal/vec's Exp within one ulp of e^x), within the
+// conformance tolerances of the float64 path's results.
 //
 // Meta functions compute the dtype and shape of the outputs from meta
 // tensors (tensor.NewMeta), touching no data; they share their shape logic
