@@ -2,7 +2,7 @@
 """Times in PyTorch (two threads) what gofx's BenchmarkNorm times
 (kernels/norm_bench_test.go), printing the same metrics:
 
-    python3 bench/torch_norm.py [seconds per benchmark]
+    python3 bench/torch_norm.py [seconds per benchmark [threads]]
 
 layer norm on [1,197,768] (a ViT's tokens) and [64,1024], group norm on
 [1,256,56,56] with 32 groups, softmax and log_softmax on [64,1024], amax
@@ -15,8 +15,11 @@ import time
 
 import torch
 
-torch.set_num_threads(2)
 SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+# Two threads, as gofx's benchmarks run with GOMAXPROCS=2 on the lead's
+# machine; 1 to compare with `go test -cpu 1` on a loaded machine, where
+# OpenMP's spinning threads distort two-thread figures.
+torch.set_num_threads(int(sys.argv[2]) if len(sys.argv) > 2 else 2)
 A = torch.ops.aten
 
 

@@ -152,15 +152,6 @@ func silu(dt tensor.DType) floatFn1 {
 	return func(x float64) float64 { return r(x / r(1+r(math.Exp(-x)))) }
 }
 
-// siluF32 is silu's float32 loop: x/(1 + exp(-x)), every step rounded
-// to float32 as in silu, the denominator built in dst.
-func siluF32(dst, x []float32) {
-	vec.ScalarBinary(vec.Sub, dst, 0, x)
-	vec.Exp(dst, dst)
-	vec.BinaryScalar(vec.Add, dst, dst, 1)
-	vec.Binary(vec.Div, dst, x, dst)
-}
-
 // hardtanh is aten::hardtanh.default: x clamped to [min_val, max_val].
 // Integral inputs take the bounds truncated to integers (PyTorch's legacy
 // behaviour: the bounds never promote), max_val wins when min_val >
@@ -321,7 +312,7 @@ var activationUnaries = []*unary{
 	{name: "aten::hardswish.default", cpuName: "hardswish_cpu", res: resultFloatOnly, ff: func(x float64) float64 {
 		return x * clampFloat(x+3, 0, 6) / 6
 	}},
-	{name: "aten::silu.default", cpuName: "silu_cpu", res: resultFloatOnly, ffFor: silu, f32: siluF32},
+	{name: "aten::silu.default", cpuName: "silu_cpu", res: resultFloatOnly, ffFor: silu, f32: vec.Silu},
 }
 
 // selu is aten::selu: elu with SELU's alpha and scale.

@@ -298,15 +298,6 @@ func unaryF32(x *tensor.Tensor, f func(dst, x []float32)) *tensor.Tensor {
 	return out
 }
 
-// sigmoidF32 is sigmoid's float32 loop: 1/(1 + exp(-x)), every step
-// rounded to float32 as ATen's vectorised kernel computes it.
-func sigmoidF32(dst, x []float32) {
-	vec.ScalarBinary(vec.Sub, dst, 0, x)
-	vec.Exp(dst, dst)
-	vec.BinaryScalar(vec.Add, dst, dst, 1)
-	vec.ScalarBinary(vec.Div, dst, 1, dst)
-}
-
 // unaryOps are the operators with no argument besides self.
 var unaryOps = []*unary{
 	{name: "aten::abs.default", cpuName: "abs_cpu", half: true, boolErr: `"abs_cpu" not implemented for 'Bool'`,
@@ -338,7 +329,7 @@ var unaryOps = []*unary{
 	{name: "aten::rsqrt.default", cpuName: "rsqrt_cpu", res: resultFloat, ffFor: rsqrt},
 	{name: "aten::reciprocal.default", cpuName: "reciprocal_cpu", res: resultFloat, half: true, ff: func(x float64) float64 { return 1 / x }},
 	{name: "aten::erf.default", cpuName: "erf_vml_cpu", res: resultFloat, ff: math.Erf},
-	{name: "aten::sigmoid.default", cpuName: "sigmoid_cpu", res: resultFloat, ff: sigmoid, f32: sigmoidF32},
+	{name: "aten::sigmoid.default", cpuName: "sigmoid_cpu", res: resultFloat, ff: sigmoid, f32: vec.Sigmoid},
 
 	{name: "aten::acos.default", cpuName: "acos_vml_cpu", res: resultFloat, ff: math.Acos},
 	{name: "aten::acosh.default", cpuName: "acosh_cpu", res: resultFloat, ff: math.Acosh},
