@@ -133,7 +133,14 @@ func expFamily(dst, x []float32, kind int) {
 	k := 0
 	if r := rows(); r != nil {
 		if k = n &^ 7; k > 0 {
-			[]func(dst, x *float32, n int){r.exp, r.sigmoid, r.silu}[kind](&dst[0], &x[0], k)
+			f := r.exp
+			switch kind {
+			case sigmoidKind:
+				f = r.sigmoid
+			case siluKind:
+				f = r.silu
+			}
+			f(&dst[0], &x[0], k)
 		}
 	}
 	switch kind {
