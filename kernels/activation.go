@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -311,7 +312,7 @@ var activationUnaries = []*unary{
 	{name: "aten::hardswish.default", cpuName: "hardswish_cpu", res: resultFloatOnly, ff: func(x float64) float64 {
 		return x * clampFloat(x+3, 0, 6) / 6
 	}},
-	{name: "aten::silu.default", cpuName: "silu_cpu", res: resultFloatOnly, ffFor: silu},
+	{name: "aten::silu.default", cpuName: "silu_cpu", res: resultFloatOnly, ffFor: silu, f32: vec.Silu},
 }
 
 // selu is aten::selu: elu with SELU's alpha and scale.

@@ -25,6 +25,11 @@
 // bilinear upsampling interpolates each source row once and combines rows
 // with vector loops, and adaptive pooling runs from per-axis window
 // tables, all bit for bit as the one-window-at-a-time loops they replace.
+// For float32, layer_norm, group_norm, softmax/log_softmax, amax/amin,
+// max.dim/min.dim/argmax/argmin, exp, sigmoid and silu compute in float32
+// as ATen's vectorised CPU kernels do (statistics and sums accumulated in
+// float64, internal/vec's Exp within one ulp of e^x), within the
+// conformance tolerances of the float64 path's results.
 //
 // Meta functions compute the dtype and shape of the outputs from meta
 // tensors (tensor.NewMeta), touching no data; they share their shape logic

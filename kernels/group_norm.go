@@ -3,13 +3,15 @@ package kernels
 import (
 	"math"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
 
 // Group normalization, ATen's group_norm.cpp: native_group_norm,
 // group_norm and native_group_norm_backward, with the statistics and
-// gradients computed in float64 and rounded to the dtype once.
+// gradients computed in float64 and rounded to the dtype once (float32's
+// forward by typed loops, groupNormF32).
 
 // registerGroupNorm registers the kernels of group_norm.go.
 func registerGroupNorm() {
@@ -205,6 +207,9 @@ func nativeGroupNorm(c *ops.Call) ([]any, error) {
 			tensor.Must(tensor.NewMeta(dt, statShape...)),
 		}, nil
 	}
+	if dt == tensor.Float32 {
+		return groupNormF32(input, weight, bias, nn, cc, hw, g, eps), nil
+	}
 	x := input.Float64s()
 	w, b := optFloats(weight), optFloats(bias)
 	y := make([]float64, len(x))
@@ -240,6 +245,52 @@ func nativeGroupNorm(c *ops.Call) ([]any, error) {
 		tensor.Must(tensor.FromFloat64s(dt, means, statShape...)),
 		tensor.Must(tensor.FromFloat64s(dt, rstds, statShape...)),
 	}, nil
+}
+
+// groupNormF32 is nativeGroupNorm for float32: typed loops in parallel
+// over the N*group rows of C/group*HxW elements, the statistics in
+// float64 (vec.Moments) rounded to float32 once, then per channel
+// y = x*scale + shift with scale = rstd*w[c] and shift = -scale*mean +
+// b[c] in float32, as ATen 1.13's kernel computes it from its float
+// statistics.
+func groupNormF32(input, weight, bias *tensor.Tensor, nn, cc, hw, g int, eps float64) []any {
+	x := tensor.Values[float32](input)
+	var w, b []float32
+	if weight != nil {
+		w = tensor.Values[float32](weight)
+	}
+	if bias != nil {
+		b = tensor.Values[float32](bias)
+	}
+	out := tensor.EmptyUninit(tensor.Float32, input.Shape()...) // every element is written
+	meanT := tensor.EmptyUninit(tensor.Float32, nn, g)
+	rstdT := tensor.EmptyUninit(tensor.Float32, nn, g)
+	y, means, rstds := tensor.Values[float32](out), tensor.Values[float32](meanT), tensor.Values[float32](rstdT)
+	d := cc / g
+	rowLen := d * hw
+	forRows(nn*g, rowLen, func(r int) {
+		if rowLen == 0 {
+			means[r], rstds[r] = 0, float32(math.NaN())
+			return
+		}
+		row, o := x[r*rowLen:(r+1)*rowLen], y[r*rowLen:(r+1)*rowLen]
+		mean, variance := vec.Moments(row)
+		mf, rf := float32(mean), float32(rstdOf(variance, eps))
+		means[r], rstds[r] = mf, rf
+		for k := range d {
+			ch := (r%g)*d + k
+			scale := rf
+			if w != nil {
+				scale *= w[ch]
+			}
+			shift := float32(-scale * mf) // rounded before the bias is added
+			if b != nil {
+				shift += b[ch]
+			}
+			vec.ScaleShift(o[k*hw:(k+1)*hw], row[k*hw:(k+1)*hw], scale, shift)
+		}
+	})
+	return []any{out, meanT, rstdT}
 }
 
 // groupNorm is aten::group_norm: the checks of ATen's group_norm, then

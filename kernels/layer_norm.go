@@ -6,13 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
 
 // Layer normalization, ATen's layer_norm.cpp: native_layer_norm,
 // layer_norm and native_layer_norm_backward, with the statistics and
-// gradients computed in float64 and rounded to the dtype once; and
+// gradients computed in float64 and rounded to the dtype once (float32's
+// forward by typed row loops, layerNormF32); and
 // rms_norm, composed from registered operators as ATen's composite is.
 
 // registerLayerNorm registers the kernels of layer_norm.go.
@@ -182,6 +184,9 @@ func layerNormCompute(c *ops.Call) ([]any, error) {
 			tensor.Must(tensor.NewMeta(dt, statShape...)),
 		}, nil
 	}
+	if dt == tensor.Float32 {
+		return layerNormF32(input, weight, bias, m, n, statShape, eps), nil
+	}
 	x := input.Float64s()
 	w, b := optFloats(weight), optFloats(bias)
 	y := make([]float64, len(x))
@@ -213,6 +218,51 @@ func layerNormCompute(c *ops.Call) ([]any, error) {
 		tensor.Must(tensor.FromFloat64s(dt, means, statShape...)),
 		tensor.Must(tensor.FromFloat64s(dt, rstds, statShape...)),
 	}, nil
+}
+
+// layerNormF32 is layerNormCompute for float32: typed row loops in
+// parallel over the rows, the statistics in float64 (vec.Moments, two
+// passes) rounded to float32 once, then y = (x*rstd + (-rstd*mean))*w + b
+// in float32 with every operation rounded, as ATen 1.13's kernel computes
+// it from its float statistics. (ATen accumulates the statistics in
+// float, with a cascaded Welford; float64 sums are at least as close to
+// the exact values.)
+func layerNormF32(input, weight, bias *tensor.Tensor, m, n int, statShape []int, eps float64) []any {
+	x := tensor.Values[float32](input)
+	var w, b []float32
+	if weight != nil {
+		w = tensor.Values[float32](weight)
+	}
+	if bias != nil {
+		b = tensor.Values[float32](bias)
+	}
+	out := tensor.EmptyUninit(tensor.Float32, input.Shape()...) // every element is written
+	meanT := tensor.EmptyUninit(tensor.Float32, statShape...)
+	rstdT := tensor.EmptyUninit(tensor.Float32, statShape...)
+	y, means, rstds := tensor.Values[float32](out), tensor.Values[float32](meanT), tensor.Values[float32](rstdT)
+	forRows(m, n, func(r int) {
+		if n == 0 {
+			means[r], rstds[r] = 0, float32(math.NaN())
+			return
+		}
+		row, o := x[r*n:(r+1)*n], y[r*n:(r+1)*n]
+		mean, variance := vec.Moments(row)
+		mf, rf := float32(mean), float32(rstdOf(variance, eps))
+		means[r], rstds[r] = mf, rf
+		shift := -rf * mf
+		if w != nil && b != nil {
+			vec.Affine(o, row, w, b, rf, shift)
+			return
+		}
+		vec.ScaleShift(o, row, rf, shift)
+		if w != nil {
+			vec.Binary(vec.Mul, o, o, w)
+		}
+		if b != nil {
+			vec.Binary(vec.Add, o, o, b)
+		}
+	})
+	return []any{out, meanT, rstdT}
 }
 
 // nativeLayerNorm is aten::native_layer_norm: (out, mean, rstd)

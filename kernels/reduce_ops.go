@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -442,6 +443,22 @@ func extreme(c *ops.Call, name string, greater bool) ([]any, error) {
 		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
 	}
 	p, _, outer, inner := moveLast(self, mask)
+	if dt == tensor.Float32 {
+		// Row loops on the float32 values (no float64 copy); moveLast's
+		// permutation copies only when the reduced dims are not trailing.
+		vals := tensor.Values[float32](p)
+		res := tensor.EmptyUninit(dt, shape...) // every element is written
+		out := tensor.Values[float32](res)
+		forRows(outer, inner, func(r int) {
+			row := vals[r*inner : (r+1)*inner]
+			if greater {
+				out[r] = vec.Max(row)
+			} else {
+				out[r] = vec.Min(row)
+			}
+		})
+		return one(res), nil
+	}
 	if dt.IsFloat() {
 		vals := p.Float64s()
 		out := make([]float64, outer)
@@ -558,6 +575,9 @@ func indexReduce(c *ops.Call, name string, self *tensor.Tensor, dim int64, hasDi
 // self's dtype and shape.
 func argIndices(self *tensor.Tensor, mask []bool, shape []int, greater bool) (values, indices *tensor.Tensor) {
 	p, _, outer, inner := moveLast(self, mask)
+	if self.DType() == tensor.Float32 {
+		return argIndicesF32(p, outer, inner, shape, greater)
+	}
 	idx := make([]int64, outer)
 	if self.DType().IsFloat() {
 		vals := p.Float64s()
@@ -577,6 +597,38 @@ func argIndices(self *tensor.Tensor, mask []bool, shape []int, greater bool) (va
 		idx[r], out[r] = int64(i), row[i]
 	})
 	return intResult(self.DType(), out, shape), intResult(tensor.Int64, idx, shape)
+}
+
+// argIndicesF32 is argIndices for float32 rows (p of outer rows of inner
+// elements): the row's max (min) by vec.Max (vec.Min), then the first
+// element equal to it (the first NaN when it is NaN), whose value is
+// returned, so that of -0 and 0 the first wins, as in ATen.
+func argIndicesF32(p *tensor.Tensor, outer, inner int, shape []int, greater bool) (values, indices *tensor.Tensor) {
+	vals := tensor.Values[float32](p)
+	values = tensor.EmptyUninit(tensor.Float32, shape...) // every element is written
+	indices = tensor.EmptyUninit(tensor.Int64, shape...)
+	out, idx := tensor.Values[float32](values), tensor.Values[int64](indices)
+	forRows(outer, inner, func(r int) {
+		row := vals[r*inner : (r+1)*inner]
+		var m float32
+		if greater {
+			m = vec.Max(row)
+		} else {
+			m = vec.Min(row)
+		}
+		i := 0
+		if m != m {
+			for i < len(row)-1 && row[i] == row[i] {
+				i++
+			}
+		} else {
+			for i < len(row)-1 && row[i] != m {
+				i++
+			}
+		}
+		idx[r], out[r] = int64(i), row[i]
+	})
+	return values, indices
 }
 
 // argExtreme implements argmax and argmin.

@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -128,9 +129,10 @@ func logSoftmaxInt(c *ops.Call) ([]any, error) {
 
 // softmaxRows is softmax's fast path for a contiguous float32 or float64
 // x whose dim d is its last (size-1 dims aside): typed loops over the
-// rows, in place, with no float64 copy of x nor transposition. Each row is
-// computed with softmax's float64 steps in the same order, so the results
-// are the same bit for bit. ok is false (nothing done) for other inputs.
+// rows, in place, with no float64 copy of x nor transposition. A float64
+// row is computed with softmax's float64 steps in the same order, so the
+// results are the same bit for bit; a float32 row in float32
+// (softmaxRowsF32). ok is false (nothing done) for other inputs.
 func softmaxRows(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
 	dt := x.DType()
 	if (dt != tensor.Float32 && dt != tensor.Float64) || !x.IsContiguous() || x.Dim() == 0 || x.Numel() == 0 {
@@ -143,13 +145,39 @@ func softmaxRows(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
 		}
 	}
 	n := shape[d]
-	out := tensor.Empty(dt, shape...)
+	out := tensor.EmptyUninit(dt, shape...) // every element is written
 	if dt == tensor.Float64 {
-		softmaxRowsT(tensor.Values[float64](x), tensor.Data[float64](out), n, log)
+		softmaxRowsT(tensor.Values[float64](x), tensor.Values[float64](out), n, log)
 	} else {
-		softmaxRowsT(tensor.Values[float32](x), tensor.Data[float32](out), n, log)
+		softmaxRowsF32(tensor.Values[float32](x), tensor.Values[float32](out), n, log)
 	}
 	return out, true
+}
+
+// softmaxRowsF32 is softmaxRowsT for float32 in float32, as ATen's
+// vectorised kernels (_vec_softmax_lastdim, _vec_log_softmax_lastdim)
+// compute it: the row's max m, e = exp(x - m) with vec.Exp, then
+// e * (1/sum e), or (x - m) - log(sum e); the sums accumulate in float64.
+func softmaxRowsF32(in, out []float32, n int, log bool) {
+	outer := len(in) / n
+	parallelFor(outer*n, func(lo, hi int) {
+		var e []float32
+		if log {
+			e = make([]float32, n)
+		}
+		for r := (lo + n - 1) / n; r*n < hi && r < outer; r++ {
+			row, o := in[r*n:(r+1)*n], out[r*n:(r+1)*n]
+			m := vec.Max(row)
+			vec.BinaryScalar(vec.Sub, o, row, m)
+			if log {
+				vec.Exp(e, o)
+				vec.BinaryScalar(vec.Sub, o, o, float32(math.Log(vec.Sum(e))))
+				continue
+			}
+			vec.Exp(o, o)
+			vec.BinaryScalar(vec.Mul, o, o, float32(1/vec.Sum(o)))
+		}
+	})
 }
 
 func softmaxRowsT[T float32 | float64](in, out []T, n int, log bool) {

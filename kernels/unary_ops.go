@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -273,6 +274,28 @@ type unary struct {
 	// relu marks aten::relu, whose float32 and float64 kernel runs the
 	// vector loop of clampRuns.
 	relu bool
+	// f32, when set, is the float32 kernel: a vector loop setting dst
+	// from x (of one length), run by unaryF32.
+	f32 func(dst, x []float32)
+}
+
+// unaryChunk is the element count unaryF32 hands its loop at a time, so
+// that a loop's passes over its chunk stay in the L1 cache.
+const unaryChunk = 1024
+
+// unaryF32 returns f applied to the float32 tensor x, in parallel over
+// chunks of unaryChunk elements.
+func unaryF32(x *tensor.Tensor, f func(dst, x []float32)) *tensor.Tensor {
+	in := tensor.Values[float32](x)
+	out := tensor.EmptyUninit(tensor.Float32, x.Shape()...) // every element is written
+	o := tensor.Values[float32](out)
+	parallelFor(len(o), func(lo, hi int) {
+		for i := lo; i < hi; i += unaryChunk {
+			j := min(i+unaryChunk, hi)
+			f(o[i:j], in[i:j])
+		}
+	})
+	return out
 }
 
 // unaryOps are the operators with no argument besides self.
@@ -298,7 +321,7 @@ var unaryOps = []*unary{
 	{name: "aten::cos.default", cpuName: "cos_vml_cpu", res: resultFloat, ff: math.Cos},
 	{name: "aten::sin.default", cpuName: "sin_vml_cpu", res: resultFloat, ff: math.Sin},
 	{name: "aten::tanh.default", cpuName: "tanh_vml_cpu", res: resultFloat, ff: math.Tanh},
-	{name: "aten::exp.default", cpuName: "exp_vml_cpu", res: resultFloat, ff: math.Exp},
+	{name: "aten::exp.default", cpuName: "exp_vml_cpu", res: resultFloat, ff: math.Exp, f32: vec.Exp},
 	{name: "aten::expm1.default", cpuName: "expm1_vml_cpu", res: resultFloat, ff: math.Expm1},
 	{name: "aten::log.default", cpuName: "log_vml_cpu", res: resultFloat, ff: logFloat},
 	{name: "aten::log1p.default", cpuName: "log1p_vml_cpu", res: resultFloat, ff: math.Log1p},
@@ -306,7 +329,7 @@ var unaryOps = []*unary{
 	{name: "aten::rsqrt.default", cpuName: "rsqrt_cpu", res: resultFloat, ffFor: rsqrt},
 	{name: "aten::reciprocal.default", cpuName: "reciprocal_cpu", res: resultFloat, half: true, ff: func(x float64) float64 { return 1 / x }},
 	{name: "aten::erf.default", cpuName: "erf_vml_cpu", res: resultFloat, ff: math.Erf},
-	{name: "aten::sigmoid.default", cpuName: "sigmoid_cpu", res: resultFloat, ff: sigmoid},
+	{name: "aten::sigmoid.default", cpuName: "sigmoid_cpu", res: resultFloat, ff: sigmoid, f32: vec.Sigmoid},
 
 	{name: "aten::acos.default", cpuName: "acos_vml_cpu", res: resultFloat, ff: math.Acos},
 	{name: "aten::acosh.default", cpuName: "acosh_cpu", res: resultFloat, ff: math.Acosh},
@@ -336,6 +359,9 @@ func (u *unary) kernel(c *ops.Call) ([]any, error) {
 	if u.relu && fastFloat(dt, x) {
 		out, _ := clampRuns(x, true, 0, 0)
 		return one(out), nil
+	}
+	if u.f32 != nil && dt == tensor.Float32 && x.DType() == tensor.Float32 && !x.IsMeta() {
+		return one(unaryF32(x, u.f32)), nil
 	}
 	ff := u.ff
 	if u.ffFor != nil {

@@ -3,7 +3,7 @@
 // of two slices or of a slice and a scalar, ReLU and clamp; the
 // float32 row loops of the normalizations, softmax and the max/min
 // reductions: Sum and SqDev (float64 accumulation), Moments, Max, Min,
-// ScaleShift, Affine and Exp; the max folding of max pooling
+// ScaleShift, Affine, Exp, Sigmoid and Silu; the max folding of max pooling
 // (MaxFold, MaxFoldArg32/64 and the three-tap MaxFold3,
 // MaxFold3Arg32/64: one window tap at a time, NaN winning and the
 // earlier of equal values staying, as ATen's loops) and the stride-2 row
@@ -17,12 +17,14 @@
 // GOFX_VEC=portable run the portable Go loops of portable.go, which also
 // handle the assembly's tails. Both compute each element with the same
 // IEEE operations in the same order (the sums' sixteen partial sums
-// included, and no fused multiply-add in the maps), so they agree bit for
-// bit (TestAgainstPortable, TestRowsAgainstPortable, FuzzVec), NaN
-// payloads aside.
+// included; the maps use no fused multiply-add, the exp family's fused
+// multiply-adds are emulated exactly by fma32), so they agree bit for bit
+// (TestAgainstPortable, TestRowsAgainstPortable, FuzzVec), NaN payloads
+// aside.
 //
 // Exp is Cephes' expf (a degree-7 polynomial after reducing by ln 2 in two
-// parts), within one ulp of e^x on a sweep of its range (TestExpRange
-// allows two); PyTorch's vectorised exp (Sleef's expf_u10) is also within
-// one ulp.
+// parts, evaluated with fused multiply-adds), within one ulp of e^x on a
+// sweep of its range (TestExpRange allows two); PyTorch's vectorised exp
+// (Sleef's expf_u10) is also within one ulp. Sigmoid and Silu apply it
+// to -x in the same pass.
 package vec

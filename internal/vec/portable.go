@@ -175,7 +175,7 @@ const (
 )
 
 // exp32 is e^x with the assembly's steps (expSteps in _gen): Cephes'
-// expf, every operation rounded to float32.
+// expf, every operation rounded to float32, the fused multiply-adds once.
 func exp32(x float32) float32 {
 	if x != x {
 		return x
@@ -183,21 +183,49 @@ func exp32(x float32) float32 {
 	a := min(x, expHi)
 	a = max(a, expLo)
 	nf := float32(math.RoundToEven(float64(float32(a * expLog2e))))
-	a -= float32(nf * expC1)
-	a -= float32(nf * expC2)
+	a = fma32(nf, -expC1, a)
+	a = fma32(nf, -expC2, a)
 	z := float32(a * a)
-	d := float32(a*expP0) + expP1
-	d = float32(d*a) + expP2
-	d = float32(d*a) + expP3
-	d = float32(d*a) + expP4
-	d = float32(d*a) + expP5
-	d = float32(d*z) + a
+	d := fma32(a, expP0, expP1)
+	d = fma32(a, d, expP2)
+	d = fma32(a, d, expP3)
+	d = fma32(a, d, expP4)
+	d = fma32(a, d, expP5)
+	d = fma32(z, d, a)
 	d += 1
 	n := int32(nf)
 	n1 := n >> 1
 	d *= math.Float32frombits(uint32(n1+127) << 23)
 	d *= math.Float32frombits(uint32(n-n1+127) << 23)
 	return d
+}
+
+// fma32 is a*b + c rounded once to float32, as VFMADD*PS computes it.
+// The product is exact in float64; the sum's float64 rounding s and its
+// error e (TwoSum) decide the one case where rounding s again to float32
+// could differ: s exactly halfway between two float32 with e nonzero.
+func fma32(a, b, c float32) float32 {
+	p, cc := float64(a)*float64(b), float64(c)
+	s := p + cc
+	bb := s - p
+	e := (p - (s - bb)) + (cc - bb)
+	r := float32(s)
+	if e == 0 || float64(r) == s || math.IsInf(s, 0) || math.IsInf(float64(r), 0) {
+		return r
+	}
+	// The float32 on s's other side from r.
+	o := math.Nextafter32(r, float32(math.Inf(1)))
+	if float64(r) > s {
+		o = math.Nextafter32(r, float32(math.Inf(-1)))
+	}
+	if (float64(r)+float64(o))/2 != s {
+		return r // not a tie: one rounding of s is the exact value's
+	}
+	// A tie in s but not in the exact sum: round toward the error.
+	if (e > 0) == (o > r) {
+		return o
+	}
+	return r
 }
 
 // fma is math.FMA: one rounding, as the assembly's VFMADD231PD.

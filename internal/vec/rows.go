@@ -110,16 +110,51 @@ func Affine(dst, x, w, b []float32, s, t float32) {
 // value (subnormal results aside, whose error is below their spacing):
 // Cephes' expf, +Inf above 88.72, 0 below -103.98, NaN for NaN. x may be
 // dst.
-func Exp(dst, x []float32) {
+func Exp(dst, x []float32) { expFamily(dst, x, expKind) }
+
+// Sigmoid sets dst[i] = 1/(e^-x[i] + 1) for i < len(dst), with Exp's e^-x
+// and the sum and quotient rounded to float32; x may be dst.
+func Sigmoid(dst, x []float32) { expFamily(dst, x, sigmoidKind) }
+
+// Silu sets dst[i] = x[i]/(e^-x[i] + 1) for i < len(dst), with Exp's e^-x
+// and the sum and quotient rounded to float32; x may be dst.
+func Silu(dst, x []float32) { expFamily(dst, x, siluKind) }
+
+// The functions of the exp family.
+const (
+	expKind = iota
+	sigmoidKind
+	siluKind
+)
+
+func expFamily(dst, x []float32, kind int) {
 	n := len(dst)
 	x = x[:n]
 	k := 0
 	if r := rows(); r != nil {
 		if k = n &^ 7; k > 0 {
-			r.exp(&dst[0], &x[0], k)
+			f := r.exp
+			switch kind {
+			case sigmoidKind:
+				f = r.sigmoid
+			case siluKind:
+				f = r.silu
+			}
+			f(&dst[0], &x[0], k)
 		}
 	}
-	for i := k; i < n; i++ {
-		dst[i] = exp32(x[i])
+	switch kind {
+	case expKind:
+		for i := k; i < n; i++ {
+			dst[i] = exp32(x[i])
+		}
+	case sigmoidKind:
+		for i := k; i < n; i++ {
+			dst[i] = 1 / (exp32(-x[i]) + 1)
+		}
+	case siluKind:
+		for i := k; i < n; i++ {
+			dst[i] = x[i] / (exp32(-x[i]) + 1)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package vec
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -25,6 +26,8 @@ func checkRows(t *testing.T, x, w, b []float32, s, sh float32) {
 	n := len(x)
 	maps := map[string]func([]float32){
 		"Exp":        func(d []float32) { Exp(d, x) },
+		"Sigmoid":    func(d []float32) { Sigmoid(d, x) },
+		"Silu":       func(d []float32) { Silu(d, x) },
 		"ScaleShift": func(d []float32) { ScaleShift(d, x, s, sh) },
 		"Affine":     func(d []float32) { Affine(d, x, w, b, s, sh) },
 	}
@@ -188,5 +191,35 @@ func TestRowValues(t *testing.T) {
 			t.Errorf("portable=%v: Affine = %v, want %v", portable, got, want)
 		}
 		restore()
+	}
+}
+
+// TestFMA32 checks fma32 against a*b + c computed exactly (math/big) and
+// rounded once, on random triples and on sums a float64 rounding puts
+// exactly halfway between two float32.
+func TestFMA32(t *testing.T) {
+	exact := func(a, b, c float32) float32 {
+		x := new(big.Float).SetPrec(400).SetFloat64(float64(a))
+		x.Mul(x, new(big.Float).SetPrec(400).SetFloat64(float64(b)))
+		x.Add(x, new(big.Float).SetPrec(400).SetFloat64(float64(c)))
+		f, _ := x.Float32()
+		return f
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	check := func(a, b, c float32) {
+		if got, want := fma32(a, b, c), exact(a, b, c); got != want && !(got != got && want != want) {
+			t.Errorf("fma32(%v, %v, %v) = %v, want %v", a, b, c, got, want)
+		}
+	}
+	for range 200000 {
+		a, b := float32(r.NormFloat64()), float32(r.NormFloat64())
+		c := float32(r.NormFloat64() * math.Pow(2, float64(r.IntN(80)-40)))
+		check(a, b, c)
+	}
+	// 1 + 2^-24 is a float32 tie; a tiny c on either side breaks it.
+	for _, c := range []float32{1e-30, -1e-30, 0x1p-60, -0x1p-60} {
+		check(1+0x1p-23, 1+0x1p-24, c) // product 1 + 3·2^-24 + 2^-47
+		check(1, 1, 0x1p-24+c)
+		check(0x1p-12+0x1p-35, 0x1p12, 1+c)
 	}
 }

@@ -42,6 +42,8 @@ type rowLoops struct {
 	scaleShift func(dst, x *float32, n int, s, t float32)
 	affine     func(dst, x, w, b *float32, n int, s, t float32)
 	exp        func(dst, x *float32, n int)
+	sigmoid    func(dst, x *float32, n int)
+	silu       func(dst, x *float32, n int)
 }
 
 var (

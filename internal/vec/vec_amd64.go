@@ -118,6 +118,12 @@ func affineF32(dst, x, w, b *float32, n int, s, t float32)
 //go:noescape
 func expF32(dst, x *float32, n int)
 
+//go:noescape
+func sigmoidF32(dst, x *float32, n int)
+
+//go:noescape
+func siluF32(dst, x *float32, n int)
+
 func init() {
 	if cpu.X86.HasAVX2 {
 		detected = &asmLoops{
@@ -141,6 +147,8 @@ func init() {
 				scaleShift: scaleShiftF32,
 				affine:     affineF32,
 				exp:        expF32,
+				sigmoid:    sigmoidF32,
+				silu:       siluF32,
 			}
 		}
 	}

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Times in PyTorch (two threads) what gofx's BenchmarkNorm times
+(kernels/norm_bench_test.go), printing the same metrics:
+
+    python3 bench/torch_norm.py [seconds per benchmark [threads]]
+
+layer norm on [1,197,768] (a ViT's tokens) and [64,1024], group norm on
+[1,256,56,56] with 32 groups, softmax and log_softmax on [64,1024], amax
+and max.dim over its last dim, exp, sigmoid and silu on 2^20 elements, all
+float32; GB/s counts the input read and the output written once each (the
+statistics and weights not counted), as the Go benchmark does.
+"""
+import sys
+import time
+
+import torch
+
+SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+# Two threads, as gofx's benchmarks run with GOMAXPROCS=2 on the lead's
+# machine; 1 to compare with `go test -cpu 1` on a loaded machine, where
+# OpenMP's spinning threads distort two-thread figures.
+torch.set_num_threads(int(sys.argv[2]) if len(sys.argv) > 2 else 2)
+A = torch.ops.aten
+
+
+def bench(name, fn, work, unit):
+    """Runs fn repeatedly for about SECONDS and prints work/op per second,
+    with the thread CPU time per op (the machine may be shared)."""
+    fn()  # warm up
+    n, start, cpu0 = 0, time.perf_counter(), time.process_time()
+    while True:
+        fn()
+        n += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= SECONDS:
+            break
+    cpu = (time.process_time() - cpu0) / n * 1e9
+    print(f"{name}\t{n}\t{elapsed / n * 1e9:.0f} ns/op\t{work * n / elapsed / 1e9:.2f} {unit}\t{cpu:.0f} cpu-ns/op")
+
+
+def main():
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    torch.manual_seed(5)
+    vit, rows = torch.randn(1, 197, 768), torch.randn(64, 1024)
+    gn, big = torch.randn(1, 256, 56, 56), torch.randn(1 << 20)
+    w768, b768, w1024, b1024 = torch.randn(768), torch.randn(768), torch.randn(1024), torch.randn(1024)
+    w256, b256 = torch.randn(256), torch.randn(256)
+    cases = [
+        ("layer_norm_1x197x768", lambda: A.native_layer_norm.default(vit, [768], w768, b768, 1e-5), 8 * 197 * 768),
+        ("layer_norm_64x1024", lambda: A.native_layer_norm.default(rows, [1024], w1024, b1024, 1e-5), 8 * 64 * 1024),
+        ("group_norm_1x256x56x56_g32",
+         lambda: A.native_group_norm.default(gn, w256, b256, 1, 256, 56 * 56, 32, 1e-5), 8 * 256 * 56 * 56),
+        ("softmax_64x1024", lambda: A._softmax.default(rows, -1, False), 8 * 64 * 1024),
+        ("log_softmax_64x1024", lambda: A._log_softmax.default(rows, -1, False), 8 * 64 * 1024),
+        ("amax_lastdim_64x1024", lambda: A.amax.default(rows, [-1]), 4 * 64 * 1024),
+        ("max.dim_lastdim_64x1024", lambda: A.max.dim(rows, -1), 4 * 64 * 1024),
+        ("exp_1M", lambda: A.exp.default(big), 8 << 20),
+        ("sigmoid_1M", lambda: A.sigmoid.default(big), 8 << 20),
+        ("silu_1M", lambda: A.silu.default(big), 8 << 20),
+    ]
+    with torch.no_grad():
+        for name, fn, nbytes in cases:
+            bench(f"BenchmarkNorm/{name}", fn, nbytes, "GB/s")
+
+
+if __name__ == "__main__":
+    main()
