@@ -41,8 +41,34 @@ func benchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit stri
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
+// benchBoth runs benchRun as "fresh" (a new output per call, left to
+// Go's allocator and GC) and "pooled" (each output handed back to
+// tensor's buffer pool, as the interpreter does with a dead value and
+// PyTorch's caching allocator with a freed tensor: the steady state of a
+// model's run).
+func benchBoth(b *testing.B, o *ops.Operator, args []any, work float64, unit string) {
+	b.Helper()
+	b.Run("fresh", func(b *testing.B) { benchRun(b, o, args, work, unit) })
+	b.Run("pooled", func(b *testing.B) {
+		if _, err := o.Call(args, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		cpu0 := cpuTime()
+		for range b.N {
+			out, err := o.Call(args, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tensor.Recycle(out[0].(*tensor.Tensor).StorageKey())
+		}
+		b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	})
+}
+
 // BenchmarkMatmul times aten::mm on square float32 matrices and reports
-// GFLOP/s (2n³ per product).
+// GFLOP/s (2n³ per product), fresh and pooled (benchBoth).
 func BenchmarkMatmul(b *testing.B) {
 	o := benchOp(b, "aten::mm")
 	for _, n := range []int{256, 512, 1024} {
@@ -50,14 +76,15 @@ func BenchmarkMatmul(b *testing.B) {
 			g := tensor.NewGenerator(1)
 			x := tensor.Must(g.Randn(tensor.Float32, n, n))
 			y := tensor.Must(g.Randn(tensor.Float32, n, n))
-			benchRun(b, o, []any{x, y}, 2*float64(n)*float64(n)*float64(n), "GFLOP/s")
+			benchBoth(b, o, []any{x, y}, 2*float64(n)*float64(n)*float64(n), "GFLOP/s")
 		})
 	}
 }
 
 // BenchmarkConv2d times aten::convolution on four of resnet18's
 // convolutions (3×3, the 7×7 stem and a 1×1 downsample; batch 1, with
-// bias) and reports GFLOP/s (two per multiply-add).
+// bias; the weight packed on every call) and reports GFLOP/s (two per
+// multiply-add), fresh and pooled (benchBoth).
 func BenchmarkConv2d(b *testing.B) {
 	o := benchOp(b, "aten::convolution")
 	cases := []struct {
@@ -79,7 +106,7 @@ func BenchmarkConv2d(b *testing.B) {
 			args := []any{x, w, bias, []int64{s, s}, []int64{p, p}, []int64{1, 1}, false, []int64{0, 0}, int64(1)}
 			oh := (tc.h+2*tc.p-tc.k)/tc.s + 1
 			flops := 2 * float64(tc.cout*oh*oh) * float64(tc.c*tc.k*tc.k)
-			benchRun(b, o, args, flops, "GFLOP/s")
+			benchBoth(b, o, args, flops, "GFLOP/s")
 		})
 	}
 }
