@@ -49,22 +49,26 @@ func benchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit stri
 func benchBoth(b *testing.B, o *ops.Operator, args []any, work float64, unit string) {
 	b.Helper()
 	b.Run("fresh", func(b *testing.B) { benchRun(b, o, args, work, unit) })
-	b.Run("pooled", func(b *testing.B) {
-		if _, err := o.Call(args, nil); err != nil {
+	b.Run("pooled", func(b *testing.B) { benchPooled(b, o, args, work, unit) })
+}
+
+// benchPooled times o on args, handing every output back to tensor's
+// buffer pool (tensor.Recycle) as the interpreter does with dead values,
+// and reports work per second in unit and the process CPU time per call.
+func benchPooled(b *testing.B, o *ops.Operator, args []any, work float64, unit string) {
+	b.Helper()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		out, err := o.Call(args, nil)
+		if err != nil {
 			b.Fatal(err)
 		}
-		b.ResetTimer()
-		cpu0 := cpuTime()
-		for range b.N {
-			out, err := o.Call(args, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			tensor.Recycle(out[0].(*tensor.Tensor).StorageKey())
+		for _, v := range out {
+			tensor.Recycle(v.(*tensor.Tensor).StorageKey())
 		}
-		b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
-		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-	})
+	}
+	b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkMatmul times aten::mm on square float32 matrices and reports
@@ -124,18 +128,7 @@ func BenchmarkAdd1M(b *testing.B) {
 	// pooled hands each output back to tensor's buffer pool, as the
 	// interpreter does with a dead value (and PyTorch's caching allocator
 	// with a freed tensor): the steady state of a model's run.
-	b.Run("pooled", func(b *testing.B) {
-		cpu0 := cpuTime()
-		for b.Loop() {
-			out, err := o.Call([]any{x, y}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			tensor.Recycle(out[0].(*tensor.Tensor).StorageKey())
-		}
-		b.ReportMetric(12*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-	})
+	b.Run("pooled", func(b *testing.B) { benchPooled(b, o, []any{x, y}, 12*n, "GB/s") })
 }
 
 // BenchmarkElementwise times the memory-bound kernels on inputs of
@@ -217,21 +210,7 @@ func BenchmarkPool(b *testing.B) {
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			o := benchOp(b, tc.op)
-			cpu0 := cpuTime()
-			for b.Loop() {
-				out, err := o.Call(tc.args, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				// Outputs go back to tensor's buffer pool, as the
-				// interpreter hands back dead values.
-				for _, v := range out {
-					tensor.Recycle(v.(*tensor.Tensor).StorageKey())
-				}
-			}
-			b.ReportMetric(tc.bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			benchPooled(b, benchOp(b, tc.op), tc.args, tc.bytes, "GB/s")
 		})
 	}
 }

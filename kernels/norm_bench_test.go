@@ -34,22 +34,9 @@ func BenchmarkNorm(b *testing.B) {
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			o := benchOp(b, tc.op)
-			cpu0 := cpuTime()
-			for b.Loop() {
-				out, err := o.Call(tc.args, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				// Hand the outputs back to the buffer pool, as the
-				// interpreter does with dead values: the steady state of a
-				// model's run (BenchmarkAdd1M/pooled).
-				for _, v := range out {
-					tensor.Recycle(v.(*tensor.Tensor).StorageKey())
-				}
-			}
-			b.ReportMetric(tc.bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			// Outputs go back to the buffer pool: the steady state of a
+			// model's run (BenchmarkAdd1M/pooled).
+			benchPooled(b, benchOp(b, tc.op), tc.args, tc.bytes, "GB/s")
 		})
 	}
 }
