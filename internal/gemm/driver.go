@@ -81,6 +81,9 @@ func (d *job[T]) run() {
 	}
 	mr, nr := d.kern.mr, d.kern.nr
 	p := threads(m, n, k)
+	if d.serial {
+		p = 1
+	}
 	mStrips := (m + mr - 1) / mr
 	nStrips := (n + nr - 1) / nr
 	// Workers split the rows of c (each packs its own A block and shares
@@ -171,6 +174,8 @@ type job[T Float] struct {
 	conv           *ConvGeom    // b is an image, op(b) its im2col (GemmConv)
 	packed         *PackedA[T]  // a packed in advance (PackedA), a unused
 	shift          *shifted[T]  // b unused, op(b)'s rows are found in a shifted image (shift.go)
+	row0           int          // the first row of packed that is row 0 of op(a)
+	serial         bool         // run on the calling goroutine alone
 	cRows, cCols   int          // c has room for whole tiles up to here (≥ m, n; padding A and B make junk there)
 	jc, nb, pc, kb int          // the current panel
 	beta           T            // beta0 for the first K block, 1 after
@@ -285,7 +290,7 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 	for ic := r0; ic < r1; ic += kern.mc {
 		mb := min(kern.mc, r1-ic)
 		if d.packed != nil {
-			off := d.pc*d.packed.mPad + ic*kb
+			off := d.pc*d.packed.mPad + (d.row0+ic)*kb
 			apack = d.packed.data[off : off+((mb+mr-1)/mr)*mr*kb]
 		} else {
 			packA(d, apack, d.pc, kb, ic, mb)

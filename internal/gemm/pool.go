@@ -2,8 +2,10 @@ package gemm
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The worker pool: goroutines started once (as many as the largest
@@ -44,10 +46,25 @@ func ensureWorkers(n int) {
 }
 
 func worker() {
-	for t := range tasks {
-		runTask(t)
+	for {
+		select {
+		case t := <-tasks:
+			runTask(t)
+			continue
+		default:
+		}
+		// Stay awake a while for the next part: products come in runs
+		// (a model's layers, a product's phases), and a parked worker
+		// takes tens of microseconds to wake.
+		for st := time.Now(); len(tasks) == 0 && time.Since(st) < spinFor; {
+			runtime.Gosched()
+		}
+		runTask(<-tasks)
 	}
 }
+
+// spinFor is how long an idle worker polls for a part before it parks.
+var spinFor = 50 * time.Microsecond
 
 // runTask runs t's part unless the caller has claimed it.
 func runTask(t task) {

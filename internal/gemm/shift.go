@@ -1,8 +1,9 @@
 package gemm
 
 import (
-	"runtime"
 	"sync"
+
+	"github.com/gofx/gofx/internal/vec"
 )
 
 // The shifted convolution ("implicit GEMM" without packing B).
@@ -98,30 +99,46 @@ func (pl *shiftPlan) offsets(g *ConvGeom, offs []int) int {
 	return hi
 }
 
-// fillShift copies channels [c0, c1) of the image x into their phase
-// images in src (laid out by pl), zero in the padding.
-func fillShift[T Float](pl *shiftPlan, g *ConvGeom, x, src []T, c0, c1 int) {
+// fillShift copies the image x into its phase images in src (laid out by
+// pl), zero in the padding. src must have q[2] elements of slack past
+// pl.minLen, which it uses as scratch.
+func fillShift[T Float](pl *shiftPlan, g *ConvGeom, x, src []T) {
 	lin := g.In[0] * g.In[1] * g.In[2]
 	q0, q1, q2 := pl.q[0], pl.q[1], pl.q[2]
 	s2, p2, in2 := g.Stride[2], g.Pad[2], g.In[2]
-	for c := c0; c < c1; c++ {
+	n1, n2 := len(pl.res[1]), len(pl.res[2])
+	// With a stride of 2 along the last dimension a row is split into
+	// its two phases in one pass (vec.Deinterleave2); a phase no tap
+	// reads goes to the scratch row.
+	var pair [2][]T
+	spare := src[pl.minLen : pl.minLen+q2]
+	for c := range g.C {
 		xc := x[c*lin : (c+1)*lin]
-		ph := 0
-		for _, r0 := range pl.res[0] {
-			for _, r1 := range pl.res[1] {
-				for _, r2 := range pl.res[2] {
-					img := src[c*pl.plane+ph*pl.vol : c*pl.plane+(ph+1)*pl.vol]
-					ph++
-					for t0 := range q0 {
-						i0 := t0*g.Stride[0] + r0 - g.Pad[0]
-						for t1 := range q1 {
-							row := img[(t0*q1+t1)*q2 : (t0*q1+t1+1)*q2]
-							i1 := t1*g.Stride[1] + r1 - g.Pad[1]
-							if i0 < 0 || i0 >= g.In[0] || i1 < 0 || i1 >= g.In[1] {
-								clear(row)
-								continue
+		for a0, r0 := range pl.res[0] {
+			for a1, r1 := range pl.res[1] {
+				img := src[c*pl.plane+(a0*n1+a1)*n2*pl.vol:]
+				for t0 := range q0 {
+					i0 := t0*g.Stride[0] + r0 - g.Pad[0]
+					for t1 := range q1 {
+						off := (t0*q1 + t1) * q2
+						i1 := t1*g.Stride[1] + r1 - g.Pad[1]
+						if i0 < 0 || i0 >= g.In[0] || i1 < 0 || i1 >= g.In[1] {
+							for a2 := range n2 {
+								clear(img[a2*pl.vol+off:][:q2])
 							}
-							xr := xc[(i0*g.In[1]+i1)*in2 : (i0*g.In[1]+i1+1)*in2]
+							continue
+						}
+						xr := xc[(i0*g.In[1]+i1)*in2 : (i0*g.In[1]+i1+1)*in2]
+						if s2 == 2 {
+							pair[0], pair[1] = spare, spare
+							for a2, r2 := range pl.res[2] {
+								pair[r2] = img[a2*pl.vol+off:][:q2]
+							}
+							fillRow2(pair, xr, p2)
+							continue
+						}
+						for a2, r2 := range pl.res[2] {
+							row := img[a2*pl.vol+off:][:q2]
 							// Input column t2*s2 + r2 - p2 is valid for t2 in [lo, hi).
 							lo := min(max((p2-r2+s2-1)/s2, 0), q2)
 							hi := min(max((in2+p2-r2+s2-1)/s2, lo), q2)
@@ -144,6 +161,48 @@ func fillShift[T Float](pl *shiftPlan, g *ConvGeom, x, src []T, c0, c1 int) {
 	}
 }
 
+// fillRow2 sets row[r][t] = xr[2t + r - pad] for the residues r = 0, 1
+// of a stride of 2 (zero where that column is outside xr): the even
+// columns of xr go to one residue's row, the odd ones to the other's.
+// The rows have equal lengths and may be the same slice (a residue no
+// tap reads).
+func fillRow2[T Float](row [2][]T, xr []T, pad int) {
+	q := len(row[0])
+	re := pad & 1 // the residue whose columns read even input columns
+	ev, od := row[re], row[1-re]
+	oe := (pad - re) >> 1           // even column 2j goes to ev[j+oe]
+	oo := (pad + 1 - (1 - re)) >> 1 // odd column 2j+1 goes to od[j+oo]
+	ne, no := (len(xr)+1)/2, len(xr)/2
+	elo, ehi := max(0, -oe), min(ne, q-oe)
+	olo, ohi := max(0, -oo), min(no, q-oo)
+	ehi, ohi = max(ehi, elo), max(ohi, olo)
+	// Both phases at once where both are in range, the ends one by one.
+	jlo, jhi := max(elo, olo), min(ehi, ohi)
+	if jhi < jlo {
+		jhi = jlo
+	}
+	clamp := func(v int) int { return min(max(v, 0), q) }
+	clear(ev[:clamp(elo+oe)])
+	clear(ev[clamp(ehi+oe):])
+	clear(od[:clamp(olo+oo)])
+	clear(od[clamp(ohi+oo):])
+	for j := elo; j < min(jlo, ehi); j++ {
+		ev[j+oe] = xr[2*j]
+	}
+	for j := max(jhi, elo); j < ehi; j++ {
+		ev[j+oe] = xr[2*j]
+	}
+	for j := olo; j < min(jlo, ohi); j++ {
+		od[j+oo] = xr[2*j+1]
+	}
+	for j := max(jhi, olo); j < ohi; j++ {
+		od[j+oo] = xr[2*j+1]
+	}
+	if jhi > jlo {
+		vec.Deinterleave2(ev[jlo+oe:jhi+oe], od[jlo+oo:jhi+oo], xr[2*jlo:2*jhi])
+	}
+}
+
 // offsPool holds offsets slices.
 var offsPool sync.Pool
 
@@ -154,8 +213,88 @@ func useShift(g *ConvGeom, m int) bool {
 
 // convShift computes GemmConv's product, on checked arguments, shifted:
 // with kern, and the weight packed (pa, whose kernel kern is) or w.
+//
+// With several workers the product is cut into parts that share
+// nothing but the weight: each worker copies the image (or the rows of it
+// that its outputs read) into its own src, computes its part serially and
+// compacts it into c. Parts that share one src run no faster on two cores
+// than on one: each core then reads, tap by tap, image rows the other
+// core wrote and holds in its cache, and the kernel stalls on those
+// transfers. The output channels are cut when the weight has enough row
+// strips for every worker (or the output is one position); otherwise the
+// output's outermost dimension longer than one is, each part an
+// unpadded-by-its-neighbours convolution of its own.
 func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, ldw int, x []T, g *ConvGeom, beta T, c []T, ldc int, ep *Epilogue[T]) {
 	pl := planShift(g)
+	p := threads(m, pl.n, g.rows())
+	if p < 2 {
+		shiftPart(kern, pa, 0, m, alpha, w, ldw, x, g, pl, beta, c, ldc, ep)
+		return
+	}
+	mr, nr := kern.mr, kern.nr
+	mStrips, nStrips := (m+mr-1)/mr, (pl.n+nr-1)/nr
+	sd := -1
+	for i := range 3 {
+		if g.Out[i] > 1 {
+			sd = i
+			break
+		}
+	}
+	if sd < 0 || mStrips >= 4*p || mStrips >= nStrips {
+		parts := min(p, mStrips)
+		parallelDo(parts, func(wk int) {
+			lo, hi := split(mStrips, parts, wk)
+			r0, r1 := lo*mr, min(hi*mr, m)
+			var wp []T
+			if pa == nil {
+				wp = w[r0*ldw:]
+			}
+			shiftPart(kern, pa, r0, r1-r0, alpha, wp, ldw, x, g, pl, beta, c[r0*ldc:], ldc, ep.at(r0, 0))
+		})
+		return
+	}
+	parts := min(p, g.Out[sd])
+	inner := 1
+	for i := sd + 1; i < 3; i++ {
+		inner *= g.Out[i]
+	}
+	parallelDo(parts, func(wk int) {
+		lo, hi := split(g.Out[sd], parts, wk)
+		gp := *g
+		gp.Out[sd] = hi - lo
+		// Output lo along sd reads input lo·stride − pad: the part is the
+		// convolution whose padding before the image is pad − lo·stride
+		// (negative when it starts inside the image).
+		gp.Pad[sd] -= lo * g.Stride[sd]
+		j0 := lo * inner
+		shiftPart(kern, pa, 0, m, alpha, w, ldw, x, &gp, planShift(&gp), beta, c[j0:], ldc, ep.at(0, j0))
+	})
+}
+
+// at returns ep for the block of c whose corner is at (i0, j0): its row
+// bias, column bias and residual start there.
+func (ep *Epilogue[T]) at(i0, j0 int) *Epilogue[T] {
+	if ep == nil {
+		return nil
+	}
+	e := *ep
+	if e.RowBias != nil {
+		e.RowBias = e.RowBias[i0:]
+	}
+	if e.ColBias != nil {
+		e.ColBias = e.ColBias[j0:]
+	}
+	if e.Residual != nil {
+		e.Residual = e.Residual[i0*e.LdResidual+j0:]
+	}
+	return &e
+}
+
+// shiftPart computes rows [r0, r0+m) of a shifted convolution on one
+// goroutine: the weight is rows r0.. of pa, or w (whose first row is row
+// r0); g (laid out by pl) may be part of a larger convolution, and c is
+// its output.
+func shiftPart[T Float](kern *kernel[T], pa *PackedA[T], r0, m int, alpha T, w []T, ldw int, x []T, g *ConvGeom, pl *shiftPlan, beta T, c []T, ldc int, ep *Epilogue[T]) {
 	k, n, nq := g.rows(), g.cols(), pl.n
 	op, _ := offsPool.Get().(*[]int)
 	if op == nil {
@@ -169,24 +308,19 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 	hi := pl.offsets(g, offs)
 	clear(offs[k:])
 	nr := kern.nr
-	srcLen := max(pl.minLen, hi+(nq+nr-1)/nr*nr)
+	srcLen := max(pl.minLen+pl.q[2], hi+(nq+nr-1)/nr*nr)
 	sb := getBuf[T](srcLen)
 	defer putBuf(sb)
 	src := sb.data
-	if p := threads(g.C, pl.plane, 8); p > 1 && g.C > 1 {
-		p = min(p, g.C)
-		parallelDo(p, func(w int) {
-			lo, hi := split(g.C, p, w)
-			fillShift(pl, g, x, src, lo, hi)
-		})
-	} else {
-		fillShift(pl, g, x, src, 0, g.C)
-	}
+	fillShift(pl, g, x, src)
 	clear(src[pl.minLen:])
 	sh := &shifted[T]{src: src, offs: offs}
 	if nq == n {
 		d := newJob(kern, false, false, m, n, k, alpha, w, ldw, nil, 0, beta, c, ldc, ep)
-		d.shift, d.packed = sh, pa
+		d.shift, d.packed, d.serial = sh, pa, true
+		if pa != nil {
+			d.row0 = r0
+		}
 		d.run()
 		return
 	}
@@ -198,23 +332,18 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 	defer putBuf(tb)
 	tmp := tb.data
 	d := newJob(kern, false, false, m, nq, k, alpha, w, ldw, nil, 0, 0, tmp, nqPad, nil)
-	d.shift, d.packed = sh, pa
+	d.shift, d.packed, d.serial = sh, pa, true
+	if pa != nil {
+		d.row0 = r0
+	}
 	d.cRows, d.cCols = mPad, nqPad
 	d.run()
-	nq = nqPad
-	p := 1
-	if m*n >= 1<<15 {
-		p = min(runtime.GOMAXPROCS(0), m)
-	}
-	parallelDo(p, func(wk int) {
-		lo, hi := split(m, p, wk)
-		for i := lo; i < hi; i++ {
-			compactRow(pl, g, tmp[i*nq:(i+1)*nq], c[i*ldc:i*ldc+n], beta)
-			if ep != nil {
-				applyEpilogue(ep, c[i*ldc:], ldc, i, 0, 1, n)
-			}
+	for i := range m {
+		compactRow(pl, g, tmp[i*nqPad:(i+1)*nqPad], c[i*ldc:i*ldc+n], beta)
+		if ep != nil {
+			applyEpilogue(ep, c[i*ldc:], ldc, i, 0, 1, n)
 		}
-	})
+	}
 }
 
 // compactRow stores the valid columns of one row of c' into the row dst
