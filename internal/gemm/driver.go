@@ -32,6 +32,10 @@ type kernel[T Float] struct {
 // run).
 const packAllMax = 1 << 22
 
+// epStrips is how many column strips of c the epilogue runs over at a
+// time (compute).
+const epStrips = 8
+
 // parallelMin is the number of multiply-adds below which a product runs
 // on the calling goroutine alone.
 const parallelMin = 1 << 17
@@ -324,9 +328,14 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 				if edge {
 					d.merge(tmp, i, j, h, w)
 				}
-				if d.ep != nil {
-					applyEpilogue(d.ep, d.c[i*d.ldc+j:], d.ldc, i, j, h, w)
-				}
+			}
+			// The epilogue runs over epStrips strips at a time, rows
+			// of 256 or 512 values (one vec call a row) that the
+			// kernel has just written and L2 still holds.
+			if d.ep != nil && ((s-s0+1)%epStrips == 0 || s == s1-1) {
+				g0 := s + 1 - ((s-s0)%epStrips + 1)
+				j0 := d.jc + g0*nr
+				applyEpilogue(d.ep, d.c[ic*d.ldc+j0:], d.ldc, ic, j0, mb, min(d.jc+(s+1)*nr, d.n)-j0)
 			}
 		}
 	}

@@ -232,7 +232,7 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 		return
 	}
 	mr, nr := kern.mr, kern.nr
-	mStrips, nStrips := (m+mr-1)/mr, (pl.n+nr-1)/nr
+	mStrips := (m + mr - 1) / mr
 	sd := -1
 	for i := range 3 {
 		if g.Out[i] > 1 {
@@ -240,7 +240,7 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 			break
 		}
 	}
-	if sd < 0 || mStrips >= 4*p || mStrips >= nStrips {
+	if sd < 0 || byChannels(g, pl, pa == nil, m, p, sd, mr, nr) {
 		parts := min(p, mStrips)
 		parallelDo(parts, func(wk int) {
 			lo, hi := split(mStrips, parts, wk)
@@ -269,6 +269,39 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 		j0 := lo * inner
 		shiftPart(kern, pa, 0, m, alpha, w, ldw, x, &gp, planShift(&gp), beta, c[j0:], ldc, ep.at(0, j0))
 	})
+}
+
+// fillCost is what copying one element of an image into src costs,
+// counted in the kernel's multiply-adds: a strided copy of short rows
+// (a 1×1 convolution of stride 2 on 28×28) measures about a hundred
+// times as long as a multiply-add; a long contiguous copy less.
+const fillCost = 64
+
+// byChannels reports whether a shifted convolution on p workers is cut
+// by output channels rather than along its output's dimension sd, by
+// the cost of the largest part in multiply-adds: by channels every part
+// copies the whole image and multiplies its share of the weight's row
+// strips by every column strip; along sd a part copies the rows it
+// reads, packs the whole weight (unless packed in advance, packA) and
+// multiplies every row strip by its own column strips, which waste more
+// junk the shorter they are.
+func byChannels(g *ConvGeom, pl *shiftPlan, packA bool, m, p, sd, mr, nr int) bool {
+	mStrips := (m + mr - 1) / mr
+	if mStrips < 2 {
+		return false
+	}
+	k := g.rows()
+	pc := min(p, mStrips)
+	rows := fillCost*pl.minLen + (mStrips+pc-1)/pc*mr*((pl.n+nr-1)/nr*nr)*k
+	gp := *g
+	ps := min(p, g.Out[sd])
+	gp.Out[sd] = (g.Out[sd] + ps - 1) / ps
+	pp := planShift(&gp)
+	spatial := fillCost*pp.minLen + mStrips*mr*((pp.n+nr-1)/nr*nr)*k
+	if packA {
+		spatial += m * k
+	}
+	return rows <= spatial
 }
 
 // at returns ep for the block of c whose corner is at (i0, j0): its row
