@@ -16,6 +16,8 @@
 #   float32 matmul 256/512/1024       GFLOP/s  kernels BenchmarkMatmul   vs bench/torch_kernels.py (torch.mm)
 #   resnet18 convolutions (3x3, 7x7 stem, 1x1)
 #                                     GFLOP/s  kernels BenchmarkConv2d   vs bench/torch_kernels.py (aten.convolution)
+#   resnet18's convolutions, weight packed once; mobilenet/efficientnet depthwise
+#                                     GFLOP/s  kernels BenchmarkConvPacked, BenchmarkDepthwise (pooled) vs bench/torch_conv.py
 #   add.Tensor 2^20 float32           GB/s     kernels BenchmarkAdd1M    vs bench/torch_kernels.py
 #   pooling, upsampling               GB/s     kernels BenchmarkPool     vs bench/torch_pool.py
 #   norms, softmax, amax, exp family  GB/s     kernels BenchmarkNorm     vs bench/torch_norm.py
@@ -58,14 +60,17 @@ go test -c -o "$WORK/models.test" ./models || exit 1
 section "gofx kernels: matmul, resnet18 convolutions, add 2^20, pooling, norms, products through dispatch"
 (cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench '^Benchmark(Matmul|Conv2d|Add1M|Pool|Norm)$' -test.benchtime 1s -test.count "$COUNT")
 (cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'BenchmarkProducts/(mm_|linear_1x)' -test.benchtime 1s -test.count "$COUNT")
+(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'Benchmark(ConvPacked/.*/packed|Depthwise/.*)/pooled' -test.benchtime 1s -test.count "$COUNT")
 section "PyTorch 1.13 kernels"
 "$PY113" bench/torch_kernels.py 1
 "$PY113" bench/torch_pool.py 1
 "$PY113" bench/torch_norm.py 1
+"$PY113" bench/torch_conv.py 1
 section "PyTorch 2.6 kernels"
 torch26 bench/torch_kernels.py 1
 torch26 bench/torch_pool.py 1
 torch26 bench/torch_norm.py 1
+torch26 bench/torch_conv.py 1
 
 section "gofx GEMM alone (internal/gemm, both cores)"
 (cd internal/gemm && "$WORK/gemm.test" -test.run '^$' -test.bench '^BenchmarkGemm$/f32/' -test.benchtime 30x)

@@ -31,8 +31,8 @@ var depthwiseShapes = []struct {
 
 // BenchmarkDepthwise times aten::convolution (batch 1, float32, with
 // bias, groups = channels) on depthwiseShapes and reports GFLOP/s (two
-// per multiply-add) and CPU time per call. ../bench/torch_conv.py times
-// the same in PyTorch.
+// per multiply-add) and CPU time per call, fresh and pooled
+// (benchBoth). ../bench/torch_conv.py times the same in PyTorch.
 func BenchmarkDepthwise(b *testing.B) {
 	o := benchOp(b, "aten::convolution")
 	for _, tc := range depthwiseShapes {
@@ -45,7 +45,7 @@ func BenchmarkDepthwise(b *testing.B) {
 			args := []any{x, w, bias, []int64{s, s}, []int64{p, p}, []int64{1, 1}, false, []int64{0, 0}, int64(tc.c)}
 			oh := (tc.h+2*(tc.k/2)-tc.k)/tc.s + 1
 			flops := 2 * float64(tc.c*oh*oh) * float64(tc.k*tc.k)
-			benchRun(b, o, args, flops, "GFLOP/s")
+			benchBoth(b, o, args, flops, "GFLOP/s")
 		})
 	}
 }
@@ -53,8 +53,8 @@ func BenchmarkDepthwise(b *testing.B) {
 // BenchmarkConvPacked times aten::convolution on resnet18's convolutions
 // (batch 1, float32, with bias) with the weight packed per call
 // ("percall") and marked constant, packed once ("packed"), and reports
-// GFLOP/s and CPU time per call. ../bench/torch_conv.py times the same
-// in PyTorch.
+// GFLOP/s and CPU time per call, fresh and pooled (benchBoth).
+// ../bench/torch_conv.py times the same in PyTorch.
 func BenchmarkConvPacked(b *testing.B) {
 	o := benchOp(b, "aten::convolution")
 	cases := []struct {
@@ -83,7 +83,7 @@ func BenchmarkConvPacked(b *testing.B) {
 				args := []any{x, w, bias, []int64{s, s}, []int64{p, p}, []int64{1, 1}, false, []int64{0, 0}, int64(1)}
 				oh := (tc.h+2*tc.p-tc.k)/tc.s + 1
 				flops := 2 * float64(tc.cout*oh*oh) * float64(tc.c*tc.k*tc.k)
-				benchRun(b, o, args, flops, "GFLOP/s")
+				benchBoth(b, o, args, flops, "GFLOP/s")
 			})
 		}
 	}
