@@ -127,8 +127,8 @@ func (d *job[T]) run() {
 			if pc > 0 {
 				d.beta = 1
 			}
-			d.ep = nil
-			if pc+kb == k {
+			d.ep, d.final = nil, pc+kb == k
+			if d.final {
 				d.ep = d.ep0
 			}
 			if !indirect {
@@ -184,7 +184,13 @@ type job[T Float] struct {
 	jc, nb, pc, kb int          // the current panel
 	beta           T            // beta0 for the first K block, 1 after
 	ep             *Epilogue[T] // ep0 for the last K block, nil before
-	bpack          []T
+	final          bool         // the current K block is the last
+	// post, when not nil, is called instead of the epilogue with the
+	// rows [i, i+h) and columns [j0, j1) of c that the last K block has
+	// just completed (a shifted convolution compacts them into its
+	// output while they are in cache).
+	post  func(i, h, j0, j1 int)
+	bpack []T
 }
 
 // packB packs strips [lo, hi) of the current B panel: strip s holds the
@@ -329,13 +335,17 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 					d.merge(tmp, i, j, h, w)
 				}
 			}
-			// The epilogue runs over epStrips strips at a time, rows
-			// of 256 or 512 values (one vec call a row) that the
-			// kernel has just written and L2 still holds.
-			if d.ep != nil && ((s-s0+1)%epStrips == 0 || s == s1-1) {
+			// The epilogue (or post) runs over epStrips strips at a
+			// time, rows of 256 or 512 values (one vec call a row)
+			// that the kernel has just written and L2 still holds.
+			if (d.ep != nil || d.post != nil && d.final) && ((s-s0+1)%epStrips == 0 || s == s1-1) {
 				g0 := s + 1 - ((s-s0)%epStrips + 1)
-				j0 := d.jc + g0*nr
-				applyEpilogue(d.ep, d.c[ic*d.ldc+j0:], d.ldc, ic, j0, mb, min(d.jc+(s+1)*nr, d.n)-j0)
+				j0, j1 := d.jc+g0*nr, min(d.jc+(s+1)*nr, d.n)
+				if d.post != nil {
+					d.post(ic, mb, j0, j1)
+				} else {
+					applyEpilogue(d.ep, d.c[ic*d.ldc+j0:], d.ldc, ic, j0, mb, j1-j0)
+				}
 			}
 		}
 	}

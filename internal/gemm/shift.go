@@ -359,7 +359,9 @@ func shiftPart[T Float](kern *kernel[T], pa *PackedA[T], r0, m int, alpha T, w [
 	}
 	// c' has whole tiles (src has the slack to read B that far, A's
 	// packing pads it with zeros), so no tile goes through the driver's
-	// scratch tile.
+	// scratch tile. Each group of column strips of c' is compacted into
+	// c (applying beta and the epilogue) as soon as it is complete,
+	// while it is in cache.
 	mPad, nqPad := (m+kern.mr-1)/kern.mr*kern.mr, (nq+nr-1)/nr*nr
 	tb := getBuf[T](mPad * nqPad)
 	defer putBuf(tb)
@@ -370,26 +372,40 @@ func shiftPart[T Float](kern *kernel[T], pa *PackedA[T], r0, m int, alpha T, w [
 		d.row0 = r0
 	}
 	d.cRows, d.cCols = mPad, nqPad
-	d.run()
-	for i := range m {
-		compactRow(pl, g, tmp[i*nqPad:(i+1)*nqPad], c[i*ldc:i*ldc+n], beta)
-		if ep != nil {
-			applyEpilogue(ep, c[i*ldc:], ldc, i, 0, 1, n)
-		}
+	d.post = func(i, h, j0, j1 int) {
+		compact(pl, g, tmp, nqPad, c, ldc, i, h, j0, j1, beta, ep)
 	}
+	d.run()
 }
 
-// compactRow stores the valid columns of one row of c' into the row dst
-// of c: dst = row' + beta*dst.
-func compactRow[T Float](pl *shiftPlan, g *ConvGeom, row, dst []T, beta T) {
-	o2 := g.Out[2]
-	j := 0
-	for od := range g.Out[0] {
-		for oh := range g.Out[1] {
-			s := row[(od*pl.q[1]+oh)*pl.q[2]:]
-			s = s[:o2]
-			t := dst[j : j+o2]
-			j += o2
+// count returns how many valid columns (output positions) precede
+// column j of c': j's column in c when j is valid.
+func (pl *shiftPlan) count(g *ConvGeom, j int) int {
+	q1, q2 := pl.q[1], pl.q[2]
+	od, oh, ow := j/(q1*q2), j%(q1*q2)/q2, j%q2
+	n := od * g.Out[1] * g.Out[2]
+	if oh >= g.Out[1] {
+		return n + g.Out[1]*g.Out[2]
+	}
+	return n + oh*g.Out[2] + min(ow, g.Out[2])
+}
+
+// compact stores the valid columns among columns [j0, j1) of rows
+// [i, i+h) of c' (leading dimension ldt) at their places in c: c =
+// c' + beta*c, then ep.
+func compact[T Float](pl *shiftPlan, g *ConvGeom, tmp []T, ldt int, c []T, ldc, i, h, j0, j1 int, beta T, ep *Epilogue[T]) {
+	q1, q2 := pl.q[1], pl.q[2]
+	for j := j0; j < j1; {
+		ow, oh := j%q2, j/q2%q1
+		if ow >= g.Out[2] || oh >= g.Out[1] {
+			j += q2 - ow // junk: on to the next row of c'
+			continue
+		}
+		run := min(j1-j, g.Out[2]-ow)
+		cj := pl.count(g, j)
+		for r := i; r < i+h; r++ {
+			s := tmp[r*ldt+j : r*ldt+j+run]
+			t := c[r*ldc+cj : r*ldc+cj+run]
 			if beta == 0 {
 				copy(t, s)
 				continue
@@ -397,6 +413,13 @@ func compactRow[T Float](pl *shiftPlan, g *ConvGeom, row, dst []T, beta T) {
 			for x, v := range s {
 				t[x] = v + beta*t[x]
 			}
+		}
+		j += run
+	}
+	if ep != nil {
+		c0, c1 := pl.count(g, j0), pl.count(g, j1)
+		if c1 > c0 {
+			applyEpilogue(ep, c[i*ldc+c0:], ldc, i, c0, h, c1-c0)
 		}
 	}
 }
