@@ -48,11 +48,12 @@
 // that copy, found by one offset. The float32 AVX-512 and AVX2 kernels
 // have indirect variants that read their B rows in place through those
 // offsets (no B packing at all); the other kernels pack B by plain
-// copies. The
-// product covers Q2 − Out2 junk columns per output row (3% of a 56-wide
-// 3×3 layer, 22% of a 7-wide one); one pass then copies the valid columns
-// into c, applying beta and the epilogue (written in place when there are
-// none, as for a 1×1 convolution). The environment variable
+// copies. The product covers Q2 − Out2 junk columns per output row (3% of
+// a 56-wide 3×3 layer, 22% of a 7-wide one); the valid columns of every
+// eight column strips are copied into c, applying beta and the epilogue,
+// as soon as the last K block has completed them, while they are in cache
+// (the product is written in place when there are no junk columns, as
+// for a 1×1 convolution). The environment variable
 // GOFX_CONV=im2col, read at start-up, selects the former path instead,
 // which gathers the patches while packing B (no image copy, no junk).
 //
@@ -83,8 +84,8 @@
 // clamp (ReLU, ReLU6) to c right after the last K block of every eight
 // column strips of an A block is stored, while those rows (256 or 512
 // values each) are in L2, for fused convolution and linear layers (a
-// shifted convolution with junk columns applies it to each output row as
-// it compacts it). The epilogue runs after the micro-kernel, a row at a
+// shifted convolution with junk columns applies it as it copies those
+// strips' valid columns into c). The epilogue runs after the micro-kernel, a row at a
 // time through internal/vec's AddClamp (AVX2: bias, residual and clamp
 // in one pass; kernels' convolution epilogue uses the same row loop); the
 // assembly kernels do not apply it in their registers. Per tile (rows of

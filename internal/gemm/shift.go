@@ -19,8 +19,9 @@ import (
 // is a plain GEMM whose B rows are found through offs: kernels with an
 // indirect variant (kernel.ind) read them in place, the others pack B by
 // contiguous copies. Columns with ow ≥ Out2 (or oh ≥ Out1) are junk, a
-// waste of (Q2−Out2)/Q2; one pass then copies the valid columns of c'
-// into c, applying beta and the epilogue. When Q equals Out (a 1×1
+// waste of (Q2−Out2)/Q2; the valid columns of each group of column strips
+// of c' are copied into c, applying beta and the epilogue, as soon as
+// the product's last K block has completed the group (job.post). When Q equals Out (a 1×1
 // convolution, or any unpadded one along a dimension of one) c' is c and
 // the product writes in place.
 
