@@ -2,7 +2,8 @@ package kernels
 
 import (
 	"runtime"
-	"sync"
+
+	workpool "github.com/gofx/gofx/internal/parallel"
 )
 
 // parallelThreshold is the number of elements below which loops stay on one
@@ -24,31 +25,14 @@ func parallelFor(n int, f func(lo, hi int)) {
 	runChunks(n, p, f)
 }
 
-// runChunks calls f over [0, n) split into p contiguous chunks, each on its
-// own goroutine, and waits. A panic in a worker is re-raised on the
-// caller's goroutine, where the dispatch point recovers it.
+// runChunks calls f over [0, n) split into p contiguous chunks on
+// internal/parallel's worker pool (the caller running the first), and
+// waits. A panic in a chunk is re-raised on the caller's goroutine, where
+// the dispatch point recovers it.
 func runChunks(n, p int, f func(lo, hi int)) {
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var panicked any
 	chunk := (n + p - 1) / p
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					panicked = r
-					mu.Unlock()
-				}
-			}()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
+	workpool.Do((n+chunk-1)/chunk, func(w int) {
+		lo := w * chunk
+		f(lo, min(lo+chunk, n))
+	})
 }

@@ -31,13 +31,10 @@
 // order instead of gathered into strips (resnet18's classifier, [1,512]
 // by [1000,512]ᵀ, and mv [1000,512]·[512]: 5-8x faster).
 //
-// Large products are split over a persistent pool of worker goroutines
-// (GOMAXPROCS in all, the caller included): by rows of c when c has
-// enough row strips, otherwise by column strips of each B panel. A
-// worker that finishes polls for the next part for 50µs before it parks:
-// a parked goroutine takes tens of microseconds to wake, and products
-// come in runs (a model's layers, a product's phases). The caller runs
-// any part no worker has started by the time its own is done.
+// Large products are split over internal/parallel's persistent pool of
+// worker goroutines (GOMAXPROCS in all, the caller included): by rows of
+// c when c has enough row strips, otherwise by column strips of each B
+// panel.
 //
 // GemmConv is the product of a convolution's weight with the im2col
 // matrix of one image (ConvGeom: 1-d, 2-d or 3-d, stride, padding,

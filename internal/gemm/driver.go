@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"unsafe"
+
+	"github.com/gofx/gofx/internal/parallel"
 )
 
 // kernel is a micro-kernel and the blocking it is driven with.
@@ -133,7 +135,7 @@ func (d *job[T]) run() {
 			}
 			if !indirect {
 				pb := min(p, panelStrips)
-				parallelDo(pb, func(w int) {
+				parallel.Do(pb, func(w int) {
 					lo, hi := split(panelStrips, pb, w)
 					switch {
 					case d.shift != nil:
@@ -146,12 +148,12 @@ func (d *job[T]) run() {
 				})
 			}
 			if byRows {
-				parallelDo(pw, func(w int) {
+				parallel.Do(pw, func(w int) {
 					lo, hi := split(mStrips, pw, w)
 					d.compute(lo*mr, min(hi*mr, m), 0, panelStrips)
 				})
 			} else {
-				parallelDo(pw, func(w int) {
+				parallel.Do(pw, func(w int) {
 					lo, hi := split(panelStrips, pw, w)
 					d.compute(0, m, lo, hi)
 				})
@@ -367,7 +369,7 @@ func (d *job[T]) packAll(p int) *scratchA[T] {
 	sa.buf = getBuf[T](sa.mPad * d.k)
 	sa.data = sa.buf.data
 	p = max(min(p, mStrips), 1)
-	parallelDo(p, func(w int) {
+	parallel.Do(p, func(w int) {
 		lo, hi := split(mStrips, p, w)
 		if lo == hi {
 			return

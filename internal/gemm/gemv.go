@@ -1,6 +1,10 @@
 package gemm
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/gofx/gofx/internal/parallel"
+)
 
 // Products with at most thinRows rows or columns as dot products. A
 // linear layer at batch 1 multiplies x [m,k] by a weight [n,k] transposed,
@@ -53,7 +57,7 @@ func gemvT[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ld
 	}
 	p := threads(m, n, k)
 	p = min(p, max(nl/64, 1)) // at least 64 dot products of the long side per worker
-	parallelDo(p, func(w int) {
+	parallel.Do(p, func(w int) {
 		i0, i1 := split(nl, p, w)
 		for i := i0; i < i1; i++ {
 			row := &long[i*ldl] // read once, then from L1 for each vector

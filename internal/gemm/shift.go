@@ -3,6 +3,7 @@ package gemm
 import (
 	"sync"
 
+	"github.com/gofx/gofx/internal/parallel"
 	"github.com/gofx/gofx/internal/vec"
 )
 
@@ -243,7 +244,7 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 	}
 	if sd < 0 || byChannels(g, pl, pa == nil, m, p, sd, mr, nr) {
 		parts := min(p, mStrips)
-		parallelDo(parts, func(wk int) {
+		parallel.Do(parts, func(wk int) {
 			lo, hi := split(mStrips, parts, wk)
 			r0, r1 := lo*mr, min(hi*mr, m)
 			var wp []T
@@ -259,7 +260,7 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 	for i := sd + 1; i < 3; i++ {
 		inner *= g.Out[i]
 	}
-	parallelDo(parts, func(wk int) {
+	parallel.Do(parts, func(wk int) {
 		lo, hi := split(g.Out[sd], parts, wk)
 		gp := *g
 		gp.Out[sd] = hi - lo

@@ -1,26 +1,13 @@
-package gemm
+package parallel
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// The worker pool: goroutines started once (as many as the largest
-// parallelDo asked for, less the caller) that wait for parts of products.
-// Workers only run gemm's own packing and compute loops, which never wait
-// on the pool, so nested or concurrent products cannot deadlock it.
-//
-// Each part is claimed once, by a worker when it takes the part's task or
-// by the caller: a caller that has finished its own part runs every part
-// no worker has started yet instead of waiting for one. A worker that
-// starts late (no idle P while the garbage collector's mark worker holds
-// one, or its thread not scheduled on a busy machine) would finish a part
-// no sooner than the caller doing it at once, so the product is never
-// slower for it, and no longer waits on a wake-up that comes late.
-
+// task is one part of a Do call, queued for the workers.
 type task struct {
 	f     func(int)
 	w     int
@@ -56,8 +43,13 @@ func worker() {
 		// Stay awake a while for the next part: products come in runs
 		// (a model's layers, a product's phases), and a parked worker
 		// takes tens of microseconds to wake.
-		for st := time.Now(); len(tasks) == 0 && time.Since(st) < spinFor; {
-			runtime.Gosched()
+		for i, st := 0, time.Now(); len(tasks) == 0; i++ {
+			if i&255 == 255 {
+				if time.Since(st) >= spinFor {
+					break
+				}
+				runtime.Gosched()
+			}
 		}
 		runTask(<-tasks)
 	}
@@ -84,10 +76,11 @@ func runTask(t task) {
 	t.f(t.w)
 }
 
-// parallelDo calls f(0), ..., f(p-1), f(0) on the calling goroutine and
-// the rest on pool workers, and returns when all have returned. A panic in
-// a worker is raised again on the caller.
-func parallelDo(p int, f func(w int)) {
+// Do calls f(0), ..., f(p-1), f(0) on the calling goroutine and the
+// rest on pool workers (or the caller, for parts no worker has started
+// when its own is done), and returns when all have returned. A panic in
+// any part is raised again on the caller, with the part's value.
+func Do(p int, f func(w int)) {
 	if p <= 1 {
 		f(0)
 		return
@@ -101,7 +94,10 @@ func parallelDo(p int, f func(w int)) {
 	claims := make([]atomic.Bool, p)
 	wg.Add(p - 1)
 	for w := 1; w < p; w++ {
-		tasks <- task{f: f, w: w, claim: &claims[w], wg: &wg, panic: &pv, mu: &mu}
+		select {
+		case tasks <- task{f: f, w: w, claim: &claims[w], wg: &wg, panic: &pv, mu: &mu}:
+		default: // the queue is full: the caller runs the part
+		}
 	}
 	run := func(w int) {
 		defer func() {
@@ -124,6 +120,6 @@ func parallelDo(p int, f func(w int)) {
 	}
 	wg.Wait()
 	if pv != nil {
-		panic(fmt.Sprintf("gemm: worker panicked: %v", pv))
+		panic(pv)
 	}
 }
