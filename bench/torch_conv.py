@@ -14,13 +14,13 @@ each shape is printed once, as .../percall and .../packed).
 Each line: name, calls, wall ns/op, GFLOP/s (two per multiply-add) and the
 process CPU time per call (cpu-ns/op), as gofx's benchmarks report it.
 """
-import sys
-import time
 
 import torch
 
+import benchutil
+
 torch.set_num_threads(2)
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+SECONDS = benchutil.seconds_arg()
 A = torch.ops.aten
 
 DEPTHWISE = [  # name, channels, input size, kernel, stride
@@ -40,21 +40,6 @@ RESNET18 = [  # name, in channels, input size, out channels, kernel, stride, pad
 ]
 
 
-def bench(names, fn, work):
-    """Runs fn repeatedly for about SECONDS and prints one line per name."""
-    fn()  # warm up
-    n, start, cpu0 = 0, time.perf_counter(), time.process_time()
-    while True:
-        fn()
-        n += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= SECONDS:
-            break
-    cpu = time.process_time() - cpu0
-    for name in names:
-        print(f"{name}\t{n}\t{elapsed / n * 1e9:.0f} ns/op\t{work * n / elapsed / 1e9:.3f} GFLOP/s\t{cpu / n * 1e9:.0f} cpu-ns/op")
-
-
 def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     with torch.no_grad():
@@ -62,15 +47,15 @@ def main():
             x, w, b = torch.randn(1, c, h, h), torch.randn(c, 1, k, k), torch.randn(c)
             p = k // 2
             oh = (h + 2 * p - k) // s + 1
-            bench([f"BenchmarkDepthwise/{name}"],
-                  lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], c),
-                  2 * c * oh * oh * k * k)
+            benchutil.bench(f"BenchmarkDepthwise/{name}",
+                            lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], c),
+                            2 * c * oh * oh * k * k, "GFLOP/s", SECONDS, digits=3)
         for name, c, h, cout, k, s, p in RESNET18:
             x, w, b = torch.randn(1, c, h, h), torch.randn(cout, c, k, k), torch.randn(cout)
             oh = (h + 2 * p - k) // s + 1
-            bench([f"BenchmarkConvPacked/{name}/percall", f"BenchmarkConvPacked/{name}/packed"],
-                  lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], 1),
-                  2 * cout * oh * oh * c * k * k)
+            benchutil.bench([f"BenchmarkConvPacked/{name}/percall", f"BenchmarkConvPacked/{name}/packed"],
+                            lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], 1),
+                            2 * cout * oh * oh * c * k * k, "GFLOP/s", SECONDS, digits=3)
 
 
 if __name__ == "__main__":
