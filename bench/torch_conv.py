@@ -15,13 +15,13 @@ Each line: name, calls, wall ns/op, GFLOP/s (two per multiply-add) and the
 process CPU time per call (cpu-ns/op), as gofx's benchmarks report it;
 compare them with gofx's "pooled" lines (see warm()).
 """
-import sys
-import time
 
 import torch
 
+import benchutil
+
 torch.set_num_threads(2)
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+SECONDS = benchutil.seconds_arg()
 A = torch.ops.aten
 
 DEPTHWISE = [  # name, channels, input size, kernel, stride
@@ -39,21 +39,6 @@ RESNET18 = [  # name, in channels, input size, out channels, kernel, stride, pad
     ("128x28_k3", 128, 28, 128, 3, 1, 1), ("256x14_k3", 256, 14, 256, 3, 1, 1),
     ("512x7_k3", 512, 7, 512, 3, 1, 1), ("256x14_k1s2", 256, 14, 512, 1, 2, 0),
 ]
-
-
-def bench(names, fn, work):
-    """Runs fn repeatedly for about SECONDS and prints one line per name."""
-    fn()  # warm up
-    n, start, cpu0 = 0, time.perf_counter(), time.process_time()
-    while True:
-        fn()
-        n += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= SECONDS:
-            break
-    cpu = time.process_time() - cpu0
-    for name in names:
-        print(f"{name}\t{n}\t{elapsed / n * 1e9:.0f} ns/op\t{work * n / elapsed / 1e9:.3f} GFLOP/s\t{cpu / n * 1e9:.0f} cpu-ns/op")
 
 
 def warm():
@@ -74,15 +59,15 @@ def main():
             x, w, b = torch.randn(1, c, h, h), torch.randn(c, 1, k, k), torch.randn(c)
             p = k // 2
             oh = (h + 2 * p - k) // s + 1
-            bench([f"BenchmarkDepthwise/{name}"],
-                  lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], c),
-                  2 * c * oh * oh * k * k)
+            benchutil.bench(f"BenchmarkDepthwise/{name}",
+                            lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], c),
+                            2 * c * oh * oh * k * k, "GFLOP/s", SECONDS, digits=3)
         for name, c, h, cout, k, s, p in RESNET18:
             x, w, b = torch.randn(1, c, h, h), torch.randn(cout, c, k, k), torch.randn(cout)
             oh = (h + 2 * p - k) // s + 1
-            bench([f"BenchmarkConvPacked/{name}/percall", f"BenchmarkConvPacked/{name}/packed"],
-                  lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], 1),
-                  2 * cout * oh * oh * c * k * k)
+            benchutil.bench([f"BenchmarkConvPacked/{name}/percall", f"BenchmarkConvPacked/{name}/packed"],
+                            lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], 1),
+                            2 * cout * oh * oh * c * k * k, "GFLOP/s", SECONDS, digits=3)
 
 
 if __name__ == "__main__":

@@ -21,26 +21,14 @@ gofx's "fresh" sub-benchmark allocates every output as torch does here, its
     /usr/bin/python3 bench/torch_kernels.py [seconds] products   (only those)
 """
 import sys
-import time
 
 import torch
 
+import benchutil
+
 torch.set_num_threads(2)
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+SECONDS = benchutil.seconds_arg()
 A = torch.ops.aten
-
-
-def bench(name, fn, work, unit):
-    """Runs fn repeatedly for about SECONDS and prints work/op per second."""
-    fn()  # warm up
-    n, start = 0, time.perf_counter()
-    while True:
-        fn()
-        n += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= SECONDS:
-            break
-    print(f"{name}\t{n}\t{elapsed / n * 1e9:.0f} ns/op\t{work * n / elapsed / 1e9:.2f} {unit}")
 
 
 def main():
@@ -52,7 +40,7 @@ def main():
     with torch.no_grad():
         for n in (256, 512, 1024):
             x, y = torch.randn(n, n), torch.randn(n, n)
-            bench(f"BenchmarkMatmul/{n}", lambda: A.mm(x, y), 2 * n ** 3, "GFLOP/s")
+            benchutil.bench(f"BenchmarkMatmul/{n}", lambda: A.mm(x, y), 2 * n ** 3, "GFLOP/s", SECONDS, cpu=False)
         for name, c, h, cout, k, s, p in [("64x56x56_k3", 64, 56, 64, 3, 1, 1),
                                           ("3x224x224_k7s2", 3, 224, 64, 7, 2, 3),
                                           ("256x14x14_k3", 256, 14, 256, 3, 1, 1),
@@ -62,11 +50,12 @@ def main():
             b = torch.randn(cout)
             oh = (h + 2 * p - k) // s + 1
             flops = 2 * cout * oh * oh * c * k * k
-            bench(f"BenchmarkConv2d/{name}",
-                  lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], 1), flops, "GFLOP/s")
+            benchutil.bench(f"BenchmarkConv2d/{name}",
+                            lambda: A.convolution(x, w, b, [s, s], [p, p], [1, 1], False, [0, 0], 1), flops, "GFLOP/s",
+                            SECONDS, cpu=False)
         n = 1 << 20
         x, y = torch.randn(n), torch.randn(n)
-        bench("BenchmarkAdd1M", lambda: A.add.Tensor(x, y), 12 * n, "GB/s")
+        benchutil.bench("BenchmarkAdd1M", lambda: A.add.Tensor(x, y), 12 * n, "GB/s", SECONDS, cpu=False)
         elementwise()
         products()
 
@@ -87,7 +76,17 @@ def products():
     cases.append(("matmul_4x128x256_256x256", A.matmul.default,
                   (torch.randn(4, 128, 256), torch.randn(256, 256)), 512, 256, 256))
     for name, fn, args, m, n, k in cases:
-        bench(f"BenchmarkProducts/{name}", lambda: fn(*args), 2 * m * n * k, "GFLOP/s")
+        benchutil.bench(f"BenchmarkProducts/{name}", lambda: fn(*args), 2 * m * n * k, "GFLOP/s", SECONDS, cpu=False)
+
+
+def batch_norm_infer(x, w, b, m, v):
+    """Inference batch norm as PyTorch 2.x exports it
+    (_native_batch_norm_legit_no_training); PyTorch 1.13 has no such
+    operator and runs the same kernel as native_batch_norm with
+    training=False."""
+    if hasattr(A, "_native_batch_norm_legit_no_training"):
+        return lambda: A._native_batch_norm_legit_no_training.default(x, w, b, m, v, 0.1, 1e-5)
+    return lambda: A.native_batch_norm.default(x, w, b, m, v, False, 0.1, 1e-5)
 
 
 def elementwise():
@@ -114,8 +113,7 @@ def elementwise():
         ("layer_norm_512x768", lambda: A.native_layer_norm.default(seq, [768], lw, lb, 1e-5), 8 * 512 * 768),
         ("group_norm_1x64x56x56_g32",
          lambda: A.native_group_norm.default(x4, gw, gb, 1, 64, 56 * 56, 32, 1e-5), 8 * 200704),
-        ("batch_norm_infer_1x64x56x56",
-         lambda: A._native_batch_norm_legit_no_training.default(x4, w, b, m, v, 0.1, 1e-5), 8 * 200704),
+        ("batch_norm_infer_1x64x56x56", batch_norm_infer(x4, w, b, m, v), 8 * 200704),
         ("max_pool2d_1x64x112x112_k3s2",
          lambda: A.max_pool2d.default(p, [3, 3], [2, 2], [1, 1]), 4 * (64 * 112 * 112 + 64 * 56 * 56)),
         ("adaptive_avg_pool2d_1x512x7x7", lambda: A.adaptive_avg_pool2d.default(q, [1, 1]), 4 * (512 * 49 + 512)),
@@ -125,7 +123,7 @@ def elementwise():
          lambda: A.upsample_bilinear2d.vec(x4, None, False, [2.0, 2.0]), 4 * 5 * 200704),
     ]
     for name, fn, nbytes in cases:
-        bench(f"BenchmarkElementwise/{name}", fn, nbytes, "GB/s")
+        benchutil.bench(f"BenchmarkElementwise/{name}", fn, nbytes, "GB/s", SECONDS, cpu=False)
 
 
 if __name__ == "__main__":

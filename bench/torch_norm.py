@@ -11,31 +11,17 @@ float32; GB/s counts the input read and the output written once each (the
 statistics and weights not counted), as the Go benchmark does.
 """
 import sys
-import time
 
 import torch
 
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+import benchutil
+
+SECONDS = benchutil.seconds_arg()
 # Two threads, as gofx's benchmarks run with GOMAXPROCS=2 on the lead's
 # machine; 1 to compare with `go test -cpu 1` on a loaded machine, where
 # OpenMP's spinning threads distort two-thread figures.
 torch.set_num_threads(int(sys.argv[2]) if len(sys.argv) > 2 else 2)
 A = torch.ops.aten
-
-
-def bench(name, fn, work, unit):
-    """Runs fn repeatedly for about SECONDS and prints work/op per second,
-    with the thread CPU time per op (the machine may be shared)."""
-    fn()  # warm up
-    n, start, cpu0 = 0, time.perf_counter(), time.process_time()
-    while True:
-        fn()
-        n += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= SECONDS:
-            break
-    cpu = (time.process_time() - cpu0) / n * 1e9
-    print(f"{name}\t{n}\t{elapsed / n * 1e9:.0f} ns/op\t{work * n / elapsed / 1e9:.2f} {unit}\t{cpu:.0f} cpu-ns/op")
 
 
 def main():
@@ -60,7 +46,7 @@ def main():
     ]
     with torch.no_grad():
         for name, fn, nbytes in cases:
-            bench(f"BenchmarkNorm/{name}", fn, nbytes, "GB/s")
+            benchutil.bench(f"BenchmarkNorm/{name}", fn, nbytes, "GB/s", SECONDS)
 
 
 if __name__ == "__main__":

@@ -11,30 +11,14 @@ GB/s counts the bytes of the input read and the output written once each
 (indices, where returned, included), as kernels/bench_test.go does; the
 process CPU time per call (cpu-ns/op) is printed too, for a loaded machine.
 """
-import sys
-import time
 
 import torch
 
+import benchutil
+
 torch.set_num_threads(2)
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+SECONDS = benchutil.seconds_arg()
 A = torch.ops.aten
-
-
-def bench(name, fn, work):
-    """Runs fn repeatedly for about SECONDS and prints ns/op, GB/s and
-    CPU ns/op."""
-    fn()  # warm up
-    n, start, cpu0 = 0, time.perf_counter(), time.process_time()
-    while True:
-        fn()
-        n += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= SECONDS:
-            break
-    cpu = time.process_time() - cpu0
-    print(f"BenchmarkPool/{name}\t{n}\t{elapsed / n * 1e9:.0f} ns/op\t{work * n / elapsed / 1e9:.2f} GB/s"
-          f"\t{cpu / n * 1e9:.0f} cpu-ns/op")
 
 
 def main():
@@ -62,7 +46,7 @@ def main():
     ]
     with torch.no_grad():
         for name, fn, nbytes in cases:
-            bench(name, fn, nbytes)
+            benchutil.bench(f"BenchmarkPool/{name}", fn, nbytes, "GB/s", SECONDS)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import (
 	"github.com/gofx/gofx/kernels"
 	"github.com/gofx/gofx/nn"
 	F "github.com/gofx/gofx/nn/functional"
+	"github.com/gofx/gofx/node"
 	"github.com/gofx/gofx/tensor"
 	"github.com/gofx/gofx/torchio"
 )
@@ -165,4 +166,45 @@ func TestMutatedBufferNotConstant(t *testing.T) {
 		require.False(t, kernels.Marked(sv.MustTensor()), "traced run %d: the mutated buffer is marked", i)
 		require.True(t, kernels.Marked(wv.MustTensor()), "traced run %d: the read-only weight is not marked", i)
 	}
+}
+
+// TestConstantMarksFollowGraphChanges: which state inputs Run marks is
+// computed once and kept while the graph stays as it is; a pass that
+// changes the graph after a run is noticed (graph.Graph.Version): when an
+// in-place mul_ of the weight is inserted the next run withdraws the
+// weight's mark, and when it is erased again the next run marks the
+// weight again. Every run's result equals the eager module's.
+func TestConstantMarksFollowGraphChanges(t *testing.T) {
+	x, err := tensor.NewGenerator(1).Randn(tensor.Float32, 1, 4, 9, 7)
+	require.NoError(t, err)
+	m := newConvState(t, 2, false)
+	ep, err := export.Export(m, []any{x}, nil)
+	require.NoError(t, err)
+	w := m.W.Tensor()
+	runs := func(msg string, marked bool) {
+		t.Helper()
+		for i := range 2 {
+			got, err := ep.Run(x)
+			require.NoError(t, err)
+			requireOut(t, convWant(t, x, w, 1), got, msg)
+			require.Equal(t, marked, kernels.Marked(w), "%s, run %d: whether the weight is marked", msg, i)
+		}
+	}
+	runs("the exported program", true)
+
+	var ph *node.Node
+	for _, s := range ep.Signature.Inputs {
+		if s.Kind == export.Parameter && s.Target == "weight" {
+			ph, _ = ep.Graph.Node(s.Name)
+		}
+	}
+	require.NotNil(t, ph, "the weight's placeholder")
+	restore := ep.Graph.InsertingBefore(ep.Graph.OutputNode())
+	mul, err := ep.Graph.CallFunction(nn.Op("aten::mul_.Scalar"), []node.Arg{ph, node.Float(1)}, nil)
+	restore()
+	require.NoError(t, err)
+	runs("after inserting a mul_ of the weight", false)
+
+	require.NoError(t, ep.Graph.EraseNode(mul))
+	runs("after erasing the mul_", true)
 }

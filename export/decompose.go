@@ -135,6 +135,7 @@ func (ep *ExportedProgram) RunDecompositions(table decomp.Table) (*ExportedProgr
 	}
 	out := *ep
 	out.Graph = g
+	out.marks = newMarkCache()
 	out.subgraphs = subs
 	out.Signature.Outputs = append(mutationSpecs, ep.Signature.Outputs...)
 	results := outArg.(node.Tuple)

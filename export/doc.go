@@ -153,7 +153,11 @@
 // new tensors is marked on the next run; writes into the state tensors
 // through operators and nn.LoadState are seen by the kernels' cache; any
 // other write (Tensor.CopyFrom, tensor.Data) must be followed by
-// kernels.Changed (see ExportedProgram.StateDict).
+// kernels.Changed (see ExportedProgram.StateDict). Which inputs are only
+// read is found on the first run and kept while the graph
+// (graph.Graph.Version) and the signature stay as they are; a pass that
+// changes them is seen on the next run, which withdraws the mark
+// (kernels.Unmark) of a state input the program now writes.
 //
 // # Data-dependent values
 //

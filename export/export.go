@@ -89,7 +89,7 @@ func Export(m nn.Module, args []any, dims Dims, opts ...Option) (ep *ExportedPro
 		return nil, err
 	}
 	r := newRecorder(m, env, cfg.table)
-	ep = &ExportedProgram{Env: env, dimOf: dimOf, root: m, in: b.spec, argNames: b.args}
+	ep = &ExportedProgram{Env: env, dimOf: dimOf, root: m, in: b.spec, argNames: b.args, marks: newMarkCache()}
 
 	// Placeholders: parameters, buffers, (constants as found), user inputs.
 	paramNodes := map[string]*node.Node{}

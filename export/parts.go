@@ -93,6 +93,7 @@ func New(p Parts) (*ExportedProgram, error) {
 		argNames:        p.ArgNames,
 		subgraphs:       p.Subgraphs,
 		dimOf:           map[string]*Dimension{},
+		marks:           newMarkCache(),
 	}
 	phs := p.Graph.Placeholders()
 	if len(phs) != len(p.Signature.Inputs) {
@@ -346,6 +347,7 @@ func writeSubgraphs(b *strings.Builder, subs []Subgraph, indent string) {
 // the rest are shared: Run does not edit them.
 func (ep *ExportedProgram) Clone() *ExportedProgram {
 	out := *ep
+	out.marks = newMarkCache()
 	type copied struct{ orig, full *tensor.Tensor }
 	var storages []copied
 	copies := map[*tensor.Tensor]*tensor.Tensor{}

@@ -46,6 +46,7 @@ type ExportedProgram struct {
 	argNames    []string   // the model's positional argument names (forward_arg_names)
 	subgraphs   []Subgraph // the graphs of higher-order operators, by attribute name
 	specialized []string   // Specialized
+	marks       *markCache // which inputs Run marks constant; nil: not cached
 }
 
 // InputDim names one dimension of one user input.
@@ -385,35 +386,6 @@ func (ep *ExportedProgram) run(args []any) ([]nn.Value, error) {
 		}
 	}
 	return leaves, nil
-}
-
-// markConstants declares constant (kernels.MarkConstant) the parameters,
-// buffers and lifted constants among the graph's inputs in that the
-// program only reads: no buffer mutation writes them back and the graph
-// writes no view of them (interp.ReadOnly). A convolution then packs such
-// a weight once for every run. The marks follow the tensors, so state
-// replaced by new tensors is marked on the next run; writes into the
-// state tensors through operators are seen by the cache, and other writes
-// must be announced with kernels.Changed (see StateDict).
-func (ep *ExportedProgram) markConstants(in []nn.Value) {
-	mutated := map[string]bool{}
-	for _, o := range ep.Signature.Outputs {
-		if o.Kind == BufferMutation {
-			mutated[o.Target] = true
-		}
-	}
-	phs := ep.Graph.Placeholders()
-	if len(phs) != len(ep.Signature.Inputs) || len(in) != len(phs) {
-		return
-	}
-	for i, s := range ep.Signature.Inputs {
-		switch s.Kind {
-		case Parameter, Buffer, ConstantTensor:
-			if t := in[i].Tensor(); t != nil && !mutated[s.Target] && interp.ReadOnly(phs[i]) {
-				kernels.MarkConstant(t)
-			}
-		}
-	}
 }
 
 // module is a plain module: the root of interpreters and of Module.

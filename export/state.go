@@ -58,6 +58,7 @@ func (ep *ExportedProgram) withState(g *graph.Graph, sig Signature, state map[st
 	}
 	out := *ep
 	out.Graph = g
+	out.marks = newMarkCache()
 	out.Signature = Signature{Inputs: slices.Clone(sig.Inputs), Outputs: slices.Clone(sig.Outputs)}
 	out.state = entries
 	out.constants = consts

@@ -6,7 +6,8 @@
 // names as torch.fx does, erases and moves them with order checks, copies
 // nodes and whole graphs, finds nodes by opcode and target through an index
 // that every mutation keeps current, checks every invariant (Lint) and
-// removes dead code.
+// removes dead code. Every mutation also changes the graph's Version, so
+// that what is computed from a graph can be cached until it changes.
 //
 // A graph has four printed forms: String, torch.fx's own format; Tabular,
 // torch.fx's print_tabular; Code, readable Python-like code that frees each

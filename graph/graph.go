@@ -48,6 +48,15 @@ func Of(n *node.Node) *Graph {
 	return g
 }
 
+// Version returns a number that changes with every change of g's nodes:
+// a node created, erased, moved or renamed, or a node's arguments or
+// target set (node.Chain.Version). Node metadata is not counted, nor are
+// changes inside the graphs of g's higher-order calls (each has its own).
+// A cache of what is computed from g's structure keeps the version it was
+// computed at and computes again when Version differs, so that a pass
+// changing g after a first computation is noticed.
+func (g *Graph) Version() uint64 { return g.chain.Version() }
+
 // Len returns the number of nodes.
 func (g *Graph) Len() int { return g.chain.Len() }
 

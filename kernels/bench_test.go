@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gofx/gofx/internal/cputime"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
 )
@@ -31,14 +32,14 @@ func benchRun(b *testing.B, o *ops.Operator, args []any, work float64, unit stri
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for range b.N {
 		if _, err := o.Call(args, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // benchBoth runs benchRun as "fresh" (a new output per call, left to
@@ -57,7 +58,7 @@ func benchBoth(b *testing.B, o *ops.Operator, args []any, work float64, unit str
 // and reports work per second in unit and the process CPU time per call.
 func benchPooled(b *testing.B, o *ops.Operator, args []any, work float64, unit string) {
 	b.Helper()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		out, err := o.Call(args, nil)
 		if err != nil {
@@ -68,7 +69,7 @@ func benchPooled(b *testing.B, o *ops.Operator, args []any, work float64, unit s
 		}
 	}
 	b.ReportMetric(work*float64(b.N)/b.Elapsed().Seconds()/1e9, unit)
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkMatmul times aten::mm on square float32 matrices and reports

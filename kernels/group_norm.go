@@ -254,18 +254,8 @@ func nativeGroupNorm(c *ops.Call) ([]any, error) {
 // b[c] in float32, as ATen 1.13's kernel computes it from its float
 // statistics.
 func groupNormF32(input, weight, bias *tensor.Tensor, nn, cc, hw, g int, eps float64) []any {
-	x := tensor.Values[float32](input)
-	var w, b []float32
-	if weight != nil {
-		w = tensor.Values[float32](weight)
-	}
-	if bias != nil {
-		b = tensor.Values[float32](bias)
-	}
-	out := tensor.EmptyUninit(tensor.Float32, input.Shape()...) // every element is written
-	meanT := tensor.EmptyUninit(tensor.Float32, nn, g)
-	rstdT := tensor.EmptyUninit(tensor.Float32, nn, g)
-	y, means, rstds := tensor.Values[float32](out), tensor.Values[float32](meanT), tensor.Values[float32](rstdT)
+	f := newNormF32(input, weight, bias, []int{nn, g})
+	x, w, b, y, means, rstds := f.x, f.w, f.b, f.y, f.means, f.rstds
 	d := cc / g
 	rowLen := d * hw
 	forRows(nn*g, rowLen, func(r int) {
@@ -290,7 +280,7 @@ func groupNormF32(input, weight, bias *tensor.Tensor, nn, cc, hw, g int, eps flo
 			vec.ScaleShift(o[k*hw:(k+1)*hw], row[k*hw:(k+1)*hw], scale, shift)
 		}
 	})
-	return []any{out, meanT, rstdT}
+	return f.results()
 }
 
 // groupNorm is aten::group_norm: the checks of ATen's group_norm, then

@@ -228,18 +228,8 @@ func layerNormCompute(c *ops.Call) ([]any, error) {
 // float, with a cascaded Welford; float64 sums are at least as close to
 // the exact values.)
 func layerNormF32(input, weight, bias *tensor.Tensor, m, n int, statShape []int, eps float64) []any {
-	x := tensor.Values[float32](input)
-	var w, b []float32
-	if weight != nil {
-		w = tensor.Values[float32](weight)
-	}
-	if bias != nil {
-		b = tensor.Values[float32](bias)
-	}
-	out := tensor.EmptyUninit(tensor.Float32, input.Shape()...) // every element is written
-	meanT := tensor.EmptyUninit(tensor.Float32, statShape...)
-	rstdT := tensor.EmptyUninit(tensor.Float32, statShape...)
-	y, means, rstds := tensor.Values[float32](out), tensor.Values[float32](meanT), tensor.Values[float32](rstdT)
+	f := newNormF32(input, weight, bias, statShape)
+	x, w, b, y, means, rstds := f.x, f.w, f.b, f.y, f.means, f.rstds
 	forRows(m, n, func(r int) {
 		if n == 0 {
 			means[r], rstds[r] = 0, float32(math.NaN())
@@ -262,8 +252,38 @@ func layerNormF32(input, weight, bias *tensor.Tensor, m, n int, statShape []int,
 			vec.Binary(vec.Add, o, o, b)
 		}
 	})
-	return []any{out, meanT, rstdT}
+	return f.results()
 }
+
+// normF32 holds the operands and outputs of a float32 norm kernel
+// (layerNormF32, groupNormF32): the elements of input, weight and bias
+// (nil when absent), and fresh uninitialised (out, mean, rstd) tensors
+// with their elements; the kernel writes every output element.
+type normF32 struct {
+	x, w, b           []float32
+	out, meanT, rstdT *tensor.Tensor
+	y, means, rstds   []float32
+}
+
+// newNormF32 reads the float32 operands and makes the outputs: out
+// shaped as input, mean and rstd shaped statShape.
+func newNormF32(input, weight, bias *tensor.Tensor, statShape []int) *normF32 {
+	f := &normF32{x: tensor.Values[float32](input)}
+	if weight != nil {
+		f.w = tensor.Values[float32](weight)
+	}
+	if bias != nil {
+		f.b = tensor.Values[float32](bias)
+	}
+	f.out = tensor.EmptyUninit(tensor.Float32, input.Shape()...)
+	f.meanT = tensor.EmptyUninit(tensor.Float32, statShape...)
+	f.rstdT = tensor.EmptyUninit(tensor.Float32, statShape...)
+	f.y, f.means, f.rstds = tensor.Values[float32](f.out), tensor.Values[float32](f.meanT), tensor.Values[float32](f.rstdT)
+	return f
+}
+
+// results is the kernel's result list: out, mean, rstd.
+func (f *normF32) results() []any { return []any{f.out, f.meanT, f.rstdT} }
 
 // nativeLayerNorm is aten::native_layer_norm: (out, mean, rstd)
 // normalizing over the trailing normalized_shape dims, mean and rstd

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gofx/gofx/internal/cputime"
 	fastgemm "github.com/gofx/gofx/internal/gemm"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -132,7 +133,7 @@ func BenchmarkProducts(b *testing.B) {
 		})
 		b.Run(tc.name+"/pooled", func(b *testing.B) {
 			tensor.Recycle(call(b).StorageKey())
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				tensor.Recycle(call(b).StorageKey())
 			}
@@ -141,7 +142,7 @@ func BenchmarkProducts(b *testing.B) {
 		b.Run(tc.name+"/gemm", func(b *testing.B) {
 			c := make([]float32, tc.m*tc.n)
 			tc.gemm(c)
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				tc.gemm(c)
 			}
@@ -153,7 +154,7 @@ func BenchmarkProducts(b *testing.B) {
 // reportProduct reports GFLOP/s and cpu-ns/op since cpu0.
 func reportProduct(b *testing.B, flops float64, cpu0 int64) {
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // TestProductCasesAgree checks that each benchmark's bare GEMM computes

@@ -25,6 +25,7 @@ type Chain struct {
 	buckets    map[indexKey]*bucket
 	recent     [4]recentBucket // most recently used buckets, newest first
 	slab       []Node          // unused nodes that New hands out
+	version    uint64          // bumped by every change (Version)
 }
 
 // slabSize is the number of nodes allocated at once by Chain.New. Nodes
@@ -79,6 +80,17 @@ const (
 func NewChain(owner any) *Chain {
 	return &Chain{owner: owner, buckets: map[indexKey]*bucket{}}
 }
+
+// Version returns a number that changes with every change of the chain:
+// a node inserted, removed, moved or renamed, or the arguments or the
+// target of one of its nodes set (every method that changes a node's
+// use-def edges). Node metadata (Meta) is not counted. What is computed
+// from a graph's structure can be kept with the version it was computed
+// at, and computed again when the version differs.
+func (l *Chain) Version() uint64 { return l.version }
+
+// changed bumps the version; every mutation of l or of its nodes calls it.
+func (l *Chain) changed() { l.version++ }
 
 // Owner returns the value given to NewChain.
 func (l *Chain) Owner() any { return l.owner }
@@ -172,6 +184,7 @@ func (l *Chain) insert(n, prev, next *Node) error {
 	l.n++
 	l.index(n)
 	n.eachInput(func(x *Node) { x.users.add(n) })
+	l.changed()
 	return nil
 }
 
@@ -313,6 +326,7 @@ func (l *Chain) Remove(n *Node) error {
 	l.unlink(n)
 	l.n--
 	n.erased = true
+	l.changed()
 	return nil
 }
 
@@ -338,6 +352,7 @@ func (l *Chain) MoveBefore(n, mark *Node) error {
 	}
 	l.unlink(n)
 	l.link(n, mark.prev, mark)
+	l.changed()
 	return nil
 }
 
@@ -362,6 +377,7 @@ func (l *Chain) MoveAfter(n, mark *Node) error {
 	}
 	l.unlink(n)
 	l.link(n, mark, mark.next)
+	l.changed()
 	return nil
 }
 
@@ -381,7 +397,10 @@ func (l *Chain) checkMove(n, mark *Node) error {
 
 // SetName sets n's name. Uniqueness is the caller's business (package
 // graph keeps a namespace).
-func (l *Chain) SetName(n *Node, name string) { n.name = name }
+func (l *Chain) SetName(n *Node, name string) {
+	n.name = name
+	l.changed()
+}
 
 // bucketFor returns the bucket of key k, creating it if asked.
 func (l *Chain) bucketFor(k indexKey, create bool) *bucket {

@@ -6,7 +6,7 @@
 // comparisons, maintains the index behind graph.FindNodes, and together with
 // the Node methods keeps the use-def bookkeeping right after every mutation:
 // changing a node's arguments updates the users of both the old and the new
-// inputs.
+// inputs. Every such change bumps the Chain's Version.
 //
 // Arguments are a closed set of Go types that implement [Arg]: *Node, Int,
 // Float, Bool, Str, None, DType, Device, Layout, MemoryFormat, Ellipsis,

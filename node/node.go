@@ -211,6 +211,7 @@ func (n *Node) SetTarget(t Target) error {
 		n.list.unindex(n)
 		n.target = t
 		n.list.index(n)
+		n.list.changed()
 	} else {
 		n.target = t
 	}
@@ -363,6 +364,7 @@ func (n *Node) setArgs(args []Arg, kwargs Kwargs) error {
 	n.kwargs = copyKwargs(kwargs)
 	if n.list != nil {
 		n.moveEdges(old)
+		n.list.changed()
 	}
 	return nil
 }
@@ -533,6 +535,9 @@ func (u *Node) replaceInput(old, repl *Node) {
 	}
 	old.users.remove(u)
 	repl.users.add(u)
+	if u.list != nil {
+		u.list.changed()
+	}
 }
 
 // IsImpure reports whether the node has effects beyond its value, so that

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofx/gofx/export"
 	"github.com/gofx/gofx/graph"
+	"github.com/gofx/gofx/internal/cputime"
 	"github.com/gofx/gofx/passes"
 	"github.com/gofx/gofx/pt2"
 )
@@ -205,13 +206,13 @@ func BenchmarkFuseEpiloguesMobileNetV2(b *testing.B) {
 	for _, name := range []string{"unfused", "fused"} {
 		opt := progs[name]
 		b.Run(name, func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				if _, err := opt.RunFlat(in...); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

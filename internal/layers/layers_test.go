@@ -38,7 +38,7 @@ var forbidden = []struct {
 
 // stdlibOnly are packages that import nothing of the module and nothing
 // outside the standard library.
-var stdlibOnly = []string{"tensor", "sym", "torchio/pickle", "internal/tracing", "internal/txtar", "pt2/schema", "torchscript/syntax", "torchscript/types"}
+var stdlibOnly = []string{"tensor", "sym", "torchio/pickle", "internal/tracing", "internal/txtar", "internal/cputime", "pt2/schema", "torchscript/syntax", "torchscript/types"}
 
 // imports returns the import paths of the non-test Go files of dir.
 func imports(t *testing.T, dir string) map[string]bool {
