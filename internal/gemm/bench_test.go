@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gofx/gofx/internal/cputime"
 )
 
 // benchShapes are square products and resnet18's convolutions as
@@ -32,7 +34,7 @@ func benchGemm[T Float](b *testing.B, kern *kernel[T], m, n, k int) {
 	bb := randSlice[T](r, k*n)
 	c := make([]T, m*n)
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		newJob(kern, false, false, m, n, k, 1, a, k, bb, n, 0, c, n, nil).run()
 	}
@@ -102,7 +104,7 @@ func BenchmarkGemmConv(b *testing.B) {
 			b.Run(s.name+"/"+mode, func(b *testing.B) {
 				defer func(v bool) { convIm2col = v }(convIm2col)
 				convIm2col = mode == "im2col"
-				cpu0 := cpuTime()
+				cpu0 := cputime.Process()
 				for b.Loop() {
 					if err := GemmConv(m, 1, w, k, x, g, 0, c, n, nil); err != nil {
 						b.Fatal(err)
@@ -118,7 +120,7 @@ func BenchmarkGemmConv(b *testing.B) {
 // process's CPU time since cpu0.
 func reportFlops(b *testing.B, flops float64, cpu0 int64) {
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := cputime.Process() - cpu0; cpu > 0 {
 		b.ReportMetric(flops*float64(b.N)/float64(cpu), "cpu-GFLOP/s")
 	}
 }
