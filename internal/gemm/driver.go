@@ -28,6 +28,18 @@ type kernel[T Float] struct {
 	// entries past k, for kernels that read ahead). The shifted
 	// convolution (shift.go) uses it.
 	ind func(k int, a, b *T, offs *int, c *T, ldc int, alpha, beta T)
+	// parts, by rows ascending, compute the first rows of a tile (full
+	// and ind reading a strip packed mr rows a column): the last strip
+	// of a product whose rows are not a multiple of mr (64 = 5×12 + 4)
+	// then multiplies no padding rows.
+	parts []partKernel[T]
+}
+
+// partKernel is a kernel's variant for the first rows rows of a tile.
+type partKernel[T Float] struct {
+	rows int
+	full func(k int, a, b, c *T, ldc int, alpha, beta T)
+	ind  func(k int, a, b *T, offs *int, c *T, ldc int, alpha, beta T)
 }
 
 // packAllMax is the most elements of A a product packs in one go (see
@@ -320,8 +332,17 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 				i := ic + ir
 				h := min(mr, mb-ir)
 				as := &apack[ir*kb]
+				full, ind, rows := kern.full, kern.ind, mr
+				if h < mr {
+					for _, pk := range kern.parts {
+						if h <= pk.rows {
+							full, ind, rows = pk.full, pk.ind, pk.rows
+							break
+						}
+					}
+				}
 				// c may hold whole tiles past m×n (cRows×cCols): no scratch then.
-				edge := (h < mr && i+mr > d.cRows) || (w < nr && j+nr > d.cCols)
+				edge := (h < rows && i+rows > d.cRows) || (w < nr && j+nr > d.cCols)
 				cp, ldc, alpha, beta := (*T)(nil), d.ldc, d.alpha, d.beta
 				if edge {
 					cp, ldc, alpha, beta = &tmp[0], nr, 1, 0
@@ -329,9 +350,9 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 					cp = &d.c[i*d.ldc+j]
 				}
 				if indirect {
-					kern.ind(kb, as, bs, offs, cp, ldc, alpha, beta)
+					ind(kb, as, bs, offs, cp, ldc, alpha, beta)
 				} else {
-					kern.full(kb, as, bs, cp, ldc, alpha, beta)
+					full(kb, as, bs, cp, ldc, alpha, beta)
 				}
 				if edge {
 					d.merge(tmp, i, j, h, w)

@@ -328,3 +328,210 @@ szi_nobeta:
 	SZ_STORE(Z24, Z25)
 	VZEROUPPER
 	RET
+
+// Kernels for the last, partial strip of a 12-row packed A: 8 or 4 rows
+// of 32 read from strips packed 12 rows a column (48 bytes a k step), so
+// that a product of 64 or 128 rows multiplies no padding rows (64 = 5×12
+// + 4). Accumulators as sgemm12x32AVX512's first 8 or 4 rows.
+
+#define SP8_STEP(ao, bo) \
+	VMOVUPS bo(DI), Z0; \
+	VMOVUPS bo+64(DI), Z1; \
+	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
+	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9); \
+	SZ_ROWS(ao+16, Z26, Z27, Z10, Z11, Z12, Z13); \
+	SZ_ROWS(ao+24, Z28, Z29, Z14, Z15, Z16, Z17)
+
+#define SPI8_STEP(ao, oo) \
+	MOVQ    oo(R9), R10; \
+	VMOVUPS (DI)(R10*4), Z0; \
+	VMOVUPS 64(DI)(R10*4), Z1; \
+	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
+	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9); \
+	SZ_ROWS(ao+16, Z26, Z27, Z10, Z11, Z12, Z13); \
+	SZ_ROWS(ao+24, Z28, Z29, Z14, Z15, Z16, Z17)
+
+#define SP4_STEP(ao, bo) \
+	VMOVUPS bo(DI), Z0; \
+	VMOVUPS bo+64(DI), Z1; \
+	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
+	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9)
+
+#define SPI4_STEP(ao, oo) \
+	MOVQ    oo(R9), R10; \
+	VMOVUPS (DI)(R10*4), Z0; \
+	VMOVUPS 64(DI)(R10*4), Z1; \
+	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
+	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9)
+
+#define ZERO_ACC8 \
+	VPXORD Z2, Z2, Z2; VPXORD Z3, Z3, Z3; VPXORD Z4, Z4, Z4; VPXORD Z5, Z5, Z5; \
+	VPXORD Z6, Z6, Z6; VPXORD Z7, Z7, Z7; VPXORD Z8, Z8, Z8; VPXORD Z9, Z9, Z9; \
+	VPXORD Z10, Z10, Z10; VPXORD Z11, Z11, Z11; VPXORD Z12, Z12, Z12; VPXORD Z13, Z13, Z13; \
+	VPXORD Z14, Z14, Z14; VPXORD Z15, Z15, Z15; VPXORD Z16, Z16, Z16; VPXORD Z17, Z17, Z17
+
+#define ZERO_ACC4 \
+	VPXORD Z2, Z2, Z2; VPXORD Z3, Z3, Z3; VPXORD Z4, Z4, Z4; VPXORD Z5, Z5, Z5; \
+	VPXORD Z6, Z6, Z6; VPXORD Z7, Z7, Z7; VPXORD Z8, Z8, Z8; VPXORD Z9, Z9, Z9
+
+// Loads alpha and beta (at aoff and boff of the frame) and jumps to
+// nobeta when beta is ±0, leaving beta in Z31 otherwise.
+#define SP_ALPHA_BETA(aoff, boff, nobeta) \
+	VBROADCASTSS alpha+aoff(FP), Z30; \
+	MOVL         beta+boff(FP), AX; \
+	ANDL         $0x7fffffff, AX; \
+	JZ           nobeta; \
+	VBROADCASTSS beta+boff(FP), Z31
+
+#define SP_STORE4_BETA \
+	SZ_STORE_BETA(Z2, Z3); SZ_STORE_BETA(Z4, Z5); SZ_STORE_BETA(Z6, Z7); SZ_STORE_BETA(Z8, Z9)
+
+#define SP_STORE4 \
+	SZ_STORE(Z2, Z3); SZ_STORE(Z4, Z5); SZ_STORE(Z6, Z7); SZ_STORE(Z8, Z9)
+
+#define SP_STORE8_BETA \
+	SP_STORE4_BETA; SZ_STORE_BETA(Z10, Z11); SZ_STORE_BETA(Z12, Z13); SZ_STORE_BETA(Z14, Z15); SZ_STORE_BETA(Z16, Z17)
+
+#define SP_STORE8 \
+	SP_STORE4; SZ_STORE(Z10, Z11); SZ_STORE(Z12, Z13); SZ_STORE(Z14, Z15); SZ_STORE(Z16, Z17)
+
+// The k loop of a packed-B partial kernel: step macro STEP, labels from
+// name.
+#define SP_LOOP(STEP, loop4, tail, loop1, done) \
+	MOVQ  CX, BX; \
+	SHRQ  $2, BX; \
+	ANDQ  $3, CX; \
+	TESTQ BX, BX; \
+	JZ    tail; \
+loop4: \
+	PREFETCHT0 1024(DI); \
+	STEP(0, 0); \
+	PREFETCHT0 1088(DI); \
+	STEP(48, 128); \
+	PREFETCHT0 1152(DI); \
+	STEP(96, 256); \
+	PREFETCHT0 1216(DI); \
+	STEP(144, 384); \
+	ADDQ $192, SI; \
+	ADDQ $512, DI; \
+	DECQ BX; \
+	JNZ  loop4; \
+tail: \
+	TESTQ CX, CX; \
+	JZ    done; \
+loop1: \
+	STEP(0, 0); \
+	ADDQ $48, SI; \
+	ADDQ $128, DI; \
+	DECQ CX; \
+	JNZ  loop1; \
+done:
+
+// The k loop of an indirect partial kernel.
+#define SPI_LOOP(STEP, loop4, tail, loop1, done) \
+	MOVQ  CX, BX; \
+	SHRQ  $2, BX; \
+	ANDQ  $3, CX; \
+	TESTQ BX, BX; \
+	JZ    tail; \
+loop4: \
+	STEP(0, 0); \
+	STEP(48, 8); \
+	STEP(96, 16); \
+	STEP(144, 24); \
+	ADDQ $192, SI; \
+	ADDQ $32, R9; \
+	DECQ BX; \
+	JNZ  loop4; \
+tail: \
+	TESTQ CX, CX; \
+	JZ    done; \
+loop1: \
+	STEP(0, 0); \
+	ADDQ $48, SI; \
+	ADDQ $8, R9; \
+	DECQ CX; \
+	JNZ  loop1; \
+done:
+
+// func sgemm8of12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+TEXT ·sgemm8of12x32AVX512(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $2, R8
+	ZERO_ACC8
+	SP_LOOP(SP8_STEP, p8_loop4, p8_tail, p8_loop1, p8_done)
+	SP_ALPHA_BETA(40, 44, p8_nobeta)
+	SP_STORE8_BETA
+	VZEROUPPER
+	RET
+
+p8_nobeta:
+	SP_STORE8
+	VZEROUPPER
+	RET
+
+// func sgemm4of12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+TEXT ·sgemm4of12x32AVX512(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $2, R8
+	ZERO_ACC4
+	SP_LOOP(SP4_STEP, p4_loop4, p4_tail, p4_loop1, p4_done)
+	SP_ALPHA_BETA(40, 44, p4_nobeta)
+	SP_STORE4_BETA
+	VZEROUPPER
+	RET
+
+p4_nobeta:
+	SP_STORE4
+	VZEROUPPER
+	RET
+
+// func sgemm8of12x32AVX512Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
+TEXT ·sgemm8of12x32AVX512Ind(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ offs+24(FP), R9
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	ZERO_ACC8
+	SPI_LOOP(SPI8_STEP, p8i_loop4, p8i_tail, p8i_loop1, p8i_done)
+	SP_ALPHA_BETA(48, 52, p8i_nobeta)
+	SP_STORE8_BETA
+	VZEROUPPER
+	RET
+
+p8i_nobeta:
+	SP_STORE8
+	VZEROUPPER
+	RET
+
+// func sgemm4of12x32AVX512Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
+TEXT ·sgemm4of12x32AVX512Ind(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ offs+24(FP), R9
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	SHLQ $2, R8
+	ZERO_ACC4
+	SPI_LOOP(SPI4_STEP, p4i_loop4, p4i_tail, p4i_loop1, p4i_done)
+	SP_ALPHA_BETA(48, 52, p4i_nobeta)
+	SP_STORE4_BETA
+	VZEROUPPER
+	RET
+
+p4i_nobeta:
+	SP_STORE4
+	VZEROUPPER
+	RET

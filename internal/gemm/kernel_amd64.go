@@ -66,6 +66,10 @@ var (
 )
 
 func init() {
+	avx512F32.parts = []partKernel[float32]{
+		{rows: 4, full: sgemm4of12x32AVX512, ind: sgemm4of12x32AVX512Ind},
+		{rows: 8, full: sgemm8of12x32AVX512, ind: sgemm8of12x32AVX512Ind},
+	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		kern32, kern64 = avx2F32, avx2F64
 		thin32, thin64 = thinF32, thinF64
@@ -87,3 +91,18 @@ func init() {
 		thin32, thin64 = nil, nil
 	}
 }
+
+// The partial kernels of avx512F32: the first 8 or 4 rows of a 12-row
+// packed strip (kernel.parts).
+
+//go:noescape
+func sgemm8of12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemm4of12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemm8of12x32AVX512Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemm4of12x32AVX512Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
