@@ -156,26 +156,22 @@ func softmaxRows(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
 
 // softmaxRowsF32 is softmaxRowsT for float32 in float32, as ATen's
 // vectorised kernels (_vec_softmax_lastdim, _vec_log_softmax_lastdim)
-// compute it: the row's max m, e = exp(x - m) with vec.Exp, then
-// e * (1/sum e), or (x - m) - log(sum e); the sums accumulate in float64.
+// compute it: the row's max m, then e = exp(x - m) with vec.Exp's steps,
+// then e * (1/sum e), or (x - m) - log(sum e); the sums accumulate in
+// float64. Three passes over a row: vec.Max; vec.SubExpSum, which writes
+// e while summing it (log_softmax: sums it without writing); and the
+// scale (vec.BinaryScalar) or vec.SubSub.
 func softmaxRowsF32(in, out []float32, n int, log bool) {
 	outer := len(in) / n
 	parallelFor(outer*n, func(lo, hi int) {
-		var e []float32
-		if log {
-			e = make([]float32, n)
-		}
 		for r := (lo + n - 1) / n; r*n < hi && r < outer; r++ {
 			row, o := in[r*n:(r+1)*n], out[r*n:(r+1)*n]
 			m := vec.Max(row)
-			vec.BinaryScalar(vec.Sub, o, row, m)
 			if log {
-				vec.Exp(e, o)
-				vec.BinaryScalar(vec.Sub, o, o, float32(math.Log(vec.Sum(e))))
+				vec.SubSub(o, row, m, float32(math.Log(vec.SubExpSum(nil, row, m))))
 				continue
 			}
-			vec.Exp(o, o)
-			vec.BinaryScalar(vec.Mul, o, o, float32(1/vec.Sum(o)))
+			vec.BinaryScalar(vec.Mul, o, o, float32(1/vec.SubExpSum(o, row, m)))
 		}
 	})
 }
