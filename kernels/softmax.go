@@ -47,6 +47,9 @@ func softmax(c *ops.Call, x *tensor.Tensor, dim int64, log bool, arg string) ([]
 	if out, ok := softmaxRows(x, d, log); ok {
 		return one(out), nil
 	}
+	if out, ok := softmaxCols(x, d, log); ok {
+		return one(out), nil
+	}
 	p, perm, outer, inner := moveLast(x, singleMask(x.Dim(), d))
 	vals := p.Float64s()
 	out := make([]float64, len(vals))
@@ -172,6 +175,108 @@ func softmaxRowsF32(in, out []float32, n int, log bool) {
 				continue
 			}
 			vec.BinaryScalar(vec.Mul, o, o, float32(1/vec.SubExpSum(o, row, m)))
+		}
+	})
+}
+
+// softmaxColsBlock is the number of columns softmaxColsF32 takes at a
+// time: the max, the sums and a row of exponentials of a block stay in
+// the first-level cache while every row of the dim is read.
+const softmaxColsBlock = 256
+
+// softmaxColsMin is the fewest columns (the product of the dims after
+// d) softmaxCols takes: below it the vector loops' tails dominate.
+const softmaxColsMin = 16
+
+// softmaxCols is softmax's fast path for a contiguous float32 x along a
+// dim d followed by at least softmaxColsMin elements (the product of the
+// dims after d): x is [outer, n, inner] and softmaxColsF32 computes
+// softmax down its columns with vector loops across them, with no
+// transposition nor float64 copy. ok is false (nothing done) for other
+// inputs.
+func softmaxCols(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
+	if x.DType() != tensor.Float32 || !x.IsContiguous() || x.Dim() == 0 || x.Numel() == 0 {
+		return nil, false
+	}
+	shape := x.Shape()
+	inner := 1
+	for _, s := range shape[d+1:] {
+		inner *= s
+	}
+	if inner < softmaxColsMin {
+		return nil, false
+	}
+	n := shape[d]
+	out := tensor.EmptyUninit(tensor.Float32, shape...) // every element is written
+	softmaxColsF32(tensor.Values[float32](x), tensor.Values[float32](out), n, inner, log)
+	return out, true
+}
+
+// softmaxColsF32 computes softmax (log-softmax when log) of in, viewed as
+// [outer, n, inner], along its middle dim, as ATen's _vec_softmax and
+// _vec_log_softmax do for a dim other than the last: per column, the max
+// m over the dim, e = exp(x - m), then e * (1/sum e) or (x - m) - log(sum
+// e), with softmaxRowsF32's roundings (each difference rounded to
+// float32, vec.Exp's steps, the sums in float64). Columns are taken
+// softmaxColsBlock at a time, each block in three passes down the dim:
+// vec.MaxFold, then exp written to out (log_softmax: to a scratch row)
+// and added to float64 sums (vec.AccF64), then the scale or the two
+// subtractions.
+func softmaxColsF32(in, out []float32, n, inner int, log bool) {
+	outer := len(in) / (n * inner)
+	blocks := (inner + softmaxColsBlock - 1) / softmaxColsBlock
+	tasks := outer * blocks
+	parallelFor(len(in), func(lo, hi int) {
+		m := make([]float32, softmaxColsBlock)
+		f := make([]float32, softmaxColsBlock) // 1/sum, or log(sum)
+		acc := make([]float64, softmaxColsBlock)
+		var e []float32
+		if log {
+			e = make([]float32, softmaxColsBlock)
+		}
+		for t := range tasks {
+			// Task t belongs to the chunk holding element t*(len/tasks).
+			if at := t * (len(in) / tasks); at < lo || at >= hi {
+				continue
+			}
+			o, b := t/blocks, t%blocks
+			c0 := b * softmaxColsBlock
+			w := min(softmaxColsBlock, inner-c0)
+			base := o*n*inner + c0
+			col := func(s []float32, k int) []float32 { return s[base+k*inner : base+k*inner+w] }
+			m, f, acc := m[:w], f[:w], acc[:w]
+			copy(m, col(in, 0))
+			for k := 1; k < n; k++ {
+				vec.MaxFold(m, col(in, k))
+			}
+			clear(acc)
+			for k := range n {
+				dst := col(out, k)
+				if log {
+					dst = e[:w]
+				}
+				vec.Binary(vec.Sub, dst, col(in, k), m)
+				vec.Exp(dst, dst)
+				vec.AccF64(acc, dst)
+			}
+			if log {
+				for i, s := range acc {
+					f[i] = float32(math.Log(s))
+				}
+				for k := range n {
+					dst := col(out, k)
+					vec.Binary(vec.Sub, dst, col(in, k), m)
+					vec.Binary(vec.Sub, dst, dst, f)
+				}
+				continue
+			}
+			for i, s := range acc {
+				f[i] = float32(1 / s)
+			}
+			for k := range n {
+				dst := col(out, k)
+				vec.Binary(vec.Mul, dst, dst, f)
+			}
 		}
 	})
 }

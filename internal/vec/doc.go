@@ -1,11 +1,11 @@
 // Package vec holds the vector loops of gofx's elementwise kernels:
 // float32 and float64 addition, subtraction, multiplication and division
-// of two slices or of a slice and a scalar, ReLU and clamp; the
-// float32 row loops of the normalizations, softmax and the max/min
-// reductions: Sum and SqDev (float64 accumulation), Moments, Max, Min,
-// ScaleShift, Affine, Exp, Sigmoid and Silu, and softmax's passes
-// SubExpSum (e^(x-m) written while it is summed, or summed alone) and
-// SubSub; the max folding of max pooling
+// of two slices or of a slice and a scalar, ReLU and clamp; the float32
+// row loops of the normalizations, softmax and the max/min reductions:
+// Sum and SqDev (float64 accumulation), Moments, Max, Min, ScaleShift,
+// Affine, Exp, Sigmoid and Silu, and softmax's passes SubExpSum (e^(x-m)
+// written while it is summed, or summed alone), SubSub and AccF64
+// (float32 added to float64 sums); the max folding of max pooling
 // (MaxFold, MaxFoldArg32/64 and the three-tap MaxFold3,
 // MaxFold3Arg32/64: one window tap at a time, NaN winning and the
 // earlier of equal values staying, as ATen's loops) and the stride-2 row

@@ -122,6 +122,23 @@ func SubSub(dst, x []float32, a, b float32) {
 	}
 }
 
+// AccF64 adds x to acc: acc[i] += float64(x[i]) for i < len(acc). It
+// is the sum of softmax along a dim other than the last, a row of
+// columns at a time.
+func AccF64(acc []float64, x []float32) {
+	n := len(acc)
+	x = x[:n]
+	k := 0
+	if r := rows(); r != nil {
+		if k = n &^ 7; k > 0 {
+			r.accF64(&acc[0], &x[0], k)
+		}
+	}
+	for i := k; i < n; i++ {
+		acc[i] += float64(x[i])
+	}
+}
+
 // SubExpSum sets dst[i] = e^(x[i]-m) for i < len(x), the difference
 // rounded to float32 and then Exp's e^x, and returns the sum of those
 // values accumulated in float64 in Sum's order. dst may be nil (the sum

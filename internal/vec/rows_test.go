@@ -37,6 +37,19 @@ func checkRows(t *testing.T, x, w, b []float32, s, sh float32) {
 			t.Errorf("%s n=%d s=%v t=%v: assembly %v, portable %v (x %v)", name, n, s, sh, fast, slow, x)
 		}
 	}
+	acc0 := make([]float64, n)
+	for i := range acc0 {
+		acc0[i] = float64(w[i]) * 1e-3 // not exact in float32: a float64 sum
+	}
+	accFast, accSlow := both(n, func(d []float64) { copy(d, acc0); AccF64(d, x) })
+	if !same(accFast, accSlow) {
+		t.Errorf("AccF64 n=%d: assembly %v, portable %v", n, accFast, accSlow)
+	}
+	for i := range accSlow {
+		if want := acc0[i] + float64(x[i]); !sameScalar(accSlow[i], want) {
+			t.Errorf("AccF64 n=%d [%d] = %v, want %v", n, i, accSlow[i], want)
+		}
+	}
 	sums := map[string]func() float64{
 		"Sum":       func() float64 { return Sum(x) },
 		"SqDev":     func() float64 { return SqDev(x, float64(s)) },

@@ -125,6 +125,9 @@ func sigmoidF32(dst, x *float32, n int)
 func siluF32(dst, x *float32, n int)
 
 //go:noescape
+func accF64(acc *float64, x *float32, n int)
+
+//go:noescape
 func subSubF32(dst, x *float32, n int, a, b float32)
 
 // subExpSumF32 and subExpSumOnlyF32: n a multiple of 16.
@@ -176,6 +179,7 @@ func init() {
 				scaleShift:    scaleShiftF32,
 				affine:        affineF32,
 				subSub:        subSubF32,
+				accF64:        accF64,
 				expLanes:      8,
 				exp:           expF32,
 				sigmoid:       sigmoidF32,
