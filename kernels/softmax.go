@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"runtime"
 
 	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
@@ -217,22 +218,28 @@ func softmaxCols(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
 // _vec_log_softmax do for a dim other than the last: per column, the max
 // m over the dim, e = exp(x - m), then e * (1/sum e) or (x - m) - log(sum
 // e), with softmaxRowsF32's roundings (each difference rounded to
-// float32, vec.Exp's steps, the sums in float64). Columns are taken
-// softmaxColsBlock at a time, each block in three passes down the dim:
-// vec.MaxFold, then exp written to out (log_softmax: to a scratch row)
-// and added to float64 sums (vec.AccF64), then the scale or the two
-// subtractions.
+// float32, vec.Exp's steps, the sums in float64). Columns are taken in
+// blocks of at most softmaxColsBlock (fewer when that gives the workers
+// too few blocks), each block in three passes down the dim: vec.MaxFold;
+// vec.SubExpAcc, writing e to out (log_softmax: to a scratch row) while
+// adding it to float64 sums; then the scale, or the two subtractions
+// (vec.SubSubV).
 func softmaxColsF32(in, out []float32, n, inner int, log bool) {
 	outer := len(in) / (n * inner)
-	blocks := (inner + softmaxColsBlock - 1) / softmaxColsBlock
+	block := softmaxColsBlock
+	if p := runtime.GOMAXPROCS(0); outer*((inner+block-1)/block) < p && len(in) >= parallelThreshold {
+		// Split the columns among the workers, in whole vectors.
+		block = max(softmaxColsMin, (inner/p+softmaxColsMin-1)&^(softmaxColsMin-1))
+	}
+	blocks := (inner + block - 1) / block
 	tasks := outer * blocks
 	parallelFor(len(in), func(lo, hi int) {
-		m := make([]float32, softmaxColsBlock)
-		f := make([]float32, softmaxColsBlock) // 1/sum, or log(sum)
-		acc := make([]float64, softmaxColsBlock)
+		m := make([]float32, block)
+		f := make([]float32, block) // 1/sum, or log(sum)
+		acc := make([]float64, block)
 		var e []float32
 		if log {
-			e = make([]float32, softmaxColsBlock)
+			e = make([]float32, block)
 		}
 		for t := range tasks {
 			// Task t belongs to the chunk holding element t*(len/tasks).
@@ -240,8 +247,8 @@ func softmaxColsF32(in, out []float32, n, inner int, log bool) {
 				continue
 			}
 			o, b := t/blocks, t%blocks
-			c0 := b * softmaxColsBlock
-			w := min(softmaxColsBlock, inner-c0)
+			c0 := b * block
+			w := min(block, inner-c0)
 			base := o*n*inner + c0
 			col := func(s []float32, k int) []float32 { return s[base+k*inner : base+k*inner+w] }
 			m, f, acc := m[:w], f[:w], acc[:w]
@@ -255,18 +262,14 @@ func softmaxColsF32(in, out []float32, n, inner int, log bool) {
 				if log {
 					dst = e[:w]
 				}
-				vec.Binary(vec.Sub, dst, col(in, k), m)
-				vec.Exp(dst, dst)
-				vec.AccF64(acc, dst)
+				vec.SubExpAcc(dst, col(in, k), m, acc)
 			}
 			if log {
 				for i, s := range acc {
 					f[i] = float32(math.Log(s))
 				}
 				for k := range n {
-					dst := col(out, k)
-					vec.Binary(vec.Sub, dst, col(in, k), m)
-					vec.Binary(vec.Sub, dst, dst, f)
+					vec.SubSubV(col(out, k), col(in, k), m, f)
 				}
 				continue
 			}

@@ -12,7 +12,8 @@ import (
 // other than the last (softmaxCols) against the general float64 path,
 // within 4 float32 ulp (and 1e-7 absolute), on column counts below,
 // at and across softmaxColsBlock with odd tails, with NaN, infinities and
-// subnormals among the values, with the assembly and the portable loops.
+// subnormals among the values, with the columns split among workers, with
+// the assembly and the portable loops.
 func TestSoftmaxColsAgainstGeneral(t *testing.T) {
 	g := tensor.NewGenerator(17)
 	cases := []struct {
@@ -28,6 +29,9 @@ func TestSoftmaxColsAgainstGeneral(t *testing.T) {
 		{[]int{2, 9, 2, 256}, 1},
 		{[]int{1, 1, 40}, 1},
 		{[]int{5, 600}, 0},
+		// Few blocks for the workers: the columns split in halves.
+		{[]int{1024, 64}, 0},
+		{[]int{1000, 40}, 0},
 	}
 	for _, portable := range []bool{false, true} {
 		restore := vec.SetPortable(portable)

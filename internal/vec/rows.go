@@ -122,6 +122,24 @@ func SubSub(dst, x []float32, a, b float32) {
 	}
 }
 
+// SubSubV sets dst[i] = (x[i] - a[i]) - b[i], each difference rounded,
+// for i < len(dst); x, a and b must hold len(dst) elements, and x may be
+// dst. It is the last pass of log_softmax along a dim other than the
+// last.
+func SubSubV(dst, x, a, b []float32) {
+	n := len(dst)
+	x, a, b = x[:n], a[:n], b[:n]
+	k := 0
+	if r := rows(); r != nil {
+		if k = n &^ 7; k > 0 {
+			r.subSubV(&dst[0], &x[0], &a[0], &b[0], k)
+		}
+	}
+	for i := k; i < n; i++ {
+		dst[i] = (x[i] - a[i]) - b[i]
+	}
+}
+
 // AccF64 adds x to acc: acc[i] += float64(x[i]) for i < len(acc). It
 // is the sum of softmax along a dim other than the last, a row of
 // columns at a time.
@@ -136,6 +154,27 @@ func AccF64(acc []float64, x []float32) {
 	}
 	for i := k; i < n; i++ {
 		acc[i] += float64(x[i])
+	}
+}
+
+// SubExpAcc sets dst[i] = e^(x[i]-m[i]), the difference rounded to
+// float32 and then Exp's e^x, and adds it to acc[i] in float64, for
+// i < len(dst); x and m must hold len(dst) elements and acc at least as
+// many. It is the second pass of softmax along a dim other than the
+// last, down a block of columns with their maxima m. dst may be x.
+func SubExpAcc(dst, x, m []float32, acc []float64) {
+	n := len(dst)
+	x, m, acc = x[:n], m[:n], acc[:n]
+	k := 0
+	if r := rows(); r != nil {
+		if k = n &^ (r.expLanes - 1); k > 0 {
+			r.subExpAcc(&dst[0], &x[0], &m[0], &acc[0], k)
+		}
+	}
+	for i := k; i < n; i++ {
+		e := exp32(x[i] - m[i])
+		dst[i] = e
+		acc[i] += float64(e)
 	}
 }
 

@@ -30,6 +30,7 @@ func checkRows(t *testing.T, x, w, b []float32, s, sh float32) {
 		"ScaleShift": func(d []float32) { ScaleShift(d, x, s, sh) },
 		"Affine":     func(d []float32) { Affine(d, x, w, b, s, sh) },
 		"SubSub":     func(d []float32) { SubSub(d, x, s, sh) },
+		"SubSubV":    func(d []float32) { SubSubV(d, x, w, b) },
 		"SubExpSum":  func(d []float32) { SubExpSum(d, x, s) },
 	}
 	for name, f := range maps {
@@ -50,6 +51,7 @@ func checkRows(t *testing.T, x, w, b []float32, s, sh float32) {
 			t.Errorf("AccF64 n=%d [%d] = %v, want %v", n, i, accSlow[i], want)
 		}
 	}
+	checkSubExpAcc(t, x, w, acc0)
 	sums := map[string]func() float64{
 		"Sum":       func() float64 { return Sum(x) },
 		"SqDev":     func() float64 { return SqDev(x, float64(s)) },
@@ -199,6 +201,37 @@ func TestExpFamilyEdges(t *testing.T) {
 	}
 }
 
+// checkSubExpAcc compares SubExpAcc(dst, x, m, acc) with the loops in
+// use and the portable ones, and with Binary(Sub), Exp and AccF64.
+func checkSubExpAcc(t *testing.T, x, m []float32, acc0 []float64) {
+	t.Helper()
+	n := len(x)
+	run := func(f func(d []float32, acc []float64)) func([]float64) {
+		// d's values follow acc's: one slice to compare both.
+		return func(out []float64) {
+			d, acc := make([]float32, n), out[:n]
+			copy(acc, acc0)
+			f(d, acc)
+			for i, v := range d {
+				out[n+i] = float64(v)
+			}
+		}
+	}
+	fast, slow := both(2*n, run(func(d []float32, acc []float64) { SubExpAcc(d, x, m, acc) }))
+	if !same(fast, slow) {
+		t.Errorf("SubExpAcc n=%d: assembly %v, portable %v (x %v, m %v)", n, fast, slow, x, m)
+	}
+	want := make([]float64, 2*n)
+	run(func(d []float32, acc []float64) {
+		Binary(Sub, d, x, m)
+		Exp(d, d)
+		AccF64(acc, d)
+	})(want)
+	if !same(slow, want) {
+		t.Errorf("SubExpAcc n=%d = %v, want Exp(x-m) and AccF64's %v", n, slow, want)
+	}
+}
+
 // checkExpFamily compares the exp family's loops in use with the
 // portable ones on x (SubExpSum with m), and checks SubExpSum against
 // Exp of x - m and Sum.
@@ -217,6 +250,13 @@ func checkExpFamily(t *testing.T, x []float32, m float32) {
 			t.Errorf("%s n=%d m=%v: assembly %v, portable %v (x %v)", name, n, m, fast, slow, x)
 		}
 	}
+	mv := make([]float32, n)
+	acc0 := make([]float64, n)
+	for i := range mv {
+		mv[i] = expEdges[(i*7)%len(expEdges)]
+		acc0[i] = float64(i) / 3
+	}
+	checkSubExpAcc(t, x, mv, acc0)
 	for _, l := range impls() {
 		restore := use(l)
 		e := make([]float32, n)
@@ -274,6 +314,14 @@ func TestRowValues(t *testing.T) {
 		want := []float32{1, 2.7182817, 0.36787945, inf, 0, nan, inf, 0, 7.389056}
 		if !same(got, want) {
 			t.Errorf("%s: Exp(%v) = %v, want %v", portable, e, got, want)
+		}
+		SubSub(got, x[:9], 1, 2)
+		if want := []float32{-2, -1, 0, 1, 2, 3, 4, 5, 6}; !same(got, want) {
+			t.Errorf("%s: SubSub = %v, want %v", portable, got, want)
+		}
+		SubSubV(got, x[:9], x[1:10], x[:9])
+		if want := []float32{-2, -3, -4, -5, -6, -7, -8, -9, -10}; !same(got, want) {
+			t.Errorf("%s: SubSubV = %v, want %v", portable, got, want)
 		}
 		ScaleShift(got, x[:9], 2, -1)
 		if want := []float32{1, 3, 5, 7, 9, 11, 13, 15, 17}; !same(got, want) {

@@ -44,6 +44,7 @@ type rowLoops struct {
 	scaleShift func(dst, x *float32, n int, s, t float32)
 	affine     func(dst, x, w, b *float32, n int, s, t float32)
 	subSub     func(dst, x *float32, n int, a, b float32)
+	subSubV    func(dst, x, a, b *float32, n int)
 	accF64     func(acc *float64, x *float32, n int)
 	// The exp family handles a multiple of expLanes elements (8 in
 	// AVX2, 16 in AVX-512); subExpSum and subExpSumOnly a multiple of 16.
@@ -53,6 +54,7 @@ type rowLoops struct {
 	silu          func(dst, x *float32, n int)
 	subExpSum     func(dst, x *float32, n int, m float32) float64
 	subExpSumOnly func(x *float32, n int, m float32) float64
+	subExpAcc     func(dst, x, m *float32, acc *float64, n int) // expLanes
 }
 
 var (

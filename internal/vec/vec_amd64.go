@@ -125,6 +125,9 @@ func sigmoidF32(dst, x *float32, n int)
 func siluF32(dst, x *float32, n int)
 
 //go:noescape
+func subSubVF32(dst, x, a, b *float32, n int)
+
+//go:noescape
 func accF64(acc *float64, x *float32, n int)
 
 //go:noescape
@@ -137,6 +140,9 @@ func subExpSumF32(dst, x *float32, n int, m float32) float64
 
 //go:noescape
 func subExpSumOnlyF32(x *float32, n int, m float32) float64
+
+//go:noescape
+func subExpAccF32(dst, x, m *float32, acc *float64, n int)
 
 // The AVX-512 exp family (n a multiple of 16).
 
@@ -154,6 +160,9 @@ func subExpSumF32x16(dst, x *float32, n int, m float32) float64
 
 //go:noescape
 func subExpSumOnlyF32x16(x *float32, n int, m float32) float64
+
+//go:noescape
+func subExpAccF32x16(dst, x, m *float32, acc *float64, n int)
 
 func init() {
 	if cpu.X86.HasAVX2 {
@@ -179,6 +188,7 @@ func init() {
 				scaleShift:    scaleShiftF32,
 				affine:        affineF32,
 				subSub:        subSubF32,
+				subSubV:       subSubVF32,
 				accF64:        accF64,
 				expLanes:      8,
 				exp:           expF32,
@@ -186,6 +196,7 @@ func init() {
 				silu:          siluF32,
 				subExpSum:     subExpSumF32,
 				subExpSumOnly: subExpSumOnlyF32,
+				subExpAcc:     subExpAccF32,
 			}
 			// AVX-512 pays for the exp family, which is bound by its
 			// arithmetic; the other loops are bound by memory and stay
@@ -196,6 +207,7 @@ func init() {
 				r.expLanes = 16
 				r.exp, r.sigmoid, r.silu = expF32x16, sigmoidF32x16, siluF32x16
 				r.subExpSum, r.subExpSumOnly = subExpSumF32x16, subExpSumOnlyF32x16
+				r.subExpAcc = subExpAccF32x16
 				avx512 := *avx2
 				avx512.name, avx512.rows32 = "avx512", &r
 				levels = append(levels, &avx512)

@@ -112,6 +112,8 @@ func expSteps(s expISA, kind string, off, a, b, c, d int, store bool) []string {
 	switch kind {
 	case "subexp":
 		l = append(l, f("\tVSUBPS %s, %s, %s", k("m"), A, A))
+	case "subexpv":
+		l = append(l, f("\tVSUBPS %d(DX)(AX*1), %s, %s", off, A, A))
 	case "sigmoid", "silu":
 		xor := "VXORPS"
 		if s.reg == "Z" {
@@ -271,6 +273,32 @@ func subExpSumLoop(s expISA, store bool, suffix string) {
 	}, s.reg == "Z", finish)
 }
 
+// subExpAccLoop emits subExpAccF32+suffix: dst = e^(x-m) and acc +=
+// float64(dst), m and acc vectors, over n float32 (n a multiple of the
+// vector's lanes). AX counts the float32 bytes, acc's are twice as many.
+func subExpAccLoop(s expISA, suffix string) {
+	setup := append([]string{"\tMOVQ dst+0(FP), DI", "\tMOVQ x+8(FP), SI", "\tMOVQ m+16(FP), DX", "\tMOVQ acc+24(FP), R8",
+		"\tMOVQ n+32(FP), CX", "\tSHLQ $2, CX"}, expSetup(s, "subexp")...)
+	f := fmt.Sprintf
+	expFunc(s, "subExpAccF32"+suffix, "0-40", setup, func(v, off int) []string {
+		a, b, d := 4*v, 4*v+1, 4*v+3
+		l := expSteps(s, "subexpv", off, a, b, 4*v+2, d, true)
+		half := "X"
+		ext := f("\tVEXTRACTF128 $1, Y%d, X%d", d, b)
+		if s.reg == "Z" {
+			half, ext = "Y", f("\tVEXTRACTF64X4 $1, Z%d, Y%d", d, b)
+		}
+		return append(l,
+			f("\tVCVTPS2PD %s%d, %s", half, d, s.r(a)),
+			ext,
+			f("\tVCVTPS2PD %s%d, %s", half, b, s.r(b)),
+			f("\tVADDPD %d(R8)(AX*2), %s, %s", 2*off, s.r(a), s.r(a)),
+			f("\tVADDPD %d(R8)(AX*2), %s, %s", 2*off+s.width, s.r(b), s.r(b)),
+			f("\tVMOVUPD %s, %d(R8)(AX*2)", s.r(a), 2*off),
+			f("\tVMOVUPD %s, %d(R8)(AX*2)", s.r(b), 2*off+s.width))
+	}, true, nil)
+}
+
 // expLoops emits the exp family's loops and their constants, and
 // subSubF32 (log_softmax's dst = (x - a) - b).
 func expLoops() {
@@ -280,12 +308,14 @@ func expLoops() {
 	for _, store := range []bool{true, false} {
 		subExpSumLoop(avx2, store, "")
 	}
+	subExpAccLoop(avx2, "")
 	for _, kind := range []string{"exp", "sigmoid", "silu"} {
 		expLoop(avx512, kind, "x16")
 	}
 	for _, store := range []bool{true, false} {
 		subExpSumLoop(avx512, store, "x16")
 	}
+	subExpAccLoop(avx512, "x16")
 	ld := func(r int) string { return fmt.Sprintf("\tVMOVUPS %d(SI)(AX*1), Y%d", 32*r, r) }
 	st := func(r int) string { return fmt.Sprintf("\tVMOVUPS Y%d, %d(DI)(AX*1)", r, 32*r) }
 	subA := func(r int) string { return fmt.Sprintf("\tVSUBPS Y14, Y%d, Y%d", r, r) }
@@ -293,6 +323,11 @@ func expLoops() {
 	setup := []string{"\tMOVQ dst+0(FP), DI", "\tMOVQ x+8(FP), SI", "\tMOVQ n+16(FP), CX", "\tSHLQ $2, CX",
 		"\tVBROADCASTSS a+24(FP), Y14", "\tVBROADCASTSS b+28(FP), Y15"}
 	loop("subSubF32", "0-32", setup, cat(each(ld), each(subA), each(subB), each(st)), []string{ld(0), subA(0), subB(0), st(0)})
+	// subSubV: dst = (x - a) - b, a and b vectors.
+	subAV := func(r int) string { return fmt.Sprintf("\tVSUBPS %d(DX)(AX*1), Y%d, Y%d", 32*r, r, r) }
+	subBV := func(r int) string { return fmt.Sprintf("\tVSUBPS %d(R8)(AX*1), Y%d, Y%d", 32*r, r, r) }
+	setup = []string{"\tMOVQ dst+0(FP), DI", "\tMOVQ x+8(FP), SI", "\tMOVQ a+16(FP), DX", "\tMOVQ b+24(FP), R8", "\tMOVQ n+32(FP), CX", "\tSHLQ $2, CX"}
+	loop("subSubVF32", "0-40", setup, cat(each(ld), each(subAV), each(subBV), each(st)), []string{ld(0), subAV(0), subBV(0), st(0)})
 	// accF64: acc += float64(x), 8 float32 (two float64 vectors) a
 	// vector step; AX counts x's bytes, acc's are twice as many.
 	ldc := func(r int) []string {
