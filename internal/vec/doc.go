@@ -6,7 +6,7 @@
 // Affine, Exp, Sigmoid and Silu, and softmax's passes: along a row
 // SubExpSum (e^(x-m) written while it is summed, or summed alone) and
 // SubSub, down columns SubExpAcc (e^(x-m) written while it is added to
-// float64 sums) and SubSubV, and AccF64; the max folding of max pooling
+// float64 sums) and SubSubV; the max folding of max pooling
 // (MaxFold, MaxFoldArg32/64 and the three-tap MaxFold3,
 // MaxFold3Arg32/64: one window tap at a time, NaN winning and the
 // earlier of equal values staying, as ATen's loops) and the stride-2 row

@@ -140,23 +140,6 @@ func SubSubV(dst, x, a, b []float32) {
 	}
 }
 
-// AccF64 adds x to acc: acc[i] += float64(x[i]) for i < len(acc). It
-// is the sum of softmax along a dim other than the last, a row of
-// columns at a time.
-func AccF64(acc []float64, x []float32) {
-	n := len(acc)
-	x = x[:n]
-	k := 0
-	if r := rows(); r != nil {
-		if k = n &^ 7; k > 0 {
-			r.accF64(&acc[0], &x[0], k)
-		}
-	}
-	for i := k; i < n; i++ {
-		acc[i] += float64(x[i])
-	}
-}
-
 // SubExpAcc sets dst[i] = e^(x[i]-m[i]), the difference rounded to
 // float32 and then Exp's e^x, and adds it to acc[i] in float64, for
 // i < len(dst); x and m must hold len(dst) elements and acc at least as

@@ -45,7 +45,6 @@ type rowLoops struct {
 	affine     func(dst, x, w, b *float32, n int, s, t float32)
 	subSub     func(dst, x *float32, n int, a, b float32)
 	subSubV    func(dst, x, a, b *float32, n int)
-	accF64     func(acc *float64, x *float32, n int)
 	// The exp family handles a multiple of expLanes elements (8 in
 	// AVX2, 16 in AVX-512); subExpSum and subExpSumOnly a multiple of 16.
 	expLanes      int

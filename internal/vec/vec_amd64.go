@@ -128,9 +128,6 @@ func siluF32(dst, x *float32, n int)
 func subSubVF32(dst, x, a, b *float32, n int)
 
 //go:noescape
-func accF64(acc *float64, x *float32, n int)
-
-//go:noescape
 func subSubF32(dst, x *float32, n int, a, b float32)
 
 // subExpSumF32 and subExpSumOnlyF32: n a multiple of 16.
@@ -189,7 +186,6 @@ func init() {
 				affine:        affineF32,
 				subSub:        subSubF32,
 				subSubV:       subSubVF32,
-				accF64:        accF64,
 				expLanes:      8,
 				exp:           expF32,
 				sigmoid:       sigmoidF32,

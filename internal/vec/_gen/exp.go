@@ -328,25 +328,6 @@ func expLoops() {
 	subBV := func(r int) string { return fmt.Sprintf("\tVSUBPS %d(R8)(AX*1), Y%d, Y%d", 32*r, r, r) }
 	setup = []string{"\tMOVQ dst+0(FP), DI", "\tMOVQ x+8(FP), SI", "\tMOVQ a+16(FP), DX", "\tMOVQ b+24(FP), R8", "\tMOVQ n+32(FP), CX", "\tSHLQ $2, CX"}
 	loop("subSubVF32", "0-40", setup, cat(each(ld), each(subAV), each(subBV), each(st)), []string{ld(0), subAV(0), subBV(0), st(0)})
-	// accF64: acc += float64(x), 8 float32 (two float64 vectors) a
-	// vector step; AX counts x's bytes, acc's are twice as many.
-	ldc := func(r int) []string {
-		return []string{fmt.Sprintf("\tVCVTPS2PD %d(SI)(AX*1), Y%d", 32*r, 2*r), fmt.Sprintf("\tVCVTPS2PD %d(SI)(AX*1), Y%d", 32*r+16, 2*r+1)}
-	}
-	addc := func(r int) []string {
-		return []string{fmt.Sprintf("\tVADDPD %d(DI)(AX*2), Y%d, Y%d", 64*r, 2*r, 2*r), fmt.Sprintf("\tVADDPD %d(DI)(AX*2), Y%d, Y%d", 64*r+32, 2*r+1, 2*r+1)}
-	}
-	stc := func(r int) []string {
-		return []string{fmt.Sprintf("\tVMOVUPD Y%d, %d(DI)(AX*2)", 2*r, 64*r), fmt.Sprintf("\tVMOVUPD Y%d, %d(DI)(AX*2)", 2*r+1, 64*r+32)}
-	}
-	var b4 []string
-	for _, f := range []func(int) []string{ldc, addc, stc} {
-		for r := range 4 {
-			b4 = append(b4, f(r)...)
-		}
-	}
-	setup = []string{"\tMOVQ acc+0(FP), DI", "\tMOVQ x+8(FP), SI", "\tMOVQ n+16(FP), CX", "\tSHLQ $2, CX"}
-	loop("accF64", "0-24", setup, b4, cat(ldc(0), addc(0), stc(0)))
 	expData()
 }
 
