@@ -29,7 +29,11 @@
 // max.dim/min.dim/argmax/argmin, exp, sigmoid and silu compute in float32
 // as ATen's vectorised CPU kernels do (statistics and sums accumulated in
 // float64, internal/vec's Exp within one ulp of e^x), within the
-// conformance tolerances of the float64 path's results.
+// conformance tolerances of the float64 path's results. softmax and
+// log_softmax take three passes over a last-dim row (the max; e^(x-m)
+// written while summed, or only summed; the scale or the subtractions),
+// and along another dim of a contiguous input run the same steps down
+// blocks of columns with vector loops across them, without transposing.
 //
 // Meta functions compute the dtype and shape of the outputs from meta
 // tensors (tensor.NewMeta), touching no data; they share their shape logic

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"runtime"
 
 	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
@@ -45,6 +46,9 @@ func softmax(c *ops.Call, x *tensor.Tensor, dim int64, log bool, arg string) ([]
 		return one(x.Meta()), nil
 	}
 	if out, ok := softmaxRows(x, d, log); ok {
+		return one(out), nil
+	}
+	if out, ok := softmaxCols(x, d, log); ok {
 		return one(out), nil
 	}
 	p, perm, outer, inner := moveLast(x, singleMask(x.Dim(), d))
@@ -156,26 +160,126 @@ func softmaxRows(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
 
 // softmaxRowsF32 is softmaxRowsT for float32 in float32, as ATen's
 // vectorised kernels (_vec_softmax_lastdim, _vec_log_softmax_lastdim)
-// compute it: the row's max m, e = exp(x - m) with vec.Exp, then
-// e * (1/sum e), or (x - m) - log(sum e); the sums accumulate in float64.
+// compute it: the row's max m, then e = exp(x - m) with vec.Exp's steps,
+// then e * (1/sum e), or (x - m) - log(sum e); the sums accumulate in
+// float64. Three passes over a row: vec.Max; vec.SubExpSum, which writes
+// e while summing it (log_softmax: sums it without writing); and the
+// scale (vec.BinaryScalar) or vec.SubSub.
 func softmaxRowsF32(in, out []float32, n int, log bool) {
 	outer := len(in) / n
 	parallelFor(outer*n, func(lo, hi int) {
-		var e []float32
-		if log {
-			e = make([]float32, n)
-		}
 		for r := (lo + n - 1) / n; r*n < hi && r < outer; r++ {
 			row, o := in[r*n:(r+1)*n], out[r*n:(r+1)*n]
 			m := vec.Max(row)
-			vec.BinaryScalar(vec.Sub, o, row, m)
 			if log {
-				vec.Exp(e, o)
-				vec.BinaryScalar(vec.Sub, o, o, float32(math.Log(vec.Sum(e))))
+				vec.SubSub(o, row, m, float32(math.Log(vec.SubExpSum(nil, row, m))))
 				continue
 			}
-			vec.Exp(o, o)
-			vec.BinaryScalar(vec.Mul, o, o, float32(1/vec.Sum(o)))
+			vec.BinaryScalar(vec.Mul, o, o, float32(1/vec.SubExpSum(o, row, m)))
+		}
+	})
+}
+
+// softmaxColsBlock is the number of columns softmaxColsF32 takes at a
+// time: the max, the sums and a row of exponentials of a block stay in
+// the first-level cache while every row of the dim is read.
+const softmaxColsBlock = 256
+
+// softmaxColsMin is the fewest columns (the product of the dims after
+// d) softmaxCols takes: below it the vector loops' tails dominate.
+const softmaxColsMin = 16
+
+// softmaxCols is softmax's fast path for a contiguous float32 x along a
+// dim d followed by at least softmaxColsMin elements (the product of the
+// dims after d): x is [outer, n, inner] and softmaxColsF32 computes
+// softmax down its columns with vector loops across them, with no
+// transposition nor float64 copy. ok is false (nothing done) for other
+// inputs.
+func softmaxCols(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
+	if x.DType() != tensor.Float32 || !x.IsContiguous() || x.Dim() == 0 || x.Numel() == 0 {
+		return nil, false
+	}
+	shape := x.Shape()
+	inner := 1
+	for _, s := range shape[d+1:] {
+		inner *= s
+	}
+	if inner < softmaxColsMin {
+		return nil, false
+	}
+	n := shape[d]
+	out := tensor.EmptyUninit(tensor.Float32, shape...) // every element is written
+	softmaxColsF32(tensor.Values[float32](x), tensor.Values[float32](out), n, inner, log)
+	return out, true
+}
+
+// softmaxColsF32 computes softmax (log-softmax when log) of in, viewed as
+// [outer, n, inner], along its middle dim, as ATen's _vec_softmax and
+// _vec_log_softmax do for a dim other than the last: per column, the max
+// m over the dim, e = exp(x - m), then e * (1/sum e) or (x - m) - log(sum
+// e), with softmaxRowsF32's roundings (each difference rounded to
+// float32, vec.Exp's steps, the sums in float64). Columns are taken in
+// blocks of at most softmaxColsBlock (fewer when that gives the workers
+// too few blocks), each block in three passes down the dim: vec.MaxFold;
+// vec.SubExpAcc, writing e to out (log_softmax: to a scratch row) while
+// adding it to float64 sums; then the scale, or the two subtractions
+// (vec.SubSubV).
+func softmaxColsF32(in, out []float32, n, inner int, log bool) {
+	outer := len(in) / (n * inner)
+	block := softmaxColsBlock
+	if p := runtime.GOMAXPROCS(0); outer*((inner+block-1)/block) < p && len(in) >= parallelThreshold {
+		// Split the columns among the workers, in whole vectors.
+		block = max(softmaxColsMin, (inner/p+softmaxColsMin-1)&^(softmaxColsMin-1))
+	}
+	blocks := (inner + block - 1) / block
+	tasks := outer * blocks
+	parallelFor(len(in), func(lo, hi int) {
+		m := make([]float32, block)
+		f := make([]float32, block) // 1/sum, or log(sum)
+		acc := make([]float64, block)
+		var e []float32
+		if log {
+			e = make([]float32, block)
+		}
+		for t := range tasks {
+			// Task t belongs to the chunk holding element t*(len/tasks).
+			if at := t * (len(in) / tasks); at < lo || at >= hi {
+				continue
+			}
+			o, b := t/blocks, t%blocks
+			c0 := b * block
+			w := min(block, inner-c0)
+			base := o*n*inner + c0
+			col := func(s []float32, k int) []float32 { return s[base+k*inner : base+k*inner+w] }
+			m, f, acc := m[:w], f[:w], acc[:w]
+			copy(m, col(in, 0))
+			for k := 1; k < n; k++ {
+				vec.MaxFold(m, col(in, k))
+			}
+			clear(acc)
+			for k := range n {
+				dst := col(out, k)
+				if log {
+					dst = e[:w]
+				}
+				vec.SubExpAcc(dst, col(in, k), m, acc)
+			}
+			if log {
+				for i, s := range acc {
+					f[i] = float32(math.Log(s))
+				}
+				for k := range n {
+					vec.SubSubV(col(out, k), col(in, k), m, f)
+				}
+				continue
+			}
+			for i, s := range acc {
+				f[i] = float32(1 / s)
+			}
+			for k := range n {
+				dst := col(out, k)
+				vec.Binary(vec.Mul, dst, dst, f)
+			}
 		}
 	})
 }

@@ -22,19 +22,50 @@ func BenchmarkAdd(b *testing.B) {
 	}
 }
 
-// BenchmarkExp times Exp on 2^20 float32 with the loops in use and the
-// portable ones, and reports GB/s (8 bytes per element).
+// BenchmarkExp times Exp on 2^20 float32 with every loop this CPU and
+// build allow (avx512, avx2, portable), and reports GB/s (8 bytes per
+// element).
 func BenchmarkExp(b *testing.B) {
 	const n = 1 << 20
 	x, d := make([]float32, n), make([]float32, n)
 	for i := range x {
 		x[i] = float32(i%2000)/100 - 10
 	}
-	for _, portable := range []bool{false, true} {
-		b.Run(fmt.Sprintf("portable=%v", portable), func(b *testing.B) {
-			defer SetPortable(portable)()
+	for _, l := range impls() {
+		name := "portable"
+		if l != nil {
+			name = l.name
+		}
+		b.Run(name, func(b *testing.B) {
+			defer use(l)()
 			for b.Loop() {
 				Exp(d, x)
+			}
+			b.ReportMetric(8*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+		})
+	}
+}
+
+// BenchmarkSoftmaxRow times softmax's passes over rows of 1024 float32
+// (Max, SubExpSum, a scale) with every loop, reporting GB/s (8 bytes per
+// element: the row read and the output written once).
+func BenchmarkSoftmaxRow(b *testing.B) {
+	const n = 1024
+	x, d := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%37)/5 - 3
+	}
+	for _, l := range impls() {
+		name := "portable"
+		if l != nil {
+			name = l.name
+		}
+		b.Run(name, func(b *testing.B) {
+			defer use(l)()
+			for b.Loop() {
+				m := Max(x)
+				s := SubExpSum(d, x, m)
+				BinaryScalar(Mul, d, d, float32(1/s))
 			}
 			b.ReportMetric(8*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 		})

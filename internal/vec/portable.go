@@ -120,6 +120,22 @@ func sqDevGo(x []float32, mean float64) float64 {
 	return combine16(&acc)
 }
 
+// subExpSumGo is subExpSumF32 (dst nil: subExpSumOnlyF32): len(x) a
+// multiple of 16.
+func subExpSumGo(dst, x []float32, m float32) float64 {
+	var acc [16]float64
+	for i := 0; i < len(x); i += 16 {
+		for l, v := range x[i : i+16] {
+			e := exp32(v - m)
+			if dst != nil {
+				dst[i+l] = e
+			}
+			acc[l] += float64(e)
+		}
+	}
+	return combine16(&acc)
+}
+
 // combine16 adds the sixteen partial sums as the assembly does: four
 // accumulators of four lanes, (a0+a1)+(a2+a3), then (l0+l2)+(l1+l3).
 func combine16(acc *[16]float64) float64 {

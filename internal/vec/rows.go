@@ -106,6 +106,91 @@ func Affine(dst, x, w, b []float32, s, t float32) {
 	affineGo(dst[k:], x[k:], w[k:], b[k:], s, t)
 }
 
+// SubSub sets dst[i] = (x[i] - a) - b, each difference rounded, for
+// i < len(dst); x may be dst. It is log_softmax's last pass.
+func SubSub(dst, x []float32, a, b float32) {
+	n := len(dst)
+	x = x[:n]
+	k := 0
+	if r := rows(); r != nil {
+		if k = n &^ 7; k > 0 {
+			r.subSub(&dst[0], &x[0], k, a, b)
+		}
+	}
+	for i := k; i < n; i++ {
+		dst[i] = (x[i] - a) - b
+	}
+}
+
+// SubSubV sets dst[i] = (x[i] - a[i]) - b[i], each difference rounded,
+// for i < len(dst); x, a and b must hold len(dst) elements, and x may be
+// dst. It is the last pass of log_softmax along a dim other than the
+// last.
+func SubSubV(dst, x, a, b []float32) {
+	n := len(dst)
+	x, a, b = x[:n], a[:n], b[:n]
+	k := 0
+	if r := rows(); r != nil {
+		if k = n &^ 7; k > 0 {
+			r.subSubV(&dst[0], &x[0], &a[0], &b[0], k)
+		}
+	}
+	for i := k; i < n; i++ {
+		dst[i] = (x[i] - a[i]) - b[i]
+	}
+}
+
+// SubExpAcc sets dst[i] = e^(x[i]-m[i]), the difference rounded to
+// float32 and then Exp's e^x, and adds it to acc[i] in float64, for
+// i < len(dst); x and m must hold len(dst) elements and acc at least as
+// many. It is the second pass of softmax along a dim other than the
+// last, down a block of columns with their maxima m. dst may be x.
+func SubExpAcc(dst, x, m []float32, acc []float64) {
+	n := len(dst)
+	x, m, acc = x[:n], m[:n], acc[:n]
+	k := 0
+	if r := rows(); r != nil {
+		if k = n &^ (r.expLanes - 1); k > 0 {
+			r.subExpAcc(&dst[0], &x[0], &m[0], &acc[0], k)
+		}
+	}
+	for i := k; i < n; i++ {
+		e := exp32(x[i] - m[i])
+		dst[i] = e
+		acc[i] += float64(e)
+	}
+}
+
+// SubExpSum sets dst[i] = e^(x[i]-m) for i < len(x), the difference
+// rounded to float32 and then Exp's e^x, and returns the sum of those
+// values accumulated in float64 in Sum's order. dst may be nil (the sum
+// alone: log_softmax's) or x. It is softmax's second pass, m the row's
+// maximum.
+func SubExpSum(dst, x []float32, m float32) float64 {
+	n := len(x)
+	if dst != nil {
+		dst = dst[:n]
+	}
+	k := n &^ 15
+	var s float64
+	switch r := rows(); {
+	case r != nil && k > 0 && dst != nil:
+		s = r.subExpSum(&dst[0], &x[0], k, m)
+	case r != nil && k > 0:
+		s = r.subExpSumOnly(&x[0], k, m)
+	default:
+		s = subExpSumGo(dst, x[:k], m)
+	}
+	for i := k; i < n; i++ {
+		e := exp32(x[i] - m)
+		if dst != nil {
+			dst[i] = e
+		}
+		s += float64(e)
+	}
+	return s
+}
+
 // Exp sets dst[i] = e^x[i] for i < len(dst), within 2 ulp of the exact
 // value (subnormal results aside, whose error is below their spacing):
 // Cephes' expf, +Inf above 88.72, 0 below -103.98, NaN for NaN. x may be
@@ -132,7 +217,7 @@ func expFamily(dst, x []float32, kind int) {
 	x = x[:n]
 	k := 0
 	if r := rows(); r != nil {
-		if k = n &^ 7; k > 0 {
+		if k = n &^ (r.expLanes - 1); k > 0 {
 			f := r.exp
 			switch kind {
 			case sigmoidKind:

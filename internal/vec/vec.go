@@ -19,8 +19,10 @@ const (
 )
 
 // asmLoops holds assembly loops. Each handles a multiple of the vector
-// width (8 float32, 4 float64); the portable code does the rest.
+// width (8 float32, 4 float64, unless said otherwise); the portable code
+// does the rest.
 type asmLoops struct {
+	name    string // "avx2" or "avx512"
 	vv32    [numOps]func(dst, x, y *float32, n int)
 	vs32    [numOps]func(dst, x *float32, n int, s float32)
 	sv32    [numOps]func(dst, y *float32, n int, s float32)
@@ -41,32 +43,53 @@ type rowLoops struct {
 	max, min   func(x *float32, n int) float32
 	scaleShift func(dst, x *float32, n int, s, t float32)
 	affine     func(dst, x, w, b *float32, n int, s, t float32)
-	exp        func(dst, x *float32, n int)
-	sigmoid    func(dst, x *float32, n int)
-	silu       func(dst, x *float32, n int)
+	subSub     func(dst, x *float32, n int, a, b float32)
+	subSubV    func(dst, x, a, b *float32, n int)
+	// The exp family handles a multiple of expLanes elements (8 in
+	// AVX2, 16 in AVX-512); subExpSum and subExpSumOnly a multiple of 16.
+	expLanes      int
+	exp           func(dst, x *float32, n int)
+	sigmoid       func(dst, x *float32, n int)
+	silu          func(dst, x *float32, n int)
+	subExpSum     func(dst, x *float32, n int, m float32) float64
+	subExpSumOnly func(x *float32, n int, m float32) float64
+	subExpAcc     func(dst, x, m *float32, acc *float64, n int) // expLanes
 }
 
 var (
-	// detected is the assembly this CPU and build allow (nil: none); the
-	// amd64 init sets it when the CPU has AVX2 and the build is not purego.
+	// levels are the assembly loops this CPU and build allow, best first
+	// (AVX-512, then AVX2); empty on other CPUs and under purego. The
+	// amd64 init sets them.
+	levels []*asmLoops
+	// detected is the best of levels (nil: none).
 	detected *asmLoops
-	// asm is the assembly in use: detected, unless GOFX_VEC=portable.
+	// asm is the assembly in use: detected, unless GOFX_VEC says
+	// otherwise.
 	asm *asmLoops
 )
 
-// pick returns the loops to use: detected, or none under
-// GOFX_VEC=portable.
+// pick returns the loops to use: detected; none under GOFX_VEC=portable;
+// the AVX2 loops under GOFX_VEC=avx2 (where the CPU has them).
 func pick() *asmLoops {
-	if os.Getenv("GOFX_VEC") == "portable" {
+	switch v := os.Getenv("GOFX_VEC"); v {
+	case "portable":
 		return nil
+	case "avx2":
+		for _, l := range levels {
+			if l.name == v {
+				return l
+			}
+		}
 	}
 	return detected
 }
 
-// Impl names the loops in use: "avx2" or "portable".
+// Impl names the loops in use: "avx512", "avx2" or "portable". The
+// AVX-512 loops are the exp family's (Exp, Sigmoid, Silu, SubExpSum);
+// the others stay AVX2 there.
 func Impl() string {
 	if asm != nil {
-		return "avx2"
+		return asm.name
 	}
 	return "portable"
 }

@@ -124,9 +124,47 @@ func sigmoidF32(dst, x *float32, n int)
 //go:noescape
 func siluF32(dst, x *float32, n int)
 
+//go:noescape
+func subSubVF32(dst, x, a, b *float32, n int)
+
+//go:noescape
+func subSubF32(dst, x *float32, n int, a, b float32)
+
+// subExpSumF32 and subExpSumOnlyF32: n a multiple of 16.
+
+//go:noescape
+func subExpSumF32(dst, x *float32, n int, m float32) float64
+
+//go:noescape
+func subExpSumOnlyF32(x *float32, n int, m float32) float64
+
+//go:noescape
+func subExpAccF32(dst, x, m *float32, acc *float64, n int)
+
+// The AVX-512 exp family (n a multiple of 16).
+
+//go:noescape
+func expF32x16(dst, x *float32, n int)
+
+//go:noescape
+func sigmoidF32x16(dst, x *float32, n int)
+
+//go:noescape
+func siluF32x16(dst, x *float32, n int)
+
+//go:noescape
+func subExpSumF32x16(dst, x *float32, n int, m float32) float64
+
+//go:noescape
+func subExpSumOnlyF32x16(x *float32, n int, m float32) float64
+
+//go:noescape
+func subExpAccF32x16(dst, x, m *float32, acc *float64, n int)
+
 func init() {
 	if cpu.X86.HasAVX2 {
-		detected = &asmLoops{
+		avx2 := &asmLoops{
+			name:    "avx2",
 			vv32:    [numOps]func(dst, x, y *float32, n int){addF32, subF32, mulF32, divF32},
 			vs32:    [numOps]func(dst, x *float32, n int, s float32){addVSF32, subVSF32, mulVSF32, divVSF32},
 			sv32:    [numOps]func(dst, y *float32, n int, s float32){addSVF32, subSVF32, mulSVF32, divSVF32},
@@ -139,18 +177,40 @@ func init() {
 			clamp64: clampF64,
 		}
 		if cpu.X86.HasFMA {
-			detected.rows32 = &rowLoops{
-				sum:        sumF32,
-				sqDev:      sqDevF32,
-				max:        maxF32,
-				min:        minF32,
-				scaleShift: scaleShiftF32,
-				affine:     affineF32,
-				exp:        expF32,
-				sigmoid:    sigmoidF32,
-				silu:       siluF32,
+			avx2.rows32 = &rowLoops{
+				sum:           sumF32,
+				sqDev:         sqDevF32,
+				max:           maxF32,
+				min:           minF32,
+				scaleShift:    scaleShiftF32,
+				affine:        affineF32,
+				subSub:        subSubF32,
+				subSubV:       subSubVF32,
+				expLanes:      8,
+				exp:           expF32,
+				sigmoid:       sigmoidF32,
+				silu:          siluF32,
+				subExpSum:     subExpSumF32,
+				subExpSumOnly: subExpSumOnlyF32,
+				subExpAcc:     subExpAccF32,
+			}
+			// AVX-512 pays for the exp family, which is bound by its
+			// arithmetic; the other loops are bound by memory and stay
+			// AVX2. x/sys/cpu's HasAVX512F includes the OS's saving of
+			// the ZMM and mask registers.
+			if cpu.X86.HasAVX512F {
+				r := *avx2.rows32
+				r.expLanes = 16
+				r.exp, r.sigmoid, r.silu = expF32x16, sigmoidF32x16, siluF32x16
+				r.subExpSum, r.subExpSumOnly = subExpSumF32x16, subExpSumOnlyF32x16
+				r.subExpAcc = subExpAccF32x16
+				avx512 := *avx2
+				avx512.name, avx512.rows32 = "avx512", &r
+				levels = append(levels, &avx512)
 			}
 		}
+		levels = append(levels, avx2)
+		detected = levels[0]
 	}
 	asm = pick()
 }

@@ -43,13 +43,24 @@ func same[T Float](a, b []T) bool {
 	return true
 }
 
-// run calls f once with the assembly loops and once with the portable
-// ones and returns both results.
+// both calls f with every assembly this CPU allows (AVX-512 and AVX2,
+// levels) and with the portable loops, and returns the portable result
+// as slow and as fast the first assembly result that differs from it
+// (else the last one; slow itself when there is no assembly).
 func both[T Float](n int, f func(dst []T)) (fast, slow []T) {
-	fast, slow = make([]T, n), make([]T, n)
-	f(fast)
-	defer SetPortable(true)()
+	defer func(old *asmLoops) { asm = old }(asm)
+	asm = nil
+	slow = make([]T, n)
 	f(slow)
+	fast = slow
+	for _, l := range levels {
+		asm = l
+		fast = make([]T, n)
+		f(fast)
+		if !same(fast, slow) {
+			break
+		}
+	}
 	return fast, slow
 }
 

@@ -1,9 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // The float32 row loops of rows.go: float64 sums, a scale and shift, an
 // affine map, max/min and exp. Their portable twins in ../portable.go
@@ -56,127 +53,6 @@ func extreme(name, ins string) {
 	loopFinish(name, "0-20", setup, b4, b1, finish)
 }
 
-// expConsts are the constants of the exp loops, each a 32-byte vector in
-// expc<>: the clamp bounds, log2(e), -ln(2) split in two (Cephes' C1,
-// C2), the polynomial (Cephes' expf), 1, the exponent bias and the sign
-// bit.
-var expConsts = []struct {
-	name string
-	bits uint32
-}{
-	{"hi", math.Float32bits(89)},
-	{"lo", math.Float32bits(-104)},
-	{"log2e", math.Float32bits(1.44269504088896341)},
-	{"nc1", math.Float32bits(-0.693359375)},
-	{"nc2", math.Float32bits(2.12194440e-4)},
-	{"p0", math.Float32bits(1.9875691500e-4)},
-	{"p1", math.Float32bits(1.3981999507e-3)},
-	{"p2", math.Float32bits(8.3334519073e-3)},
-	{"p3", math.Float32bits(4.1665795894e-2)},
-	{"p4", math.Float32bits(1.6666665459e-1)},
-	{"p5", math.Float32bits(5.0000001201e-1)},
-	{"one", math.Float32bits(1)},
-	{"bias", 127},
-	{"sign", 0x80000000},
-}
-
-func expConst(name string) string {
-	for i, c := range expConsts {
-		if c.name == name {
-			return fmt.Sprintf("expc<>+%d(SB)", 32*i)
-		}
-	}
-	panic(name)
-}
-
-// expData emits expc<>.
-func expData() {
-	for i, c := range expConsts {
-		for l := range 8 {
-			emit(fmt.Sprintf("DATA expc<>+%d(SB)/4, $0x%08x", 32*i+4*l, c.bits))
-		}
-	}
-	emit(fmt.Sprintf("GLOBL expc<>(SB), RODATA|NOPTR, $%d", 32*len(expConsts)), "")
-}
-
-// expSteps returns the instructions of the exp family (kind "exp",
-// "sigmoid" or "silu") on one vector at off(SI) with registers a (x, then
-// r), b (n), c (z, then 2^n1) and d (the result), and Y12, Y13, Y14
-// holding 89, -104 and 1. exp is Cephes' expf: x clamped to [-104, 89]
-// (min and max keep a NaN x, which then stays NaN to the end), n =
-// round(x·log2 e) (ties to even), r = x - n·C1 - n·C2 by two fused
-// multiply-adds, e^r = 1 + r + r²·P(r) by Horner's rule in fused
-// multiply-adds, and 2^n applied as 2^(n>>1)·2^(n-(n>>1)) so that
-// results overflow to +Inf and underflow through the subnormals with one
-// rounding. sigmoid is 1/(e^-x + 1) and silu x/(e^-x + 1).
-func expSteps(kind, off, a, b, c, d string) []string {
-	k := expConst
-	f := fmt.Sprintf
-	l := []string{f("\tVMOVUPS %s(SI)(AX*1), %s", off, a)}
-	if kind != "exp" {
-		l = append(l, f("\tVXORPS %s, %s, %s", k("sign"), a, a))
-	}
-	l = append(l,
-		f("\tVMINPS %s, Y12, %s", a, a),
-		f("\tVMAXPS %s, Y13, %s", a, a),
-		f("\tVMULPS %s, %s, %s", k("log2e"), a, b),
-		f("\tVCVTPS2DQ %s, %s", b, b),
-		f("\tVCVTDQ2PS %s, %s", b, c),
-		f("\tVFMADD231PS %s, %s, %s", k("nc1"), c, a),
-		f("\tVFMADD231PS %s, %s, %s", k("nc2"), c, a),
-		f("\tVMULPS %s, %s, %s", a, a, c),
-		f("\tVMOVUPS %s, %s", k("p0"), d),
-	)
-	for _, p := range []string{"p1", "p2", "p3", "p4", "p5"} {
-		l = append(l, f("\tVFMADD213PS %s, %s, %s", k(p), a, d))
-	}
-	l = append(l,
-		f("\tVFMADD213PS %s, %s, %s", a, c, d),
-		f("\tVADDPS Y14, %s, %s", d, d),
-		f("\tVPSRAD $1, %s, %s", b, c),
-		f("\tVPSUBD %s, %s, %s", c, b, b),
-		f("\tVPADDD %s, %s, %s", k("bias"), c, c),
-		f("\tVPSLLD $23, %s, %s", c, c),
-		f("\tVMULPS %s, %s, %s", c, d, d),
-		f("\tVPADDD %s, %s, %s", k("bias"), b, b),
-		f("\tVPSLLD $23, %s, %s", b, b),
-		f("\tVMULPS %s, %s, %s", b, d, d),
-	)
-	switch kind {
-	case "sigmoid":
-		l = append(l, f("\tVADDPS Y14, %s, %s", d, d), f("\tVDIVPS %s, Y14, %s", d, d))
-	case "silu":
-		l = append(l, f("\tVADDPS Y14, %s, %s", d, d), f("\tVMOVUPS %s(SI)(AX*1), %s", off, c), f("\tVDIVPS %s, %s, %s", d, c, d))
-	}
-	return append(l, f("\tVMOVUPS %s, %s(DI)(AX*1)", d, off))
-}
-
-// expLoop emits one function of the exp family: two vectors a step,
-// interleaved, then one.
-func expLoop(kind string) {
-	name := kind + "F32"
-	emit("// func "+name, fmt.Sprintf("TEXT ·%s(SB), NOSPLIT, $0-24", name))
-	emit("\tMOVQ dst+0(FP), DI", "\tMOVQ x+8(FP), SI", "\tMOVQ n+16(FP), CX", "\tSHLQ $2, CX",
-		"\tVMOVUPS "+expConst("hi")+", Y12", "\tVMOVUPS "+expConst("lo")+", Y13", "\tVMOVUPS "+expConst("one")+", Y14")
-	emit("\tXORQ AX, AX", "loop2:", "\tMOVQ CX, BX", "\tSUBQ AX, BX", "\tCMPQ BX, $64", "\tJLT  loop1")
-	emit(interleave(expSteps(kind, "0", "Y0", "Y1", "Y2", "Y3"), expSteps(kind, "32", "Y4", "Y5", "Y6", "Y7"))...)
-	emit("\tADDQ $64, AX", "\tJMP  loop2", "loop1:", "\tCMPQ AX, CX", "\tJGE  done")
-	emit(expSteps(kind, "0", "Y0", "Y1", "Y2", "Y3")...)
-	emit("\tADDQ $32, AX", "\tJMP  loop1", "done:", "\tVZEROUPPER", "\tRET", "")
-}
-
-// interleave merges equal-length instruction lists one line of each at a
-// time, so that independent vectors overlap.
-func interleave(ls ...[]string) []string {
-	var out []string
-	for i := range ls[0] {
-		for _, l := range ls {
-			out = append(out, l[i])
-		}
-	}
-	return out
-}
-
 // rows emits the float32 row loops.
 func rows() {
 	sumF64("sumF32", "0-24", "ret+16(FP)", []string{"\tMOVQ x+0(FP), SI", "\tMOVQ n+8(FP), CX"}, false)
@@ -199,8 +75,5 @@ func rows() {
 	ab := func(r int) string { return fmt.Sprintf("\tVADDPS %d(R8)(AX*1), Y%d, Y%d", 32*r, r, r) }
 	loop("affineF32", "0-48", setup, cat(each(ld), each(mul), each(add), each(mw), each(ab), each(st)),
 		[]string{ld(0), mul(0), add(0), mw(0), ab(0), st(0)})
-	for _, kind := range []string{"exp", "sigmoid", "silu"} {
-		expLoop(kind)
-	}
-	expData()
+	expLoops()
 }
