@@ -21,6 +21,7 @@
 #   add.Tensor 2^20 float32           GB/s     kernels BenchmarkAdd1M    vs bench/torch_kernels.py
 #   pooling, upsampling               GB/s     kernels BenchmarkPool     vs bench/torch_pool.py
 #   norms, softmax, amax, exp family  GB/s     kernels BenchmarkNorm     vs bench/torch_norm.py
+#   softmax along other dims          GB/s     kernels BenchmarkSoftmax  vs bench/torch_softmax.py
 #   mm / batch-1 linear via dispatch  GFLOP/s  kernels BenchmarkProducts (fresh, pooled, bare gemm) vs bench/torch_kernels.py
 #   GEMM alone, square + conv shapes  GFLOP/s  internal/gemm BenchmarkGemm vs bench/gemm/torch_gemm.py (torch.matmul out=)
 #   resnet18 batch 1 optimized        ms       gofx bench model -model resnet18 vs bench/torch_models.py time resnet18 (eager)
@@ -58,7 +59,7 @@ go test -c -o "$WORK/gemm.test" ./internal/gemm || exit 1
 go test -c -o "$WORK/models.test" ./models || exit 1
 
 section "gofx kernels: matmul, resnet18 convolutions, add 2^20, pooling, norms, products through dispatch"
-(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench '^Benchmark(Matmul|Conv2d|Add1M|Pool|Norm)$' -test.benchtime 1s -test.count "$COUNT")
+(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench '^Benchmark(Matmul|Conv2d|Add1M|Pool|Norm|Softmax)$' -test.benchtime 1s -test.count "$COUNT")
 (cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'BenchmarkProducts/(mm_|linear_1x)' -test.benchtime 1s -test.count "$COUNT")
 (cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'Benchmark(ConvPacked/.*/packed|Depthwise/.*)/pooled' -test.benchtime 1s -test.count "$COUNT")
 section "PyTorch 1.13 kernels"
@@ -66,11 +67,13 @@ section "PyTorch 1.13 kernels"
 "$PY113" bench/torch_pool.py 1
 "$PY113" bench/torch_norm.py 1
 "$PY113" bench/torch_conv.py 1
+"$PY113" bench/torch_softmax.py 1
 section "PyTorch 2.6 kernels"
 torch26 bench/torch_kernels.py 1
 torch26 bench/torch_pool.py 1
 torch26 bench/torch_norm.py 1
 torch26 bench/torch_conv.py 1
+torch26 bench/torch_softmax.py 1
 
 section "gofx GEMM alone (internal/gemm, both cores)"
 (cd internal/gemm && "$WORK/gemm.test" -test.run '^$' -test.bench '^BenchmarkGemm$/f32/' -test.benchtime 30x)
