@@ -19,7 +19,9 @@
 // hardtanh run internal/vec's vector loops (AVX2 where the CPU has it)
 // over TensorIterator-style coalesced runs (tensor_iterator.go's
 // planRuns); sum, mean, softmax and batch norm read contiguous inputs in
-// place with typed row loops, with float64 accumulation as before; 2-d
+// place with typed row loops, with float64 accumulation as before (over
+// leading or middle dims, whole rows folded into an output row: sums by
+// internal/vec's AddWiden, amax/amin by MaxFold and minFold); 2-d
 // max and average pooling fold whole output rows tap by tap over
 // stride-phased contiguous runs (pooling_rows.go, internal/vec's MaxFold),
 // bilinear upsampling interpolates each source row once and combines rows
