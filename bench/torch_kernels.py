@@ -108,6 +108,7 @@ def elementwise():
         ("sum_firstdim_1024x1024", lambda: A.sum.dim_IntList(big, [0]), 4 << 20),
         ("mean_hw_1x64x56x56", lambda: A.mean.dim(x4, [-1, -2], True), 4 * 200704),
         ("amax_lastdim_1024x1024", lambda: A.amax.default(big, [-1]), 4 << 20),
+        ("amax_firstdim_1024x1024", lambda: A.amax.default(big, [0]), 4 << 20),
         ("softmax_lastdim_1024x1024", lambda: A._softmax.default(big, -1, False), 8 << 20),
         ("log_softmax_lastdim_1024x1024", lambda: A._log_softmax.default(big, -1, False), 8 << 20),
         ("layer_norm_512x768", lambda: A.native_layer_norm.default(seq, [768], lw, lb, 1e-5), 8 * 512 * 768),

@@ -161,6 +161,7 @@ func BenchmarkElementwise(b *testing.B) {
 		{"sum_firstdim_1024x1024", "aten::sum.dim_IntList", []any{big, []int64{0}}, 4 << 20},
 		{"mean_hw_1x64x56x56", "aten::mean.dim", []any{x4, []int64{-1, -2}, true}, 4 * 200704},
 		{"amax_lastdim_1024x1024", "aten::amax", []any{big, []int64{-1}}, 4 << 20},
+		{"amax_firstdim_1024x1024", "aten::amax", []any{big, []int64{0}}, 4 << 20},
 		{"softmax_lastdim_1024x1024", "aten::_softmax", []any{big, int64(-1), false}, 8 << 20},
 		{"log_softmax_lastdim_1024x1024", "aten::_log_softmax", []any{big, int64(-1), false}, 8 << 20},
 		{"layer_norm_512x768", "aten::native_layer_norm", []any{seq, []int64{768}, randn(768), randn(768), 1e-5}, 8 * 512 * 768},

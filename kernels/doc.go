@@ -19,12 +19,16 @@
 // hardtanh run internal/vec's vector loops (AVX2 where the CPU has it)
 // over TensorIterator-style coalesced runs (tensor_iterator.go's
 // planRuns); sum, mean, softmax and batch norm read contiguous inputs in
-// place with typed row loops, with float64 accumulation as before; 2-d
+// place with typed row loops, with float64 accumulation as before (over
+// leading or middle dims, whole rows folded into an output row: sums by
+// internal/vec's AddWiden, amax/amin by MaxFold and minFold); 2-d
 // max and average pooling fold whole output rows tap by tap over
 // stride-phased contiguous runs (pooling_rows.go, internal/vec's MaxFold),
 // bilinear upsampling interpolates each source row once and combines rows
-// with vector loops, and adaptive pooling runs from per-axis window
-// tables, all bit for bit as the one-window-at-a-time loops they replace.
+// with vector loops, and adaptive pooling (pooling_rows.go) sums
+// eight planes' windows side by side in ATen's order and takes maxima
+// from column folds of each window's rows, all bit for bit as the
+// one-window-at-a-time loops they replace.
 // For float32, layer_norm, group_norm, softmax/log_softmax, amax/amin,
 // max.dim/min.dim/argmax/argmin, exp, sigmoid and silu compute in float32
 // as ATen's vectorised CPU kernels do (statistics and sums accumulated in

@@ -175,6 +175,9 @@ func adaptiveMaxRun[T float32 | float64](x, res []T, idx []int64, planes int, in
 	for i := range 3 {
 		s[i], e[i] = adaptiveWindows(out[i], in[i])
 	}
+	if adaptiveMaxRows(x, res, idx, planes, in, out, &s, &e) {
+		return
+	}
 	parallel(planes, planes*lin, func(lo, hi int) {
 		for pl := lo; pl < hi; pl++ {
 			src := x[pl*lin : (pl+1)*lin]

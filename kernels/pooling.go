@@ -660,30 +660,12 @@ func adaptiveWindows(out, in int) (start, end []int) {
 
 // adaptiveRun is adaptive average pooling over every plane of x: each
 // window summed row by row in T from zero and divided by its height, then
-// its width.
+// its width (adaptiveAvgPlanes).
 func adaptiveRun[T float32 | float64](p *pool, x, out []T) {
-	lin, lout := p.inH*p.inW, p.outH*p.outW
 	hs, he := adaptiveWindows(p.outH, p.inH)
 	ws, we := adaptiveWindows(p.outW, p.inW)
-	parallel(p.planes, p.planes*lin, func(lo, hi int) {
-		for pl := lo; pl < hi; pl++ {
-			src := x[pl*lin : (pl+1)*lin]
-			dst := out[pl*lout : (pl+1)*lout]
-			for oh := range p.outH {
-				h0, h1 := hs[oh], he[oh]
-				row := dst[oh*p.outW : (oh+1)*p.outW]
-				for ow := range row {
-					w0, w1 := ws[ow], we[ow]
-					var sum T
-					for ih := h0; ih < h1; ih++ {
-						for _, v := range src[ih*p.inW+w0 : ih*p.inW+w1] {
-							sum += v
-						}
-					}
-					row[ow] = sum / T(h1-h0) / T(w1-w0)
-				}
-			}
-		}
+	parallel(p.planes, p.planes*p.inH*p.inW, func(lo, hi int) {
+		adaptiveAvgPlanes(p, x, out, lo, hi, hs, he, ws, we)
 	})
 }
 

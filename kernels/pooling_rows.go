@@ -283,3 +283,202 @@ func avgPoolPlanes[T float32 | float64](p *pool, x, out []T) {
 		}
 	})
 }
+
+// Adaptive pooling loops. ATen sums (maxes) each window on its own, one
+// element after the other in row-major order; that order fixes the
+// average's rounding and the maximum's index, so the loops below keep it
+// while giving the CPU independent work:
+//   - averages run eight planes side by side, one sum per plane, each
+//     plane's window read in ATen's order (the eight sums are independent
+//     dependency chains, where one window's sum is a serial chain);
+//   - maxima fold a window's input rows column-wise with vec.MaxFoldArg
+//     (the column maxima and the row of each), then pick per window the
+//     column whose (row, column) comes first in row-major order among the
+//     equal maxima (the last NaN when there is one), which is the element
+//     ATen's scan keeps.
+
+// adaptiveLanes is the number of planes whose window sums run side by
+// side.
+const adaptiveLanes = 8
+
+// adaptiveAvgPlanes averages the adaptive windows of planes [lo, hi) of x
+// (planes of inH×inW) into out (planes of outH×outW): each window summed
+// in T from zero in row-major order, then divided by its height and its
+// width, as ATen's cpu_adaptive_avg_pool.
+func adaptiveAvgPlanes[T float32 | float64](p *pool, x, out []T, lo, hi int, hs, he, ws, we []int) {
+	lin, lout := p.inH*p.inW, p.outH*p.outW
+	pl := lo
+	for ; pl+adaptiveLanes <= hi; pl += adaptiveLanes {
+		adaptiveAvgLanes(p, x[pl*lin:(pl+adaptiveLanes)*lin], out[pl*lout:(pl+adaptiveLanes)*lout], hs, he, ws, we)
+	}
+	for ; pl < hi; pl++ {
+		src := x[pl*lin : (pl+1)*lin]
+		dst := out[pl*lout : (pl+1)*lout]
+		for oh := range p.outH {
+			h0, h1 := hs[oh], he[oh]
+			row := dst[oh*p.outW : (oh+1)*p.outW]
+			for ow := range row {
+				w0, w1 := ws[ow], we[ow]
+				var sum T
+				for ih := h0; ih < h1; ih++ {
+					for _, v := range src[ih*p.inW+w0 : ih*p.inW+w1] {
+						sum += v
+					}
+				}
+				row[ow] = sum / T(h1-h0) / T(w1-w0)
+			}
+		}
+	}
+}
+
+// adaptiveAvgLanes is adaptiveAvgPlanes over exactly adaptiveLanes
+// planes, x and out holding them, their sums of a window running side by
+// side (windowSum8).
+func adaptiveAvgLanes[T float32 | float64](p *pool, x, out []T, hs, he, ws, we []int) {
+	lin, lout := p.inH*p.inW, p.outH*p.outW
+	var xp [adaptiveLanes][]T
+	for i := range xp {
+		xp[i] = x[i*lin : (i+1)*lin]
+	}
+	for oh := range p.outH {
+		h0, h1 := hs[oh], he[oh]
+		for ow := range p.outW {
+			w0, w1 := ws[ow], we[ow]
+			s := windowSum8(&xp, p.inW, h0, h1, w0, w1)
+			kh, kw := T(h1-h0), T(w1-w0)
+			for i, v := range s {
+				out[i*lout+oh*p.outW+ow] = v / kh / kw
+			}
+		}
+	}
+}
+
+// windowSum8 returns the sums of the window [h0,h1)×[w0,w1) of eight
+// planes of width w, each in row-major order from zero. It is a function
+// of its own so that the compiler keeps its loop in registers.
+//
+//go:noinline
+func windowSum8[T float32 | float64](x *[8][]T, w, h0, h1, w0, w1 int) (s [8]T) {
+	var s0, s1, s2, s3, s4, s5, s6, s7 T
+	n := w1 - w0
+	for a := h0*w + w0; h0 < h1; h0, a = h0+1, a+w {
+		r0, r1, r2, r3 := x[0][a:a+n], x[1][a:a+n], x[2][a:a+n], x[3][a:a+n]
+		r4, r5, r6, r7 := x[4][a:a+n], x[5][a:a+n], x[6][a:a+n], x[7][a:a+n]
+		for i := range r0 {
+			s0 += r0[i]
+			s1 += r1[i]
+			s2 += r2[i]
+			s3 += r3[i]
+			s4 += r4[i]
+			s5 += r5[i]
+			s6 += r6[i]
+			s7 += r7[i]
+		}
+	}
+	return [8]T{s0, s1, s2, s3, s4, s5, s6, s7}
+}
+
+// adaptiveMaxFits reports whether adaptiveMaxFold can pool planes of
+// sizes in (3-d) with taps of type A: a plane's row count must fit A.
+func adaptiveMaxFits[A int32 | int64](in []int) bool {
+	var a A
+	if _, small := any(a).(int32); small {
+		return in[0]*in[1] <= math.MaxInt32
+	}
+	return true
+}
+
+// adaptiveMaxFold is adaptive max pooling of planes [lo, hi) of x (sizes
+// in, 3-d) to sizes out, the maxima into res and their flat offsets into
+// idx, each window's input rows folded column-wise by fold
+// (vec.MaxFoldArg32 or MaxFoldArg64) with the row's number t*in[1]+h as
+// its tap. s and e are the windows along each dimension.
+func adaptiveMaxFold[T float32 | float64, A int32 | int64](x, res []T, idx []int64, lo, hi int, in, out []int, s, e *[3][]int, fold func([]T, []A, []T, A)) {
+	w := in[2]
+	lin, lout := in[0]*in[1]*w, out[0]*out[1]*out[2]
+	col := make([]T, w)
+	arg := make([]A, w)
+	for pl := lo; pl < hi; pl++ {
+		src := x[pl*lin : (pl+1)*lin]
+		o := pl * lout
+		for ot := range out[0] {
+			for oh := range out[1] {
+				// Fold rows (t, h) of the window into col, in row-major order.
+				first := true
+				for t := s[0][ot]; t < e[0][ot]; t++ {
+					for h := s[1][oh]; h < e[1][oh]; h++ {
+						tap := t*in[1] + h
+						row := src[tap*w : (tap+1)*w]
+						if first {
+							copy(col, row)
+							for i := range arg {
+								arg[i] = A(tap)
+							}
+							first = false
+							continue
+						}
+						fold(col, arg, row, A(tap))
+					}
+				}
+				for ow := range out[2] {
+					b := pickMax(col[s[2][ow]:e[2][ow]], arg[s[2][ow]:e[2][ow]]) + s[2][ow]
+					res[o], idx[o] = col[b], int64(arg[b])*int64(w)+int64(b)
+					o++
+				}
+			}
+		}
+	}
+}
+
+// pickMax returns the column of col (column maxima of a window, arg the
+// row of each) holding the window's maximum that ATen's row-major scan
+// (v > max or v is NaN) keeps: with a NaN, the NaN of the last row, then
+// the last column; otherwise, of the columns equal to the maximum, the
+// one of the first row, then the first column.
+func pickMax[T float32 | float64, A int32 | int64](col []T, arg []A) int {
+	arg = arg[:len(col)]
+	// The maximum, NaN if any is, in two chains.
+	m0, m1 := col[0], col[0]
+	i := 1
+	for ; i+1 < len(col); i += 2 {
+		m0, m1 = max(m0, col[i]), max(m1, col[i+1])
+	}
+	if i < len(col) {
+		m0 = max(m0, col[i])
+	}
+	m := max(m0, m1)
+	b := 0
+	if m != m {
+		b = -1
+		for i, v := range col {
+			if v != v && (b < 0 || arg[i] >= arg[b]) {
+				b = i
+			}
+		}
+		return b
+	}
+	for i, v := range col {
+		if v == m && (col[b] != m || arg[i] < arg[b]) {
+			b = i
+		}
+	}
+	return b
+}
+
+// adaptiveMaxRows is adaptiveMaxRun by column folds where it applies
+// (float32 and float64; ok false otherwise).
+func adaptiveMaxRows[T float32 | float64](x, res []T, idx []int64, planes int, in, out []int, s, e *[3][]int) bool {
+	run := func(f func(lo, hi int)) { parallel(planes, planes*in[0]*in[1]*in[2], f) }
+	switch xs := any(x).(type) {
+	case []float32:
+		if !adaptiveMaxFits[int32](in) {
+			return false
+		}
+		r := any(res).([]float32)
+		run(func(lo, hi int) { adaptiveMaxFold(xs, r, idx, lo, hi, in, out, s, e, vec.MaxFoldArg32) })
+	case []float64:
+		r := any(res).([]float64)
+		run(func(lo, hi int) { adaptiveMaxFold(xs, r, idx, lo, hi, in, out, s, e, vec.MaxFoldArg64) })
+	}
+	return true
+}

@@ -438,13 +438,22 @@ func TestAdaptivePool2dDifferential(t *testing.T) {
 	}
 }
 
+// checkAdaptive compares adaptive average and max pooling of random
+// geometries (planes beyond the eight that run side by side included)
+// with a direct loop over each window.
 func checkAdaptive[T poolFloat](t *testing.T, r *mrand.Rand) {
 	t.Helper()
-	planes, ih, iw := 1+r.IntN(4), 1+r.IntN(11), 1+r.IntN(11)
+	planes, ih, iw := 1+r.IntN(20), 1+r.IntN(11), 1+r.IntN(11)
 	oh, ow := 1+r.IntN(8), 1+r.IntN(8)
 	if r.IntN(4) == 0 {
 		oh, ow = 1, 1
 	}
+	checkAdaptiveSize[T](t, r, planes, ih, iw, oh, ow)
+}
+
+// checkAdaptiveSize is checkAdaptive for the given geometry.
+func checkAdaptiveSize[T poolFloat](t *testing.T, r *mrand.Rand, planes, ih, iw, oh, ow int) {
+	t.Helper()
 	x := tricky[T](r, planes*ih*iw)
 	in := fromValues(x, planes, ih, iw)
 	size := []int64{int64(oh), int64(ow)}
@@ -493,8 +502,8 @@ func checkAdaptive[T poolFloat](t *testing.T, r *mrand.Rand) {
 	}
 }
 
-// FuzzPool2d runs the max and average pooling differential checks on
-// geometries and values drawn from the fuzzer's input.
+// FuzzPool2d runs the max, average and adaptive pooling differential
+// checks on geometries and values drawn from the fuzzer's input.
 func FuzzPool2d(f *testing.F) {
 	f.Add(uint64(1), uint8(112), uint8(112), uint8(3), uint8(3), uint8(2), uint8(2), uint8(1), uint8(1), uint8(1), uint8(1), false)
 	f.Add(uint64(2), uint8(7), uint8(9), uint8(2), uint8(3), uint8(1), uint8(3), uint8(0), uint8(1), uint8(2), uint8(1), true)
@@ -513,5 +522,9 @@ func FuzzPool2d(f *testing.F) {
 			checkAvgPool[float32](t, r, c, 2, ceil, 0)
 			checkAvgPool[float64](t, r, c, 1, !ceil, int64(seed%3))
 		}
+		// Adaptive pooling of the same input size to a kernel-sized output.
+		planes := 1 + int(seed%19)
+		checkAdaptiveSize[float32](t, r, planes, c.h, c.w, 1+int(kh)%9, 1+int(kw)%9)
+		checkAdaptiveSize[float64](t, r, planes, c.h, c.w, 1+int(sh)%9, 1+int(sw)%9)
 	})
 }

@@ -442,6 +442,9 @@ func extreme(c *ops.Call, name string, greater bool) ([]any, error) {
 	if self.IsMeta() {
 		return one(tensor.Must(tensor.NewMeta(dt, shape...))), nil
 	}
+	if res, ok := extremeBlock(self, mask, shape, greater); ok {
+		return one(res), nil
+	}
 	p, _, outer, inner := moveLast(self, mask)
 	if dt == tensor.Float32 {
 		// Row loops on the float32 values (no float64 copy); moveLast's
@@ -475,6 +478,65 @@ func extreme(c *ops.Call, name string, greater bool) ([]any, error) {
 		out[r] = row[argExtremeI(row, greater)]
 	})
 	return one(intResult(dt, out, shape)), nil
+}
+
+// extremeBlock is amax (amin when !greater) of a contiguous float32 or
+// float64 x over mask into a new tensor of shape, read in place, when
+// the reduced dims are neighbours followed by kept ones (reduceBlock with
+// inner > 1): each output row starts as the first reduced row and folds
+// in the others whole (vec.MaxFold, minFold); NaN propagates. ok is false
+// otherwise (the caller's row loops then take the trailing case, and the
+// rest after a permuting copy).
+func extremeBlock(x *tensor.Tensor, mask []bool, shape []int, greater bool) (res *tensor.Tensor, ok bool) {
+	dt := x.DType()
+	if (dt != tensor.Float32 && dt != tensor.Float64) || !x.IsContiguous() || x.Numel() == 0 {
+		return nil, false
+	}
+	outer, red, inner, ok := reduceBlock(x.Shape(), mask)
+	if !ok || inner == 1 {
+		return nil, false
+	}
+	res = tensor.EmptyUninit(dt, shape...) // every element is written
+	if dt == tensor.Float32 {
+		foldBlock(tensor.Values[float32](x), tensor.Values[float32](res), outer, red, inner, greater)
+	} else {
+		foldBlock(tensor.Values[float64](x), tensor.Values[float64](res), outer, red, inner, greater)
+	}
+	return res, true
+}
+
+// foldBlock sets out[o*inner+j] to the largest (smallest when !greater)
+// of v[(o*red+r)*inner+j] over r, folding whole rows of inner elements,
+// split over the cores by output element.
+func foldBlock[T float32 | float64](v, out []T, outer, red, inner int, greater bool) {
+	parallelFor(outer*inner, func(lo, hi int) {
+		for pos := lo; pos < hi; {
+			o, j := pos/inner, pos%inner
+			n := min(inner-j, hi-pos)
+			acc := out[pos : pos+n]
+			copy(acc, v[o*red*inner+j:])
+			for r := 1; r < red; r++ {
+				row := v[(o*red+r)*inner+j:]
+				if greater {
+					vec.MaxFold(acc, row)
+				} else {
+					minFold(acc, row)
+				}
+			}
+			pos += n
+		}
+	})
+}
+
+// minFold sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN, for
+// i < len(dst): vec.MaxFold's minimum twin.
+func minFold[T float32 | float64](dst, x []T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		if v < dst[i] || v != v {
+			dst[i] = v
+		}
+	}
 }
 
 // amax is aten::amax.
@@ -1355,9 +1417,7 @@ func sumBlock[T float32 | float64](v []T, out []float64, outer, red, inner int) 
 					neumaierAdd(acc, comp[pos-lo:pos-lo+n], any(row).([]float64))
 					continue
 				}
-				for i, x := range row {
-					acc[i] += float64(x)
-				}
+				vec.AddWiden(acc, any(row).([]float32))
 			}
 			if f64 {
 				for i, c := range comp[pos-lo : pos-lo+n] {

@@ -2,7 +2,9 @@ package kernels_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	mrand "math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -377,4 +379,97 @@ func TestReduceIntegerExactness(t *testing.T) {
 	s, err := optest.Call(t, "aten::cumsum", []any{x, int64(0)}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []int64{big, 2*big + 2, 3*big + 3}, s[0].(*tensor.Tensor).Int64s())
+}
+
+// TestReduceLeadingDims checks sum, mean, amax and amin of float32 and
+// float64 tensors over leading and middle dims (the in-place column
+// folds) against direct loops: sums in float64 in row order rounded to
+// the dtype, extremes with NaN propagating; values include ties, signed
+// zeros, infinities and NaN.
+func TestReduceLeadingDims(t *testing.T) {
+	r := mrand.New(mrand.NewPCG(21, 4))
+	for range 60 {
+		a, b, c := 1+r.IntN(5), 1+r.IntN(7), 1+r.IntN(40)
+		checkLeading[float32](t, r, a, b, c)
+		checkLeading[float64](t, r, a, b, c)
+	}
+}
+
+func checkLeading[T poolFloat](t *testing.T, r *mrand.Rand, a, b, c int) {
+	t.Helper()
+	x := tricky[T](r, a*b*c)
+	if r.IntN(3) == 0 { // no NaN or infinity: sums stay finite
+		for i, v := range x {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				x[i] = 1
+			}
+		}
+	}
+	in := fromValues(x, a, b, c)
+	at := func(i, j, k int) T { return x[(i*b+j)*c+k] }
+	for _, dims := range [][]int64{{0}, {1}, {0, 1}} {
+		// The reduced (i, j) of each output element k (of kept i or j).
+		kept := a
+		if len(dims) == 2 {
+			kept = 1
+		} else if dims[0] == 0 {
+			kept = b
+		}
+		var sum, mx, mn []T
+		for o := range kept {
+			for k := range c {
+				var s float64
+				hi, lo := T(math.Inf(-1)), T(math.Inf(1))
+				nan := false
+				for i := range a {
+					for j := range b {
+						if len(dims) == 1 && (dims[0] == 0 && j != o || dims[0] == 1 && i != o) {
+							continue
+						}
+						v := at(i, j, k)
+						s += float64(v)
+						nan = nan || v != v
+						hi, lo = max(hi, v), min(lo, v)
+					}
+				}
+				if nan {
+					hi, lo = T(math.NaN()), T(math.NaN())
+				}
+				sum, mx, mn = append(sum, T(s)), append(mx, hi), append(mn, lo)
+			}
+		}
+		name := fmt.Sprintf("%T [%d,%d,%d] dims %v", x[0], a, b, c, dims)
+		got := func(op string, args ...any) []T {
+			return tensor.Values[T](poolCall(t, op, append([]any{in}, args...)...)[0].(*tensor.Tensor))
+		}
+		// Sums may differ from the plain loop's in the last bits (float64
+		// sums are compensated); extremes are exact, zeros of either sign
+		// equal.
+		tol := 1e-6
+		if _, ok := any(x).([]float64); ok {
+			tol = 1e-12
+		}
+		close := func(g, w T) bool {
+			d, m := math.Abs(float64(g)-float64(w)), math.Max(1, math.Abs(float64(w)))
+			return g == w || g != g && w != w || d <= tol*m
+		}
+		check := func(op string, got, want []T, eq func(g, w T) bool) {
+			t.Helper()
+			for i := range want {
+				if !eq(got[i], want[i]) {
+					t.Fatalf("%s %s: element %d: got %v, want %v", op, name, i, got[i], want[i])
+				}
+			}
+		}
+		exact := func(g, w T) bool { return g == w || g != g && w != w }
+		check("sum", got("aten::sum.dim_IntList", dims), sum, close)
+		check("amax", got("aten::amax", dims), mx, exact)
+		check("amin", got("aten::amin", dims), mn, exact)
+		n := float64(len(x) / (kept * c))
+		mean := make([]T, len(sum))
+		for i, v := range sum {
+			mean[i] = T(float64(v) / n)
+		}
+		check("mean", got("aten::mean.dim", dims), mean, close)
+	}
 }
