@@ -61,7 +61,9 @@ go test -c -o "$WORK/models.test" ./models || exit 1
 section "gofx kernels: matmul, resnet18 convolutions, add 2^20, pooling, norms, products through dispatch"
 (cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench '^Benchmark(Matmul|Conv2d|Add1M|Pool|Norm|Softmax)$' -test.benchtime 1s -test.count "$COUNT")
 (cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'BenchmarkProducts/(mm_|linear_1x)' -test.benchtime 1s -test.count "$COUNT")
-(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'Benchmark(ConvPacked/.*/packed|Depthwise/.*)/pooled' -test.benchtime 1s -test.count "$COUNT")
+# (go test splits -bench at every slash, so each family is its own pattern)
+(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'BenchmarkConvPacked/.*/packed/pooled' -test.benchtime 1s -test.count "$COUNT")
+(cd kernels && "$WORK/kernels.test" -test.run '^$' -test.bench 'BenchmarkDepthwise/.*/pooled' -test.benchtime 1s -test.count "$COUNT")
 section "PyTorch 1.13 kernels"
 "$PY113" bench/torch_kernels.py 1
 "$PY113" bench/torch_pool.py 1

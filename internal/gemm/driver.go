@@ -203,8 +203,13 @@ type job[T Float] struct {
 	// rows [i, i+h) and columns [j0, j1) of c that the last K block has
 	// just completed (a shifted convolution compacts them into its
 	// output while they are in cache).
-	post  func(i, h, j0, j1 int)
-	bpack []T
+	post func(i, h, j0, j1 int)
+	// window, with post and a single K block, makes c a window of
+	// epStrips strips: each group of strips is stored at c's column 0
+	// and handed to post, which must empty it before the next group (a
+	// shifted convolution's c' then never leaves the cache).
+	window bool
+	bpack  []T
 }
 
 // packB packs strips [lo, hi) of the current B panel: strip s holds the
@@ -341,13 +346,18 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 						}
 					}
 				}
+				// c's column of the tile: j, or its place in the window.
+				cj := j
+				if d.window {
+					cj = (s - s0) % epStrips * nr
+				}
 				// c may hold whole tiles past m×n (cRows×cCols): no scratch then.
 				edge := (h < rows && i+rows > d.cRows) || (w < nr && j+nr > d.cCols)
 				cp, ldc, alpha, beta := (*T)(nil), d.ldc, d.alpha, d.beta
 				if edge {
 					cp, ldc, alpha, beta = &tmp[0], nr, 1, 0
 				} else {
-					cp = &d.c[i*d.ldc+j]
+					cp = &d.c[i*d.ldc+cj]
 				}
 				if indirect {
 					ind(kb, as, bs, offs, cp, ldc, alpha, beta)
@@ -355,7 +365,7 @@ func (d *job[T]) compute(r0, r1, s0, s1 int) {
 					full(kb, as, bs, cp, ldc, alpha, beta)
 				}
 				if edge {
-					d.merge(tmp, i, j, h, w)
+					d.merge(tmp, i, cj, h, w)
 				}
 			}
 			// The epilogue (or post) runs over epStrips strips at a

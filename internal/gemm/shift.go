@@ -364,18 +364,30 @@ func shiftPart[T Float](kern *kernel[T], pa *PackedA[T], r0, m int, alpha T, w [
 	// scratch tile. Each group of column strips of c' is compacted into
 	// c (applying beta and the epilogue) as soon as it is complete,
 	// while it is in cache.
+	// With a single K block, c' is only a window of one group of strips
+	// (job.window): the stem's c' (3.3 MB a part) was written to memory
+	// and read back, more traffic than its 147-deep product hides.
 	mPad, nqPad := (m+kern.mr-1)/kern.mr*kern.mr, (nq+nr-1)/nr*nr
-	tb := getBuf[T](mPad * nqPad)
+	ldt := nqPad
+	window := k <= kern.kc
+	if window {
+		ldt = min(epStrips*nr, nqPad)
+	}
+	tb := getBuf[T](mPad * ldt)
 	defer putBuf(tb)
 	tmp := tb.data
-	d := newJob(kern, false, false, m, nq, k, alpha, w, ldw, nil, 0, 0, tmp, nqPad, nil)
-	d.shift, d.packed, d.serial = sh, pa, true
+	d := newJob(kern, false, false, m, nq, k, alpha, w, ldw, nil, 0, 0, tmp, ldt, nil)
+	d.shift, d.packed, d.serial, d.window = sh, pa, true, window
 	if pa != nil {
 		d.row0 = r0
 	}
 	d.cRows, d.cCols = mPad, nqPad
 	d.post = func(i, h, j0, j1 int) {
-		compact(pl, g, tmp, nqPad, c, ldc, i, h, j0, j1, beta, ep)
+		base := 0
+		if window {
+			base = j0
+		}
+		compact(pl, g, tmp, ldt, base, c, ldc, i, h, j0, j1, beta, ep)
 	}
 	d.run()
 }
@@ -393,9 +405,9 @@ func (pl *shiftPlan) count(g *ConvGeom, j int) int {
 }
 
 // compact stores the valid columns among columns [j0, j1) of rows
-// [i, i+h) of c' (leading dimension ldt) at their places in c: c =
-// c' + beta*c, then ep.
-func compact[T Float](pl *shiftPlan, g *ConvGeom, tmp []T, ldt int, c []T, ldc, i, h, j0, j1 int, beta T, ep *Epilogue[T]) {
+// [i, i+h) of c' (leading dimension ldt, column base at tmp's first) at
+// their places in c: c = c' + beta*c, then ep.
+func compact[T Float](pl *shiftPlan, g *ConvGeom, tmp []T, ldt, base int, c []T, ldc, i, h, j0, j1 int, beta T, ep *Epilogue[T]) {
 	q1, q2 := pl.q[1], pl.q[2]
 	for j := j0; j < j1; {
 		ow, oh := j%q2, j/q2%q1
@@ -406,7 +418,7 @@ func compact[T Float](pl *shiftPlan, g *ConvGeom, tmp []T, ldt int, c []T, ldc, 
 		run := min(j1-j, g.Out[2]-ow)
 		cj := pl.count(g, j)
 		for r := i; r < i+h; r++ {
-			s := tmp[r*ldt+j : r*ldt+j+run]
+			s := tmp[r*ldt+j-base : r*ldt+j-base+run]
 			t := c[r*ldc+cj : r*ldc+cj+run]
 			if beta == 0 {
 				copy(t, s)

@@ -7,12 +7,14 @@ import (
 )
 
 // TestConvShiftParts runs shifted convolutions large enough to be cut
-// into parts (convShift), with two and three workers: parts of output
+// into parts (convShift), with one, two and three workers: parts of output
 // rows along each dimension (3-d, 2-d and 1-d convolutions, strides and
 // paddings that make a part start inside the image), parts of output
 // channels (with the weight packed in advance, so that a part starts
 // inside it), with a row bias, a residual and a clamp, against im2col by
-// definition and a naive product.
+// definition and a naive product. The stem-like cases (one K block) keep
+// c' in a window of strips (job.window), over several row blocks and
+// several column panels.
 func TestConvShiftParts(t *testing.T) {
 	geom := func(c int, in, k, s, p [3]int) *ConvGeom {
 		g := &ConvGeom{C: c, In: in, K: k, Stride: s, Pad: p, Dilation: [3]int{1, 1, 1}}
@@ -30,6 +32,8 @@ func TestConvShiftParts(t *testing.T) {
 		{"2d stem-like", 20, geom(3, [3]int{1, 45, 47}, [3]int{1, 7, 7}, [3]int{1, 2, 2}, [3]int{0, 3, 3})},
 		{"2d stride 2 pad 0", 16, geom(8, [3]int{1, 41, 40}, [3]int{1, 3, 3}, [3]int{1, 2, 2}, [3]int{0, 0, 0})},
 		{"2d 1x1 stride 2", 30, geom(40, [3]int{1, 28, 27}, [3]int{1, 1, 1}, [3]int{1, 2, 2}, [3]int{0, 0, 0})},
+		{"stem-like, many rows", 130, geom(3, [3]int{1, 37, 41}, [3]int{1, 7, 7}, [3]int{1, 2, 2}, [3]int{0, 3, 3})},
+		{"stem-like, several panels", 16, geom(3, [3]int{1, 120, 130}, [3]int{1, 7, 7}, [3]int{1, 2, 2}, [3]int{0, 3, 3})},
 		{"3d", 12, geom(4, [3]int{9, 12, 11}, [3]int{3, 3, 3}, [3]int{1, 1, 1}, [3]int{1, 1, 1})},
 		{"1d stride 2", 16, geom(32, [3]int{1, 1, 400}, [3]int{1, 1, 5}, [3]int{1, 1, 2}, [3]int{0, 0, 3})},
 		{"channels", 200, geom(64, [3]int{1, 9, 9}, [3]int{1, 3, 3}, [3]int{1, 1, 1}, [3]int{0, 1, 1})},
@@ -49,7 +53,7 @@ func TestConvShiftParts(t *testing.T) {
 		p.b, p.ldb = im2colNaive(g, x), n
 		p.ep = &Epilogue[float32]{RowBias: randSlice[float32](r, m), Residual: randSlice[float32](r, m*(n+2)), LdResidual: n + 2, Clamp: true, Min: -3, Max: 3}
 		want := p.run(nil)
-		for _, procs := range []int{2, 3} {
+		for _, procs := range []int{1, 2, 3} {
 			runtime.GOMAXPROCS(procs)
 			for _, kern := range kernels[float32]() {
 				c := append([]float32(nil), p.c0...)
