@@ -52,8 +52,9 @@
 // a 56-wide 3×3 layer, 22% of a 7-wide one); the valid columns of every
 // eight column strips are copied into c, applying beta and the epilogue,
 // as soon as the last K block has completed them, while they are in cache
-// (the product is written in place when there are no junk columns, as
-// for a 1×1 convolution). The environment variable
+// (with a single K block, as for the 7×7 stem, the product's columns only
+// ever occupy a window of those eight strips; the product is written in
+// place when there are no junk columns, as for a 1×1 convolution). The environment variable
 // GOFX_CONV=im2col, read at start-up, selects the former path instead,
 // which gathers the patches while packing B (no image copy, no junk).
 //
