@@ -677,7 +677,16 @@ func convCompute(x, w, bias *tensor.Tensor, p convParams, outShape []int, dt ten
 		geo.cig, geo.cog = xs[1]/p.groups, ws[0]/p.groups
 	}
 	wt := workType(dt)
-	out := tensor.Empty(wt, outShape...)
+	// A floating forward convolution on internal/gemm stores every
+	// output element (beta 0): its pooled buffer need not be cleared
+	// first. Transposed ones scatter-add, depthwise ones are left
+	// zeroed.
+	var out *tensor.Tensor
+	if isFloat := wt == tensor.Float32 || wt == tensor.Float64; isFloat && !p.transposed && !useDepthwise(geo, false) {
+		out = tensor.EmptyUninit(wt, outShape...)
+	} else {
+		out = tensor.Empty(wt, outShape...)
+	}
 	if out.Numel() > 0 {
 		xw := to(x, wt).Contiguous()
 		ww := to(w, wt).Contiguous()

@@ -120,3 +120,75 @@ func TestConvolutionEpilogueErrors(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []int{1, 3, 3, 3}, m.Shape())
 }
+
+// TestConvolutionDirtyPool runs aten::convolution with the buffer pool
+// holding a NaN-filled buffer of the output's size, the one its output
+// then reuses: every path must write every output element (the GEMM
+// paths take their output uninitialized, tensor.EmptyUninit) or clear
+// it first.
+func TestConvolutionDirtyPool(t *testing.T) {
+	conv, ok := ops.Global().Lookup("aten::convolution")
+	require.True(t, ok)
+	cases := []struct {
+		name            string
+		n, cin, h, cout int
+		k, s, p, g      int
+		transposed      bool
+		dt              tensor.DType
+		bias            bool
+	}{
+		{"3x3", 1, 4, 20, 8, 3, 1, 1, 1, false, tensor.Float32, true},
+		{"3x3 no bias", 1, 4, 20, 8, 3, 1, 1, 1, false, tensor.Float64, false},
+		{"1x1", 2, 8, 16, 8, 1, 1, 0, 1, false, tensor.Float32, false},
+		{"1x1 stride 2", 1, 16, 33, 16, 1, 2, 0, 1, false, tensor.Float32, true},
+		{"7x7 stride 2", 1, 3, 40, 8, 7, 2, 3, 1, false, tensor.Float32, true},
+		{"grouped", 2, 8, 16, 8, 3, 1, 1, 2, false, tensor.Float64, true},
+		{"depthwise", 1, 8, 20, 8, 3, 1, 1, 8, false, tensor.Float32, true},
+		{"transposed", 1, 8, 12, 8, 3, 2, 1, 1, true, tensor.Float32, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			x := epRand(tc.dt, 1, tc.n, tc.cin, tc.h, tc.h)
+			ws := []int{tc.cout, tc.cin / tc.g, tc.k, tc.k}
+			if tc.transposed {
+				ws = []int{tc.cin, tc.cout / tc.g, tc.k, tc.k}
+			}
+			w := epRand(tc.dt, 2, ws...)
+			var b any
+			if tc.bias {
+				b = epRand(tc.dt, 3, tc.cout)
+			}
+			s, p := int64(tc.s), int64(tc.p)
+			args := []any{x, w, b, []int64{s, s}, []int64{p, p}, []int64{1, 1}, tc.transposed, []int64{0, 0}, int64(tc.g)}
+			run := func() *tensor.Tensor {
+				out, err := conv.Call(args, nil)
+				require.NoError(t, err)
+				return out[0].(*tensor.Tensor)
+			}
+			want := run()
+			require.GreaterOrEqual(t, want.Numel()*tc.dt.Size(), 4096, "the output must be large enough to be pooled")
+			dirty := tensor.Must(tensor.New(tc.dt, want.Shape()...))
+			require.NotZero(t, dirty.StorageKey().Born(), "the dirty buffer must be poolable")
+			if tc.dt == tensor.Float32 {
+				for i, d := 0, tensor.Data[float32](dirty); i < len(d); i++ {
+					d[i] = float32(math.NaN())
+				}
+			} else {
+				for i, d := 0, tensor.Data[float64](dirty); i < len(d); i++ {
+					d[i] = math.NaN()
+				}
+			}
+			first := func(x *tensor.Tensor) any {
+				if tc.dt == tensor.Float32 {
+					return &tensor.Data[float32](x)[0]
+				}
+				return &tensor.Data[float64](x)[0]
+			}
+			buf := first(dirty)
+			tensor.Recycle(dirty.StorageKey())
+			got := run()
+			require.Equal(t, buf, first(got), "the output must reuse the dirty buffer")
+			require.Equal(t, want.Float64s(), got.Float64s())
+		})
+	}
+}

@@ -79,26 +79,34 @@ func planShift(g *ConvGeom) *shiftPlan {
 // offsets fills offs[0:k] with the offset in src of each row (c, kd, kh,
 // kw) of B and returns the largest.
 func (pl *shiftPlan) offsets(g *ConvGeom, offs []int) int {
+	// The taps' offsets in channel 0, then every channel's: plane apart.
+	kk := g.K[0] * g.K[1] * g.K[2]
 	r := 0
-	hi := 0
 	n1, n2 := len(pl.res[1]), len(pl.res[2])
-	for c := range g.C {
-		for kd := range g.K[0] {
-			t0 := kd * g.Dilation[0]
-			for kh := range g.K[1] {
-				t1 := kh * g.Dilation[1]
-				for kw := range g.K[2] {
-					t2 := kw * g.Dilation[2]
-					ph := (pl.idx[0][t0%g.Stride[0]]*n1+pl.idx[1][t1%g.Stride[1]])*n2 + pl.idx[2][t2%g.Stride[2]]
-					o := c*pl.plane + ph*pl.vol + ((t0/g.Stride[0])*pl.q[1]+t1/g.Stride[1])*pl.q[2] + t2/g.Stride[2]
-					offs[r] = o
-					hi = max(hi, o)
-					r++
-				}
+	for kd := range g.K[0] {
+		t0 := kd * g.Dilation[0]
+		for kh := range g.K[1] {
+			t1 := kh * g.Dilation[1]
+			for kw := range g.K[2] {
+				t2 := kw * g.Dilation[2]
+				ph := (pl.idx[0][t0%g.Stride[0]]*n1+pl.idx[1][t1%g.Stride[1]])*n2 + pl.idx[2][t2%g.Stride[2]]
+				offs[r] = ph*pl.vol + ((t0/g.Stride[0])*pl.q[1]+t1/g.Stride[1])*pl.q[2] + t2/g.Stride[2]
+				r++
 			}
 		}
 	}
-	return hi
+	hi := 0
+	for _, o := range offs[:kk] {
+		hi = max(hi, o)
+	}
+	taps := offs[:kk]
+	for c := 1; c < g.C; c++ {
+		dst := offs[c*kk : (c+1)*kk]
+		for i, o := range taps {
+			dst[i] = o + c*pl.plane
+		}
+	}
+	return (g.C-1)*pl.plane + hi
 }
 
 // fillShift copies the image x into its phase images in src (laid out by
@@ -114,6 +122,10 @@ func fillShift[T Float](pl *shiftPlan, g *ConvGeom, x, src []T) {
 	// reads goes to the scratch row.
 	var pair [2][]T
 	spare := src[pl.minLen : pl.minLen+q2]
+	// With a stride of 2 and one phase read along the last dimension
+	// (a 1×1 or k×1 kernel), a phase image's rows come from one
+	// vec.EvenRows.
+	even := s2 == 2 && n2 == 1
 	for c := range g.C {
 		xc := x[c*lin : (c+1)*lin]
 		for a0, r0 := range pl.res[0] {
@@ -121,6 +133,10 @@ func fillShift[T Float](pl *shiftPlan, g *ConvGeom, x, src []T) {
 				img := src[c*pl.plane+(a0*n1+a1)*n2*pl.vol:]
 				for t0 := range q0 {
 					i0 := t0*g.Stride[0] + r0 - g.Pad[0]
+					if even {
+						fillEven(img[t0*q1*q2:(t0+1)*q1*q2], xc, g, i0, r1, pl.res[2][0], q1, q2)
+						continue
+					}
 					for t1 := range q1 {
 						off := (t0*q1 + t1) * q2
 						i1 := t1*g.Stride[1] + r1 - g.Pad[1]
@@ -160,6 +176,36 @@ func fillShift[T Float](pl *shiftPlan, g *ConvGeom, x, src []T) {
 				}
 			}
 		}
+	}
+}
+
+// fillEven fills img, the q1 rows of q2 elements of one phase image at
+// input index i0 along the first dimension, from the channel xc when
+// the last dimension has a stride of 2 and r2 is its one phase:
+// img[t1][t2] = xc[i0][t1·s1 + r1 − p1][2·t2 + r2 − p2], zero outside
+// the image.
+func fillEven[T Float](img, xc []T, g *ConvGeom, i0, r1, r2, q1, q2 int) {
+	in1, in2, s1, p1, p2 := g.In[1], g.In[2], g.Stride[1], g.Pad[1], g.Pad[2]
+	if i0 < 0 || i0 >= g.In[0] {
+		clear(img)
+		return
+	}
+	// Rows t1 in [t1lo, t1hi) and columns t2 in [lo, hi) are inside.
+	t1lo := min(max((p1-r1+s1-1)/s1, 0), q1)
+	t1hi := min(max((in1+p1-r1+s1-1)/s1, t1lo), q1)
+	lo := min(max((p2-r2+1)/2, 0), q2)
+	hi := min(max((in2+p2-r2+1)/2, lo), q2)
+	clear(img[:t1lo*q2])
+	clear(img[t1hi*q2:])
+	if lo > 0 || hi < q2 {
+		for t1 := t1lo; t1 < t1hi; t1++ {
+			clear(img[t1*q2 : t1*q2+lo])
+			clear(img[t1*q2+hi : (t1+1)*q2])
+		}
+	}
+	if t1hi > t1lo && hi > lo {
+		i1 := t1lo*s1 + r1 - p1
+		vec.EvenRows(img[t1lo*q2+lo:], q2, xc[(i0*in1+i1)*in2+2*lo+r2-p2:], s1*in2, t1hi-t1lo, hi-lo)
 	}
 }
 
@@ -273,35 +319,48 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 	})
 }
 
-// fillCost is what copying one element of an image into src costs,
-// counted in the kernel's multiply-adds: a strided copy of short rows
-// (a 1×1 convolution of stride 2 on 28×28) measures about a hundred
-// times as long as a multiply-add; a long contiguous copy less.
-const fillCost = 64
+// The costs byChannels weighs, counted in the kernel's multiply-adds
+// (about 0.01 ns each on one core): copying one element of an image
+// into src, with a strided copy of short rows (fillRow2; a 1×1
+// convolution of stride 2 on 28×28 measures about a hundred times a
+// multiply-add, a long contiguous copy less) or by vec.EvenRows
+// (fillEven: 0.22 ns); packing one element of A (packA: 0.5–0.65 ns).
+const (
+	fillCost     = 64
+	fillEvenCost = 20
+	packCost     = 48
+)
 
 // byChannels reports whether a shifted convolution on p workers is cut
 // by output channels rather than along its output's dimension sd, by
 // the cost of the largest part in multiply-adds: by channels every part
 // copies the whole image and multiplies its share of the weight's row
 // strips by every column strip; along sd a part copies the rows it
-// reads, packs the whole weight (unless packed in advance, packA) and
-// multiplies every row strip by its own column strips, which waste more
-// junk the shorter they are.
+// reads and multiplies every row strip by its own column strips, which
+// waste more junk the shorter they are. Unless the weight is packed in
+// advance (!packA), each part packs the weight's rows it multiplies:
+// its share by channels, all of them along sd.
 func byChannels(g *ConvGeom, pl *shiftPlan, packA bool, m, p, sd, mr, nr int) bool {
 	mStrips := (m + mr - 1) / mr
 	if mStrips < 2 {
 		return false
 	}
 	k := g.rows()
+	fill := fillCost
+	if g.Stride[2] == 2 && len(pl.res[2]) == 1 {
+		fill = fillEvenCost
+	}
 	pc := min(p, mStrips)
-	rows := fillCost*pl.minLen + (mStrips+pc-1)/pc*mr*((pl.n+nr-1)/nr*nr)*k
+	rowsPart := (mStrips + pc - 1) / pc * mr
+	rows := fill*pl.minLen + rowsPart*((pl.n+nr-1)/nr*nr)*k
 	gp := *g
 	ps := min(p, g.Out[sd])
 	gp.Out[sd] = (g.Out[sd] + ps - 1) / ps
 	pp := planShift(&gp)
-	spatial := fillCost*pp.minLen + mStrips*mr*((pp.n+nr-1)/nr*nr)*k
+	spatial := fill*pp.minLen + mStrips*mr*((pp.n+nr-1)/nr*nr)*k
 	if packA {
-		spatial += m * k
+		rows += packCost * rowsPart * k
+		spatial += packCost * m * k
 	}
 	return rows <= spatial
 }

@@ -12,7 +12,9 @@ import (
 // paddings that make a part start inside the image), parts of output
 // channels (with the weight packed in advance, so that a part starts
 // inside it), with a row bias, a residual and a clamp, against im2col by
-// definition and a naive product. The stem-like cases (one K block) keep
+// definition and a naive product. Strides of 2 with one phase read
+// along the last dimension (1×1 and 3×1 kernels) fill src by
+// vec.EvenRows (fillEven). The stem-like cases (one K block) keep
 // c' in a window of strips (job.window), over several row blocks and
 // several column panels.
 func TestConvShiftParts(t *testing.T) {
@@ -36,6 +38,9 @@ func TestConvShiftParts(t *testing.T) {
 		{"stem-like, several panels", 16, geom(3, [3]int{1, 120, 130}, [3]int{1, 7, 7}, [3]int{1, 2, 2}, [3]int{0, 3, 3})},
 		{"3d", 12, geom(4, [3]int{9, 12, 11}, [3]int{3, 3, 3}, [3]int{1, 1, 1}, [3]int{1, 1, 1})},
 		{"1d stride 2", 16, geom(32, [3]int{1, 1, 400}, [3]int{1, 1, 5}, [3]int{1, 1, 2}, [3]int{0, 0, 3})},
+		{"2d 1x1 stride 2 padded", 24, geom(40, [3]int{1, 27, 29}, [3]int{1, 1, 1}, [3]int{1, 2, 2}, [3]int{0, 1, 2})},
+		{"2d 3x1 stride 2", 24, geom(24, [3]int{1, 31, 30}, [3]int{1, 3, 1}, [3]int{1, 2, 2}, [3]int{0, 1, 1})},
+		{"3d 1x1x1 stride 2", 32, geom(48, [3]int{7, 12, 13}, [3]int{1, 1, 1}, [3]int{2, 2, 2}, [3]int{1, 0, 0})},
 		{"channels", 200, geom(64, [3]int{1, 9, 9}, [3]int{1, 3, 3}, [3]int{1, 1, 1}, [3]int{0, 1, 1})},
 		{"channels 1x1 stride 2", 130, geom(48, [3]int{1, 14, 13}, [3]int{1, 1, 1}, [3]int{1, 2, 2}, [3]int{0, 0, 0})},
 		{"one position", 150, geom(400, [3]int{1, 3, 3}, [3]int{1, 3, 3}, [3]int{1, 1, 1}, [3]int{0, 0, 0})},

@@ -137,6 +137,51 @@ func Deinterleave2[T Float](even, odd, x []T) {
 	}
 }
 
+// Even sets dst[j] = x[2j] for j < len(dst): one phase of a stride of
+// 2, as a strided convolution reads it. x must hold 2*len(dst)-1
+// elements. The slices must not overlap.
+func Even[T Float](dst, x []T) {
+	EvenRows(dst, 0, x, 0, 1, len(dst))
+}
+
+// EvenRows is Even on rows rows of matrices: dst[r*ldd+j] = x[r*ldx+2j]
+// for r < rows, j < n. x must hold (rows−1)·ldx + 2n−1 elements, dst
+// (rows−1)·ldd + n. The slices must not overlap.
+func EvenRows[T Float](dst []T, ldd int, x []T, ldx, rows, n int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	dst, x = dst[:(rows-1)*ldd+n], x[:(rows-1)*ldx+2*n-1]
+	if a := asm; a != nil {
+		if d, ok := any(dst).([]float32); ok {
+			xs := any(x).([]float32)
+			if a.evenRows32 != nil {
+				a.evenRows32(&d[0], ldd, &xs[0], ldx, rows, n)
+				return
+			}
+			// The AVX2 loop reads 16 inputs a step: the last step
+			// must not read past x's row.
+			if k := (n - 1) &^ 7; k > 0 && a.even32 != nil {
+				for r := range rows {
+					a.even32(&d[r*ldd], &xs[r*ldx], k)
+					evenGo(d[r*ldd+k:r*ldd+n], xs[r*ldx+2*k:])
+				}
+				return
+			}
+		}
+	}
+	for r := range rows {
+		evenGo(dst[r*ldd:r*ldd+n], x[r*ldx:])
+	}
+}
+
+func evenGo[T Float](dst, x []T) {
+	x = x[:2*len(dst)-1]
+	for j := range dst {
+		dst[j] = x[2*j]
+	}
+}
+
 // MaxFold3 is MaxFold(dst, x), MaxFold(dst, y), MaxFold(dst, z) in one
 // pass (three taps of a window row).
 func MaxFold3[T Float](dst, x, y, z []T) {

@@ -174,3 +174,83 @@ func TestMaxFold3(t *testing.T) {
 		}
 	}
 }
+
+// TestEven checks Even with every level of loops on x of exactly
+// 2n−1 elements followed by sentinels (none may be read into dst) and
+// dst followed by sentinels (none may be written), and on float64.
+func TestEven(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range append(sizes, 2, 5, 6, 14, 17, 30) {
+		if n == 0 {
+			continue
+		}
+		x := fill[float32](r, 2*n-1+32)
+		for i := 2*n - 1; i < len(x); i++ {
+			x[i] = float32(math.NaN())
+		}
+		for _, l := range impls() {
+			name := "portable"
+			if l != nil {
+				name = l.name
+			}
+			restore := use(l)
+			dst := make([]float32, n+32)
+			for i := range dst {
+				dst[i] = -7
+			}
+			Even(dst[:n], x[:2*n-1])
+			restore()
+			for j := range n {
+				if !same(dst[j:j+1], x[2*j:2*j+1]) {
+					t.Fatalf("%s n=%d: element %d is %v, want x[%d] = %v", name, n, j, dst[j], 2*j, x[2*j])
+				}
+			}
+			for j := n; j < len(dst); j++ {
+				if dst[j] != -7 {
+					t.Fatalf("%s n=%d: Even wrote dst[%d] = %v past its end", name, n, j, dst[j])
+				}
+			}
+		}
+		x64 := fill[float64](r, 2*n-1)
+		d64 := make([]float64, n)
+		Even(d64, x64)
+		for j := range n {
+			if !same(d64[j:j+1], x64[2*j:2*j+1]) {
+				t.Fatalf("float64 n=%d: element %d differs", n, j)
+			}
+		}
+	}
+}
+
+// TestEvenRows checks EvenRows with every level of loops on three rows
+// with gaps between them (which must be neither read into dst nor
+// written).
+func TestEvenRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range append(sizes, 2, 14, 17, 33) {
+		if n == 0 {
+			continue
+		}
+		const rows = 3
+		ldd, ldx := n+5, 2*n+3
+		x := fill[float32](r, (rows-1)*ldx+2*n-1)
+		for _, l := range impls() {
+			restore := use(l)
+			dst := make([]float32, (rows-1)*ldd+n)
+			for i := range dst {
+				dst[i] = -7
+			}
+			EvenRows(dst, ldd, x, ldx, rows, n)
+			restore()
+			for i, v := range dst {
+				want := float32(-7)
+				if row, j := i/ldd, i%ldd; j < n {
+					want = x[row*ldx+2*j]
+				}
+				if !same([]float32{v}, []float32{want}) {
+					t.Fatalf("%v n=%d: dst[%d] = %v, want %v", l != nil, n, i, v, want)
+				}
+			}
+		}
+	}
+}

@@ -34,6 +34,10 @@ type asmLoops struct {
 	clamp32 func(dst, x *float32, n int, lo, hi float32)
 	clamp64 func(dst, x *float64, n int, lo, hi float64)
 	rows32  *rowLoops // nil: the portable row loops
+	// even32 is Even's loop (a multiple of 8 elements); evenRows32,
+	// where not nil, EvenRows' (any n ≥ 1).
+	even32     func(dst, x *float32, n int)
+	evenRows32 func(dst *float32, ldd int, x *float32, ldx, rows, n int)
 }
 
 // rowLoops are the float32 row loops of rows.go in assembly.

@@ -161,6 +161,12 @@ func subExpSumOnlyF32x16(x *float32, n int, m float32) float64
 //go:noescape
 func subExpAccF32x16(dst, x, m *float32, acc *float64, n int)
 
+//go:noescape
+func evenF32(dst, x *float32, n int)
+
+//go:noescape
+func evenRowsF32x16(dst *float32, ldd int, x *float32, ldx, rows, n int)
+
 func init() {
 	if cpu.X86.HasAVX2 {
 		avx2 := &asmLoops{
@@ -175,6 +181,7 @@ func init() {
 			relu64:  reluF64,
 			clamp32: clampF32,
 			clamp64: clampF64,
+			even32:  evenF32,
 		}
 		if cpu.X86.HasFMA {
 			avx2.rows32 = &rowLoops{
@@ -206,6 +213,7 @@ func init() {
 				r.subExpAcc = subExpAccF32x16
 				avx512 := *avx2
 				avx512.name, avx512.rows32 = "avx512", &r
+				avx512.evenRows32 = evenRowsF32x16
 				levels = append(levels, &avx512)
 			}
 		}

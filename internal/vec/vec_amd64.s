@@ -3894,6 +3894,103 @@ done:
 	VZEROUPPER
 	RET
 
+// func evenF32
+TEXT ·evenF32(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JGE  done
+	VMOVUPS (SI)(AX*2), Y0
+	VMOVUPS 32(SI)(AX*2), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VPERMPD $0xD8, Y2, Y2
+	VMOVUPS Y2, (DI)(AX*1)
+	ADDQ $32, AX
+	JMP  loop
+done:
+	VZEROUPPER
+	RET
+
+DATA evenidx<>+0(SB)/4, $0
+DATA evenidx<>+4(SB)/4, $2
+DATA evenidx<>+8(SB)/4, $4
+DATA evenidx<>+12(SB)/4, $6
+DATA evenidx<>+16(SB)/4, $8
+DATA evenidx<>+20(SB)/4, $10
+DATA evenidx<>+24(SB)/4, $12
+DATA evenidx<>+28(SB)/4, $14
+DATA evenidx<>+32(SB)/4, $16
+DATA evenidx<>+36(SB)/4, $18
+DATA evenidx<>+40(SB)/4, $20
+DATA evenidx<>+44(SB)/4, $22
+DATA evenidx<>+48(SB)/4, $24
+DATA evenidx<>+52(SB)/4, $26
+DATA evenidx<>+56(SB)/4, $28
+DATA evenidx<>+60(SB)/4, $30
+GLOBL evenidx<>(SB), RODATA|NOPTR, $64
+
+// func evenRowsF32x16
+TEXT ·evenRowsF32x16(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R8
+	SHLQ $2, R8
+	MOVQ x+16(FP), SI
+	MOVQ ldx+24(FP), R9
+	SHLQ $2, R9
+	MOVQ rows+32(FP), R10
+	MOVQ n+40(FP), BX
+	VMOVUPS evenidx<>(SB), Z3
+	LEAQ -1(BX), R11
+	SHRQ $4, R11
+	MOVQ R11, AX
+	SHLQ $4, AX
+	SUBQ AX, BX
+	LEAQ -1(BX)(BX*1), CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	SUBQ $1, AX
+	KMOVW AX, K1
+	SHRQ $16, AX
+	KMOVW AX, K2
+	MOVQ BX, CX
+	MOVQ $1, DX
+	SHLQ CX, DX
+	SUBQ $1, DX
+	KMOVW DX, K3
+row:
+	TESTQ R10, R10
+	JEQ  done
+	MOVQ DI, R12
+	MOVQ SI, R13
+	MOVQ R11, CX
+full:
+	TESTQ CX, CX
+	JEQ  last
+	VMOVUPS (R13), Z0
+	VMOVUPS 64(R13), Z1
+	VPERMT2PS Z1, Z3, Z0
+	VMOVUPS Z0, (R12)
+	ADDQ $128, R13
+	ADDQ $64, R12
+	DECQ CX
+	JMP  full
+last:
+	VMOVUPS.Z (R13), K1, Z0
+	VMOVUPS.Z 64(R13), K2, Z1
+	VPERMT2PS Z1, Z3, Z0
+	VMOVUPS Z0, K3, (R12)
+	ADDQ R8, DI
+	ADDQ R9, SI
+	DECQ R10
+	JMP  row
+done:
+	VZEROUPPER
+	RET
+
 // func addClampF32
 TEXT ·addClampF32(SB), NOSPLIT, $0-28
 	MOVQ dst+0(FP), DI

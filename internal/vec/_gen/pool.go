@@ -59,6 +59,7 @@ func poolLoops() {
 	}
 	fold3()
 	deinterleave()
+	even()
 }
 
 // fold3 emits maxFold3F32/F64 and maxFold3ArgF32/F64: three MaxFold
@@ -145,4 +146,52 @@ func loopN(name, argsize string, step int, setup, bodyN, body1 []string) {
 	emit(fmt.Sprintf("\tADDQ $%d, AX", step), "\tJMP  loop4", "loop1:", "\tCMPQ AX, CX", "\tJGE  done")
 	emit(body1...)
 	emit("\tADDQ $32, AX", "\tJMP  loop1", "done:", "\tVZEROUPPER", "\tRET", "")
+}
+
+// even emits evenF32 (AVX2): dst[j] = x[2j] for j < n, a multiple of 8,
+// 16 inputs a step; and evenRowsF32x16 (AVX-512F), the same for any
+// n ≥ 1 on rows rows of a matrix (dst's rows ldd elements apart, x's
+// ldx): each row's last 1..16 elements with masked loads (which do not
+// fault past the row's 2n−1 elements) and a masked store. VPERMT2PS
+// picks the even elements of two vectors.
+func even() {
+	emit("// func evenF32", "TEXT ·evenF32(SB), NOSPLIT, $0-24",
+		"\tMOVQ dst+0(FP), DI", "\tMOVQ x+8(FP), SI", "\tMOVQ n+16(FP), CX",
+		"\tSHLQ $2, CX", "\tXORQ AX, AX",
+		"loop:", "\tCMPQ AX, CX", "\tJGE  done",
+		"\tVMOVUPS (SI)(AX*2), Y0", "\tVMOVUPS 32(SI)(AX*2), Y1",
+		"\tVSHUFPS $0x88, Y1, Y0, Y2", // per 128-bit lane: x0 x2 x8 x10 | x4 x6 x12 x14
+		"\tVPERMPD $0xD8, Y2, Y2",     // 64-bit quarters 0 2 1 3
+		"\tVMOVUPS Y2, (DI)(AX*1)",
+		"\tADDQ $32, AX", "\tJMP  loop",
+		"done:", "\tVZEROUPPER", "\tRET", "")
+	for l := range 16 {
+		emit(fmt.Sprintf("DATA evenidx<>+%d(SB)/4, $%d", 4*l, 2*l))
+	}
+	emit("GLOBL evenidx<>(SB), RODATA|NOPTR, $64", "")
+	emit("// func evenRowsF32x16", "TEXT ·evenRowsF32x16(SB), NOSPLIT, $0-48",
+		"\tMOVQ dst+0(FP), DI", "\tMOVQ ldd+8(FP), R8", "\tSHLQ $2, R8",
+		"\tMOVQ x+16(FP), SI", "\tMOVQ ldx+24(FP), R9", "\tSHLQ $2, R9",
+		"\tMOVQ rows+32(FP), R10", "\tMOVQ n+40(FP), BX",
+		"\tVMOVUPS evenidx<>(SB), Z3",
+		// R11 full steps a row, then BX = 1..16 elements in the last:
+		// a full step reads 32 inputs, and x's row may hold only 31.
+		"\tLEAQ -1(BX), R11", "\tSHRQ $4, R11", "\tMOVQ R11, AX", "\tSHLQ $4, AX", "\tSUBQ AX, BX",
+		// The last step's loads: its 2·BX−1 inputs, 16 bits a vector.
+		"\tLEAQ -1(BX)(BX*1), CX", "\tMOVQ $1, AX", "\tSHLQ CX, AX", "\tSUBQ $1, AX",
+		"\tKMOVW AX, K1", "\tSHRQ $16, AX", "\tKMOVW AX, K2",
+		// Its store: BX outputs.
+		"\tMOVQ BX, CX", "\tMOVQ $1, DX", "\tSHLQ CX, DX", "\tSUBQ $1, DX", "\tKMOVW DX, K3",
+		"row:", "\tTESTQ R10, R10", "\tJEQ  done",
+		"\tMOVQ DI, R12", "\tMOVQ SI, R13", "\tMOVQ R11, CX",
+		"full:", "\tTESTQ CX, CX", "\tJEQ  last",
+		"\tVMOVUPS (R13), Z0", "\tVMOVUPS 64(R13), Z1",
+		"\tVPERMT2PS Z1, Z3, Z0", // the even elements of Z0:Z1
+		"\tVMOVUPS Z0, (R12)",
+		"\tADDQ $128, R13", "\tADDQ $64, R12", "\tDECQ CX", "\tJMP  full",
+		"last:",
+		"\tVMOVUPS.Z (R13), K1, Z0", "\tVMOVUPS.Z 64(R13), K2, Z1",
+		"\tVPERMT2PS Z1, Z3, Z0", "\tVMOVUPS Z0, K3, (R12)",
+		"\tADDQ R8, DI", "\tADDQ R9, SI", "\tDECQ R10", "\tJMP  row",
+		"done:", "\tVZEROUPPER", "\tRET", "")
 }
