@@ -17,6 +17,19 @@ def seconds_arg(default=1.0):
     return float(sys.argv[1]) if len(sys.argv) > 1 else default
 
 
+def warm():
+    """Frees a 16 MiB tensor, which raises glibc's mmap threshold to
+    16 MiB, as a model run (or a 1024x1024 product) does: until then every
+    output above 128 KiB is a fresh mmap, zeroed by the kernel page by page
+    (the stem convolution: 7.7 ms instead of 0.8 ms in 1.13, and 10.9 ms
+    in one run of 2.6 whose earlier products had not raised it). gofx's
+    "pooled" figures are the same steady state."""
+    import torch
+
+    t = torch.empty(4 << 20)
+    del t
+
+
 def bench(names, fn, work, unit, seconds, cpu=True, digits=2):
     """Calls fn once to warm up, then repeatedly until about seconds have
     passed, and prints one line per name (a str is one name): the calls,

@@ -13,7 +13,7 @@ BenchmarkConvPacked/*: aten::convolution on resnet18's convolutions, batch
 each shape is printed once, as .../percall and .../packed).
 Each line: name, calls, wall ns/op, GFLOP/s (two per multiply-add) and the
 process CPU time per call (cpu-ns/op), as gofx's benchmarks report it;
-compare them with gofx's "pooled" lines (see warm()).
+compare them with gofx's "pooled" lines (see benchutil.warm()).
 """
 
 import torch
@@ -41,19 +41,9 @@ RESNET18 = [  # name, in channels, input size, out channels, kernel, stride, pad
 ]
 
 
-def warm():
-    """Frees a 16 MiB tensor, which raises glibc's mmap threshold to
-    16 MiB, as a model run (or torch_kernels.py's 1024x1024 products)
-    does: until then every output above 128 KiB is a fresh mmap, zeroed
-    by the kernel page by page (1.13's stem convolution: 7.7 ms instead
-    of 0.8 ms). gofx's "pooled" figures are the same steady state."""
-    t = torch.empty(4 << 20)
-    del t
-
-
 def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
-    warm()
+    benchutil.warm()
     with torch.no_grad():
         for name, c, h, k, s in DEPTHWISE:
             x, w, b = torch.randn(1, c, h, h), torch.randn(c, 1, k, k), torch.randn(c)

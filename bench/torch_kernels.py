@@ -33,6 +33,7 @@ A = torch.ops.aten
 
 def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    benchutil.warm()
     if sys.argv[2:] == ["products"]:
         with torch.no_grad():
             products()
