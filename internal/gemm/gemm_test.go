@@ -190,7 +190,7 @@ func TestBlocking(t *testing.T) {
 
 func TestEpilogue(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, s := range [][3]int{{1, 1, 1}, {7, 19, 5}, {13, 40, 300}, {70, 33, 0}, {200, 50, 20}} {
+	for _, s := range [][3]int{{1, 1, 1}, {7, 19, 5}, {13, 40, 300}, {70, 33, 0}, {200, 50, 20}, {160, 70, 60}} {
 		m, n, k := s[0], s[1], s[2]
 		for variant := range 4 {
 			p := newProblem[float32](r, variant&1 == 1, false, m, n, k, 1, 1, []float32{0, 1}[variant>>1])

@@ -11,7 +11,8 @@ import (
 type task struct {
 	f     func(int)
 	w     int
-	claim *atomic.Bool // set by whoever runs the part
+	claim *atomic.Bool  // set by whoever runs the part
+	left  *atomic.Int32 // the parts not yet returned
 	wg    *sync.WaitGroup
 	panic *any
 	mu    *sync.Mutex
@@ -64,6 +65,7 @@ func runTask(t task) {
 		return
 	}
 	defer t.wg.Done()
+	defer t.left.Add(-1)
 	defer func() {
 		if r := recover(); r != nil {
 			t.mu.Lock()
@@ -92,10 +94,12 @@ func Do(p int, f func(w int)) {
 		pv any
 	)
 	claims := make([]atomic.Bool, p)
+	var left atomic.Int32
+	left.Store(int32(p - 1))
 	wg.Add(p - 1)
 	for w := 1; w < p; w++ {
 		select {
-		case tasks <- task{f: f, w: w, claim: &claims[w], wg: &wg, panic: &pv, mu: &mu}:
+		case tasks <- task{f: f, w: w, claim: &claims[w], left: &left, wg: &wg, panic: &pv, mu: &mu}:
 		default: // the queue is full: the caller runs the part
 		}
 	}
@@ -115,7 +119,19 @@ func Do(p int, f func(w int)) {
 	for w := p - 1; w >= 1; w-- {
 		if claims[w].CompareAndSwap(false, true) {
 			run(w)
+			left.Add(-1)
 			wg.Done()
+		}
+	}
+	// Poll a while for the workers' parts before blocking: a parked
+	// caller takes as long to wake as a parked worker (a futex wait and
+	// wake), which doubled the time of a 128×128 product.
+	for i, st := 0, time.Now(); left.Load() > 0; i++ {
+		if i&255 == 255 {
+			if time.Since(st) >= spinFor {
+				break
+			}
+			runtime.Gosched()
 		}
 	}
 	wg.Wait()
