@@ -23,6 +23,21 @@ func epRand(dt tensor.DType, seed int, shape ...int) *tensor.Tensor {
 	return tensor.Must(tensor.FromFloat64s(dt, v, shape...))
 }
 
+// epOperands returns a convolution's input [n, cin, h, h], weight (of a
+// transposed one when transposed) and bias (nil unless bias) by epRand.
+func epOperands(dt tensor.DType, n, cin, h, cout, k, g int, transposed, bias bool) (x, w, b *tensor.Tensor) {
+	x = epRand(dt, 1, n, cin, h, h)
+	ws := []int{cout, cin / g, k, k}
+	if transposed {
+		ws = []int{cin, cout / g, k, k}
+	}
+	w = epRand(dt, 2, ws...)
+	if bias {
+		b = epRand(dt, 3, cout)
+	}
+	return x, w, b
+}
+
 // TestConvolutionEpilogue checks the fused ops' entry against
 // aten::convolution followed by the residual add and the clamp, on each
 // path of the forward convolution (GEMM, 1×1, grouped, depthwise,
@@ -52,18 +67,9 @@ func TestConvolutionEpilogue(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			x := epRand(tc.dt, 1, tc.n, tc.cin, tc.h, tc.h)
-			ws := []int{tc.cout, tc.cin / tc.g, tc.k, tc.k}
-			if tc.transposed {
-				ws = []int{tc.cin, tc.cout / tc.g, tc.k, tc.k}
-			}
-			w := epRand(tc.dt, 2, ws...)
+			x, w, bias := epOperands(tc.dt, tc.n, tc.cin, tc.h, tc.cout, tc.k, tc.g, tc.transposed, tc.bias)
 			if tc.dt == tensor.Int64 {
 				x, w = tensor.Must(tensor.FromInt64s(tc.dt, x.Int64s(), x.Shape()...)), tensor.Must(tensor.FromInt64s(tc.dt, w.Int64s(), w.Shape()...))
-			}
-			var bias *tensor.Tensor
-			if tc.bias {
-				bias = epRand(tc.dt, 3, tc.cout)
 			}
 			args := []any{x, w, bias, []int64{int64(tc.s)}, []int64{int64(tc.p)}, []int64{int64(tc.d)}, tc.transposed, []int64{0}, int64(tc.g)}
 			ref, err := conv.Call(args, nil)
@@ -148,16 +154,7 @@ func TestConvolutionDirtyPool(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			x := epRand(tc.dt, 1, tc.n, tc.cin, tc.h, tc.h)
-			ws := []int{tc.cout, tc.cin / tc.g, tc.k, tc.k}
-			if tc.transposed {
-				ws = []int{tc.cin, tc.cout / tc.g, tc.k, tc.k}
-			}
-			w := epRand(tc.dt, 2, ws...)
-			var b any
-			if tc.bias {
-				b = epRand(tc.dt, 3, tc.cout)
-			}
+			x, w, b := epOperands(tc.dt, tc.n, tc.cin, tc.h, tc.cout, tc.k, tc.g, tc.transposed, tc.bias)
 			s, p := int64(tc.s), int64(tc.p)
 			args := []any{x, w, b, []int64{s, s}, []int64{p, p}, []int64{1, 1}, tc.transposed, []int64{0, 0}, int64(tc.g)}
 			run := func() *tensor.Tensor {
