@@ -32,10 +32,7 @@ func BenchmarkExp(b *testing.B) {
 		x[i] = float32(i%2000)/100 - 10
 	}
 	for _, l := range impls() {
-		name := "portable"
-		if l != nil {
-			name = l.name
-		}
+		name := implName(l)
 		b.Run(name, func(b *testing.B) {
 			defer use(l)()
 			for b.Loop() {
@@ -56,10 +53,7 @@ func BenchmarkSoftmaxRow(b *testing.B) {
 		x[i] = float32(i%37)/5 - 3
 	}
 	for _, l := range impls() {
-		name := "portable"
-		if l != nil {
-			name = l.name
-		}
+		name := implName(l)
 		b.Run(name, func(b *testing.B) {
 			defer use(l)()
 			for b.Loop() {

@@ -189,10 +189,7 @@ func TestEven(t *testing.T) {
 			x[i] = float32(math.NaN())
 		}
 		for _, l := range impls() {
-			name := "portable"
-			if l != nil {
-				name = l.name
-			}
+			name := implName(l)
 			restore := use(l)
 			dst := make([]float32, n+32)
 			for i := range dst {
@@ -248,7 +245,7 @@ func TestEvenRows(t *testing.T) {
 					want = x[row*ldx+2*j]
 				}
 				if !same([]float32{v}, []float32{want}) {
-					t.Fatalf("%v n=%d: dst[%d] = %v, want %v", l != nil, n, i, v, want)
+					t.Fatalf("%s n=%d: dst[%d] = %v, want %v", implName(l), n, i, v, want)
 				}
 			}
 		}

@@ -157,6 +157,14 @@ func TestExpRange(t *testing.T) {
 // and nil, the portable loops.
 func impls() []*asmLoops { return append(append([]*asmLoops(nil), levels...), nil) }
 
+// implName names the loops l: its level, or "portable" for nil.
+func implName(l *asmLoops) string {
+	if l == nil {
+		return "portable"
+	}
+	return l.name
+}
+
 // use selects the loops l (nil: portable) and returns a function
 // restoring the previous choice.
 func use(l *asmLoops) (restore func()) {
