@@ -17,6 +17,16 @@ def seconds_arg(default=1.0):
     return float(sys.argv[1]) if len(sys.argv) > 1 else default
 
 
+def set_threads():
+    """Sets torch's threads from the command line's second argument: two
+    by default, as gofx's benchmarks run with GOMAXPROCS=2 on the lead's
+    machine; 1 to compare with `go test -cpu 1` on a loaded machine, where
+    OpenMP's spinning threads distort two-thread figures."""
+    import torch
+
+    torch.set_num_threads(int(sys.argv[2]) if len(sys.argv) > 2 else 2)
+
+
 def warm():
     """Frees a 16 MiB tensor, which raises glibc's mmap threshold to
     16 MiB, as a model run (or a 1024x1024 product) does: until then every

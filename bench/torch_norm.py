@@ -10,17 +10,13 @@ and max.dim over its last dim, exp, sigmoid and silu on 2^20 elements, all
 float32; GB/s counts the input read and the output written once each (the
 statistics and weights not counted), as the Go benchmark does.
 """
-import sys
 
 import torch
 
 import benchutil
 
 SECONDS = benchutil.seconds_arg()
-# Two threads, as gofx's benchmarks run with GOMAXPROCS=2 on the lead's
-# machine; 1 to compare with `go test -cpu 1` on a loaded machine, where
-# OpenMP's spinning threads distort two-thread figures.
-torch.set_num_threads(int(sys.argv[2]) if len(sys.argv) > 2 else 2)
+benchutil.set_threads()
 A = torch.ops.aten
 
 

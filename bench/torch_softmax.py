@@ -10,16 +10,13 @@ counts the input read and the output written once each, as the Go
 benchmark does. The last-dim cases are torch_norm.py's. It uses
 benchutil.py's timer.
 """
-import sys
 
 import torch
 
 import benchutil
 
 SECONDS = benchutil.seconds_arg()
-# Two threads, as gofx's benchmarks run with GOMAXPROCS=2 on the lead's
-# machine; 1 to compare with `go test -cpu 1` on a loaded machine.
-torch.set_num_threads(int(sys.argv[2]) if len(sys.argv) > 2 else 2)
+benchutil.set_threads()
 A = torch.ops.aten
 
 
