@@ -15,15 +15,33 @@
 	VFMADD231PS  Z0, b1, r2; \
 	VFMADD231PS  Z1, b1, r3
 
-#define SZ_STEP(ao, bo) \
+// Loads B's row (32 floats) at DI+bo into Z0, Z1; the indirect kernels'
+// row at DI + 4*offs[oo/8] (R9 holds offs).
+#define SZ_LOADB(bo) \
 	VMOVUPS bo(DI), Z0; \
-	VMOVUPS bo+64(DI), Z1; \
+	VMOVUPS bo+64(DI), Z1
+
+#define SZ_LOADBI(oo) \
+	MOVQ    oo(R9), R10; \
+	VMOVUPS (DI)(R10*4), Z0; \
+	VMOVUPS 64(DI)(R10*4), Z1
+
+// The first 4, 8 or 12 rows of one column: A values at SI+ao.
+#define SZ_ROWS4(ao) \
 	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
-	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9); \
+	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9)
+
+#define SZ_ROWS8(ao) \
+	SZ_ROWS4(ao); \
 	SZ_ROWS(ao+16, Z26, Z27, Z10, Z11, Z12, Z13); \
-	SZ_ROWS(ao+24, Z28, Z29, Z14, Z15, Z16, Z17); \
+	SZ_ROWS(ao+24, Z28, Z29, Z14, Z15, Z16, Z17)
+
+#define SZ_ROWS12(ao) \
+	SZ_ROWS8(ao); \
 	SZ_ROWS(ao+32, Z26, Z27, Z18, Z19, Z20, Z21); \
 	SZ_ROWS(ao+40, Z28, Z29, Z22, Z23, Z24, Z25)
+
+#define SZ_STEP(ao, bo) SZ_LOADB(bo); SZ_ROWS12(ao)
 
 #define SZ_STORE_BETA(r0, r1) \
 	VMULPS      Z30, r0, r0; \
@@ -241,16 +259,7 @@ dz_nobeta:
 // One column of the indirect kernel: B row at DI + 4*offs[oo/8] (R9
 // holds offs), A values at SI+ao. (Prefetching the row 8 columns ahead
 // measured no faster: the rows are reused from L1 by every A strip.)
-#define SZI_STEP(ao, oo) \
-	MOVQ       oo(R9), R10; \
-	VMOVUPS    (DI)(R10*4), Z0; \
-	VMOVUPS    64(DI)(R10*4), Z1; \
-	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
-	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9); \
-	SZ_ROWS(ao+16, Z26, Z27, Z10, Z11, Z12, Z13); \
-	SZ_ROWS(ao+24, Z28, Z29, Z14, Z15, Z16, Z17); \
-	SZ_ROWS(ao+32, Z26, Z27, Z18, Z19, Z20, Z21); \
-	SZ_ROWS(ao+40, Z28, Z29, Z22, Z23, Z24, Z25)
+#define SZI_STEP(ao, oo) SZ_LOADBI(oo); SZ_ROWS12(ao)
 
 // func sgemm12x32AVX512Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
 //
@@ -334,35 +343,13 @@ szi_nobeta:
 // that a product of 64 or 128 rows multiplies no padding rows (64 = 5×12
 // + 4). Accumulators as sgemm12x32AVX512's first 8 or 4 rows.
 
-#define SP8_STEP(ao, bo) \
-	VMOVUPS bo(DI), Z0; \
-	VMOVUPS bo+64(DI), Z1; \
-	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
-	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9); \
-	SZ_ROWS(ao+16, Z26, Z27, Z10, Z11, Z12, Z13); \
-	SZ_ROWS(ao+24, Z28, Z29, Z14, Z15, Z16, Z17)
+#define SP8_STEP(ao, bo) SZ_LOADB(bo); SZ_ROWS8(ao)
 
-#define SPI8_STEP(ao, oo) \
-	MOVQ    oo(R9), R10; \
-	VMOVUPS (DI)(R10*4), Z0; \
-	VMOVUPS 64(DI)(R10*4), Z1; \
-	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
-	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9); \
-	SZ_ROWS(ao+16, Z26, Z27, Z10, Z11, Z12, Z13); \
-	SZ_ROWS(ao+24, Z28, Z29, Z14, Z15, Z16, Z17)
+#define SPI8_STEP(ao, oo) SZ_LOADBI(oo); SZ_ROWS8(ao)
 
-#define SP4_STEP(ao, bo) \
-	VMOVUPS bo(DI), Z0; \
-	VMOVUPS bo+64(DI), Z1; \
-	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
-	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9)
+#define SP4_STEP(ao, bo) SZ_LOADB(bo); SZ_ROWS4(ao)
 
-#define SPI4_STEP(ao, oo) \
-	MOVQ    oo(R9), R10; \
-	VMOVUPS (DI)(R10*4), Z0; \
-	VMOVUPS 64(DI)(R10*4), Z1; \
-	SZ_ROWS(ao, Z26, Z27, Z2, Z3, Z4, Z5); \
-	SZ_ROWS(ao+8, Z28, Z29, Z6, Z7, Z8, Z9)
+#define SPI4_STEP(ao, oo) SZ_LOADBI(oo); SZ_ROWS4(ao)
 
 #define ZERO_ACC8 \
 	VPXORD Z2, Z2, Z2; VPXORD Z3, Z3, Z3; VPXORD Z4, Z4, Z4; VPXORD Z5, Z5, Z5; \
