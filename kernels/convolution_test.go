@@ -351,6 +351,8 @@ func TestConvDifferential(t *testing.T) {
 		{"depthwise 3x3 s1", 1, 5, 7, 13, 5, 3, 1, 1, 1, 5, false},
 		{"depthwise 3x3 s2", 2, 3, 9, 40, 3, 3, 2, 1, 1, 3, false},
 		{"depthwise 5x5 s1", 1, 4, 11, 37, 4, 5, 1, 2, 1, 4, false},
+		{"depthwise 5x5 s2 wide", 1, 3, 8, 45, 3, 5, 2, 2, 1, 3, false},
+		{"depthwise 3x3 s2 wide unpadded", 1, 2, 7, 64, 4, 3, 2, 0, 1, 2, false},
 		{"depthwise 5x5 s2", 1, 4, 10, 9, 4, 5, 2, 2, 1, 4, false},
 		{"depthwise no padding", 1, 3, 6, 35, 3, 3, 1, 0, 1, 3, false},
 		{"depthwise kernel wider than the input", 1, 2, 3, 2, 2, 5, 1, 2, 1, 2, false},

@@ -152,7 +152,7 @@ func fillShift[T Float](pl *shiftPlan, g *ConvGeom, x, src []T) {
 							for a2, r2 := range pl.res[2] {
 								pair[r2] = img[a2*pl.vol+off:][:q2]
 							}
-							fillRow2(pair, xr, p2)
+							vec.Phases2(pair[0], pair[1], xr, p2)
 							continue
 						}
 						for a2, r2 := range pl.res[2] {
@@ -206,48 +206,6 @@ func fillEven[T Float](img, xc []T, g *ConvGeom, i0, r1, r2, q1, q2 int) {
 	if t1hi > t1lo && hi > lo {
 		i1 := t1lo*s1 + r1 - p1
 		vec.EvenRows(img[t1lo*q2+lo:], q2, xc[(i0*in1+i1)*in2+2*lo+r2-p2:], s1*in2, t1hi-t1lo, hi-lo)
-	}
-}
-
-// fillRow2 sets row[r][t] = xr[2t + r - pad] for the residues r = 0, 1
-// of a stride of 2 (zero where that column is outside xr): the even
-// columns of xr go to one residue's row, the odd ones to the other's.
-// The rows have equal lengths and may be the same slice (a residue no
-// tap reads).
-func fillRow2[T Float](row [2][]T, xr []T, pad int) {
-	q := len(row[0])
-	re := pad & 1 // the residue whose columns read even input columns
-	ev, od := row[re], row[1-re]
-	oe := (pad - re) >> 1           // even column 2j goes to ev[j+oe]
-	oo := (pad + 1 - (1 - re)) >> 1 // odd column 2j+1 goes to od[j+oo]
-	ne, no := (len(xr)+1)/2, len(xr)/2
-	elo, ehi := max(0, -oe), min(ne, q-oe)
-	olo, ohi := max(0, -oo), min(no, q-oo)
-	ehi, ohi = max(ehi, elo), max(ohi, olo)
-	// Both phases at once where both are in range, the ends one by one.
-	jlo, jhi := max(elo, olo), min(ehi, ohi)
-	if jhi < jlo {
-		jhi = jlo
-	}
-	clamp := func(v int) int { return min(max(v, 0), q) }
-	clear(ev[:clamp(elo+oe)])
-	clear(ev[clamp(ehi+oe):])
-	clear(od[:clamp(olo+oo)])
-	clear(od[clamp(ohi+oo):])
-	for j := elo; j < min(jlo, ehi); j++ {
-		ev[j+oe] = xr[2*j]
-	}
-	for j := max(jhi, elo); j < ehi; j++ {
-		ev[j+oe] = xr[2*j]
-	}
-	for j := olo; j < min(jlo, ohi); j++ {
-		od[j+oo] = xr[2*j+1]
-	}
-	for j := max(jhi, olo); j < ohi; j++ {
-		od[j+oo] = xr[2*j+1]
-	}
-	if jhi > jlo {
-		vec.Deinterleave2(ev[jlo+oe:jhi+oe], od[jlo+oo:jhi+oo], xr[2*jlo:2*jhi])
 	}
 }
 
@@ -321,7 +279,7 @@ func convShift[T Float](kern *kernel[T], pa *PackedA[T], m int, alpha T, w []T, 
 
 // The costs byChannels weighs, counted in the kernel's multiply-adds
 // (about 0.01 ns each on one core): copying one element of an image
-// into src, with a strided copy of short rows (fillRow2; a 1×1
+// into src, with a strided copy of short rows (vec.Phases2; a 1×1
 // convolution of stride 2 on 28×28 measures about a hundred times a
 // multiply-add, a long contiguous copy less) or by vec.EvenRows
 // (fillEven: 0.22 ns); packing one element of A (packA: 0.5–0.65 ns).

@@ -10,8 +10,9 @@
 // (MaxFold, MaxFoldArg32/64 and the three-tap MaxFold3,
 // MaxFold3Arg32/64: one window tap at a time, NaN winning and the
 // earlier of equal values staying, as ATen's loops), the stride-2 row
-// split of pooling (Deinterleave2) and the even phase a strided 1×1
-// convolution reads (Even, EvenRows); and AddClamp, the epilogue of a
+// split of pooling (Deinterleave2) and of strided convolutions (Phases2,
+// with the padding; Even and EvenRows for one phase, as a 1×1
+// convolution reads it); and AddClamp, the epilogue of a
 // GEMM's or convolution's output row (bias, residual and clamp in one
 // pass), which internal/gemm and kernels share.
 //

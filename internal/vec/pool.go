@@ -137,6 +137,50 @@ func Deinterleave2[T Float](even, odd, x []T) {
 	}
 }
 
+// Phases2 splits the row xr, padded with pad zeros before it, into the
+// two phases of a stride of 2: p0[t] = xr[2t − pad] and p1[t] =
+// xr[2t + 1 − pad], zero where that column is outside xr. The even
+// columns of xr go to one phase and the odd ones to the other in one
+// Deinterleave2. p0 and p1 have equal lengths and may be the same slice
+// (a phase the caller does not need: it then holds either).
+func Phases2[T Float](p0, p1, xr []T, pad int) {
+	row := [2][]T{p0, p1[:len(p0)]}
+	q := len(row[0])
+	re := pad & 1 // the residue whose columns read even input columns
+	ev, od := row[re], row[1-re]
+	oe := (pad - re) >> 1           // even column 2j goes to ev[j+oe]
+	oo := (pad + 1 - (1 - re)) >> 1 // odd column 2j+1 goes to od[j+oo]
+	ne, no := (len(xr)+1)/2, len(xr)/2
+	elo, ehi := max(0, -oe), min(ne, q-oe)
+	olo, ohi := max(0, -oo), min(no, q-oo)
+	ehi, ohi = max(ehi, elo), max(ohi, olo)
+	// Both phases at once where both are in range, the ends one by one.
+	jlo, jhi := max(elo, olo), min(ehi, ohi)
+	if jhi < jlo {
+		jhi = jlo
+	}
+	clamp := func(v int) int { return min(max(v, 0), q) }
+	clear(ev[:clamp(elo+oe)])
+	clear(ev[clamp(ehi+oe):])
+	clear(od[:clamp(olo+oo)])
+	clear(od[clamp(ohi+oo):])
+	for j := elo; j < min(jlo, ehi); j++ {
+		ev[j+oe] = xr[2*j]
+	}
+	for j := max(jhi, elo); j < ehi; j++ {
+		ev[j+oe] = xr[2*j]
+	}
+	for j := olo; j < min(jlo, ohi); j++ {
+		od[j+oo] = xr[2*j+1]
+	}
+	for j := max(jhi, olo); j < ohi; j++ {
+		od[j+oo] = xr[2*j+1]
+	}
+	if jhi > jlo {
+		Deinterleave2(ev[jlo+oe:jhi+oe], od[jlo+oo:jhi+oo], xr[2*jlo:2*jhi])
+	}
+}
+
 // Even sets dst[j] = x[2j] for j < len(dst): one phase of a stride of
 // 2, as a strided convolution reads it. x must hold 2*len(dst)-1
 // elements. The slices must not overlap.

@@ -251,3 +251,37 @@ func TestEvenRows(t *testing.T) {
 		}
 	}
 }
+
+// TestPhases2 checks Phases2 against its definition with every level of
+// loops, for rows shorter and longer than the phases and paddings from
+// negative (a part of an image starting inside it) to past the row.
+func TestPhases2(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{0, 1, 2, 3, 7, 16, 17, 33, 224} {
+		x := fill[float32](r, n)
+		for _, q := range []int{1, 2, 5, 8, 9, 17, 115} {
+			for _, pad := range []int{-5, -4, -1, 0, 1, 2, 3, 7, 40} {
+				for _, l := range impls() {
+					restore := use(l)
+					p0, p1 := make([]float32, q), make([]float32, q)
+					for i := range q {
+						p0[i], p1[i] = -7, -7
+					}
+					Phases2(p0, p1, x, pad)
+					restore()
+					for tt := range q {
+						for ph, got := range []float32{p0[tt], p1[tt]} {
+							want := float32(0)
+							if c := 2*tt + ph - pad; c >= 0 && c < n {
+								want = x[c]
+							}
+							if !same([]float32{got}, []float32{want}) {
+								t.Fatalf("%s n=%d q=%d pad=%d: phase %d[%d] = %v, want %v", implName(l), n, q, pad, ph, tt, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
