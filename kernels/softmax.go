@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 
+	workpool "github.com/gofx/gofx/internal/parallel"
 	"github.com/gofx/gofx/internal/vec"
 	"github.com/gofx/gofx/ops"
 	"github.com/gofx/gofx/tensor"
@@ -226,6 +227,10 @@ func softmaxCols(x *tensor.Tensor, d int, log bool) (*tensor.Tensor, bool) {
 // (vec.SubSubV).
 func softmaxColsF32(in, out []float32, n, inner int, log bool) {
 	outer := len(in) / (n * inner)
+	if p := runtime.GOMAXPROCS(0); p > 1 && outer == 1 && inner <= softmaxColsBlock && n >= 8*p && len(in) >= parallelThreshold {
+		softmaxColsSplit(in, out, n, inner, log, p)
+		return
+	}
 	block := softmaxColsBlock
 	if p := runtime.GOMAXPROCS(0); outer*((inner+block-1)/block) < p && len(in) >= parallelThreshold {
 		// Split the columns among the workers, in whole vectors.
@@ -278,6 +283,70 @@ func softmaxColsF32(in, out []float32, n, inner int, log bool) {
 			}
 			for k := range n {
 				dst := col(out, k)
+				vec.Binary(vec.Mul, dst, dst, f)
+			}
+		}
+	})
+}
+
+// softmaxColsSplit is softmaxColsF32 for one block of columns ([n,
+// inner], inner ≤ softmaxColsBlock) split among p workers by rows, not by
+// columns: each pass takes whole rows (a [1024, 64] input split by
+// columns made 32-wide vector calls, twice as many as whole rows, and
+// the calls' setup dominated). The workers' maxima and float64 sums are
+// combined between the passes, the sums in worker order.
+func softmaxColsSplit(in, out []float32, n, inner int, log bool, p int) {
+	row := func(s []float32, k int) []float32 { return s[k*inner : (k+1)*inner] }
+	ms := make([]float32, p*inner)
+	accs := make([]float64, p*inner)
+	workpool.Do(p, func(w int) {
+		lo, hi := n*w/p, n*(w+1)/p
+		m := ms[w*inner : (w+1)*inner]
+		copy(m, row(in, lo))
+		for k := lo + 1; k < hi; k++ {
+			vec.MaxFold(m, row(in, k))
+		}
+	})
+	m := ms[:inner]
+	for w := 1; w < p; w++ {
+		vec.MaxFold(m, ms[w*inner:(w+1)*inner])
+	}
+	workpool.Do(p, func(w int) {
+		lo, hi := n*w/p, n*(w+1)/p
+		acc := accs[w*inner : (w+1)*inner]
+		var e []float32
+		if log {
+			e = make([]float32, inner)
+		}
+		for k := lo; k < hi; k++ {
+			dst := row(out, k)
+			if log {
+				dst = e
+			}
+			vec.SubExpAcc(dst, row(in, k), m, acc)
+		}
+	})
+	acc := accs[:inner]
+	for w := 1; w < p; w++ {
+		for i, v := range accs[w*inner : (w+1)*inner] {
+			acc[i] += v
+		}
+	}
+	f := make([]float32, inner) // 1/sum, or log(sum)
+	for i, s := range acc {
+		if log {
+			f[i] = float32(math.Log(s))
+		} else {
+			f[i] = float32(1 / s)
+		}
+	}
+	workpool.Do(p, func(w int) {
+		lo, hi := n*w/p, n*(w+1)/p
+		for k := lo; k < hi; k++ {
+			if log {
+				vec.SubSubV(row(out, k), row(in, k), m, f)
+			} else {
+				dst := row(out, k)
 				vec.Binary(vec.Mul, dst, dst, f)
 			}
 		}

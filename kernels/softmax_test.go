@@ -12,7 +12,7 @@ import (
 // other than the last (softmaxCols) against the general float64 path,
 // within 4 float32 ulp (and 1e-7 absolute), on column counts below,
 // at and across softmaxColsBlock with odd tails, with NaN, infinities and
-// subnormals among the values, with the columns split among workers, with
+// subnormals among the values, with the rows split among workers, with
 // the assembly and the portable loops.
 func TestSoftmaxColsAgainstGeneral(t *testing.T) {
 	g := tensor.NewGenerator(17)
@@ -29,7 +29,8 @@ func TestSoftmaxColsAgainstGeneral(t *testing.T) {
 		{[]int{2, 9, 2, 256}, 1},
 		{[]int{1, 1, 40}, 1},
 		{[]int{5, 600}, 0},
-		// Few blocks for the workers: the columns split in halves.
+		// One block of columns: the rows split among the workers
+		// (softmaxColsSplit).
 		{[]int{1024, 64}, 0},
 		{[]int{1000, 40}, 0},
 	}
