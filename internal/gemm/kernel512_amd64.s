@@ -6,6 +6,25 @@
 // ZMM accumulators (row r in Z(2+2r), Z(3+2r)), two B vectors (Z0, Z1)
 // and four broadcast registers (Z26..Z29) used in turn.
 
+// The partial kernels' arguments: k in CX, a in SI, b in DI, c in DX,
+// ldc in bytes in R8; the indirect ones' offs in R9.
+#define SP_ARGS \
+	MOVQ k+0(FP), CX; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DI; \
+	MOVQ c+24(FP), DX; \
+	MOVQ ldc+32(FP), R8; \
+	SHLQ $2, R8
+
+#define SPI_ARGS \
+	MOVQ k+0(FP), CX; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DI; \
+	MOVQ offs+24(FP), R9; \
+	MOVQ c+32(FP), DX; \
+	MOVQ ldc+40(FP), R8; \
+	SHLQ $2, R8
+
 // Two rows of one column: A values at SI+ao (float32) into b0, b1.
 #define SZ_ROWS(ao, b0, b1, r0, r1, r2, r3) \
 	VBROADCASTSS ao(SI), b0; \
@@ -441,84 +460,45 @@ loop1: \
 	JNZ  loop1; \
 done:
 
+// The partial kernels' stores: with beta (STORE_BETA), or at nobeta
+// without (STORE).
+#define SP_FINISH(STORE_BETA, STORE, nobeta) \
+	STORE_BETA; \
+	VZEROUPPER; \
+	RET; \
+nobeta: \
+	STORE; \
+	VZEROUPPER; \
+	RET
+
 // func sgemm8of12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
 TEXT ·sgemm8of12x32AVX512(SB), NOSPLIT, $0-48
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
-	MOVQ c+24(FP), DX
-	MOVQ ldc+32(FP), R8
-	SHLQ $2, R8
+	SP_ARGS
 	ZERO_ACC8
 	SP_LOOP(SP8_STEP, p8_loop4, p8_tail, p8_loop1, p8_done)
 	SP_ALPHA_BETA(40, 44, p8_nobeta)
-	SP_STORE8_BETA
-	VZEROUPPER
-	RET
-
-p8_nobeta:
-	SP_STORE8
-	VZEROUPPER
-	RET
+	SP_FINISH(SP_STORE8_BETA, SP_STORE8, p8_nobeta)
 
 // func sgemm4of12x32AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
 TEXT ·sgemm4of12x32AVX512(SB), NOSPLIT, $0-48
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
-	MOVQ c+24(FP), DX
-	MOVQ ldc+32(FP), R8
-	SHLQ $2, R8
+	SP_ARGS
 	ZERO_ACC4
 	SP_LOOP(SP4_STEP, p4_loop4, p4_tail, p4_loop1, p4_done)
 	SP_ALPHA_BETA(40, 44, p4_nobeta)
-	SP_STORE4_BETA
-	VZEROUPPER
-	RET
-
-p4_nobeta:
-	SP_STORE4
-	VZEROUPPER
-	RET
+	SP_FINISH(SP_STORE4_BETA, SP_STORE4, p4_nobeta)
 
 // func sgemm8of12x32AVX512Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
 TEXT ·sgemm8of12x32AVX512Ind(SB), NOSPLIT, $0-56
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
-	MOVQ offs+24(FP), R9
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
-	SHLQ $2, R8
+	SPI_ARGS
 	ZERO_ACC8
 	SPI_LOOP(SPI8_STEP, p8i_loop4, p8i_tail, p8i_loop1, p8i_done)
 	SP_ALPHA_BETA(48, 52, p8i_nobeta)
-	SP_STORE8_BETA
-	VZEROUPPER
-	RET
-
-p8i_nobeta:
-	SP_STORE8
-	VZEROUPPER
-	RET
+	SP_FINISH(SP_STORE8_BETA, SP_STORE8, p8i_nobeta)
 
 // func sgemm4of12x32AVX512Ind(k int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)
 TEXT ·sgemm4of12x32AVX512Ind(SB), NOSPLIT, $0-56
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
-	MOVQ offs+24(FP), R9
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
-	SHLQ $2, R8
+	SPI_ARGS
 	ZERO_ACC4
 	SPI_LOOP(SPI4_STEP, p4i_loop4, p4i_tail, p4i_loop1, p4i_done)
 	SP_ALPHA_BETA(48, 52, p4i_nobeta)
-	SP_STORE4_BETA
-	VZEROUPPER
-	RET
-
-p4i_nobeta:
-	SP_STORE4
-	VZEROUPPER
-	RET
+	SP_FINISH(SP_STORE4_BETA, SP_STORE4, p4i_nobeta)
